@@ -1,0 +1,5 @@
+export * from "./caseProblem";
+export * from "./checkCase";
+export * from "./coreSolvers";
+export * from "./outputs";
+export * from "./tolerance";

@@ -1,0 +1,47 @@
+import type { ScanOutputs } from "../core";
+import type { ScanCase } from "../io/caseSchema";
+
+/** One compared output: its name in the case file, what was computed and what it should be. */
+export interface OutputPair {
+  name: string;
+  actual: ArrayLike<number>;
+  reference: ArrayLike<number>;
+}
+
+type Reference = "expected" | "chunked_float32";
+
+/**
+ * Pairs every output the case records under `reference` with the computed one, flattening
+ * ragged sequences. Outputs the reference does not record (e.g. deltas) are not compared.
+ */
+export function pairOutputs(c: ScanCase, outputs: ScanOutputs, reference: Reference): OutputPair[] {
+  const recorded = c[reference];
+  if (!recorded) return [];
+  if (outputs.kind !== c.kind) throw new Error(`solver returned ${outputs.kind} outputs for a ${c.kind} case`);
+  switch (outputs.kind) {
+    case "discounted":
+      return [{ name: "returns", actual: outputs.returns, reference: (recorded as { returns: number[] }).returns }];
+    case "gae": {
+      const r = recorded as { advantages: number[]; returns: number[] };
+      return [
+        { name: "advantages", actual: outputs.advantages, reference: r.advantages },
+        { name: "returns", actual: outputs.returns, reference: r.returns },
+      ];
+    }
+    case "reinforce_pp": {
+      const r = recorded as { returns: number[][]; token_level_rewards: number[][] };
+      return [
+        { name: "returns", actual: flatten(outputs.returns), reference: r.returns.flat() },
+        {
+          name: "token_level_rewards",
+          actual: flatten(outputs.tokenLevelRewards),
+          reference: r.token_level_rewards.flat(),
+        },
+      ];
+    }
+  }
+}
+
+function flatten(rows: ArrayLike<number>[]): number[] {
+  return rows.flatMap((row) => Array.from(row));
+}

@@ -1,0 +1,50 @@
+/**
+ * A batch of rows stored row-major in one typed array: element (b, t) at `data[b * cols + t]`.
+ *
+ * The array type is the precision, as a tensor's dtype is in torch: a Float32Array is computed
+ * with float32 rounding after every operation, a Float64Array in plain float64, and every
+ * function returns the same array type it was given.
+ */
+export type FloatArray = Float32Array | Float64Array;
+
+export interface Batch<A extends FloatArray = FloatArray> {
+  rows: number;
+  cols: number;
+  data: A;
+}
+
+export type Precision = "float32" | "float64";
+
+export function precisionOf(data: FloatArray): Precision {
+  return data instanceof Float32Array ? "float32" : "float64";
+}
+
+/** The rounding applied after each arithmetic operation in the given precision. */
+export function roundingOf(data: FloatArray): (x: number) => number {
+  return data instanceof Float32Array ? Math.fround : identity;
+}
+
+function identity(x: number): number {
+  return x;
+}
+
+/** A zero-filled array of the same type (precision) as `like`. */
+export function zerosLike<A extends FloatArray>(like: A, length: number): A {
+  return (like instanceof Float32Array ? new Float32Array(length) : new Float64Array(length)) as A;
+}
+
+export function arrayOf(precision: Precision, values: ArrayLike<number> | number): FloatArray {
+  if (typeof values === "number") {
+    return precision === "float32" ? new Float32Array(values) : new Float64Array(values);
+  }
+  return precision === "float32" ? Float32Array.from(values) : Float64Array.from(values);
+}
+
+export function batch<A extends FloatArray>(data: A, rows: number, cols: number): Batch<A> {
+  return { rows, cols, data };
+}
+
+/** Row `b` as a view (no copy). */
+export function rowOf<A extends FloatArray>(x: Batch<A>, b: number): A {
+  return x.data.subarray(b * x.cols, (b + 1) * x.cols) as A;
+}

@@ -1,0 +1,97 @@
+import { type Batch, type FloatArray, precisionOf, roundingOf, zerosLike } from "./batch";
+import { discountPowers, type PowTables } from "./discountPowers";
+import { checkChunkSize, checkDiscount, checkFiniteBatch, checkPowTables } from "./validation";
+
+export const DEFAULT_CHUNK_SIZE = 128;
+
+/** The chunk layout slime uses for a row of T tokens: time reversed, right-padded to a multiple of C. */
+export interface ChunkLayout {
+  chunkSize: number;
+  nChunks: number;
+  /** Zeros appended to the reversed row; in original time they sit before t = 0. */
+  pad: number;
+}
+
+export function chunkLayout(cols: number, chunkSize: number): ChunkLayout {
+  const pad = cols % chunkSize === 0 ? 0 : chunkSize - (cols % chunkSize);
+  return { chunkSize, nChunks: (cols + pad) / chunkSize, pad };
+}
+
+/**
+ * What the chunked scan computed on the way, for the player. Both arrays are in slime's
+ * reversed time: reversed position i = c·C + k is original token t = T - 1 - i.
+ */
+export interface ChunkTrace<A extends FloatArray = FloatArray> extends ChunkLayout {
+  /** `[B, nChunks, C]`: each chunk's zero-carry prefix scan `x_chunk @ M`, padded tail included. */
+  localScans: A;
+  /** `[B, nChunks]`: the carry `s_prev` that entered each chunk (0 for the first). */
+  carriesIn: A;
+}
+
+export interface ChunkedScanResult<A extends FloatArray = FloatArray> {
+  returns: Batch<A>;
+  trace: ChunkTrace<A>;
+}
+
+export interface ChunkedScanOptions {
+  chunkSize?: number;
+  /** Replay exact power tables (a case's `float32_pow_tables`) instead of computing them. */
+  powTables?: PowTables;
+}
+
+/**
+ * slime's `chunked_discounted_returns`, step for step (ALGORITHM.md §b): reverse time, pad to a
+ * multiple of C, scan every chunk locally against the Toeplitz kernel of discount powers, then
+ * carry each chunk's last valid value into the next one, trim and reverse back.
+ *
+ * In float32 the operation order is the one that reproduces slime on netlib BLAS bit for bit
+ * (§b.2): the GEMM accumulates l = 0 … j sequentially without FMA, then the carry term is
+ * multiplied and added as two separate roundings.
+ */
+export function chunkedDiscountedReturns<A extends FloatArray>(
+  rewards: Batch<A>,
+  discount: number,
+  options: ChunkedScanOptions = {},
+): ChunkedScanResult<A> {
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  checkDiscount(discount);
+  checkChunkSize(chunkSize);
+  checkFiniteBatch(rewards, "rewards");
+  const { rows, cols, data } = rewards;
+  const round = roundingOf(data);
+  const tables = options.powTables ?? discountPowers(discount, chunkSize, precisionOf(data));
+  checkPowTables(tables, chunkSize);
+  const kernelRow = tables.kernelRow;
+  const carryPowers = tables.carryPowers;
+
+  const layout = chunkLayout(cols, chunkSize);
+  const { nChunks } = layout;
+  const paddedCols = nChunks * chunkSize;
+  const out = zerosLike(data, rows * cols);
+  const localScans = zerosLike(data, rows * paddedCols);
+  const carriesIn = zerosLike(data, rows * nChunks);
+  const x = zerosLike(data, paddedCols);
+  const scanned = zerosLike(data, paddedCols);
+
+  for (let b = 0; b < rows; b++) {
+    // Step 1 and 2: reversed row, zeros after it (they precede t = 0 in original time).
+    x.fill(0);
+    for (let i = 0; i < cols; i++) x[i] = data[b * cols + cols - 1 - i];
+
+    let carry = 0;
+    for (let c = 0; c < nChunks; c++) {
+      const start = c * chunkSize;
+      const valid = Math.min(chunkSize, cols - start);
+      carriesIn[b * nChunks + c] = carry;
+      for (let j = 0; j < chunkSize; j++) {
+        let acc = 0;
+        for (let l = 0; l <= j; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+        localScans[b * paddedCols + start + j] = acc;
+        if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
+      }
+      carry = scanned[start + valid - 1];
+    }
+    for (let i = 0; i < cols; i++) out[b * cols + cols - 1 - i] = scanned[i];
+  }
+  return { returns: { rows, cols, data: out }, trace: { ...layout, localScans, carriesIn } };
+}

@@ -1,0 +1,62 @@
+import type { Batch, FloatArray } from "./batch";
+import { type ChunkedScanOptions, type ChunkTrace, chunkedDiscountedReturns } from "./chunkedScan";
+import { chunkedGae, vanillaGae } from "./gae";
+import { type ReinforcePPBatch, reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
+import { serialDiscountedReturns } from "./serialScan";
+
+/** One of the three estimators built on the scan, with its inputs and parameters. */
+export type ScanProblem<A extends FloatArray = FloatArray> =
+  | { kind: "discounted"; rewards: Batch<A>; discount: number; chunkSize: number }
+  | { kind: "gae"; rewards: Batch<A>; values: Batch<A>; gamma: number; lambd: number; chunkSize: number }
+  | { kind: "reinforce_pp"; batch: ReinforcePPBatch<A>; klCoef: number; gamma: number; chunkSize: number };
+
+/** What an estimator produces, named as in the golden files; rectangular outputs are row-major. */
+export type ScanOutputs<A extends FloatArray = FloatArray> =
+  | { kind: "discounted"; returns: A }
+  | { kind: "gae"; advantages: A; returns: A }
+  | { kind: "reinforce_pp"; returns: A[]; tokenLevelRewards: A[] };
+
+export type ScanMethod = "serial" | "chunked";
+
+export interface Solution<A extends FloatArray = FloatArray> {
+  outputs: ScanOutputs<A>;
+  /** The chunked scan's intermediates (absent for the serial method). */
+  trace?: ChunkTrace<A>;
+}
+
+/** Solves a problem with the serial reference or slime's chunked scan, in the precision of its arrays. */
+export function solve<A extends FloatArray>(
+  problem: ScanProblem<A>,
+  method: ScanMethod,
+  options: Omit<ChunkedScanOptions, "chunkSize"> = {},
+): Solution<A> {
+  const scan = { ...options, chunkSize: problem.chunkSize };
+  switch (problem.kind) {
+    case "discounted": {
+      if (method === "serial") {
+        const returns = serialDiscountedReturns(problem.rewards, problem.discount);
+        return { outputs: { kind: "discounted", returns: returns.data } };
+      }
+      const { returns, trace } = chunkedDiscountedReturns(problem.rewards, problem.discount, scan);
+      return { outputs: { kind: "discounted", returns: returns.data }, trace };
+    }
+    case "gae": {
+      const { rewards, values, gamma, lambd } = problem;
+      if (method === "serial") {
+        const { advantages, returns } = vanillaGae(rewards, values, gamma, lambd);
+        return { outputs: { kind: "gae", advantages: advantages.data, returns: returns.data } };
+      }
+      const { advantages, returns, trace } = chunkedGae(rewards, values, gamma, lambd, scan);
+      return { outputs: { kind: "gae", advantages: advantages.data, returns: returns.data }, trace };
+    }
+    case "reinforce_pp": {
+      const { batch, klCoef, gamma } = problem;
+      if (method === "serial") {
+        const result = serialReinforcePPReturns(batch, klCoef, gamma);
+        return { outputs: { kind: "reinforce_pp", ...result } };
+      }
+      const { returns, tokenLevelRewards, trace } = reinforcePPReturns(batch, klCoef, gamma, scan);
+      return { outputs: { kind: "reinforce_pp", returns, tokenLevelRewards }, trace };
+    }
+  }
+}
