@@ -84,8 +84,11 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
       const valid = Math.min(chunkSize, cols - start);
       carriesIn[b * nChunks + c] = carry;
       for (let j = 0; j < chunkSize; j++) {
+        // Padded positions (l ≥ valid) hold zeros and add nothing: skipping them keeps a chunk
+        // far longer than the row at O(C·T) work instead of O(C²).
+        const last = Math.min(j, valid - 1);
         let acc = 0;
-        for (let l = 0; l <= j; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+        for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
         localScans[b * paddedCols + start + j] = acc;
         if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
       }

@@ -1,0 +1,95 @@
+import { parseArgs } from "node:util";
+import { CORE_MODES, type CoreMode } from "../conformance";
+
+export const ENGINES = ["core", "tfjs"] as const;
+export type Engine = (typeof ENGINES)[number];
+// Mirrors src/engine/strategy.ts; kept here so `--help` and argument errors need no tfjs import.
+export const STRATEGY_NAMES = ["chunked", "two-level", "per-token"] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+export const USAGE = `Usage: scanlab check FILE [options]
+
+Runs every case of a golden case file (schema: cases/SCHEMA.md) and compares the
+results with the float64 serial truth (or with slime's own float32 output).
+FILE may be - to read standard input.
+
+Options:
+  --mode float64|float32|slime-exact
+                    core implementation to check (default float64):
+                    float64      slime's chunked algorithm in float64, within tolerance.float64
+                    float32      the same in float32, within tolerance.float32
+                    slime-exact  float32 replay with the case's float32_pow_tables,
+                                 bit-identical to chunked_float32
+  --engine core|tfjs
+                    core = pure TypeScript (default); tfjs = the TensorFlow.js engine
+                    on its cpu backend (float32, checked within tolerance.float32)
+  --strategy chunked|two-level|per-token
+                    tfjs strategy (default chunked)
+  --json            print one JSON object instead of the table
+  -h, --help        show this help
+  -v, --version     show the version
+
+Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error or an
+unreadable or invalid file.`;
+
+export class UsageError extends Error {}
+
+export interface CheckArgs {
+  command: "check";
+  file: string;
+  mode: CoreMode | "float32";
+  engine: Engine;
+  strategy: StrategyName;
+  json: boolean;
+}
+
+export type Args = CheckArgs | { command: "help" } | { command: "version" };
+
+export function parseCliArgs(argv: string[]): Args {
+  let parsed: ReturnType<typeof parseWith>;
+  try {
+    parsed = parseWith(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+  const [command, file, ...rest] = positionals;
+  if (command !== "check") {
+    throw new UsageError(command === undefined ? "missing command: check" : `unknown command: ${command}`);
+  }
+  if (file === undefined) throw new UsageError("check needs a case file (or - for standard input)");
+  if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
+
+  const engine = oneOf(values.engine ?? "core", ENGINES, "--engine");
+  const strategy = oneOf(values.strategy ?? "chunked", STRATEGY_NAMES, "--strategy");
+  if (engine === "core" && values.strategy !== undefined) {
+    throw new UsageError("--strategy applies to --engine tfjs only");
+  }
+  const mode = oneOf(values.mode ?? (engine === "tfjs" ? "float32" : "float64"), CORE_MODES, "--mode");
+  if (engine === "tfjs" && mode !== "float32") {
+    throw new UsageError("--engine tfjs computes in float32: --mode must be float32");
+  }
+  return { command: "check", file, mode, engine, strategy, json: values.json ?? false };
+}
+
+function parseWith(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      mode: { type: "string" },
+      engine: { type: "string" },
+      strategy: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseCaseFile } from "../io/caseFile";
+import { type CaseVerdict, checkCases, summaryLine } from "./checkCase";
+import { CORE_MODES, MODE_EXPECTATION, coreSolver } from "./coreSolvers";
+
+const file = parseCaseFile(readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"), "public");
+
+function failures(verdicts: CaseVerdict[]) {
+  return verdicts.filter((v) => !v.passed).map((v) => `${v.name}: ${v.maxAbsError} > ${v.tolerance} ${v.detail}`);
+}
+
+describe("golden cases from slime's own code", () => {
+  it("has all 33 public cases", () => {
+    expect(file.cases).toHaveLength(33);
+  });
+
+  for (const mode of CORE_MODES) {
+    it(`chunked ${mode} passes every case (${MODE_EXPECTATION[mode]})`, async () => {
+      const verdicts = await checkCases(file.cases, coreSolver(mode), MODE_EXPECTATION[mode]);
+      expect(failures(verdicts)).toEqual([]);
+      expect(summaryLine(verdicts)).toBe("33 passed, 0 failed");
+    });
+  }
+
+  for (const mode of ["float64", "float32"] as const) {
+    it(`the serial reference in ${mode} passes every case`, async () => {
+      const verdicts = await checkCases(file.cases, coreSolver(mode, "serial"), mode);
+      expect(failures(verdicts)).toEqual([]);
+    });
+  }
+
+  it("float64 serial reproduces `expected` exactly (same operation order)", async () => {
+    const verdicts = await checkCases(
+      file.cases,
+      coreSolver("float64", "serial"),
+      "float64",
+    );
+    expect(verdicts.map((v) => v.maxAbsError)).toEqual(verdicts.map(() => 0));
+  });
+
+  it("a wrong answer fails: slime-exact is not met by computed power tables everywhere", async () => {
+    // torch's float32 pow is 1 ulp off for a few powers of 0.99, so the replay needs the shipped tables.
+    const verdicts = await checkCases(file.cases, coreSolver("float32"), "bit-exact");
+    expect(verdicts.some((v) => !v.passed)).toBe(true);
+  });
+});

@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { scaleOf, uniformTolerance } from "../conformance/tolerance";
+import { maskWithHoles, normals, seededRandom } from "../testing/random";
+import { type Batch, arrayOf } from "./batch";
+import { chunkedDiscountedReturns } from "./chunkedScan";
+import { maxAbsError } from "./errorMetrics";
+import { chunkedGae, tdResiduals, vanillaGae } from "./gae";
+import { reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
+import { serialDiscountedReturns } from "./serialScan";
+
+/** slime's tests/test_discounted_returns.py, with the cases README's tolerances instead of torch's defaults. */
+function randomBatch(rows: number, cols: number, seed: number): Batch<Float64Array> {
+  return { rows, cols, data: normals(seededRandom(seed), rows * cols) };
+}
+
+function asFloat32(x: Batch): Batch<Float32Array> {
+  return { rows: x.rows, cols: x.cols, data: Float32Array.from(x.data) };
+}
+
+describe("chunked_discounted_returns matches the serial loop (slime's grid)", () => {
+  for (const discount of [0, 0.5, 0.99, 1]) {
+    for (const [B, T] of [
+      [1, 1],
+      [3, 127],
+      [3, 128],
+      [3, 129],
+      [3, 1000],
+    ]) {
+      it(`d = ${discount}, B = ${B}, T = ${T}`, () => {
+        const rewards = randomBatch(B, T, 1000 * discount + T);
+        const truth = serialDiscountedReturns(rewards, discount).data;
+        const scale = scaleOf(truth, rewards.data);
+
+        const f64 = chunkedDiscountedReturns(rewards, discount).returns;
+        expect(f64.data).toBeInstanceOf(Float64Array);
+        expect(maxAbsError(f64.data, truth)).toBeLessThanOrEqual(uniformTolerance("float64", scale, T));
+
+        // float32 in, float32 out; compared with the float64 truth of the same fl32(d) the float32
+        // path uses, so what is measured is the scan's accumulation error (ALGORITHM.md §b.3).
+        const f32 = chunkedDiscountedReturns(asFloat32(rewards), discount).returns;
+        expect(f32.data).toBeInstanceOf(Float32Array);
+        const truthAtF32 = serialDiscountedReturns(rewards, Math.fround(discount)).data;
+        expect(maxAbsError(f32.data, truthAtF32)).toBeLessThanOrEqual(uniformTolerance("float32", scale, T));
+      });
+    }
+  }
+
+  it("keeps right padding exactly zero and leaves the real tokens as if unpadded", () => {
+    const lengths = [3, 129, 511];
+    const T = Math.max(...lengths);
+    const random = seededRandom(7);
+    for (const precision of ["float32", "float64"] as const) {
+      const padded = arrayOf(precision, lengths.length * T);
+      lengths.forEach((L, b) => {
+        padded.set(normals(random, L), b * T);
+      });
+      const { returns } = chunkedDiscountedReturns({ rows: lengths.length, cols: T, data: padded }, 0.99);
+      lengths.forEach((L, b) => {
+        const row = returns.data.subarray(b * T, (b + 1) * T);
+        expect(Array.from(row.subarray(L)).every((g) => g === 0)).toBe(true);
+        const alone = serialDiscountedReturns(
+          { rows: 1, cols: L, data: Float64Array.from(padded.subarray(b * T, b * T + L)) },
+          precision === "float32" ? Math.fround(0.99) : 0.99,
+        ).data;
+        const scale = scaleOf(alone);
+        expect(maxAbsError(row.subarray(0, L), alone)).toBeLessThanOrEqual(uniformTolerance(precision, scale, L));
+      });
+    }
+  });
+
+  it("handles T = 0 with an empty result", () => {
+    const { returns, trace } = chunkedDiscountedReturns({ rows: 2, cols: 0, data: new Float32Array(0) }, 0.9);
+    expect(returns).toMatchObject({ rows: 2, cols: 0 });
+    expect(returns.data).toHaveLength(0);
+    expect(trace.nChunks).toBe(0);
+  });
+
+  it("takes the identity branch for discount 0 and is exact for discount 1 within one chunk", () => {
+    const rewards = asFloat32(randomBatch(2, 100, 3));
+    expect(Array.from(chunkedDiscountedReturns(rewards, 0).returns.data)).toEqual(Array.from(rewards.data));
+    const chunked = chunkedDiscountedReturns(rewards, 1, { chunkSize: 128 }).returns.data;
+    expect(Array.from(chunked)).toEqual(Array.from(serialDiscountedReturns(rewards, 1).data));
+  });
+});
+
+describe("REINFORCE++ returns with variable lengths", () => {
+  it("reproduces slime's unit test: chunked over the padded batch equals the serial loop per sequence", () => {
+    const batch = {
+      rewards: [2.0, -1.0],
+      kl: [Float32Array.of(0.2, 0.1, 0.3, 0.4, 0.5), Float32Array.of(0.4, 0.2, 0.1)],
+      lossMasks: [
+        [0, 1, 1, 1, 0],
+        [1, 1, 1],
+      ],
+    };
+    const chunked = reinforcePPReturns(batch, 0.1, 0.99);
+    const serial = serialReinforcePPReturns(batch, 0.1, 0.99);
+    expect(chunked.padded).toMatchObject({ rows: 2, cols: 5 });
+    expect(chunked.returns.map((r) => r.length)).toEqual([5, 3]);
+    chunked.returns.forEach((row, i) => {
+      expect(row).toBeInstanceOf(Float32Array);
+      expect(maxAbsError(row, serial.returns[i])).toBeLessThanOrEqual(uniformTolerance("float32", 2.5, 5));
+    });
+    // The outcome reward lands on the last unmasked token (index 3), the masked tail has G = 0.
+    expect(chunked.tokenLevelRewards[0][3]).toBeCloseTo(2 - 0.1 * 0.4, 6);
+    expect(chunked.returns[0][4]).toBe(0);
+  });
+
+  it("matches per-sequence float64 truth on a ragged batch with holes", () => {
+    const random = seededRandom(11);
+    const lengths = [1, 5, 130, 257, 40, 128, 129];
+    const kl = lengths.map((L) => normals(random, L, 0.1));
+    const batch = { rewards: lengths.map((_, i) => Math.fround(i - 3)), kl, lossMasks: lengths.map((L) => maskWithHoles(random, L)) };
+    const truth = serialReinforcePPReturns(batch, 0.05, 0.99);
+    const f64 = reinforcePPReturns(batch, 0.05, 0.99);
+    const f32 = reinforcePPReturns({ ...batch, kl: kl.map((row) => Float32Array.from(row)) }, 0.05, 0.99);
+    truth.returns.forEach((expected, i) => {
+      const scale = scaleOf(expected, batch.kl[i], [batch.rewards[i]]);
+      expect(maxAbsError(f64.returns[i], expected)).toBeLessThanOrEqual(uniformTolerance("float64", scale, 257));
+      expect(maxAbsError(f32.returns[i], expected)).toBeLessThanOrEqual(uniformTolerance("float32", scale, 257));
+    });
+  });
+
+  it("gives an empty result for an empty batch", () => {
+    const result = reinforcePPReturns({ rewards: [], kl: [] as Float32Array[], lossMasks: [] }, 0.1, 0.99);
+    expect(result.returns).toEqual([]);
+    expect(result.padded).toMatchObject({ rows: 0, cols: 0 });
+  });
+});
+
+describe("GAE reuses the scan", () => {
+  for (const T of [127, 128, 129]) {
+    it(`chunked_gae equals vanilla_gae, T = ${T}`, () => {
+      const rewards = randomBatch(3, T, T);
+      const values = randomBatch(3, T, T + 1);
+      const truth = vanillaGae(rewards, values, 0.99, 0.95);
+      const f64 = chunkedGae(rewards, values, 0.99, 0.95);
+      const scale = scaleOf(truth.advantages.data, truth.returns.data, rewards.data, values.data);
+      expect(maxAbsError(f64.advantages.data, truth.advantages.data)).toBeLessThanOrEqual(
+        uniformTolerance("float64", scale, T),
+      );
+      const f32 = chunkedGae(asFloat32(rewards), asFloat32(values), 0.99, 0.95);
+      expect(f32.returns.data).toBeInstanceOf(Float32Array);
+      expect(maxAbsError(f32.returns.data, truth.returns.data)).toBeLessThanOrEqual(uniformTolerance("float32", scale, T));
+      // The advantages are literally the discounted-return scan of the TD residuals with discount γλ.
+      const deltas = tdResiduals(asFloat32(rewards), asFloat32(values), 0.99);
+      expect(Array.from(f32.advantages.data)).toEqual(
+        Array.from(chunkedDiscountedReturns(deltas, 0.99 * 0.95).returns.data),
+      );
+    });
+  }
+});
