@@ -48,8 +48,19 @@ describe("scanlab check", () => {
   it("prints one JSON object with --json", async () => {
     const result = await scanlab(["check", "public.json", "--json"], { "public.json": publicCases });
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ engine: "core", mode: "float64", passed: 33, failed: 0, summary: "33 passed, 0 failed" });
-    expect(report.cases[0]).toMatchObject({ name: "disc_d0.0_B1_T1_C128", kind: "discounted", shape: "1x1", passed: true });
+    expect(report).toMatchObject({
+      engine: "core",
+      mode: "float64",
+      passed: 33,
+      failed: 0,
+      summary: "33 passed, 0 failed",
+    });
+    expect(report.cases[0]).toMatchObject({
+      name: "disc_d0.0_B1_T1_C128",
+      kind: "discounted",
+      shape: "1x1",
+      passed: true,
+    });
   });
 
   it("fails with status 1 when a case is wrong, and when an expected error is not raised", async () => {
@@ -71,7 +82,9 @@ describe("scanlab check", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("scanlab: bad.json: not a valid case file");
     expect(result.stderr).toContain('cases[4] ("disc_d0.0_B3_T1000_C128").params.discount:');
-    expect(result.stderr).toContain('cases[7] ("disc_d0.5_B3_T128_C128").inputs.rewards: expected 384 numbers (B·T = 3·128), got 383');
+    expect(result.stderr).toContain(
+      'cases[7] ("disc_d0.5_B3_T128_C128").inputs.rewards: expected 384 numbers (B·T = 3·128), got 383',
+    );
   });
 
   it("explains unreadable files, bad JSON and bad flags", async () => {

@@ -1,7 +1,10 @@
 import { arrayOf, type FloatArray, type PowTables, type Precision, type ScanProblem } from "../core";
 import type { ScanCase } from "../io/caseSchema";
 
-/** The case's inputs as a problem in the given precision (inputs are float32-representable by the schema's contract). */
+/**
+ * The case's inputs as a problem in the given precision (inputs are float32-representable by the
+ * schema's contract). Library-convention cases are not one scan problem: they run in core only.
+ */
 export function caseToProblem(c: ScanCase, precision: Precision): ScanProblem {
   const array = (values: number[]): FloatArray => arrayOf(precision, values);
   switch (c.kind) {
@@ -33,6 +36,10 @@ export function caseToProblem(c: ScanCase, precision: Precision): ScanProblem {
         chunkSize: c.params.chunk_size,
       };
     }
+    case "convention":
+      throw new Error(
+        "library-convention cases (slime, OpenRLHF, verl) run in core only: scanlab check --mode float64 or float32",
+      );
   }
 }
 

@@ -1,6 +1,6 @@
-import { maxAbsError, ScanInputError, type ScanOutputs } from "../core";
+import { maxAbsError, ScanInputError } from "../core";
 import type { ScanCase } from "../io/caseSchema";
-import { pairOutputs } from "./outputs";
+import { type CaseOutputs, pairOutputs } from "./outputs";
 import { caseTolerance } from "./tolerance";
 
 /**
@@ -10,7 +10,7 @@ import { caseTolerance } from "./tolerance";
 export type Expectation = "float64" | "float32" | "bit-exact";
 
 /** Computes a case's outputs; throws a ScanInputError for input the reference rejects. */
-export type CaseSolver = (c: ScanCase) => ScanOutputs | Promise<ScanOutputs>;
+export type CaseSolver = (c: ScanCase) => CaseOutputs | Promise<CaseOutputs>;
 
 export interface CaseVerdict {
   name: string;
@@ -27,7 +27,7 @@ export interface CaseVerdict {
 
 export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Expectation): Promise<CaseVerdict> {
   const base = { name: c.name, kind: c.kind, shape: caseShape(c) };
-  let outputs: ScanOutputs;
+  let outputs: CaseOutputs;
   try {
     outputs = await solver(c);
   } catch (error) {
@@ -49,8 +49,10 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
     };
   }
 
-  const bitExact = expectation === "bit-exact";
-  const tolerance = bitExact ? 0 : caseTolerance(c, expectation);
+  // Only slime's scan has a bit-reproducible float32 reference; convention cases record the
+  // libraries' float32 runs, whose reductions no emulation can replay bit for bit.
+  const bitExact = expectation === "bit-exact" && c.kind !== "convention";
+  const tolerance = bitExact ? 0 : caseTolerance(c, expectation === "float64" ? "float64" : "float32");
   let maxAbs = 0;
   let worst = "";
   for (const pair of pairOutputs(c, outputs, bitExact ? "chunked_float32" : "expected")) {
@@ -62,7 +64,9 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
     }
   }
   const passed = maxAbs <= tolerance;
-  const detail = passed ? "" : Number.isNaN(maxAbs) ? `${worst}: NaN or wrong length` : `worst output: ${worst}`;
+  const note = expectation === "bit-exact" && !bitExact ? "no bit-exact reference: held to tolerance.float32" : "";
+  const failure = Number.isNaN(maxAbs) ? `${worst}: NaN or wrong length` : `worst output: ${worst}`;
+  const detail = passed ? note : failure;
   return { ...base, maxAbsError: maxAbs, tolerance, passed, detail };
 }
 
@@ -89,7 +93,7 @@ export function summaryLine(verdicts: CaseVerdict[]): string {
 }
 
 export function caseShape(c: ScanCase): string {
-  if (c.kind !== "reinforce_pp") return `${c.shape[0]}x${c.shape[1]}`;
+  if (c.kind === "discounted" || c.kind === "gae") return `${c.shape[0]}x${c.shape[1]}`;
   const shown = c.lengths.slice(0, 6).join(",");
   return `B=${c.lengths.length} L=[${shown}${c.lengths.length > 6 ? ",…" : ""}]`;
 }

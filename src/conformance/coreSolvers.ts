@@ -1,7 +1,8 @@
-import { type ScanMethod, solve } from "../core";
-import type { ScanCase } from "../io/caseSchema";
+import { arrayOf, type Precision, runConvention, type ScanMethod, solve } from "../core";
+import type { ConventionCase, ScanCase } from "../io/caseSchema";
 import { casePowTables, caseToProblem } from "./caseProblem";
 import type { CaseSolver, Expectation } from "./checkCase";
+import type { CaseOutputs } from "./outputs";
 
 /** The pure-TypeScript implementations `scanlab check --mode` offers. */
 export const CORE_MODES = ["float64", "float32", "slime-exact"] as const;
@@ -21,6 +22,7 @@ export const MODE_EXPECTATION: Record<CoreMode, Expectation> = {
 export function coreSolver(mode: CoreMode, method: ScanMethod = "chunked"): CaseSolver {
   return (c: ScanCase) => {
     const precision = mode === "float64" ? "float64" : "float32";
+    if (c.kind === "convention") return solveConvention(c, precision);
     const problem = caseToProblem(c, precision);
     if (mode !== "slime-exact") return solve(problem, method).outputs;
     const powTables = casePowTables(c);
@@ -29,4 +31,24 @@ export function coreSolver(mode: CoreMode, method: ScanMethod = "chunked"): Case
     }
     return solve(problem, "chunked", { powTables }).outputs;
   };
+}
+
+/** A library-convention case: the library's own token rewards, returns and advantages. */
+function solveConvention(c: ConventionCase, precision: Precision): CaseOutputs {
+  const array = (values: number[]) => arrayOf(precision, values);
+  const { inputs, params } = c;
+  const batch = {
+    rewards: inputs.rewards,
+    kl: inputs.kl.map(array),
+    lossMasks: inputs.loss_masks,
+    values: inputs.values?.map(array),
+  };
+  const result = runConvention(c.library, c.estimator, batch, {
+    gamma: params.gamma,
+    lambd: params.lambd,
+    klCoef: params.kl_coef,
+    normalize: params.normalize,
+    rewardClipRange: params.reward_clip_range,
+  });
+  return { kind: "convention", ...result };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCaseFile } from "../io/caseFile";
 import { type CaseVerdict, checkCases, summaryLine } from "./checkCase";
-import { CORE_MODES, MODE_EXPECTATION, coreSolver } from "./coreSolvers";
+import { CORE_MODES, coreSolver, MODE_EXPECTATION } from "./coreSolvers";
 
 const file = parseCaseFile(readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"), "public");
 
@@ -31,11 +31,7 @@ describe("golden cases from slime's own code", () => {
   }
 
   it("float64 serial reproduces `expected` exactly (same operation order)", async () => {
-    const verdicts = await checkCases(
-      file.cases,
-      coreSolver("float64", "serial"),
-      "float64",
-    );
+    const verdicts = await checkCases(file.cases, coreSolver("float64", "serial"), "float64");
     expect(verdicts.map((v) => v.maxAbsError)).toEqual(verdicts.map(() => 0));
   });
 
@@ -43,5 +39,28 @@ describe("golden cases from slime's own code", () => {
     // torch's float32 pow is 1 ulp off for a few powers of 0.99, so the replay needs the shipped tables.
     const verdicts = await checkCases(file.cases, coreSolver("float32"), "bit-exact");
     expect(verdicts.some((v) => !v.passed)).toBe(true);
+  });
+});
+
+describe("library-convention cases from slime's, OpenRLHF's and verl's own code", () => {
+  const conventions = parseCaseFile(
+    readFileSync(new URL("../../cases/conventions_public.json", import.meta.url), "utf8"),
+    "conventions",
+  );
+
+  for (const mode of ["float64", "float32"] as const) {
+    it(`every library and estimator in ${mode}`, async () => {
+      const verdicts = await checkCases(conventions.cases, coreSolver(mode), mode);
+      expect(failures(verdicts)).toEqual([]);
+      expect(summaryLine(verdicts)).toBe("12 passed, 0 failed");
+    });
+  }
+
+  it("a misplaced outcome reward fails on reward_index", async () => {
+    const c = structuredClone(conventions.cases[0]);
+    if (c.kind !== "convention" || !c.reward_index) throw new Error("expected a convention case");
+    c.reward_index[0] -= 1;
+    const [verdict] = await checkCases([c], coreSolver("float64"), "float64");
+    expect(verdict).toMatchObject({ passed: false, detail: "worst output: reward_index" });
   });
 });

@@ -1,4 +1,4 @@
-import type { ScanOutputs } from "../core";
+import type { ConventionResult, FloatArray, ScanOutputs } from "../core";
 import type { ScanCase } from "../io/caseSchema";
 
 /** One compared output: its name in the case file, what was computed and what it should be. */
@@ -8,14 +8,17 @@ export interface OutputPair {
   reference: ArrayLike<number>;
 }
 
-type Reference = "expected" | "chunked_float32";
+/** What a solver computes for a case: a scan estimator's outputs, or a library convention's. */
+export type CaseOutputs = ScanOutputs | ({ kind: "convention" } & ConventionResult<FloatArray>);
+
+type Reference = "expected" | "chunked_float32" | "float32";
 
 /**
  * Pairs every output the case records under `reference` with the computed one, flattening
  * ragged sequences. Outputs the reference does not record (e.g. deltas) are not compared.
  */
-export function pairOutputs(c: ScanCase, outputs: ScanOutputs, reference: Reference): OutputPair[] {
-  const recorded = c[reference];
+export function pairOutputs(c: ScanCase, outputs: CaseOutputs, reference: Reference): OutputPair[] {
+  const recorded = (c as Partial<Record<Reference, unknown>>)[reference];
   if (!recorded) return [];
   if (outputs.kind !== c.kind) throw new Error(`solver returned ${outputs.kind} outputs for a ${c.kind} case`);
   switch (outputs.kind) {
@@ -38,6 +41,22 @@ export function pairOutputs(c: ScanCase, outputs: ScanOutputs, reference: Refere
           reference: r.token_level_rewards.flat(),
         },
       ];
+    }
+    case "convention": {
+      const r = recorded as { token_level_rewards: number[][]; returns: number[][]; advantages: number[][] };
+      const pairs = [
+        {
+          name: "token_level_rewards",
+          actual: flatten(outputs.tokenLevelRewards),
+          reference: r.token_level_rewards.flat(),
+        },
+        { name: "returns", actual: flatten(outputs.returns), reference: r.returns.flat() },
+        { name: "advantages", actual: flatten(outputs.advantages), reference: r.advantages.flat() },
+      ];
+      // Where the outcome reward went is part of the convention: a wrong index must fail.
+      const index = c.kind === "convention" ? c.reward_index : undefined;
+      if (index) pairs.push({ name: "reward_index", actual: outputs.rewardIndex, reference: index });
+      return pairs;
     }
   }
 }

@@ -18,7 +18,8 @@ export function scaleOf(...arrays: ArrayLike<number>[]): number {
 /** The case's recommended absolute tolerance, or the uniform rule when it has none. */
 export function caseTolerance(c: ScanCase, precision: "float64" | "float32"): number {
   if (c.tolerance) return c.tolerance[precision];
-  const T = c.kind === "reinforce_pp" ? c.lengths.reduce((a, b) => Math.max(a, b), 0) : c.shape[1];
+  const T =
+    c.kind === "reinforce_pp" || c.kind === "convention" ? c.lengths.reduce((a, b) => Math.max(a, b), 0) : c.shape[1];
   return uniformTolerance(precision, caseScale(c), T);
 }
 

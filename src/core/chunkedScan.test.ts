@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkLayout, chunkedDiscountedReturns } from "./chunkedScan";
+import { chunkedDiscountedReturns, chunkLayout } from "./chunkedScan";
 
 describe("chunk layout and trace", () => {
   it("pads the reversed row so the partial chunk holds the start of the sequence", () => {

@@ -28,7 +28,9 @@ describe("chunked equals serial for any B, T, C and discount in [0, 1]", () => {
         const batch = { rows: B, cols: T, data: Float64Array.from(rewards) };
         const truth = serialDiscountedReturns(batch, discount).data;
         const chunked = chunkedDiscountedReturns(batch, discount, { chunkSize }).returns.data;
-        expect(maxAbsError(chunked, truth)).toBeLessThanOrEqual(uniformTolerance("float64", scaleOf(truth, rewards), T));
+        expect(maxAbsError(chunked, truth)).toBeLessThanOrEqual(
+          uniformTolerance("float64", scaleOf(truth, rewards), T),
+        );
       }),
       { numRuns: 300 },
     );
@@ -39,10 +41,15 @@ describe("chunked equals serial for any B, T, C and discount in [0, 1]", () => {
     // holding the truth to the same d measures the scan itself, at the tolerance of the cases README.
     fc.assert(
       fc.property(scanInputs, ({ B, T, chunkSize, discount, rewards }) => {
-        const truth = serialDiscountedReturns({ rows: B, cols: T, data: Float64Array.from(rewards) }, Math.fround(discount)).data;
+        const truth = serialDiscountedReturns(
+          { rows: B, cols: T, data: Float64Array.from(rewards) },
+          Math.fround(discount),
+        ).data;
         const batch = { rows: B, cols: T, data: Float32Array.from(rewards) };
         const chunked = chunkedDiscountedReturns(batch, discount, { chunkSize }).returns.data;
-        expect(maxAbsError(chunked, truth)).toBeLessThanOrEqual(uniformTolerance("float32", scaleOf(truth, rewards), T));
+        expect(maxAbsError(chunked, truth)).toBeLessThanOrEqual(
+          uniformTolerance("float32", scaleOf(truth, rewards), T),
+        );
       }),
       { numRuns: 300 },
     );

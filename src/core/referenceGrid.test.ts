@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scaleOf, uniformTolerance } from "../conformance/tolerance";
 import { maskWithHoles, normals, seededRandom } from "../testing/random";
-import { type Batch, arrayOf } from "./batch";
+import { arrayOf, type Batch } from "./batch";
 import { chunkedDiscountedReturns } from "./chunkedScan";
 import { maxAbsError } from "./errorMetrics";
 import { chunkedGae, tdResiduals, vanillaGae } from "./gae";
@@ -110,7 +110,11 @@ describe("REINFORCE++ returns with variable lengths", () => {
     const random = seededRandom(11);
     const lengths = [1, 5, 130, 257, 40, 128, 129];
     const kl = lengths.map((L) => normals(random, L, 0.1));
-    const batch = { rewards: lengths.map((_, i) => Math.fround(i - 3)), kl, lossMasks: lengths.map((L) => maskWithHoles(random, L)) };
+    const batch = {
+      rewards: lengths.map((_, i) => Math.fround(i - 3)),
+      kl,
+      lossMasks: lengths.map((L) => maskWithHoles(random, L)),
+    };
     const truth = serialReinforcePPReturns(batch, 0.05, 0.99);
     const f64 = reinforcePPReturns(batch, 0.05, 0.99);
     const f32 = reinforcePPReturns({ ...batch, kl: kl.map((row) => Float32Array.from(row)) }, 0.05, 0.99);
@@ -141,7 +145,9 @@ describe("GAE reuses the scan", () => {
       );
       const f32 = chunkedGae(asFloat32(rewards), asFloat32(values), 0.99, 0.95);
       expect(f32.returns.data).toBeInstanceOf(Float32Array);
-      expect(maxAbsError(f32.returns.data, truth.returns.data)).toBeLessThanOrEqual(uniformTolerance("float32", scale, T));
+      expect(maxAbsError(f32.returns.data, truth.returns.data)).toBeLessThanOrEqual(
+        uniformTolerance("float32", scale, T),
+      );
       // The advantages are literally the discounted-return scan of the TD residuals with discount γλ.
       const deltas = tdResiduals(asFloat32(rewards), asFloat32(values), 0.99);
       expect(Array.from(f32.advantages.data)).toEqual(

@@ -49,8 +49,9 @@ describe("bad input gets a message that names the problem and where it is", () =
       errorOf(() => chunkedGae(batch(1, 2, [1, 2]), batch(1, 2, [0, Number.NEGATIVE_INFINITY]), 0.9, 0.9)).message,
     ).toBe("values has a non-finite value at row 0, token 1: -Infinity");
     expect(
-      errorOf(() => reinforcePPReturns({ rewards: [1], kl: [Float32Array.of(0, Number.NaN)], lossMasks: [[1, 1]] }, 0.1, 1))
-        .message,
+      errorOf(() =>
+        reinforcePPReturns({ rewards: [1], kl: [Float32Array.of(0, Number.NaN)], lossMasks: [[1, 1]] }, 0.1, 1),
+      ).message,
     ).toBe("kl has a non-finite value at row 0, token 1: NaN");
     expect(errorOf(() => chunkedDiscountedReturns(batch(1, 1, [1]), Number.NaN)).message).toBe(
       "discount must be a finite number, got NaN",
@@ -62,10 +63,12 @@ describe("bad input gets a message that names the problem and where it is", () =
       "values has shape [1, 2] but rewards has shape [1, 3]; they must match",
     );
     expect(
-      errorOf(() => reinforcePPReturns({ rewards: [1], kl: [Float32Array.of(1, 2)], lossMasks: [[1]] }, 0.1, 1)).message,
+      errorOf(() => reinforcePPReturns({ rewards: [1], kl: [Float32Array.of(1, 2)], lossMasks: [[1]] }, 0.1, 1))
+        .message,
     ).toBe("kl[0] has 2 tokens but loss_masks[0] has 1");
     expect(
-      errorOf(() => reinforcePPReturns({ rewards: [1, 2], kl: [Float32Array.of(1)], lossMasks: [[1]] }, 0.1, 1)).message,
+      errorOf(() => reinforcePPReturns({ rewards: [1, 2], kl: [Float32Array.of(1)], lossMasks: [[1]] }, 0.1, 1))
+        .message,
     ).toBe("rewards, kl and loss_masks must have one entry per sequence, got 2, 1 and 1");
     expect(
       errorOf(() => reinforcePPReturns({ rewards: [1], kl: [Float32Array.of(1, 2)], lossMasks: [[1, 0.5]] }, 0.1, 1))

@@ -20,7 +20,7 @@ describe("case files are validated field by field", () => {
   });
 
   it("rejects text that is not JSON, with the parser's position", () => {
-    expect(messageOf("{ \"meta\": ")).toMatch(/^f\.json: not valid JSON \(/);
+    expect(messageOf('{ "meta": ')).toMatch(/^f\.json: not valid JSON \(/);
   });
 
   it("names missing and mistyped fields with the case's name", () => {
@@ -38,14 +38,16 @@ describe("case files are validated field by field", () => {
     file.cases[0].float32_pow_tables.pow_vec.pop();
     file.cases[1].name = file.cases[2].name;
     const message = messageOf(file);
-    expect(message).toContain('cases[32] ("rpp_varlen_holes_g1.0").inputs.kl[2]: expected 128 numbers (lengths[2]), got 129');
+    expect(message).toContain(
+      'cases[32] ("rpp_varlen_holes_g1.0").inputs.kl[2]: expected 128 numbers (lengths[2]), got 129',
+    );
     expect(message).toContain("float32_pow_tables.pow_vec: expected 128 numbers (chunk_size = 128), got 127");
     expect(message).toContain("duplicate case name (also cases[1])");
   });
 
   it("says which kinds it checks when it meets another", () => {
-    const message = messageOf({ meta: { schema_version: 1 }, cases: [{ name: "x", kind: "convention" }] });
-    expect(message).toContain('cases[0] ("x").kind: unsupported case kind "convention"');
+    const message = messageOf({ meta: { schema_version: 1 }, cases: [{ name: "x", kind: "policy_gradient" }] });
+    expect(message).toContain('cases[0] ("x").kind: unsupported case kind "policy_gradient"');
   });
 
   it("rejects another schema version", () => {

@@ -50,10 +50,40 @@ const reinforcePPCase = z.object({
   chunked_float32: z.object({ returns: raggedNumbers, token_level_rewards: raggedNumbers }).nullable(),
 });
 
-const KNOWN_KINDS = ["discounted", "gae", "reinforce_pp"] as const;
+/** Library conventions (cases README, "kind: convention"): slime, OpenRLHF and verl on the same inputs. */
+const conventionOutputs = z.object({
+  token_level_rewards: raggedNumbers,
+  returns: raggedNumbers,
+  advantages: raggedNumbers,
+});
+const conventionCase = z.object({
+  ...common,
+  kind: z.literal("convention"),
+  library: z.enum(["slime", "openrlhf", "verl"]),
+  estimator: z.enum(["reinforce_pp", "gae"]),
+  lengths: z.array(count),
+  params: z.object({
+    gamma: z.number(),
+    lambd: z.number().optional(),
+    kl_coef: z.number(),
+    normalize: z.boolean(),
+    reward_clip_range: z.tuple([z.number(), z.number()]).nullable().optional(),
+  }),
+  inputs: z.object({
+    rewards: numbers,
+    kl: raggedNumbers,
+    loss_masks: raggedNumbers,
+    values: raggedNumbers.optional(),
+  }),
+  reward_index: z.array(z.number().int()).optional(),
+  expected: conventionOutputs.nullable(),
+  float32: conventionOutputs.nullable().optional(),
+});
+
+const KNOWN_KINDS = ["discounted", "gae", "reinforce_pp", "convention"] as const;
 
 const scanCase = z
-  .discriminatedUnion("kind", [discountedCase, gaeCase, reinforcePPCase], {
+  .discriminatedUnion("kind", [discountedCase, gaeCase, reinforcePPCase, conventionCase], {
     error: (issue) =>
       issue.code === "invalid_union"
         ? `unsupported case kind ${JSON.stringify((issue.input as { kind?: unknown })?.kind)}; this version checks ${KNOWN_KINDS.join(", ")}`
@@ -86,6 +116,7 @@ export type ScanCase = z.infer<typeof scanCase>;
 export type DiscountedCase = z.infer<typeof discountedCase>;
 export type GaeCase = z.infer<typeof gaeCase>;
 export type ReinforcePPCase = z.infer<typeof reinforcePPCase>;
+export type ConventionCase = z.infer<typeof conventionCase>;
 
 type Ctx = z.core.$RefinementCtx<ScanCase>;
 type Path = (string | number)[];
@@ -98,29 +129,47 @@ function checkSizes(c: ScanCase, ctx: Ctx): void {
     }
   };
   if (c.expect_error === undefined) {
-    for (const field of ["expected", "chunked_float32"] as const) {
-      if (c[field] === null) {
+    for (const field of c.kind === "convention"
+      ? (["expected"] as const)
+      : (["expected", "chunked_float32"] as const)) {
+      if ((c as Record<string, unknown>)[field] === null) {
         ctx.addIssue({ code: "custom", path: [field], message: "is null, but the case has no expect_error" });
       }
     }
   }
   const tables = c.float32_pow_tables;
-  if (tables) {
+  if (tables && c.kind !== "convention") {
     const C = c.params.chunk_size;
     expectLength(tables.M_row0, C, ["float32_pow_tables", "M_row0"], `chunk_size = ${C}`);
     expectLength(tables.pow_vec, C, ["float32_pow_tables", "pow_vec"], `chunk_size = ${C}`);
   }
-  if (c.kind === "reinforce_pp") {
+  if (c.kind === "reinforce_pp" || c.kind === "convention") {
     const B = c.lengths.length;
     expectLength(c.inputs.rewards, B, ["inputs", "rewards"], `one per sequence, ${B} lengths`);
+    const outputs =
+      c.kind === "convention" ? ["token_level_rewards", "returns", "advantages"] : ["returns", "token_level_rewards"];
+    const recorded =
+      c.kind === "convention"
+        ? { expected: c.expected, float32: c.float32 }
+        : { expected: c.expected, chunked_float32: c.chunked_float32 };
     const ragged: [string, number[][] | undefined][] = [
       ["inputs.kl", c.inputs.kl],
       ["inputs.loss_masks", c.inputs.loss_masks],
-      ["expected.returns", c.expected?.returns],
-      ["expected.token_level_rewards", c.expected?.token_level_rewards],
-      ["chunked_float32.returns", c.chunked_float32?.returns],
-      ["chunked_float32.token_level_rewards", c.chunked_float32?.token_level_rewards],
     ];
+    if (c.kind === "convention") {
+      if (c.estimator === "gae" && !c.inputs.values) {
+        ctx.addIssue({ code: "custom", path: ["inputs", "values"], message: "is required for a gae convention case" });
+      }
+      if (c.estimator === "gae" && c.params.lambd === undefined) {
+        ctx.addIssue({ code: "custom", path: ["params", "lambd"], message: "is required for a gae convention case" });
+      }
+      ragged.push(["inputs.values", c.inputs.values]);
+      if (c.reward_index) expectLength(c.reward_index, B, ["reward_index"], `one per sequence, ${B} lengths`);
+    }
+    for (const [field, record] of Object.entries(recorded)) {
+      for (const name of outputs)
+        ragged.push([`${field}.${name}`, (record as Record<string, number[][]> | null | undefined)?.[name]]);
+    }
     for (const [dotted, rows] of ragged) {
       const path = dotted.split(".");
       expectLength(rows, B, path, `one per sequence, ${B} lengths`);

@@ -42,7 +42,10 @@ export function unseenCaseFile(): CaseFile {
         chunkSize: 128,
       },
     ],
-    ["rpp_fully_masked", { kind: "reinforce_pp", batch: ragged([6, 4, 9], 1), klCoef: 0.1, gamma: 0.99, chunkSize: 128 }],
+    [
+      "rpp_fully_masked",
+      { kind: "reinforce_pp", batch: ragged([6, 4, 9], 1), klCoef: 0.1, gamma: 0.99, chunkSize: 128 },
+    ],
   ];
   return buildCaseFile(
     problems.map(([name, problem]) => buildCase(problem, name)),

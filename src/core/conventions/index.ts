@@ -1,0 +1,4 @@
+export * from "./runConvention";
+export * from "./tokenRewards";
+export * from "./types";
+export * from "./whiten";

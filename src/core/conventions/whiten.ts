@@ -1,0 +1,57 @@
+import { type FloatArray, roundingOf, zerosLike } from "../batch";
+import { ScanInputError } from "../validation";
+import type { Library } from "./types";
+
+/**
+ * Advantage whitening over the whole batch, each library's formula (cases README):
+ * - slime `distributed_masked_whiten`: one-pass variance `Σa²m/N − μ²`, Bessel when N ≥ 2,
+ *   `(a − μ)·rsqrt(var + 1e-8)`; N = 0 raises;
+ * - OpenRLHF: two-pass variance without Bessel, `(a − μ)·rsqrt(max(var, 1e-8))`;
+ * - verl `masked_whiten`: means over `N + 1e-8`, two-pass variance with Bessel,
+ *   `(a − μ)·rsqrt(var + 1e-8)`; N < 2 raises.
+ * Every token is whitened, masked ones included. Statistics are summed in float64 and rounded
+ * once, which keeps a float32 run at least as close to the truth as torch's float32 reductions.
+ */
+export function whitenAdvantages<A extends FloatArray>(
+  library: Library,
+  advantages: A[],
+  masks: ArrayLike<number>[],
+): A[] {
+  const like = advantages[0];
+  if (like === undefined) return [];
+  const round = roundingOf(like);
+  let n = 0;
+  let sum = 0;
+  let sumSquares = 0;
+  advantages.forEach((row, i) => {
+    for (let t = 0; t < row.length; t++) {
+      n += masks[i][t];
+      sum += row[t] * masks[i][t];
+      sumSquares += row[t] * row[t] * masks[i][t];
+    }
+  });
+  if (library === "slime" && n === 0) throw new ScanInputError("no valid tokens to whiten advantages over (N = 0)");
+  if (library === "verl" && n < 2) {
+    throw new ScanInputError(`at least 2 valid tokens are needed to whiten advantages, got ${n}`);
+  }
+  const denominator = library === "verl" ? n + 1e-8 : n;
+  const mean = round(sum / denominator);
+  let variance: number;
+  if (library === "slime") {
+    variance = sumSquares / n - (sum / n) ** 2;
+  } else {
+    let centered = 0;
+    advantages.forEach((row, i) => {
+      for (let t = 0; t < row.length; t++) centered += (row[t] - mean) ** 2 * masks[i][t];
+    });
+    variance = centered / denominator;
+  }
+  if (library !== "openrlhf" && n >= 2) variance *= n / (n - 1);
+  const scaled = library === "openrlhf" ? Math.max(variance, 1e-8) : variance + 1e-8;
+  const rstd = round(1 / Math.sqrt(round(scaled)));
+  return advantages.map((row) => {
+    const out = zerosLike(row, row.length);
+    for (let t = 0; t < row.length; t++) out[t] = round(round(row[t] - mean) * rstd);
+    return out;
+  });
+}
