@@ -9,8 +9,9 @@ export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 export const USAGE = `Usage: scanlab check FILE [options]
 
-Runs every case of a golden case file (schema: cases/SCHEMA.md) and compares the
-results with the float64 serial truth (or with slime's own float32 output).
+Runs every case of a golden case file (schema: cases/SCHEMA.md; kinds discounted,
+gae, reinforce_pp and convention) and compares the results with the float64 truth
+(or with slime's own float32 output).
 FILE may be - to read standard input.
 
 Options:
@@ -19,10 +20,12 @@ Options:
                     float64      slime's chunked algorithm in float64, within tolerance.float64
                     float32      the same in float32, within tolerance.float32
                     slime-exact  float32 replay with the case's float32_pow_tables,
-                                 bit-identical to chunked_float32
+                                 bit-identical to chunked_float32 (library-convention
+                                 cases have no such reference: held to tolerance.float32)
   --engine core|tfjs
                     core = pure TypeScript (default); tfjs = the TensorFlow.js engine
-                    on its cpu backend (float32, checked within tolerance.float32)
+                    on its cpu backend (float32, checked within tolerance.float32);
+                    it runs discounted, gae and reinforce_pp cases, not convention ones
   --strategy chunked|two-level|per-token
                     tfjs strategy (default chunked)
   --json            print one JSON object instead of the table

@@ -37,7 +37,10 @@ export function tdResiduals<A extends FloatArray>(rewards: Batch<A>, values: Bat
       out[i] = round(round(r[i] + round(g * next)) - v[i]);
     }
   }
-  return { rows, cols, data: out };
+  const deltas = { rows, cols, data: out };
+  // Finite inputs can still overflow float32 here; name the residual, not the rewards.
+  checkFiniteBatch(deltas, "TD residuals (r + γ·V_next − V)");
+  return deltas;
 }
 
 /** slime's `vanilla_gae`: the serial loop `A_t = δ_t + (γλ)·A_{t+1}`, with γλ one float64 product. */
@@ -48,6 +51,7 @@ export function vanillaGae<A extends FloatArray>(
   lambd: number,
 ): GaeResult<A> {
   checkDiscount(lambd, "lambd");
+  checkDiscount(gamma * lambd);
   const deltas = tdResiduals(rewards, values, gamma);
   const advantages = serialDiscountedReturns(deltas, gamma * lambd);
   return { advantages, returns: addValues(advantages, values), deltas };
@@ -62,6 +66,7 @@ export function chunkedGae<A extends FloatArray>(
   options: ChunkedScanOptions = {},
 ): ChunkedGaeResult<A> {
   checkDiscount(lambd, "lambd");
+  checkDiscount(gamma * lambd);
   const deltas = tdResiduals(rewards, values, gamma);
   const { returns: advantages, trace } = chunkedDiscountedReturns(deltas, gamma * lambd, options);
   return { advantages, returns: addValues(advantages, values), deltas, trace };

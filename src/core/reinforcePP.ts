@@ -60,6 +60,8 @@ export function tokenLevelRewards<A extends FloatArray>(batch: ReinforcePPBatch<
     }
     if (last < 0) throw new ScanInputError(`Sequence at index ${i} is fully masked.`, "AssertionError");
     tok[last] = round(tok[last] + round(rewards[i]));
+    // Finite inputs can still overflow float32 (−β·kl, or the reward added on top).
+    checkFiniteRow(tok, "token-level rewards", i);
     return tok;
   });
 }

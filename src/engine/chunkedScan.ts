@@ -1,0 +1,39 @@
+import * as tf from "@tensorflow/tfjs-core";
+import type { ScanTensors } from "./discountedScan";
+import { discountKernels } from "./discountKernels";
+import { localScan } from "./localScan";
+
+/**
+ * slime's `chunked_discounted_returns` on tensors (ALGORITHM.md §b.1): one matMul for every
+ * chunk's local scan, then the serial carry loop, O(T/C) dispatches. The carry is a multiply
+ * then an add, two separate roundings as in slime's two elementwise kernels. Call inside tf.tidy.
+ */
+export function chunkedScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
+  const [rows, cols] = rewards.shape;
+  const { toeplitz, carryPowers } = discountKernels(discount, chunkSize);
+  const { layout, local } = localScan(rewards, toeplitz, chunkSize);
+  const { nChunks } = layout;
+  const chunkLocals = tf.unstack(local, 1) as tf.Tensor2D[];
+  const powers = tf.reshape(carryPowers, [1, chunkSize]);
+
+  let carry: tf.Tensor2D = tf.zeros([rows, 1]);
+  const scanned: tf.Tensor2D[] = [];
+  const carries: tf.Tensor2D[] = [];
+  for (let c = 0; c < nChunks; c++) {
+    // Only the last chunk can be partial: its padded tail is cut before the carry is added.
+    const valid = Math.min(chunkSize, cols - c * chunkSize);
+    const part = valid === chunkSize ? chunkLocals[c] : tf.slice(chunkLocals[c], [0, 0], [rows, valid]);
+    const partPowers = valid === chunkSize ? powers : tf.slice(powers, [0, 0], [1, valid]);
+    carries.push(carry);
+    const global = tf.add(part, tf.mul(carry, partPowers)) as tf.Tensor2D;
+    scanned.push(global);
+    // s_prev is the chunk's last VALID element (only a partial last chunk makes this matter).
+    carry = tf.slice(global, [0, valid - 1], [rows, 1]);
+  }
+  const reversedReturns = scanned.length === 1 ? scanned[0] : tf.concat(scanned, 1);
+  return {
+    returns: tf.reverse(reversedReturns, 1),
+    localScans: local,
+    carriesIn: carries.length === 1 ? carries[0] : tf.concat(carries, 1),
+  };
+}

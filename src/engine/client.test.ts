@@ -1,0 +1,183 @@
+import * as Comlink from "comlink";
+import { afterEach, describe, expect, it } from "vitest";
+import { ScanInputError, type ScanProblem } from "../core";
+import type { BackendRequest } from "./backendNames";
+import { EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
+import type { EngineWorkerApi, ProblemResult } from "./worker";
+
+/**
+ * A stand-in for the worker: the real comlink protocol over a MessageChannel, with an engine
+ * that echoes its input after a delay, so the client's supersede and death handling can be
+ * checked without a browser.
+ */
+interface FakeWorker {
+  worker: Worker;
+  request?: BackendRequest;
+  /** Fires the worker's `error` event, as a crash does. */
+  crash(message: string): void;
+  terminated: boolean;
+}
+
+function fakeWorkers(delayMs = 20) {
+  const started: FakeWorker[] = [];
+  const create = (): Worker => {
+    const { port1, port2 } = new MessageChannel();
+    const errorListeners: ((event: ErrorEvent) => void)[] = [];
+    const fake: FakeWorker = {
+      worker: undefined as unknown as Worker,
+      terminated: false,
+      crash(message) {
+        for (const listener of errorListeners) listener({ message, preventDefault() {} } as ErrorEvent);
+      },
+    };
+    let latest = -1;
+    const api: EngineWorkerApi = {
+      async init(requested) {
+        fake.request = requested;
+        const backend = requested === "auto" ? "webgpu" : requested;
+        return { requested, backend, fellBack: false };
+      },
+      async runProblems(runId, problems, _strategy, onResult) {
+        latest = runId;
+        let completed = 0;
+        for (const [index, problem] of problems.entries()) {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (latest !== runId) return { completed, superseded: true, backend: "fake" };
+          if (problem.kind !== "discounted") throw new Error("the fake solves discounted problems only");
+          const result: ProblemResult =
+            problem.discount < 0
+              ? {
+                  index,
+                  ok: false,
+                  error: { name: "ScanInputError", message: "discount is negative", referenceType: "AssertionError" },
+                }
+              : {
+                  index,
+                  ok: true,
+                  run: {
+                    outputs: { kind: "discounted", returns: Float32Array.from(problem.rewards.data) },
+                    trace: {
+                      chunkSize: 4,
+                      nChunks: 1,
+                      pad: 0,
+                      localScans: new Float32Array(4),
+                      carriesIn: new Float32Array(1),
+                    },
+                    backend: fake.request ?? "?",
+                    millis: delayMs,
+                  },
+                };
+          completed++;
+          await onResult(result);
+        }
+        return { completed, superseded: false, backend: fake.request ?? "?" };
+      },
+      simulateFault() {},
+    };
+    Comlink.expose(api, port2);
+    const listen = port1.addEventListener.bind(port1);
+    const worker = Object.assign(port1, {
+      terminate() {
+        fake.terminated = true;
+        port1.close();
+        port2.close();
+      },
+      addEventListener(type: string, listener: (event: never) => void) {
+        if (type === "error") errorListeners.push(listener as (event: ErrorEvent) => void);
+        else listen(type as "message", listener as never);
+      },
+    }) as unknown as Worker;
+    fake.worker = worker;
+    started.push(fake);
+    return worker;
+  };
+  return { started, create };
+}
+
+function discounted(values: number[], discount = 0.9): ScanProblem {
+  return {
+    kind: "discounted",
+    rewards: { rows: 1, cols: values.length, data: Float32Array.from(values) },
+    discount,
+    chunkSize: 4,
+  };
+}
+
+let client: EngineClient | undefined;
+afterEach(() => client?.dispose());
+
+describe("EngineClient", () => {
+  it("runs a list of problems in one request, results in order, input arrays transferred", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    const problems = [discounted([1, 2]), discounted([3])];
+    const seen: number[] = [];
+    const outcome = await client.runProblems(problems, "chunked", (r) => seen.push(r.index));
+    expect(seen).toEqual([0, 1]);
+    expect(outcome.report.backend).toBe("wasm");
+    const first = outcome.results[0];
+    expect(first.ok && Array.from(first.run.outputs.kind === "discounted" ? first.run.outputs.returns : [])).toEqual([
+      1, 2,
+    ]);
+    // Transferred, not copied: the sender's array is detached.
+    expect(problems[0].kind === "discounted" && problems[0].rewards.data.length).toBe(0);
+  });
+
+  it("re-creates a ScanInputError thrown in the worker, referenceType included", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ createWorker: create });
+    const error = await client.run(discounted([1], -1), "chunked").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScanInputError);
+    expect((error as ScanInputError).referenceText).toBe("AssertionError: discount is negative");
+  });
+
+  it("lets the latest request win: the older one rejects with SupersededError and reports nothing more", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ createWorker: create });
+    const late: number[] = [];
+    const older = client.runProblems([discounted([1]), discounted([2]), discounted([3])], "chunked", (r) =>
+      late.push(r.index),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const newer = client.runProblems([discounted([4])], "chunked");
+    await expect(older).rejects.toBeInstanceOf(SupersededError);
+    const countAtSupersede = late.length;
+    const outcome = await newer;
+    expect(outcome.results).toHaveLength(1);
+    expect(late.length).toBe(countAtSupersede);
+  });
+
+  it("rejects every pending call when the worker dies and restarts one backend down, with a notice", async () => {
+    const { started, create } = fakeWorkers(50);
+    client = new EngineClient({ backend: "webgpu", createWorker: create });
+    const events: EngineEvent[] = [];
+    client.subscribe((e) => events.push(e));
+    await client.ready();
+    const pending = client.runProblems([discounted([1]), discounted([2])], "chunked");
+    started[0].crash("out of memory");
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerDiedError);
+    expect((error as Error).message).toBe(
+      "The engine worker on webgpu stopped (out of memory); restarting it on webgl.",
+    );
+    expect(started[0].terminated).toBe(true);
+    expect(events).toContainEqual({ type: "notice", message: (error as Error).message });
+    expect(client.requested).toBe("webgl");
+    const report = await client.ready();
+    expect(report.backend).toBe("webgl");
+    expect(started).toHaveLength(2);
+    const outcome = await client.runProblems([discounted([5])], "chunked");
+    expect(outcome.results[0].ok && outcome.results[0].run.backend).toBe("webgl");
+  });
+
+  it("a backend change supersedes the run in progress and replaces the worker", async () => {
+    const { started, create } = fakeWorkers(50);
+    client = new EngineClient({ backend: "webgl", createWorker: create });
+    const pending = client.runProblems([discounted([1])], "chunked");
+    await client.ready();
+    client.selectBackend("cpu");
+    await expect(pending).rejects.toBeInstanceOf(SupersededError);
+    expect(started[0].terminated).toBe(true);
+    expect((await client.ready()).backend).toBe("cpu");
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * The main thread's handle on the engine worker (worker.ts). It imports no tfjs: everything runs
+ * in the worker. Latest request wins; a worker that dies (error event, lost WebGPU device) is
+ * replaced by one on the next backend down, and every call pending on it rejects at once.
+ */
+import * as Comlink from "comlink";
+import { ScanInputError, type ScanProblem } from "../core";
+import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "./backendNames";
+import type { EngineRun } from "./runProblem";
+import type { Strategy } from "./strategy";
+import type { EngineWorkerApi, ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
+
+export type { ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
+
+/** The promise of a request that a newer one replaced; its results were dropped. */
+export class SupersededError extends Error {
+  constructor(message = "superseded by a newer request") {
+    super(message);
+    this.name = "SupersededError";
+  }
+}
+
+/** The worker stopped (crash, error event, lost GPU device) while the call was pending. */
+export class WorkerDiedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkerDiedError";
+  }
+}
+
+/** What the client tells the page about the engine, as it happens. */
+export type EngineEvent =
+  | { type: "ready"; report: BackendReport }
+  /** A visible notice: a fallback to a lower backend, or a restart after the worker died. */
+  | { type: "notice"; message: string };
+
+export interface RunOutcome {
+  /** One per problem, in order (fewer only if the run ended early). */
+  results: ProblemResult[];
+  /** `tf.getBackend()` in the worker at the end of the run. */
+  backend: string;
+  report: BackendReport;
+}
+
+export interface EngineClientOptions {
+  backend?: BackendRequest;
+  /** How to start a worker; the default is the bundled module worker. */
+  createWorker?: () => Worker;
+}
+
+interface Session {
+  worker: Worker;
+  api: Comlink.Remote<EngineWorkerApi>;
+  request: BackendRequest;
+  ready: Promise<BackendReport>;
+  report?: BackendReport;
+  /** Rejects, with the reason, when the session ends; every pending call races it. */
+  ended: Promise<never>;
+  end(error: Error): void;
+}
+
+/** How many workers may fail before coming up, in a row, before the client stops restarting. */
+const MAX_FAILED_STARTS = BACKENDS.length + 1;
+
+export class EngineClient {
+  private request: BackendRequest;
+  private readonly createWorker: () => Worker;
+  private current?: Session;
+  private activeRun?: { id: number; cancel(error: Error): void };
+  private runCounter = 0;
+  private failedStarts = 0;
+  private disposed = false;
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
+
+  constructor(options: EngineClientOptions = {}) {
+    this.request = options.backend ?? "auto";
+    this.createWorker =
+      options.createWorker ?? (() => new Worker(new URL("./worker.ts", import.meta.url), { type: "module" }));
+  }
+
+  /** The backend the next worker will be asked for (changes after a fallback restart). */
+  get requested(): BackendRequest {
+    return this.request;
+  }
+
+  /** The report of the running worker, once it is up. */
+  get report(): BackendReport | undefined {
+    return this.current?.report;
+  }
+
+  /** Listens to ready reports and notices; returns the unsubscribe function. */
+  subscribe(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Switches backend: the worker is replaced and a run in progress rejects with SupersededError. */
+  selectBackend(request: BackendRequest): void {
+    if (request === this.request && this.current) return;
+    this.request = request;
+    this.failedStarts = 0;
+    this.current?.end(new SupersededError(`superseded: the backend changed to ${request}`));
+    this.current = undefined;
+  }
+
+  /** Starts the worker if needed and resolves with the backend that came up. */
+  ready(): Promise<BackendReport> {
+    const session = this.session();
+    return Promise.race([session.ended, session.ready]);
+  }
+
+  /**
+   * Solves every problem in one request, in order, calling `onResult` as each one finishes. The
+   * problems' typed arrays are transferred to the worker (they are empty here afterwards). A
+   * newer call makes this one reject with SupersededError; nothing of it reaches `onResult` after.
+   */
+  async runProblems(
+    problems: ScanProblem[],
+    strategy: Strategy,
+    onResult?: (result: ProblemResult) => void,
+  ): Promise<RunOutcome> {
+    this.activeRun?.cancel(new SupersededError());
+    const id = ++this.runCounter;
+    let cancel!: (error: Error) => void;
+    const cancelled = new Promise<never>((_, reject) => {
+      cancel = reject;
+    });
+    cancelled.catch(() => {});
+    this.activeRun = { id, cancel };
+    try {
+      const session = this.session();
+      // The session's end and the cancel come first: when several have settled, they win.
+      const report = await Promise.race([session.ended, cancelled, session.ready]);
+      const results: ProblemResult[] = [];
+      const receive = Comlink.proxy((result: ProblemResult) => {
+        if (this.activeRun?.id !== id) return;
+        results.push(result);
+        onResult?.(result);
+      });
+      const sent = Comlink.transfer(problems, problemBuffers(problems));
+      const call = (async () => session.api.runProblems(id, sent, strategy, receive))();
+      const end = await Promise.race([session.ended, cancelled, call]);
+      return { results, backend: end.backend, report };
+    } catch (error) {
+      throw reviveError(error);
+    } finally {
+      if (this.activeRun?.id === id) this.activeRun = undefined;
+    }
+  }
+
+  /** Solves one problem; throws its error re-created (a ScanInputError keeps its referenceType). */
+  async run(problem: ScanProblem, strategy: Strategy): Promise<EngineRun> {
+    const { results } = await this.runProblems([problem], strategy);
+    const result = results[0];
+    if (!result) throw new Error("the engine returned no result");
+    if (!result.ok) throw errorFromFailure(result.error);
+    return result.run;
+  }
+
+  /** Injects a fault into the worker, to exercise the recovery (tests, debugging). */
+  async simulateFault(fault: SimulatedFault): Promise<void> {
+    const session = this.session();
+    await Promise.race([session.ended, session.ready]);
+    const call = (async () => session.api.simulateFault(fault))();
+    await Promise.race([session.ended, call]);
+  }
+
+  /** Stops the worker; pending calls reject and later calls fail. */
+  dispose(): void {
+    this.disposed = true;
+    this.current?.end(new SupersededError("the engine client was disposed"));
+    this.current = undefined;
+    this.listeners.clear();
+  }
+
+  private session(): Session {
+    if (this.disposed) throw new Error("the engine client was disposed");
+    if (!this.current) this.current = this.start(this.request);
+    return this.current;
+  }
+
+  private start(request: BackendRequest): Session {
+    const worker = this.createWorker();
+    const api = Comlink.wrap<EngineWorkerApi>(worker);
+    let reject!: (error: Error) => void;
+    const ended = new Promise<never>((_, r) => {
+      reject = r;
+    });
+    ended.catch(() => {});
+    const onDeviceLost = Comlink.proxy((message: string) => this.died(session, message));
+    const ready = api.init(request, onDeviceLost).then((report) => {
+      session.report = report;
+      this.failedStarts = 0;
+      if (this.current === session) {
+        this.emit({ type: "ready", report });
+        if (report.fellBack) {
+          this.emit({
+            type: "notice",
+            message: `${report.requested} is not available here, so the engine runs on ${report.backend} (${report.reason ?? "no reason given"})`,
+          });
+        }
+      }
+      return report;
+    });
+    let alive = true;
+    const session: Session = {
+      worker,
+      api,
+      request,
+      ended,
+      ready,
+      end: (error) => {
+        if (!alive) return;
+        alive = false;
+        reject(error);
+        api[Comlink.releaseProxy]();
+        worker.terminate();
+      },
+    };
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      this.died(session, event.message || "the worker script failed to load or threw");
+    });
+    worker.addEventListener("messageerror", () => {
+      this.died(session, "a message from the worker could not be read");
+    });
+    session.ready.catch((error) => this.died(session, `the worker could not start: ${messageOf(error)}`));
+    return session;
+  }
+
+  /** Ends a session whose worker failed and, if it is the current one, restarts one backend down. */
+  private died(session: Session, reason: string): void {
+    if (this.current !== session) {
+      session.end(new WorkerDiedError(reason));
+      return;
+    }
+    const was: BackendName = session.report?.backend ?? (session.request === "auto" ? "webgpu" : session.request);
+    const next = backendBelow(was) ?? was;
+    this.failedStarts += session.report ? 0 : 1;
+    const restart = this.failedStarts < MAX_FAILED_STARTS;
+    const message = restart
+      ? `The engine worker on ${was} stopped (${reason}); restarting it on ${next}.`
+      : `The engine worker on ${was} stopped (${reason}); it failed to start ${this.failedStarts} times in a row, so it is not restarted.`;
+    session.end(new WorkerDiedError(message));
+    this.current = undefined;
+    this.request = next;
+    this.emit({ type: "notice", message });
+    if (restart && !this.disposed) this.current = this.start(next);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** The error a problem failed with, re-created on this side of the worker boundary. */
+export function errorFromFailure(failure: ProblemFailure): Error {
+  if (failure.referenceType !== undefined) return new ScanInputError(failure.message, failure.referenceType);
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  return error;
+}
+
+/** Comlink sends thrown errors as plain Errors; give the client's own kinds back their class. */
+function reviveError(error: unknown): unknown {
+  if (error instanceof SupersededError || error instanceof WorkerDiedError || !(error instanceof Error)) return error;
+  if (error.name === "SupersededError") return new SupersededError(error.message);
+  return error;
+}
+
+/** The input buffers that can move to the worker: whole-buffer typed arrays, each once. */
+function problemBuffers(problems: ScanProblem[]): Transferable[] {
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: unknown) => {
+    if (!ArrayBuffer.isView(a) || !(a.buffer instanceof ArrayBuffer)) return;
+    if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) buffers.add(a.buffer);
+  };
+  for (const p of problems) {
+    if (p.kind === "discounted") add(p.rewards.data);
+    else if (p.kind === "gae") {
+      add(p.rewards.data);
+      add(p.values.data);
+    } else {
+      add(p.batch.rewards);
+      p.batch.kl.forEach(add);
+      p.batch.lossMasks.forEach(add);
+    }
+  }
+  return [...buffers];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,44 @@
+import type * as tf from "@tensorflow/tfjs-core";
+import { type ChunkLayout, chunkLayout } from "../core";
+import { chunkedScan } from "./chunkedScan";
+import { perTokenScan } from "./perTokenScan";
+import type { Strategy } from "./strategy";
+import { twoLevelScan } from "./twoLevelScan";
+
+/**
+ * A scan's result still on the device. A type, not an interface, so tf.tidy accepts it as a
+ * TensorContainer and keeps every tensor inside alive.
+ */
+export type ScanTensors = {
+  /** `[B, T]` float32 returns in original time. */
+  returns: tf.Tensor2D;
+  /** `[B, nChunks, C]` zero-carry scans of every chunk, in slime's reversed time. */
+  localScans: tf.Tensor3D;
+  /** `[B, nChunks]` carry entering each chunk (0 for the first). */
+  carriesIn: tf.Tensor2D;
+};
+
+/** The chunks a strategy's trace is cut into: per-token reads every token as a chunk of one. */
+export function scanLayout(cols: number, chunkSize: number, strategy: Strategy): ChunkLayout {
+  return chunkLayout(cols, strategy === "per-token" ? 1 : chunkSize);
+}
+
+/**
+ * `G[t] = r[t] + d·G[t+1]` on a float32 `[B, T]` tensor (B·T > 0) with the chosen strategy.
+ * Creates intermediates freely: call it inside tf.tidy.
+ */
+export function discountedScan(
+  rewards: tf.Tensor2D,
+  discount: number,
+  chunkSize: number,
+  strategy: Strategy,
+): ScanTensors {
+  switch (strategy) {
+    case "per-token":
+      return perTokenScan(rewards, discount);
+    case "chunked":
+      return chunkedScan(rewards, discount, chunkSize);
+    case "two-level":
+      return twoLevelScan(rewards, discount, chunkSize);
+  }
+}

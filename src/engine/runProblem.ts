@@ -1,0 +1,119 @@
+import * as tf from "@tensorflow/tfjs-core";
+import {
+  type ChunkLayout,
+  type ChunkTrace,
+  ScanInputError,
+  type ScanOutputs,
+  type ScanProblem,
+  trimRow,
+} from "../core";
+import { discountedScan, type ScanTensors, scanLayout } from "./discountedScan";
+import { gaeScan } from "./gaeScan";
+import { type PreparedProblem, prepareProblem } from "./prepareProblem";
+import { readBack } from "./readBack";
+import { STRATEGIES, type Strategy } from "./strategy";
+
+export interface EngineRun {
+  outputs: ScanOutputs<Float32Array>;
+  trace: ChunkTrace<Float32Array>;
+  /** tf.getBackend() at the time of the run: the backend that really ran. */
+  backend: string;
+  /** Wall time of the run, validation and reading the results back included. */
+  millis: number;
+}
+
+type Solved = Pick<EngineRun, "outputs" | "trace">;
+
+/**
+ * Solves a problem on the active TensorFlow.js backend in float32 with the chosen strategy.
+ * Bad input fails with core's ScanInputError, before any tensor exists. The backend is the
+ * caller's choice (tf.setBackend); this never picks or initialises one, and every tensor it
+ * creates is disposed before it returns or throws.
+ */
+export async function runProblem(problem: ScanProblem, strategy: Strategy): Promise<EngineRun> {
+  const start = performance.now();
+  if (!STRATEGIES.includes(strategy)) {
+    throw new ScanInputError(`strategy must be one of ${STRATEGIES.join(", ")}, got ${String(strategy)}`);
+  }
+  const prepared = prepareProblem(problem);
+  const backend = activeBackend();
+  const { outputs, trace } = await solvePrepared(prepared, strategy);
+  return { outputs, trace, backend, millis: performance.now() - start };
+}
+
+/**
+ * The active backend's name. Throws rather than letting the first op quietly initialise the
+ * highest-priority backend: a run must report, and time, the backend the caller asked for.
+ */
+function activeBackend(): string {
+  const name = tf.getBackend();
+  if (!name || tf.engine().registry[name] === undefined) {
+    throw new Error(
+      `no TensorFlow.js backend is ready${name ? ` ('${name}' did not initialise)` : ""}: await tf.setBackend(...) first`,
+    );
+  }
+  return name;
+}
+
+async function solvePrepared(p: PreparedProblem, strategy: Strategy): Promise<Solved> {
+  switch (p.kind) {
+    case "discounted": {
+      const { rows, cols, data } = p.rewards;
+      const layout = scanLayout(cols, p.chunkSize, strategy);
+      if (rows * cols === 0)
+        return { outputs: { kind: "discounted", returns: new Float32Array(0) }, trace: noTrace(layout) };
+      const a = await readBack(
+        tf.tidy(() => discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.discount, p.chunkSize, strategy)),
+      );
+      return { outputs: { kind: "discounted", returns: a.returns }, trace: traceOf(layout, a) };
+    }
+    case "gae": {
+      const { rows, cols } = p.rewards;
+      const layout = scanLayout(cols, p.chunkSize, strategy);
+      if (rows * cols === 0) {
+        const empty = new Float32Array(0);
+        return { outputs: { kind: "gae", advantages: empty, returns: empty.slice() }, trace: noTrace(layout) };
+      }
+      const a = await readBack(
+        tf.tidy(() => {
+          const rewards = tf.tensor2d(p.rewards.data, [rows, cols], "float32");
+          const values = tf.tensor2d(p.values.data, [rows, cols], "float32");
+          const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy);
+          return { advantages: gae.advantages, returns: gae.returns, ...traceTensors(gae.scan) };
+        }),
+      );
+      return { outputs: { kind: "gae", advantages: a.advantages, returns: a.returns }, trace: traceOf(layout, a) };
+    }
+    case "reinforce_pp": {
+      // slime's vectorised REINFORCE++ (§d): ONE scan of the right-padded batch, rows trimmed
+      // back, so chunk boundaries follow the longest sequence exactly as in slime.
+      const { rows, cols, data } = p.padded;
+      const layout = scanLayout(cols, p.chunkSize, strategy);
+      const tokenLevelRewards = p.tokens;
+      if (rows * cols === 0)
+        return { outputs: { kind: "reinforce_pp", returns: [], tokenLevelRewards }, trace: noTrace(layout) };
+      const a = await readBack(
+        tf.tidy(() => discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.gamma, p.chunkSize, strategy)),
+      );
+      const scanned = { rows, cols, data: a.returns };
+      const returns = tokenLevelRewards.map((tok, b) => trimRow(scanned, b, tok.length));
+      return { outputs: { kind: "reinforce_pp", returns, tokenLevelRewards }, trace: traceOf(layout, a) };
+    }
+  }
+}
+
+function traceTensors(scan: ScanTensors): { localScans: tf.Tensor; carriesIn: tf.Tensor } {
+  return { localScans: scan.localScans, carriesIn: scan.carriesIn };
+}
+
+function traceOf(
+  layout: ChunkLayout,
+  a: { localScans: Float32Array; carriesIn: Float32Array },
+): ChunkTrace<Float32Array> {
+  return { ...layout, localScans: a.localScans, carriesIn: a.carriesIn };
+}
+
+/** An empty batch's trace: the layout is still the one the scan would use, with no values. */
+function noTrace(layout: ChunkLayout): ChunkTrace<Float32Array> {
+  return { ...layout, localScans: new Float32Array(0), carriesIn: new Float32Array(0) };
+}

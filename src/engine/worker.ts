@@ -1,0 +1,148 @@
+/**
+ * The dedicated module worker that owns tfjs. The main thread talks to it only through
+ * `EngineClient` (client.ts), over comlink; typed arrays are transferred both ways, never copied.
+ */
+import * as Comlink from "comlink";
+import { ScanInputError, type ScanProblem } from "../core";
+import {
+  type BackendReport,
+  type BackendRequest,
+  currentBackend,
+  initBackend,
+  watchDeviceLoss,
+  webgpuDevice,
+} from "./backends";
+import { type EngineRun, runProblem } from "./runProblem";
+import type { Strategy } from "./strategy";
+
+/** An error thrown for one problem, as plain data that survives the worker boundary. */
+export interface ProblemFailure {
+  name: string;
+  message: string;
+  /** Set for a ScanInputError: the reference's exception type (`AssertionError`, `ValueError`). */
+  referenceType?: string;
+}
+
+/** One problem of a run, finished: its index in the request, and the run or the error. */
+export type ProblemResult =
+  | { index: number; ok: true; run: EngineRun }
+  | { index: number; ok: false; error: ProblemFailure };
+
+export interface RunEnd {
+  /** How many problems were solved before the run ended. */
+  completed: number;
+  /** True when a newer run started and this one stopped early. */
+  superseded: boolean;
+  /** `tf.getBackend()` at the end of the run. */
+  backend: string;
+}
+
+/** Faults the client can inject to exercise its recovery (tests and the debug view only). */
+export type SimulatedFault = "crash" | "device-lost";
+
+export interface EngineWorkerApi {
+  /** Brings up a backend (see backends.ts); `onDeviceLost` fires if the WebGPU device is lost later. */
+  init(requested: BackendRequest, onDeviceLost: (message: string) => void): Promise<BackendReport>;
+  /**
+   * Solves problems in order, handing each result to `onResult` (awaited, so results arrive in
+   * order and before the returned promise settles). A run with a newer `runId` stops this one.
+   */
+  runProblems(
+    runId: number,
+    problems: ScanProblem[],
+    strategy: Strategy,
+    onResult: (result: ProblemResult) => unknown,
+  ): Promise<RunEnd>;
+  simulateFault(fault: SimulatedFault): void;
+}
+
+let latestRunId = -1;
+
+const api: EngineWorkerApi = {
+  async init(requested, onDeviceLost) {
+    const report = await initBackend(requested);
+    watchDeviceLoss((message) => {
+      onDeviceLost(message);
+    });
+    return report;
+  },
+
+  async runProblems(runId, problems, strategy, onResult) {
+    latestRunId = Math.max(latestRunId, runId);
+    let completed = 0;
+    for (const [index, problem] of problems.entries()) {
+      if (runId !== latestRunId) return { completed, superseded: true, backend: currentBackend() };
+      let result: ProblemResult;
+      try {
+        const run = await runProblem(problem, strategy);
+        result = { index, ok: true, run: ownArrays(run) };
+      } catch (error) {
+        result = { index, ok: false, error: failureOf(error) };
+      }
+      completed++;
+      await onResult(Comlink.transfer(result, result.ok ? buffersOf(result.run) : []));
+    }
+    return { completed, superseded: false, backend: currentBackend() };
+  },
+
+  simulateFault(fault) {
+    if (fault === "device-lost") {
+      const device = webgpuDevice();
+      if (!device) throw new Error(`cannot lose a WebGPU device: the backend is ${currentBackend()}`);
+      device.destroy();
+      return;
+    }
+    setTimeout(() => {
+      throw new Error("simulated worker crash");
+    });
+  },
+};
+
+Comlink.expose(api);
+
+function failureOf(error: unknown): ProblemFailure {
+  if (error instanceof ScanInputError) {
+    return { name: error.name, message: error.message, referenceType: error.referenceType };
+  }
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: "Error", message: String(error) };
+}
+
+type Floats = Float32Array<ArrayBufferLike>;
+
+/**
+ * Every array of the run on a buffer of its own, so transferring it detaches nothing else
+ * (a view into wasm memory or a shared buffer is copied first).
+ */
+function ownArrays(run: EngineRun): EngineRun {
+  const seen = new Set<ArrayBufferLike>();
+  const own = <A extends Floats>(a: A): A => {
+    const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
+    if (whole && !seen.has(a.buffer)) {
+      seen.add(a.buffer);
+      return a;
+    }
+    return a.slice() as A;
+  };
+  const o = run.outputs;
+  const outputs: EngineRun["outputs"] =
+    o.kind === "discounted"
+      ? { kind: o.kind, returns: own(o.returns) }
+      : o.kind === "gae"
+        ? { kind: o.kind, advantages: own(o.advantages), returns: own(o.returns) }
+        : { kind: o.kind, returns: o.returns.map(own), tokenLevelRewards: o.tokenLevelRewards.map(own) };
+  const trace = { ...run.trace, localScans: own(run.trace.localScans), carriesIn: own(run.trace.carriesIn) };
+  return { ...run, outputs, trace };
+}
+
+function buffersOf(run: EngineRun): Transferable[] {
+  const o = run.outputs;
+  const arrays: Floats[] =
+    o.kind === "discounted"
+      ? [o.returns]
+      : o.kind === "gae"
+        ? [o.advantages, o.returns]
+        : [...o.returns, ...o.tokenLevelRewards];
+  arrays.push(run.trace.localScans, run.trace.carriesIn);
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}

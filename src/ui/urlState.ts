@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { BACKEND_REQUESTS, type BackendRequest } from "../engine/backendNames";
+import { STRATEGIES, type Strategy } from "../engine/strategy";
+
+/**
+ * The page's settings that live in the URL (`?view=conformance&backend=webgpu&strategy=chunked`),
+ * as one typed table. A value the page does not know is reported and replaced by the default:
+ * a bad link never crashes the page.
+ */
+export const VIEWS = ["home", "conformance"] as const;
+export type View = (typeof VIEWS)[number];
+
+export interface UrlState {
+  view: View;
+  backend: BackendRequest;
+  strategy: Strategy;
+}
+
+export const DEFAULT_URL_STATE: UrlState = { view: "home", backend: "auto", strategy: "chunked" };
+
+const FIELDS = {
+  view: z.enum(VIEWS),
+  backend: z.enum(BACKEND_REQUESTS),
+  strategy: z.enum(STRATEGIES),
+} as const;
+
+type Key = keyof typeof FIELDS;
+const KEYS = Object.keys(FIELDS) as Key[];
+
+export interface ParsedUrlState {
+  state: UrlState;
+  /** One line per parameter that was ignored, naming the value and what is accepted. */
+  problems: string[];
+}
+
+/** Reads the settings from a query string (`location.search`); unknown parameters are left alone. */
+export function parseUrlState(search: string): ParsedUrlState {
+  const params = new URLSearchParams(search);
+  const state: UrlState = { ...DEFAULT_URL_STATE };
+  const problems: string[] = [];
+  for (const key of KEYS) {
+    const raw = params.get(key);
+    if (raw === null) continue;
+    const parsed = FIELDS[key].safeParse(raw);
+    if (parsed.success) {
+      (state as Record<Key, string>)[key] = parsed.data;
+    } else {
+      problems.push(
+        `Ignored ${key}=${JSON.stringify(raw)} in the address: ${key} is one of ${FIELDS[key].options.join(", ")}; using ${DEFAULT_URL_STATE[key]}.`,
+      );
+    }
+  }
+  return { state, problems };
+}
+
+/** The query string for a state, leaving out defaults and keeping any parameters it does not own. */
+export function formatUrlState(state: UrlState, previousSearch = ""): string {
+  const params = new URLSearchParams(previousSearch);
+  for (const key of KEYS) {
+    if (state[key] === DEFAULT_URL_STATE[key]) params.delete(key);
+    else params.set(key, state[key]);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Replaces the address bar's query with the state, without a reload or a history entry. */
+export function writeUrlState(state: UrlState): void {
+  const search = formatUrlState(state, window.location.search);
+  if (search === window.location.search) return;
+  window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
+}
