@@ -17,18 +17,38 @@ export function discountKernels(discount: number, chunkSize: number): DiscountKe
   // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
   // engine and core differ only in summation order, never in the constants.
   const { kernelRow, carryPowers } = discountPowers(discount, chunkSize, "float32");
+  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize);
+}
+
+/**
+ * The same kernels for a base that is not a float32 number: the second level of the two-level
+ * scan uses `fl32(d)^C`, whose powers are taken in float64 and rounded once, like the first
+ * level's, instead of rounding the base and compounding its error over every power.
+ */
+export function powerKernels(base: number, chunkSize: number): DiscountKernels {
+  const kernelRow = new Float32Array(chunkSize);
+  const carryPowers = new Float32Array(chunkSize);
+  for (let k = 0; k < chunkSize; k++) {
+    kernelRow[k] = base ** k;
+    carryPowers[k] = base ** (k + 1);
+  }
+  return kernelsOf(kernelRow, carryPowers, chunkSize);
+}
+
+function kernelsOf(kernelRow: Float32Array, carryPowers: Float32Array, chunkSize: number): DiscountKernels {
   const m = new Float32Array(chunkSize * chunkSize);
   for (let i = 0; i < chunkSize; i++) {
     for (let j = i; j < chunkSize; j++) m[i * chunkSize + j] = kernelRow[j - i];
   }
   return {
     toeplitz: tf.tensor2d(m, [chunkSize, chunkSize], "float32"),
-    carryPowers: tf.tensor1d(carryPowers as Float32Array, "float32"),
+    carryPowers: tf.tensor1d(carryPowers, "float32"),
   };
 }
 
 /**
- * `[n, n]` kernel of the second-level scan over chunk ends: `W[k][c] = (d^C)^(c-1-k)` for k < c,
+ * `[n, n]` kernel of the second-level scan over chunk ends: `W[k][c] = (d^C)^(c-1-k)` for k < c
+ * (`chunkBase` = d^C, computed in float64 from fl32(d)),
  * so `(ends @ W)[c] = Σ_{k<c} (d^C)^(c-1-k)·end_k` is the carry into chunk c. Row n-1 is zero:
  * the last chunk's end (possibly partial, read at column C-1) never feeds anything.
  *
@@ -37,8 +57,8 @@ export function discountKernels(discount: number, chunkSize: number): DiscountKe
  * superdiagonal: the carry is the previous chunk's end, which the zero carry powers then drop,
  * exactly as slime's s_prev does.
  */
-export function chunkEndKernel(discount: number, chunkSize: number, nChunks: number): tf.Tensor2D {
-  const base = Math.fround(discount) ** chunkSize;
+export function chunkEndKernel(chunkBase: number, nChunks: number): tf.Tensor2D {
+  const base = chunkBase;
   const w = new Float32Array(nChunks * nChunks);
   for (let k = 0; k < nChunks; k++) {
     for (let c = k + 1; c < nChunks; c++) w[k * nChunks + c] = base ** (c - 1 - k);

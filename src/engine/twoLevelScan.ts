@@ -1,25 +1,37 @@
 import * as tf from "@tensorflow/tfjs-core";
 import type { ScanTensors } from "./discountedScan";
-import { chunkEndKernel, discountKernels } from "./discountKernels";
+import { chunkEndKernel, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
+
+/** Up to this many chunks the second level is one matMul against an n×n kernel (4 MB at 1024). */
+export const MAX_DIRECT_CHUNKS = 1024;
+/** Chunk size of the second level when it recurses. */
+const SECOND_LEVEL_CHUNK = 256;
+
 import { localScan } from "./localScan";
 
 /**
  * The carry loop replaced by a second scan: the carries are themselves a discounted scan over the
  * chunk ends with discount d^C, done as one matMul against an n×n triangular kernel. The number
- * of dispatches is fixed whatever T is; the price is O(n²) memory and work for the kernel, and
- * carries summed in matMul order instead of chained (a few ulp apart from slime's).
+ * of dispatches is fixed whatever T is up to MAX_DIRECT_CHUNKS chunks (beyond, it grows with
+ * log T: see carriesIntoChunks), and carries are summed in matMul order instead of chained (a few
+ * ulp apart from slime's).
  * Call inside tf.tidy.
  */
 export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
+  return scanWithBase(rewards, Math.fround(discount), discountKernels(discount, chunkSize), chunkSize);
+}
+
+/** The scan for a discount given by its exact (float64) base and the kernels built from it. */
+function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKernels, chunkSize: number): ScanTensors {
   const [rows, cols] = rewards.shape;
-  const { toeplitz, carryPowers } = discountKernels(discount, chunkSize);
+  const { toeplitz, carryPowers } = kernels;
   const { layout, local } = localScan(rewards, toeplitz, chunkSize);
   const { nChunks } = layout;
 
   // end_k = local scan at the chunk's last column; only the last chunk may be partial, and its
   // end is never used (row n-1 of the kernel is zero), so column C-1 is right for every chunk.
   const ends = tf.reshape<tf.Rank.R2>(tf.slice(local, [0, 0, chunkSize - 1], [rows, nChunks, 1]), [rows, nChunks]);
-  const carriesIn = tf.matMul<tf.Tensor2D>(ends, chunkEndKernel(discount, chunkSize, nChunks));
+  const carriesIn = carriesIntoChunks(ends, base ** chunkSize);
 
   // G = local + carry·d^(k+1): the same multiply-then-add as slime's carry step, for all chunks.
   const carried = tf.mul(tf.reshape(carriesIn, [rows, nChunks, 1]), tf.reshape(carryPowers, [1, 1, chunkSize]));
@@ -30,4 +42,22 @@ export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: 
     localScans: local,
     carriesIn,
   };
+}
+
+/**
+ * The carry into each chunk: `carry[c] = Σ_{k<c} (d^C)^(c-1-k)·end_k`. For many chunks the n×n
+ * kernel would not fit (C = 1 and T = 65536 would need 16 GB), so the chunk ends are scanned the
+ * same two-level way, with discount d^C and chunks of SECOND_LEVEL_CHUNK: the inclusive scan of
+ * the ends is the discounted-return scan of the reversed ends, and the carries are that scan
+ * shifted by one chunk.
+ */
+function carriesIntoChunks(ends: tf.Tensor2D, chunkBase: number): tf.Tensor2D {
+  const [rows, nChunks] = ends.shape;
+  if (nChunks <= MAX_DIRECT_CHUNKS) return tf.matMul(ends, chunkEndKernel(chunkBase, nChunks));
+  const kernels = powerKernels(chunkBase, SECOND_LEVEL_CHUNK);
+  const inclusive = tf.reverse(scanWithBase(tf.reverse(ends, 1), chunkBase, kernels, SECOND_LEVEL_CHUNK).returns, 1);
+  return tf.pad(tf.slice(inclusive, [0, 0], [rows, nChunks - 1]), [
+    [0, 0],
+    [1, 0],
+  ]);
 }

@@ -22,14 +22,18 @@ export function normals(random: () => number, n: number, scale = 1): Float64Arra
   return out;
 }
 
-/** A 0/1 loss mask of length n with a masked prefix and a masked hole, and at least one 1 unless `empty`. */
-export function maskWithHoles(random: () => number, n: number, empty = false): number[] {
-  const mask = Array.from({ length: n }, () => (empty ? 0 : 1));
-  if (empty || n < 4) return mask;
+/**
+ * A 0/1 loss mask of length n: a masked prefix, a masked hole in the middle (a tool output) and,
+ * half the time, a masked last token; never fully masked, unless `fullyMasked`.
+ */
+export function maskWithHoles(random: () => number, n: number, fullyMasked = false): number[] {
+  const mask = new Array<number>(n).fill(fullyMasked ? 0 : 1);
+  if (fullyMasked) return mask;
   const prefix = Math.floor(random() * Math.min(5, n / 4));
-  for (let t = 0; t < prefix; t++) mask[t] = 0;
   const holeStart = prefix + Math.floor(random() * (n / 2));
   const holeEnd = Math.min(n - 1, holeStart + 1 + Math.floor(random() * (n / 4)));
-  for (let t = holeStart; t < holeEnd; t++) mask[t] = 0;
+  for (let t = 0; t < n; t++) if (t < prefix || (t >= holeStart && t < holeEnd)) mask[t] = 0;
+  mask[n - 1] = n > 1 && random() < 0.5 ? 0 : 1;
+  if (!mask.includes(1)) mask[0] = 1;
   return mask;
 }
