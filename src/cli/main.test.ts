@@ -39,7 +39,7 @@ describe("scanlab check", () => {
     const text = JSON.stringify(unseenCaseFile());
     for (const mode of ["float64", "float32", "slime-exact"]) {
       const result = await scanlab(["check", "-", "--mode", mode], {}, text);
-      expect(lastLine(result.stdout), result.stdout).toBe("11 passed, 0 failed");
+      expect(lastLine(result.stdout), result.stdout).toBe("12 passed, 0 failed");
     }
     const fullyMasked = await scanlab(["check", "-"], {}, text);
     expect(fullyMasked.stdout).toContain("raised AssertionError: Sequence at index 1 is fully masked.");

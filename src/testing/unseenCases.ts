@@ -17,6 +17,7 @@ export function unseenCaseFile(): CaseFile {
     lossMasks: lengths.map((L, i) => maskWithHoles(random, L, i === emptyAt)),
   });
   const problems: [string, ScanProblem][] = [
+    ["g0.999_B2_T8192", { kind: "discounted", rewards: rect(2, 8192), discount: 0.999, chunkSize: 128 }],
     ["long_g0.999_T20000", { kind: "discounted", rewards: rect(2, 20000), discount: 0.999, chunkSize: 128 }],
     ["g0.999_T4096_C512", { kind: "discounted", rewards: rect(3, 4096), discount: 0.999, chunkSize: 512 }],
     ["huge_1e30", { kind: "discounted", rewards: rect(2, 300, 1e30), discount: 0.99, chunkSize: 128 }],

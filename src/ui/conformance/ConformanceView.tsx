@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { summaryLine } from "../../conformance";
-import type { BackendRequest } from "../../engine/backendNames";
+import type { AdapterInfo, BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { Strategy } from "../../engine/strategy";
 import { parseCaseFile } from "../../io/caseFile";
@@ -40,6 +40,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
   const [summary, setSummary] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [backend, setBackend] = useState<string | null>(null);
+  const [adapter, setAdapter] = useState<AdapterInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [runCount, setRunCount] = useState(0);
@@ -49,8 +50,10 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
   useEffect(() => {
     const engine = new EngineClient({ backend: initial.backend });
     const unsubscribe = engine.subscribe((event) => {
-      if (event.type === "ready") setBackend(event.report.backend);
-      else setNotice(event.message);
+      if (event.type === "ready") {
+        setBackend(event.report.backend);
+        setAdapter(event.report.adapter ?? null);
+      } else setNotice(event.message);
     });
     setClient(engine);
     return () => {
@@ -70,6 +73,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     client.selectBackend(backendRequest);
     setNotice(null);
     setBackend(null);
+    setAdapter(null);
     // Start the worker at once, so the backend (or its fallback notice) shows before any run.
     client.ready().catch(() => {}); // a failure to start arrives as a notice
   }, [client, backendRequest]);
@@ -145,6 +149,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
         total={loaded?.cases.length ?? 0}
         running={running}
         backend={backend}
+        adapter={backend === "webgpu" ? adapter : null}
         fileName={loaded?.fileName ?? null}
       />
       {loaded ? <VerdictTable cases={loaded.cases} rows={rows} /> : null}

@@ -1,4 +1,5 @@
 import { type CaseVerdict, caseToProblem, checkCase } from "../../conformance";
+import type { ScanProblem } from "../../core";
 import type { EngineClient, ProblemResult } from "../../engine/client";
 import { errorFromFailure } from "../../engine/client";
 import type { Strategy } from "../../engine/strategy";
@@ -20,7 +21,8 @@ export interface ConformanceRun {
 
 /**
  * Checks every case on the engine in ONE worker request (so a newer run supersedes it as a
- * whole), against the float32 tolerance; `onRow` sees each case as soon as it is judged.
+ * whole), against the float32 tolerance; `onRow` sees each case as soon as it is judged. A case
+ * the engine cannot take (a library-convention case) is judged at once, with the reason.
  */
 export async function runConformance(
   client: EngineClient,
@@ -28,24 +30,38 @@ export async function runConformance(
   strategy: Strategy,
   onRow: (row: CaseRow, index: number) => void,
 ): Promise<ConformanceRun> {
-  const problems = cases.map((c) => caseToProblem(c, "float32"));
   const judged: Promise<CaseRow>[] = [];
-  const judge = async (result: ProblemResult): Promise<CaseRow> => {
-    const c = cases[result.index];
+  /** `result` is the worker's answer, or why the case never reached the worker. */
+  const judge = async (index: number, result: ProblemResult | { refused: unknown }): Promise<CaseRow> => {
     const verdict = await checkCase(
-      c,
+      cases[index],
       () => {
+        if ("refused" in result) throw result.refused;
         if (result.ok) return result.run.outputs;
         throw errorFromFailure(result.error);
       },
       "float32",
     );
-    const row: CaseRow = result.ok ? { verdict, backend: result.run.backend, millis: result.run.millis } : { verdict };
-    onRow(row, result.index);
+    const row: CaseRow =
+      "ok" in result && result.ok ? { verdict, backend: result.run.backend, millis: result.run.millis } : { verdict };
+    onRow(row, index);
     return row;
   };
-  const outcome = await client.runProblems(problems, strategy, (result) => {
-    judged.push(judge(result));
+  const runnable: { index: number; problem: ScanProblem }[] = [];
+  cases.forEach((c, index) => {
+    try {
+      runnable.push({ index, problem: caseToProblem(c, "float32") });
+    } catch (refused) {
+      judged.push(judge(index, { refused }));
+    }
   });
-  return { rows: await Promise.all(judged), backend: outcome.backend };
+  const outcome = await client.runProblems(
+    runnable.map((r) => r.problem),
+    strategy,
+    (result) => {
+      judged.push(judge(runnable[result.index].index, result));
+    },
+  );
+  const rows = await Promise.all(judged);
+  return { rows, backend: outcome.backend };
 }
