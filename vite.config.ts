@@ -6,6 +6,19 @@ export default defineConfig({
   // WebGPU and module workers need a current browser; nothing older is supported.
   build: { target: "es2022", chunkSizeWarningLimit: 4096 },
   worker: { format: "es" },
+  // The worker's imports are only discovered when it first starts, which made the dev server
+  // re-bundle and reload the page then; bundling them up front keeps the first visit steady.
+  optimizeDeps: {
+    include: [
+      "@tensorflow/tfjs-core",
+      "@tensorflow/tfjs-backend-cpu",
+      "@tensorflow/tfjs-backend-wasm",
+      "@tensorflow/tfjs-backend-webgl",
+      "@tensorflow/tfjs-backend-webgpu",
+      "comlink",
+      "zod",
+    ],
+  },
   preview: { port: 4173, strictPort: true },
   server: { port: 5173 },
 });

@@ -45,6 +45,29 @@ describe("scanlab check", () => {
     expect(fullyMasked.stdout).toContain("raised AssertionError: Sequence at index 1 is fully masked.");
   });
 
+  for (const strategy of ["chunked", "two-level", "per-token"]) {
+    it(`runs the tfjs engine on the cpu backend with --engine tfjs --strategy ${strategy}`, async () => {
+      const result = await scanlab(["check", "public.json", "--engine", "tfjs", "--strategy", strategy], {
+        "public.json": publicCases,
+      });
+      expect(result.stdout).toContain(`tfjs engine (cpu backend), ${strategy} strategy`);
+      expect(lastLine(result.stdout)).toBe("33 passed, 0 failed");
+      expect(result.status).toBe(0);
+      const unseen = await scanlab(
+        ["check", "-", "--engine", "tfjs", "--strategy", strategy],
+        {},
+        JSON.stringify(unseenCaseFile()),
+      );
+      expect(lastLine(unseen.stdout), unseen.stdout).toBe("12 passed, 0 failed");
+    });
+  }
+
+  it("refuses a float64 or slime-exact mode for the float32 tfjs engine", async () => {
+    const result = await scanlab(["check", "x.json", "--engine", "tfjs", "--mode", "float64"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--engine tfjs computes in float32: --mode must be float32");
+  });
+
   it("prints one JSON object with --json", async () => {
     const result = await scanlab(["check", "public.json", "--json"], { "public.json": publicCases });
     const report = JSON.parse(result.stdout);
