@@ -14,12 +14,20 @@ const scanInputs = fc
       T: fc.constant(T),
       chunkSize: fc.integer({ min: 1, max: T + 8 }),
       discount: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0, 0.5, 0.99, 0.999, 1)),
-      rewards: fc.array(fc.float({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true }), {
-        minLength: B * T,
-        maxLength: B * T,
-      }),
+      // Subnormal rewards are flushed to 0: below 2^-126 float32 has fewer than 24 bits, and no
+      // relative tolerance holds there (a 1.4e-45 reward times 0.99 rounds to 1.4e-45 or 0).
+      rewards: fc.array(
+        fc
+          .float({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true })
+          .map((x) => (Math.abs(x) < 2 ** -126 ? 0 : x)),
+        { minLength: B * T, maxLength: B * T },
+      ),
     }),
   );
+
+// A fixed seed keeps CI reproducible; SCANLAB_FC_SEED=<n> explores other draws locally.
+const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261129);
+fc.configureGlobal({ seed });
 
 describe("chunked equals serial for any B, T, C and discount in [0, 1]", () => {
   it("in float64 within 1e-9·scale", () => {
