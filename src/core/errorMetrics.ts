@@ -31,3 +31,17 @@ export function ulp32(x: number): number {
   if (a < 2 ** -126) return 2 ** -149;
   return 2 ** (Math.floor(Math.log2(a)) - 23);
 }
+
+/**
+ * The cases README's uniform absolute tolerance, for data without a golden `tolerance`:
+ * float64 `1e-9·scale`, float32 `2e-6·scale·max(1, √T/16)`, where scale is the largest magnitude
+ * among inputs and expected outputs and T the (longest) row length.
+ */
+export function uniformTolerance(precision: "float32" | "float64", scale: number, T: number): number {
+  return precision === "float64" ? 1e-9 * scale : 2e-6 * scale * Math.max(1, Math.sqrt(T) / 16);
+}
+
+/** The largest magnitude among several arrays: the `scale` of the tolerance rule. */
+export function scaleOf(...arrays: ArrayLike<number>[]): number {
+  return arrays.reduce<number>((max, values) => Math.max(max, maxAbs(values)), 0);
+}

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scaleOf, uniformTolerance } from "../conformance/tolerance";
 import { chunkedDiscountedReturns } from "./chunkedScan";
-import { maxAbsError } from "./errorMetrics";
+import { maxAbsError, scaleOf, uniformTolerance } from "./errorMetrics";
 import { serialDiscountedReturns } from "./serialScan";
 
 /** A random batch: B rows, T tokens, float32-representable rewards, any chunk size up to T + 8. */

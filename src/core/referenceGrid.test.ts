@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { scaleOf, uniformTolerance } from "../conformance/tolerance";
-import { maskWithHoles, normals, seededRandom } from "../testing/random";
 import { arrayOf, type Batch } from "./batch";
 import { chunkedDiscountedReturns } from "./chunkedScan";
-import { maxAbsError } from "./errorMetrics";
+import { maxAbsError, scaleOf, uniformTolerance } from "./errorMetrics";
 import { chunkedGae, tdResiduals, vanillaGae } from "./gae";
 import { reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
 import { serialDiscountedReturns } from "./serialScan";
+import { maskWithHoles, normals, seededRandom } from "./testRandom";
 
 /** slime's tests/test_discounted_returns.py, with the cases README's tolerances instead of torch's defaults. */
 function randomBatch(rows: number, cols: number, seed: number): Batch<Float64Array> {

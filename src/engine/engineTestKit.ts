@@ -6,7 +6,7 @@ import "@tensorflow/tfjs-backend-cpu";
 import * as tf from "@tensorflow/tfjs-core";
 import { scaleOf, uniformTolerance } from "../conformance/tolerance";
 
-export { maskWithHoles, normals, seededRandom as seeded } from "../testing/random";
+export { maskWithHoles, normals, seededRandom as seeded } from "../core/testRandom";
 
 /** Makes the cpu backend the active one (what the caller of runProblem is responsible for). */
 export async function useCpuBackend(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { ScanProblem } from "../core";
+import { maskWithHoles, normals, seededRandom } from "../core/testRandom";
 import { buildCase, buildCaseFile } from "../io/caseBuilder";
 import type { CaseFile } from "../io/caseSchema";
-import { maskWithHoles, normals, seededRandom } from "./random";
 
 /**
  * Case files of the golden schema that the public file does not cover: long sequences,

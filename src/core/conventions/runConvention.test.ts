@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { maskWithHoles, normals, seededRandom } from "../../testing/random";
 import { maxAbsError } from "../errorMetrics";
+import { maskWithHoles, normals, seededRandom } from "../testRandom";
 import { ScanInputError } from "../validation";
 import { runConvention } from "./runConvention";
 import type { ConventionBatch } from "./types";

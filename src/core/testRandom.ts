@@ -1,4 +1,4 @@
-/** Seeded random inputs for tests: reproducible, and float32-representable like the golden files. */
+/** Seeded random inputs for tests and benchmarks (no product code uses them): reproducible, and float32-representable like the golden files. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   // mulberry32: tiny, fast and good enough to draw test data.
