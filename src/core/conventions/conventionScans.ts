@@ -1,7 +1,8 @@
-import { type FloatArray, roundingOf, zerosLike } from "../batch";
+import { type Batch, type FloatArray, roundingOf, zerosLike } from "../batch";
 import { chunkedDiscountedReturns, DEFAULT_CHUNK_SIZE } from "../chunkedScan";
-import { chunkedGae } from "../gae";
+import { chunkedGae, vanillaGae } from "../gae";
 import { padRight, trimRow } from "../reinforcePP";
+import { serialDiscountedReturns } from "../serialScan";
 
 /**
  * The scans behind each library's estimators, per ragged batch. slime's go through the chunked
@@ -30,17 +31,7 @@ export function slimeGae<A extends FloatArray>(tokens: A[], values: A[], gamma: 
 
 /** OpenRLHF `get_cumulative_returns`: `G_t = m_t·r_t + γ·G_{t+1}`, the return flows through holes. */
 export function openrlhfReturns<A extends FloatArray>(tokens: A[], masks: ArrayLike<number>[], gamma: number): A[] {
-  return tokens.map((r, i) => {
-    const round = roundingOf(r);
-    const g = round(gamma);
-    const out = zerosLike(r, r.length);
-    let running = 0;
-    for (let t = r.length - 1; t >= 0; t--) {
-      running = round(round(r[t] * masks[i][t]) + round(g * running));
-      out[t] = running;
-    }
-    return out;
-  });
+  return tokens.map((r, i) => serialDiscountedReturns(asRow(masked(r, masks[i])), gamma).data);
 }
 
 /** verl REINFORCE++: `G_t = r_t + γ·c`, then `c = G_t·m_t`: a mask-0 token cuts the carry. */
@@ -58,7 +49,7 @@ export function verlReturns<A extends FloatArray>(tokens: A[], masks: ArrayLike<
   });
 }
 
-/** OpenRLHF GAE: rewards and values masked to 0 first, then the plain serial loop; returns = A + m·V. */
+/** OpenRLHF GAE: rewards and values masked to 0 first, then plain GAE; returns = A + m·V. */
 export function openrlhfGae<A extends FloatArray>(
   tokens: A[],
   values: A[],
@@ -66,28 +57,19 @@ export function openrlhfGae<A extends FloatArray>(
   gamma: number,
   lambd: number,
 ) {
-  const advantages: A[] = [];
-  const returns: A[] = [];
-  tokens.forEach((r, i) => {
-    const round = roundingOf(r);
-    const g = round(gamma);
-    const gl = round(gamma * lambd);
-    const m = masks[i];
-    const v = values[i];
-    const adv = zerosLike(r, r.length);
-    const ret = zerosLike(r, r.length);
-    let last = 0;
-    for (let t = r.length - 1; t >= 0; t--) {
-      const next = t + 1 < r.length ? v[t + 1] * m[t + 1] : 0;
-      const delta = round(round(r[t] * m[t] + round(g * next)) - v[t] * m[t]);
-      last = round(delta + round(gl * last));
-      adv[t] = last;
-      ret[t] = round(last + v[t] * m[t]);
-    }
-    advantages.push(adv);
-    returns.push(ret);
-  });
-  return { advantages, returns };
+  const results = tokens.map((r, i) =>
+    vanillaGae(asRow(masked(r, masks[i])), asRow(masked(values[i], masks[i])), gamma, lambd),
+  );
+  return { advantages: results.map((g) => g.advantages.data), returns: results.map((g) => g.returns.data) };
+}
+
+/** `x·m` elementwise (exact for a 0/1 mask). */
+function masked<A extends FloatArray>(x: A, mask: ArrayLike<number>): A {
+  return x.map((value, t) => value * mask[t]) as A;
+}
+
+function asRow<A extends FloatArray>(data: A): Batch<A> {
+  return { rows: 1, cols: data.length, data };
 }
 
 /**
