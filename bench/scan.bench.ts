@@ -7,9 +7,9 @@
 import "@tensorflow/tfjs-backend-cpu";
 import * as tf from "@tensorflow/tfjs-core";
 import { chunkedDiscountedReturns, serialDiscountedReturns } from "../src/core";
+import { normals, seededRandom } from "../src/core/testRandom";
 import { runProblem } from "../src/engine/runProblem";
 import { STRATEGIES } from "../src/engine/strategy";
-import { normals, seededRandom } from "../src/core/testRandom";
 
 const B = 8;
 const LENGTHS = [1024, 8192, 65536];
