@@ -1,11 +1,9 @@
 import { parseArgs } from "node:util";
 import { CORE_MODES, type CoreMode } from "../conformance";
+import { STRATEGIES, type Strategy } from "../engine/strategy";
 
 export const ENGINES = ["core", "tfjs"] as const;
 export type Engine = (typeof ENGINES)[number];
-// Mirrors src/engine/strategy.ts; kept here so `--help` and argument errors need no tfjs import.
-export const STRATEGY_NAMES = ["chunked", "two-level", "per-token"] as const;
-export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 export const USAGE = `Usage: scanlab check FILE [options]
 
@@ -42,7 +40,7 @@ export interface CheckArgs {
   file: string;
   mode: CoreMode | "float32";
   engine: Engine;
-  strategy: StrategyName;
+  strategy: Strategy;
   json: boolean;
 }
 
@@ -66,7 +64,7 @@ export function parseCliArgs(argv: string[]): Args {
   if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
 
   const engine = oneOf(values.engine ?? "core", ENGINES, "--engine");
-  const strategy = oneOf(values.strategy ?? "chunked", STRATEGY_NAMES, "--strategy");
+  const strategy = oneOf(values.strategy ?? "chunked", STRATEGIES, "--strategy");
   if (engine === "core" && values.strategy !== undefined) {
     throw new UsageError("--strategy applies to --engine tfjs only");
   }

@@ -39,7 +39,7 @@ describe("scanlab check", () => {
     const text = JSON.stringify(unseenCaseFile());
     for (const mode of ["float64", "float32", "slime-exact"]) {
       const result = await scanlab(["check", "-", "--mode", mode], {}, text);
-      expect(lastLine(result.stdout), result.stdout).toBe("12 passed, 0 failed");
+      expect(lastLine(result.stdout), result.stdout).toBe("13 passed, 0 failed");
     }
     const fullyMasked = await scanlab(["check", "-"], {}, text);
     expect(fullyMasked.stdout).toContain("raised AssertionError: Sequence at index 1 is fully masked.");
@@ -58,7 +58,7 @@ describe("scanlab check", () => {
         {},
         JSON.stringify(unseenCaseFile()),
       );
-      expect(lastLine(unseen.stdout), unseen.stdout).toBe("12 passed, 0 failed");
+      expect(lastLine(unseen.stdout), unseen.stdout).toBe("13 passed, 0 failed");
     });
   }
 
@@ -66,6 +66,52 @@ describe("scanlab check", () => {
     const result = await scanlab(["check", "x.json", "--engine", "tfjs", "--mode", "float64"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--engine tfjs computes in float32: --mode must be float32");
+  });
+
+  it("matches the reference's own exceptions, and does not let an overflow hide them", async () => {
+    const file = unseenCaseFile();
+    const zeroChunk = structuredClone(file.cases.find((c) => c.name === "chunk_1"));
+    if (zeroChunk?.kind !== "discounted") throw new Error("expected the chunk_1 case");
+    Object.assign(zeroChunk, { name: "chunk_0", expect_error: "ZeroDivisionError: integer modulo by zero" });
+    zeroChunk.params.chunk_size = 0;
+    delete zeroChunk.float32_pow_tables;
+    const overflow = structuredClone(file.cases.find((c) => c.name === "rpp_fully_masked"));
+    if (overflow?.kind !== "reinforce_pp") throw new Error("expected the rpp_fully_masked case");
+    // kl = 2^127 and kl_coef = 4 overflow float32 in sequence 0; slime still asserts on sequence 1.
+    Object.assign(overflow, { name: "overflow_then_masked", params: { ...overflow.params, kl_coef: 4 } });
+    overflow.inputs.kl[0][0] = 2 ** 127;
+    const text = JSON.stringify({ ...file, cases: [zeroChunk, overflow] });
+    for (const mode of ["float64", "float32", "slime-exact"]) {
+      const result = await scanlab(["check", "-", "--mode", mode], {}, text);
+      expect(lastLine(result.stdout), result.stdout).toBe("2 passed, 0 failed");
+    }
+  });
+
+  it("a wrong answer on tiny values fails: loss masks do not count towards the tolerance's scale", async () => {
+    const file = unseenCaseFile();
+    const ragged = structuredClone(file.cases.find((c) => c.name === "rpp_ragged_16_holes"));
+    if (ragged?.kind !== "reinforce_pp" || !ragged.expected) throw new Error("expected the ragged case");
+    const tiny = (rows: number[][]) => rows.map((row) => row.map((x) => Math.fround(x * 1e-20)));
+    ragged.inputs.kl = tiny(ragged.inputs.kl);
+    ragged.inputs.rewards = ragged.inputs.rewards.map((x) => Math.fround(x * 1e-20));
+    ragged.expected.returns = ragged.expected.returns.map((row) => row.map(() => 0)); // wrong by ~1e-20
+    const result = await scanlab(["check", "-", "--mode", "float32"], {}, JSON.stringify({ ...file, cases: [ragged] }));
+    expect(lastLine(result.stdout)).toBe("0 passed, 1 failed");
+  });
+
+  it("writes an overflowing error as text in --json, not as null", async () => {
+    const file = JSON.parse(publicCases);
+    file.cases = [file.cases[14]];
+    file.cases[0].expected.returns[0] = 3e38;
+    file.cases[0].inputs.rewards[0] = 3e38;
+    file.cases[0].inputs.rewards[1] = 3e38;
+    const result = await scanlab(["check", "-", "--mode", "float32", "--json"], {}, JSON.stringify(file));
+    const report = JSON.parse(result.stdout);
+    expect(report.cases[0]).toMatchObject({
+      maxAbsError: "Infinity",
+      passed: false,
+      detail: "returns: non-finite result",
+    });
   });
 
   it("prints one JSON object with --json", async () => {

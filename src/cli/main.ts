@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
   try {
     return await check(args, io);
   } catch (error) {
-    if (error instanceof CaseFileError) {
+    if (error instanceof CaseFileError || error instanceof EngineStartError) {
       io.stderr(`scanlab: ${error.message}`);
       return 2;
     }
@@ -73,7 +73,9 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const solver = await solverFor(args);
   const expectation = args.engine === "tfjs" ? "float32" : MODE_EXPECTATION[args.mode];
   const verdicts = await checkCases(file.cases, solver, expectation);
-  io.stdout(args.json ? JSON.stringify(jsonReport(args, verdicts), null, 2) : report(args, source, verdicts));
+  io.stdout(
+    args.json ? JSON.stringify(jsonReport(args, verdicts), nonFiniteAsText, 2) : report(args, source, verdicts),
+  );
   return verdicts.every((v) => v.passed) ? 0 : 1;
 }
 
@@ -81,7 +83,18 @@ async function solverFor(args: CheckArgs): Promise<CaseSolver> {
   if (args.engine === "core") return coreSolver(args.mode === "float32" ? "float32" : args.mode);
   // Loaded only when asked for: tfjs takes a moment to start and the core modes never need it.
   const { tfjsCpuSolver } = await import("./tfjsSolver");
-  return tfjsCpuSolver(args.strategy);
+  try {
+    return await tfjsCpuSolver(args.strategy);
+  } catch (error) {
+    throw new EngineStartError(`the tfjs engine could not start: ${(error as Error).message}`);
+  }
+}
+
+class EngineStartError extends Error {}
+
+/** JSON has no Infinity or NaN: write them as text, so an overflow is not mistaken for "no value". */
+function nonFiniteAsText(_key: string, value: unknown): unknown {
+  return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
 }
 
 function engineLabel(args: CheckArgs): string {

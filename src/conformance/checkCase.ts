@@ -65,7 +65,11 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
   }
   const passed = maxAbs <= tolerance;
   const note = expectation === "bit-exact" && !bitExact ? "no bit-exact reference: held to tolerance.float32" : "";
-  const failure = Number.isNaN(maxAbs) ? `${worst}: NaN or wrong length` : `worst output: ${worst}`;
+  const failure = Number.isNaN(maxAbs)
+    ? `${worst}: NaN in the result, or the wrong number of values`
+    : maxAbs === Number.POSITIVE_INFINITY
+      ? `${worst}: non-finite result`
+      : `worst output: ${worst}`;
   const detail = passed ? note : failure;
   return { ...base, maxAbsError: maxAbs, tolerance, passed, detail };
 }

@@ -1,8 +1,7 @@
 import { scaleOf, uniformTolerance } from "../core";
+import type { ScanCase } from "../io/caseSchema";
 
 export { scaleOf, uniformTolerance };
-
-import type { ScanCase } from "../io/caseSchema";
 
 /** The case's recommended absolute tolerance, or the uniform rule when it has none. */
 export function caseTolerance(c: ScanCase, precision: "float64" | "float32"): number {
@@ -12,7 +11,9 @@ export function caseTolerance(c: ScanCase, precision: "float64" | "float32"): nu
   return uniformTolerance(precision, caseScale(c), T);
 }
 
+/** Largest magnitude of the inputs and expected outputs; 0/1 loss masks are not data and do not count. */
 function caseScale(c: ScanCase): number {
-  const fields = [...Object.values(c.inputs), ...(c.expected ? Object.values(c.expected) : [])];
+  const inputs = Object.entries(c.inputs).filter(([name]) => name !== "loss_masks");
+  const fields = [...inputs.map(([, values]) => values), ...(c.expected ? Object.values(c.expected) : [])];
   return scaleOf(...fields.map((field) => (field as (number | number[])[] | undefined)?.flat() ?? []));
 }

@@ -20,13 +20,22 @@ export interface PowTables<A extends FloatArray = FloatArray> {
  * `discount === 0` takes slime's identity branch: M = I and no carry.
  */
 export function discountPowers(discount: number, chunkSize: number, precision: Precision): PowTables {
+  if (discount === 0) {
+    const kernelRow = arrayOf(precision, chunkSize);
+    kernelRow[0] = 1;
+    return { kernelRow, carryPowers: arrayOf(precision, chunkSize) };
+  }
+  return powersOf(precision === "float32" ? Math.fround(discount) : discount, chunkSize, precision);
+}
+
+/**
+ * The tables for a base given exactly (a float64 number): each power taken in float64, then
+ * rounded once to the precision. The two-level engine uses it for `fl32(d)^C`, which is not a
+ * float32 number and must not be rounded before its powers are taken.
+ */
+export function powersOf(base: number, chunkSize: number, precision: Precision): PowTables {
   const kernelRow = arrayOf(precision, chunkSize);
   const carryPowers = arrayOf(precision, chunkSize);
-  if (discount === 0) {
-    kernelRow[0] = 1;
-    return { kernelRow, carryPowers };
-  }
-  const base = precision === "float32" ? Math.fround(discount) : discount;
   for (let k = 0; k < chunkSize; k++) {
     kernelRow[k] = base ** k;
     carryPowers[k] = base ** (k + 1);

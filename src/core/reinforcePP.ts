@@ -37,7 +37,9 @@ export function tokenLevelRewards<A extends FloatArray>(batch: ReinforcePPBatch<
       `rewards, kl and loss_masks must have one entry per sequence, got ${rewards.length}, ${kl.length} and ${lossMasks.length}`,
     );
   }
-  return kl.map((klRow, i) => {
+  // First every check slime makes on its way through the sequences (shapes, masks, the
+  // fully-masked assertion, in order); float32 overflow, which slime never checks, only after.
+  const lastUnmasked = kl.map((klRow, i) => {
     const mask = lossMasks[i];
     if (mask.length !== klRow.length) {
       throw new ScanInputError(`kl[${i}] has ${klRow.length} tokens but loss_masks[${i}] has ${mask.length}`);
@@ -46,24 +48,32 @@ export function tokenLevelRewards<A extends FloatArray>(batch: ReinforcePPBatch<
     if (!Number.isFinite(rewards[i])) {
       throw new ScanInputError(`rewards has a non-finite value at sequence ${i}: ${rewards[i]}`);
     }
-    const round = roundingOf(klRow);
-    const coef = round(-klCoef);
-    const tok = zerosLike(klRow, klRow.length);
     let last = -1;
-    for (let t = 0; t < klRow.length; t++) {
+    for (let t = 0; t < mask.length; t++) {
       const m = mask[t];
       if (m !== 0 && m !== 1) {
         throw new ScanInputError(`loss_masks[${i}] has ${String(m)} at token ${t}; a mask is 0 or 1`);
       }
       if (m === 1) last = t;
-      tok[t] = round(coef * (klRow[t] * m));
     }
     if (last < 0) throw new ScanInputError(`Sequence at index ${i} is fully masked.`, "AssertionError");
+    return last;
+  });
+  const tokens = kl.map((klRow, i) => {
+    const round = roundingOf(klRow);
+    const coef = round(-klCoef);
+    const mask = lossMasks[i];
+    const tok = zerosLike(klRow, klRow.length);
+    for (let t = 0; t < klRow.length; t++) tok[t] = round(coef * (klRow[t] * mask[t]));
+    const last = lastUnmasked[i];
     tok[last] = round(tok[last] + round(rewards[i]));
-    // Finite inputs can still overflow float32 (−β·kl, or the reward added on top).
-    checkFiniteRow(tok, "token-level rewards", i);
     return tok;
   });
+  // Finite inputs can still overflow float32 (−β·kl, or the reward added on top).
+  tokens.forEach((tok, i) => {
+    checkFiniteRow(tok, "token-level rewards", i);
+  });
+  return tokens;
 }
 
 /** Right-pads ragged rows with zeros into one `[B, max L]` batch. */

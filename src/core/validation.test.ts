@@ -30,8 +30,13 @@ describe("bad input gets a message that names the problem and where it is", () =
     expect(error.referenceText).toBe("AssertionError: Sequence at index 1 is fully masked.");
   });
 
-  it("a chunk size that is not a positive integer", () => {
-    for (const chunkSize of [0, -4, 2.5, Number.NaN]) {
+  it("a chunk size that is not a positive integer, or is beyond any kernel", () => {
+    const zero = errorOf(() => chunkedDiscountedReturns(batch(1, 2, [1, 2]), 0.9, { chunkSize: 0 }));
+    expect(zero.referenceText).toBe("ZeroDivisionError: integer modulo by zero");
+    expect(errorOf(() => chunkedDiscountedReturns(batch(1, 2, [1, 2]), 0.9, { chunkSize: 2 ** 21 })).message).toBe(
+      "chunk_size 2097152 is above the largest supported, 1048576",
+    );
+    for (const chunkSize of [-4, 2.5, Number.NaN]) {
       expect(errorOf(() => chunkedDiscountedReturns(batch(1, 2, [1, 2]), 0.9, { chunkSize })).message).toBe(
         `chunk_size must be a positive integer, got ${chunkSize}`,
       );

@@ -27,9 +27,20 @@ export function checkDiscount(discount: number, name = "discount"): void {
   }
 }
 
+/**
+ * Largest chunk size accepted: a chunk of C tokens means a C×C kernel in the reference (4 TB at
+ * this size), and C values per chunk in the trace. slime's default is 128.
+ */
+export const MAX_CHUNK_SIZE = 2 ** 20;
+
 export function checkChunkSize(chunkSize: number): void {
+  // slime computes `T % chunk_size` first, so 0 fails there, with Python's own words.
+  if (chunkSize === 0) throw new ScanInputError("integer modulo by zero", "ZeroDivisionError");
   if (!Number.isInteger(chunkSize) || chunkSize < 1) {
     throw new ScanInputError(`chunk_size must be a positive integer, got ${String(chunkSize)}`);
+  }
+  if (chunkSize > MAX_CHUNK_SIZE) {
+    throw new ScanInputError(`chunk_size ${chunkSize} is above the largest supported, ${MAX_CHUNK_SIZE}`);
   }
 }
 

@@ -10,7 +10,7 @@ import { localScan } from "./localScan";
  */
 export function chunkedScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
   const [rows, cols] = rewards.shape;
-  const { toeplitz, carryPowers } = discountKernels(discount, chunkSize);
+  const { toeplitz, carryPowers } = discountKernels(discount, chunkSize, Math.min(chunkSize, cols));
   const { layout, local } = localScan(rewards, toeplitz, chunkSize);
   const { nChunks } = layout;
   const chunkLocals = tf.unstack(local, 1) as tf.Tensor2D[];

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs-core";
-import { discountPowers } from "../core";
+import { discountPowers, powersOf } from "../core";
 
 /**
  * The constant matrices of the chunked scan, built on the host and uploaded once per run: they
@@ -7,17 +7,21 @@ import { discountPowers } from "../core";
  * dispatches that differ between backends. Call inside the caller's tf.tidy.
  */
 export interface DiscountKernels {
-  /** `[C, C]` upper-triangular Toeplitz kernel `M[i][j] = d^(j-i)`, j ≥ i (identity when d = 0). */
+  /**
+   * Upper-triangular Toeplitz kernel `M[i][j] = d^(j-i)`, j ≥ i (identity when d = 0): `[C, C]`,
+   * or only its first `rows` rows when a single chunk is longer than the row (C > T), since the
+   * other rows would multiply padding zeros. A chunk size far above T then costs T×C, not C².
+   */
   toeplitz: tf.Tensor2D;
   /** `[C]` carry powers `d^(k+1)` (zeros when d = 0). */
   carryPowers: tf.Tensor1D;
 }
 
-export function discountKernels(discount: number, chunkSize: number): DiscountKernels {
+export function discountKernels(discount: number, chunkSize: number, rows = chunkSize): DiscountKernels {
   // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
   // engine and core differ only in summation order, never in the constants.
   const { kernelRow, carryPowers } = discountPowers(discount, chunkSize, "float32");
-  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize);
+  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, rows);
 }
 
 /**
@@ -26,22 +30,22 @@ export function discountKernels(discount: number, chunkSize: number): DiscountKe
  * level's, instead of rounding the base and compounding its error over every power.
  */
 export function powerKernels(base: number, chunkSize: number): DiscountKernels {
-  const kernelRow = new Float32Array(chunkSize);
-  const carryPowers = new Float32Array(chunkSize);
-  for (let k = 0; k < chunkSize; k++) {
-    kernelRow[k] = base ** k;
-    carryPowers[k] = base ** (k + 1);
-  }
-  return kernelsOf(kernelRow, carryPowers, chunkSize);
+  const { kernelRow, carryPowers } = powersOf(base, chunkSize, "float32");
+  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, chunkSize);
 }
 
-function kernelsOf(kernelRow: Float32Array, carryPowers: Float32Array, chunkSize: number): DiscountKernels {
-  const m = new Float32Array(chunkSize * chunkSize);
-  for (let i = 0; i < chunkSize; i++) {
+function kernelsOf(
+  kernelRow: Float32Array,
+  carryPowers: Float32Array,
+  chunkSize: number,
+  rows: number,
+): DiscountKernels {
+  const m = new Float32Array(rows * chunkSize);
+  for (let i = 0; i < rows; i++) {
     for (let j = i; j < chunkSize; j++) m[i * chunkSize + j] = kernelRow[j - i];
   }
   return {
-    toeplitz: tf.tensor2d(m, [chunkSize, chunkSize], "float32"),
+    toeplitz: tf.tensor2d(m, [rows, chunkSize], "float32"),
     carryPowers: tf.tensor1d(carryPowers, "float32"),
   };
 }

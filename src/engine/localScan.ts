@@ -17,6 +17,12 @@ export function localScan(rewards: tf.Tensor2D, toeplitz: tf.Tensor2D, chunkSize
   const [rows, cols] = rewards.shape;
   const layout = chunkLayout(cols, chunkSize);
   const reversed = tf.reverse(rewards, 1);
+  if (toeplitz.shape[0] < chunkSize) {
+    // One chunk longer than the row, with a kernel of only the rows that meet real tokens
+    // (discountKernels): the padding would only multiply zeros.
+    const local = tf.reshape<tf.Rank.R3>(tf.matMul(reversed, toeplitz), [rows, 1, chunkSize]);
+    return { layout, local };
+  }
   const padded =
     layout.pad > 0
       ? tf.pad(reversed, [

@@ -18,7 +18,8 @@ import { localScan } from "./localScan";
  * Call inside tf.tidy.
  */
 export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
-  return scanWithBase(rewards, Math.fround(discount), discountKernels(discount, chunkSize), chunkSize);
+  const kernels = discountKernels(discount, chunkSize, Math.min(chunkSize, rewards.shape[1]));
+  return scanWithBase(rewards, Math.fround(discount), kernels, chunkSize);
 }
 
 /** The scan for a discount given by its exact (float64) base and the kernels built from it. */

@@ -69,7 +69,11 @@ export function buildCase(problem: ScanProblem, name: string, note = ""): ScanCa
         kind: "reinforce_pp",
         lengths: batch.kl.map((row) => row.length),
         params: { kl_coef: f64.klCoef, gamma: f64.gamma, chunk_size: f64.chunkSize },
-        inputs: { rewards: list(batch.rewards), kl: batch.kl.map(list), loss_masks: batch.lossMasks.map(list) },
+        inputs: {
+          rewards: list(batch.rewards),
+          kl: batch.kl.map(list),
+          loss_masks: batch.lossMasks.map((mask) => list(mask) as (0 | 1)[]),
+        },
         expected: t ? { returns: t.returns.map(list), token_level_rewards: t.tokenLevelRewards.map(list) } : null,
         chunked_float32: c
           ? { returns: c.returns.map(list), token_level_rewards: c.tokenLevelRewards.map(list) }

@@ -15,7 +15,8 @@ const MAX_LISTED_ISSUES = 10;
 export function parseCaseFile(text: string, source: string): CaseFile {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Some editors save UTF-8 with a byte-order mark, which JSON.parse rejects.
+    json = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
     throw new CaseFileError(`${source}: not valid JSON (${(error as Error).message})`);
   }

@@ -6,6 +6,10 @@ import { z } from "zod";
  */
 const numbers = z.array(z.number());
 const raggedNumbers = z.array(numbers);
+/** Loss masks are 0 or 1 (the reference's int masks). */
+const masks = z.array(z.array(z.union([z.literal(0), z.literal(1)], { error: "a loss mask value is 0 or 1" })));
+/** An integer; 0 and negative sizes are left to the scan, which fails as the reference does. */
+const chunkSize = z.number().int({ error: "chunk_size must be an integer" });
 const count = z.number().int().nonnegative();
 
 const common = {
@@ -24,7 +28,7 @@ const discountedCase = z.object({
   ...common,
   kind: z.literal("discounted"),
   shape: z.tuple([count, count]),
-  params: z.object({ discount: z.number(), chunk_size: z.number() }),
+  params: z.object({ discount: z.number(), chunk_size: chunkSize }),
   inputs: z.object({ rewards: numbers }),
   expected: z.object({ returns: numbers }).nullable(),
   chunked_float32: z.object({ returns: numbers }).nullable(),
@@ -34,7 +38,7 @@ const gaeCase = z.object({
   ...common,
   kind: z.literal("gae"),
   shape: z.tuple([count, count]),
-  params: z.object({ gamma: z.number(), lambd: z.number(), discount: z.number().optional(), chunk_size: z.number() }),
+  params: z.object({ gamma: z.number(), lambd: z.number(), discount: z.number().optional(), chunk_size: chunkSize }),
   inputs: z.object({ rewards: numbers, values: numbers }),
   expected: z.object({ advantages: numbers, returns: numbers, deltas: numbers.optional() }).nullable(),
   chunked_float32: z.object({ advantages: numbers, returns: numbers }).nullable(),
@@ -44,8 +48,8 @@ const reinforcePPCase = z.object({
   ...common,
   kind: z.literal("reinforce_pp"),
   lengths: z.array(count),
-  params: z.object({ kl_coef: z.number(), gamma: z.number(), chunk_size: z.number().default(128) }),
-  inputs: z.object({ rewards: numbers, kl: raggedNumbers, loss_masks: raggedNumbers }),
+  params: z.object({ kl_coef: z.number(), gamma: z.number(), chunk_size: chunkSize.default(128) }),
+  inputs: z.object({ rewards: numbers, kl: raggedNumbers, loss_masks: masks }),
   expected: z.object({ returns: raggedNumbers, token_level_rewards: raggedNumbers }).nullable(),
   chunked_float32: z.object({ returns: raggedNumbers, token_level_rewards: raggedNumbers }).nullable(),
 });
@@ -72,7 +76,7 @@ const conventionCase = z.object({
   inputs: z.object({
     rewards: numbers,
     kl: raggedNumbers,
-    loss_masks: raggedNumbers,
+    loss_masks: masks,
     values: raggedNumbers.optional(),
   }),
   reward_index: z.array(z.number().int()).optional(),
@@ -138,7 +142,7 @@ function checkSizes(c: ScanCase, ctx: Ctx): void {
     }
   }
   const tables = c.float32_pow_tables;
-  if (tables && c.kind !== "convention") {
+  if (tables && c.kind !== "convention" && c.params.chunk_size > 0) {
     const C = c.params.chunk_size;
     expectLength(tables.M_row0, C, ["float32_pow_tables", "M_row0"], `chunk_size = ${C}`);
     expectLength(tables.pow_vec, C, ["float32_pow_tables", "pow_vec"], `chunk_size = ${C}`);

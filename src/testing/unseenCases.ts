@@ -24,6 +24,7 @@ export function unseenCaseFile(): CaseFile {
     ["tiny_1e-30", { kind: "discounted", rewards: rect(2, 300, 1e-30), discount: 0.99, chunkSize: 128 }],
     ["chunk_1", { kind: "discounted", rewards: rect(2, 50), discount: 0.9, chunkSize: 1 }],
     ["chunk_above_T", { kind: "discounted", rewards: rect(3, 100), discount: 0.95, chunkSize: 512 }],
+    ["chunk_far_above_T", { kind: "discounted", rewards: rect(2, 5), discount: 0.9, chunkSize: 30000 }],
     ["empty_T0", { kind: "discounted", rewards: rect(2, 0), discount: 0.99, chunkSize: 128 }],
     [
       "gae_chunk_1_lambda_0",
