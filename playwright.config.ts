@@ -2,7 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 /** Debian's Chromium by default; SCANLAB_CHROMIUM points at another binary. */
 const executablePath = process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium";
-const port = 4173;
+/** SCANLAB_E2E_PORT lets several checkouts run their e2e suites side by side. */
+const port = Number(process.env.SCANLAB_E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: "e2e",

@@ -4,7 +4,8 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [react()],
   // WebGPU and module workers need a current browser; nothing older is supported.
-  build: { target: "es2022", chunkSizeWarningLimit: 4096 },
+  // SCANLAB_OUT_DIR lets several e2e runs build side by side without overwriting each other.
+  build: { target: "es2022", chunkSizeWarningLimit: 4096, outDir: process.env.SCANLAB_OUT_DIR ?? "dist" },
   worker: { format: "es" },
   // The worker's imports are only discovered when it first starts, which made the dev server
   // re-bundle and reload the page then; bundling them up front keeps the first visit steady.

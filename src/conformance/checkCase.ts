@@ -19,7 +19,13 @@ export interface CaseVerdict {
   shape: string;
   /** Largest error over every compared output; null when the case expects an error. */
   maxAbsError: number | null;
+  /** The allowed error at the element whose error is the largest fraction of its own bound. */
   tolerance: number | null;
+  /**
+   * The worst error as a fraction of its element's bound (pass ≤ 1): how much margin a pass had.
+   * 0 for a bit-exact match, null when the case expects an error or no number was compared.
+   */
+  boundFraction: number | null;
   passed: boolean;
   /** Why it failed, or what the error case raised. */
   detail: string;
@@ -33,17 +39,18 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
   } catch (error) {
     const raised = errorText(error);
     if (c.expect_error === undefined) {
-      return { ...base, maxAbsError: null, tolerance: null, passed: false, detail: raised };
+      return { ...base, maxAbsError: null, tolerance: null, boundFraction: null, passed: false, detail: raised };
     }
     const passed = matchesExpectedError(error, c.expect_error);
     const detail = passed ? `raised ${raised}` : `raised ${raised}, expected ${c.expect_error}`;
-    return { ...base, maxAbsError: null, tolerance: null, passed, detail };
+    return { ...base, maxAbsError: null, tolerance: null, boundFraction: null, passed, detail };
   }
   if (c.expect_error !== undefined) {
     return {
       ...base,
       maxAbsError: null,
       tolerance: null,
+      boundFraction: null,
       passed: false,
       detail: `expected ${c.expect_error}, got no error`,
     };
@@ -71,7 +78,8 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
       ? `${worst}: non-finite result`
       : `worst output: ${worst}`;
   const detail = passed ? note : failure;
-  return { ...base, maxAbsError: maxAbs, tolerance, passed, detail };
+  const boundFraction = tolerance > 0 ? maxAbs / tolerance : maxAbs === 0 ? 0 : Number.POSITIVE_INFINITY;
+  return { ...base, maxAbsError: maxAbs, tolerance, boundFraction, passed, detail };
 }
 
 /** Checks every case in order; `onVerdict` sees each verdict as soon as it is known. */
