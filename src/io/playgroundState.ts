@@ -1,0 +1,270 @@
+import { z } from "zod";
+import { BACKEND_REQUESTS, type BackendRequest } from "../engine/backendNames";
+import { STRATEGIES, type Strategy } from "../engine/strategy";
+
+/**
+ * Everything the playground shows, as one typed table: the URL (`?s=`), local storage and the
+ * exports all go through this schema, so a link or a restored session reproduces a view exactly.
+ *
+ * Companion modules (import from them, not from here, to keep this file free of math):
+ * - `playgroundProblem.ts`: `materializeRows(state)` (preset + seed → concrete rows, deterministic)
+ *   and `stateToProblem(state, precision)` (→ core's ScanProblem), `paddingStats(rows)`;
+ * - `presets.ts`: seeded generators, built-in examples, `DEFAULT_PLAYGROUND_STATE`;
+ * - `shareLink.ts`: encode/decode for the URL and local storage.
+ */
+
+export const ESTIMATORS = ["discounted", "gae", "reinforce_pp"] as const;
+export type Estimator = (typeof ESTIMATORS)[number];
+
+/**
+ * What the chunked side runs in; the reference is always core's float64 serial scan.
+ * - `float32-engine`: the tfjs engine in the worker (float32), with the chosen backend and strategy;
+ * - `slime-exact`: core's float32 emulation of slime's scan (netlib summation order), no engine;
+ * - `float64`: core's chunked scan in float64 (shows the algorithm alone, without rounding).
+ */
+export const PRECISIONS = ["float32-engine", "slime-exact", "float64"] as const;
+export type PlaygroundPrecision = (typeof PRECISIONS)[number];
+
+/** How the error heatmap and summary measure |chunked − serial|. */
+export const ERROR_METRICS = ["abs", "rel", "ulp"] as const;
+export type ErrorMetric = (typeof ERROR_METRICS)[number];
+
+/** Which values set the heatmap's colour domain. */
+export const ERROR_SCOPES = ["batch", "row", "chunk"] as const;
+export type ErrorScope = (typeof ERROR_SCOPES)[number];
+
+/** Seeded row generators (see presets.ts for what each draws). */
+export const GENERATORS = [
+  "terminal",
+  "dense",
+  "sparse",
+  "kl-terminal",
+  "multi-turn",
+  "huge-alternating",
+  "constant",
+] as const;
+export type GeneratorId = (typeof GENERATORS)[number];
+
+/**
+ * Limits of what the playground accepts (links, storage, imports), so a hostile link or file
+ * cannot make the page allocate without bound: at most MAX_ROWS rows, MAX_TOKENS tokens in a
+ * row and MAX_CELLS cells in the padded `[B, max length]` batch.
+ */
+export const MAX_ROWS = 1024;
+export const MAX_TOKENS = 65536;
+export const MAX_CELLS = 2 ** 20;
+/** A chunk of C tokens is a C×C discount kernel in the engine (64 MiB of float32 at 4096). */
+export const MAX_CHUNK_SIZE = 4096;
+/** Every input must be a float32 value (the golden schema's contract), hence finite below this. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * One batch row (one sequence). Its `length` is the source of truth: every lane present has
+ * exactly `length` entries (a shorter row of a ragged batch simply has a smaller length; the
+ * scan right-pads it with zeros as slime does). A lane that is absent reads as zeros (the mask as
+ * all ones), so switching estimator never discards what was drawn in another lane.
+ * Numbers are float32 values: inputs are rounded to float32 on the way in (golden-schema rule),
+ * so the float64 reference and the float32 scan see the same numbers.
+ */
+export interface PlaygroundRow {
+  length: number;
+  /** Per-token rewards (discounted returns, GAE). REINFORCE++ does not read them. */
+  rewards?: number[];
+  /** Critic values V_t (GAE). */
+  values?: number[];
+  /** Per-token KL (REINFORCE++: token reward −kl_coef·kl·mask). */
+  kl?: number[];
+  /**
+   * Loss mask, 0 = masked (tool/observation output). REINFORCE++ uses it (KL masked, outcome at
+   * the last unmasked token); slime's discounted and GAE scans take no mask: there it is display only.
+   */
+  lossMask?: (0 | 1)[];
+  /** Scalar outcome reward (REINFORCE++), added at the row's last unmasked token. */
+  outcome?: number;
+}
+
+export type PlaygroundData =
+  /** Rows drawn by a seeded generator: stored by seed, reproduced exactly by materializeRows. */
+  | { source: "preset"; preset: GeneratorId; seed: number; rows: number; tokens: number; ragged: boolean }
+  /** Concrete rows: drawn by hand, imported or edited. */
+  | { source: "inline"; rows: PlaygroundRow[] };
+
+export interface PlaygroundState {
+  estimator: Estimator;
+  /** Discount γ in [0, 1]. */
+  gamma: number;
+  /** GAE λ in [0, 1]. */
+  lambd: number;
+  /** Tokens per chunk, 1 … MAX_CHUNK_SIZE. */
+  chunkSize: number;
+  /** REINFORCE++ KL coefficient β ≥ 0. */
+  klCoef: number;
+  precision: PlaygroundPrecision;
+  backend: BackendRequest;
+  strategy: Strategy;
+  data: PlaygroundData;
+  /** The row shown in the lane editor and the charts (0-based; clamp to the row count when drawing). */
+  selectedRow: number;
+  errorMetric: ErrorMetric;
+  errorScope: ErrorScope;
+  /** GAE only: which output the charts show. */
+  output: "advantages" | "returns";
+}
+
+/** "1.5", "\"abc\"", "missing": how a bad value is quoted in a message. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return value === null ? "null" : typeof value;
+}
+
+function numberIn(lo: number, hi: number, integer = false) {
+  const what = `${integer ? "an integer" : "a number"} between ${lo} and ${hi}`;
+  const error = (issue: { input?: unknown }) => `expected ${what}, got ${showValue(issue.input)}`;
+  return z
+    .number({ error })
+    .refine((x) => x >= lo && x <= hi && (!integer || Number.isInteger(x)), { error, abort: true });
+}
+
+function oneOf<T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (issue) => `expected one of ${values.join(", ")}, got ${showValue(issue.input)}` });
+}
+
+/** Lanes are checked by hand (first bad element only): zod would list every element of a long row. */
+const lane = z.array(z.unknown(), { error: (issue) => `expected a list of numbers, got ${showValue(issue.input)}` });
+
+const rowSchema = z
+  .object({
+    length: numberIn(0, MAX_TOKENS, true),
+    rewards: lane.optional(),
+    values: lane.optional(),
+    kl: lane.optional(),
+    lossMask: lane.optional(),
+    outcome: numberIn(-FLOAT32_MAX, FLOAT32_MAX).optional(),
+  })
+  .strict()
+  .superRefine((row, ctx) => {
+    for (const name of ["rewards", "values", "kl", "lossMask"] as const) {
+      const values = row[name];
+      if (!values) continue;
+      if (values.length !== row.length) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `expected ${row.length} values (length), got ${values.length}`,
+        });
+        continue;
+      }
+      const ok = name === "lossMask" ? isMaskValue : isFloat32Value;
+      const bad = values.findIndex((v) => !ok(v));
+      if (bad >= 0) {
+        const what = name === "lossMask" ? "0 or 1" : "a finite number within float32 range";
+        ctx.addIssue({ code: "custom", path: [name, bad], message: `expected ${what}, got ${showValue(values[bad])}` });
+      }
+    }
+  }) as unknown as z.ZodType<PlaygroundRow>;
+
+function isFloat32Value(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= FLOAT32_MAX;
+}
+function isMaskValue(v: unknown): boolean {
+  return v === 0 || v === 1;
+}
+
+const dataSchema = z.discriminatedUnion(
+  "source",
+  [
+    z
+      .object({
+        source: z.literal("preset"),
+        preset: oneOf(GENERATORS),
+        seed: numberIn(0, 2 ** 32 - 1, true),
+        rows: numberIn(1, MAX_ROWS, true),
+        tokens: numberIn(1, MAX_TOKENS, true),
+        ragged: z.boolean({ error: (issue) => `expected true or false, got ${showValue(issue.input)}` }),
+      })
+      .strict(),
+    z.object({ source: z.literal("inline"), rows: z.array(rowSchema).min(1).max(MAX_ROWS) }).strict(),
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? `expected source "preset" or "inline"` : undefined) },
+);
+
+export const playgroundStateSchema = z
+  .object({
+    estimator: oneOf(ESTIMATORS),
+    gamma: numberIn(0, 1),
+    lambd: numberIn(0, 1),
+    chunkSize: numberIn(1, MAX_CHUNK_SIZE, true),
+    klCoef: numberIn(0, 1e6),
+    precision: oneOf(PRECISIONS),
+    backend: oneOf(BACKEND_REQUESTS),
+    strategy: oneOf(STRATEGIES),
+    data: dataSchema,
+    selectedRow: numberIn(0, MAX_ROWS - 1, true),
+    errorMetric: oneOf(ERROR_METRICS),
+    errorScope: oneOf(ERROR_SCOPES),
+    output: oneOf(["advantages", "returns"] as const),
+  })
+  .strict()
+  .superRefine((state, ctx) => {
+    if (state.data.source !== "inline") {
+      const { rows, tokens } = state.data;
+      if (rows * tokens > MAX_CELLS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["data"],
+          message: `${rows} rows × ${tokens} tokens is above the limit of ${MAX_CELLS} cells`,
+        });
+      }
+      return;
+    }
+    const rows = state.data.rows as PlaygroundRow[];
+    const longest = rows.reduce((max, row) => Math.max(max, row.length), 0);
+    if (rows.length * longest > MAX_CELLS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["data", "rows"],
+        message: `${rows.length} rows padded to ${longest} tokens is above the limit of ${MAX_CELLS} cells`,
+      });
+    }
+  }) as unknown as z.ZodType<PlaygroundState>;
+
+/** A value that is not a valid playground state: `field` is the dotted path, `message` starts with it. */
+export class PlaygroundStateError extends Error {
+  readonly field: string;
+  constructor(field: string, detail: string) {
+    super(field ? `${field}: ${detail}` : detail);
+    this.name = "PlaygroundStateError";
+    this.field = field;
+  }
+}
+
+export type StateResult = { ok: true; state: PlaygroundState } | { ok: false; error: PlaygroundStateError };
+
+/** Validates anything (parsed JSON, a stored object) as a state; never throws. */
+export function parsePlaygroundState(value: unknown): StateResult {
+  const parsed = playgroundStateSchema.safeParse(value);
+  if (parsed.success) return { ok: true, state: parsed.data };
+  const issue = parsed.error.issues[0];
+  if (issue.code === "unrecognized_keys") {
+    const field = formatField([...issue.path, issue.keys[0]]);
+    return { ok: false, error: new PlaygroundStateError(field, "unknown field (this version does not read it)") };
+  }
+  if (issue.path.length === 0 && issue.code === "invalid_type") {
+    return {
+      ok: false,
+      error: new PlaygroundStateError("", `expected a playground state object, got ${showValue(value)}`),
+    };
+  }
+  return { ok: false, error: new PlaygroundStateError(formatField(issue.path), issue.message) };
+}
+
+/** `data.rows[2].kl[17]` */
+export function formatField(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === "number" ? `${out}[${key}]` : `${out}${out ? "." : ""}${String(key)}`),
+    "",
+  );
+}
