@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { commit, historyOf, redo, undo } from "./history";
+
+describe("edit history", () => {
+  it("undoes and redoes whole edits in order", () => {
+    let h = historyOf("a");
+    h = commit(h, "b");
+    h = commit(h, "c");
+    h = undo(h);
+    expect(h.present).toBe("b");
+    h = undo(h);
+    expect(h.present).toBe("a");
+    expect(undo(h)).toBe(h);
+    h = redo(h);
+    h = redo(h);
+    expect(h.present).toBe("c");
+    expect(redo(h)).toBe(h);
+  });
+
+  it("drops the redo branch on a new edit and ignores an edit that changes nothing", () => {
+    let h = commit(commit(historyOf(1), 2), 3);
+    h = undo(h);
+    h = commit(h, 4);
+    expect(h.future).toEqual([]);
+    expect(h.past).toEqual([1, 2]);
+    expect(commit(h, 4)).toBe(h);
+  });
+
+  it("forgets the oldest edits past the limit", () => {
+    let h = historyOf(0);
+    for (let i = 1; i <= 10; i++) h = commit(h, i, 3);
+    expect(h.past).toEqual([7, 8, 9]);
+  });
+});
