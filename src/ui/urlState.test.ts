@@ -23,4 +23,36 @@ describe("url state", () => {
     expect(parseUrlState(search).state).toEqual(state);
     expect(formatUrlState(DEFAULT_URL_STATE)).toBe("");
   });
+
+  it("reports a parameter given twice with different values and uses neither", () => {
+    const { state, problems } = parseUrlState("?view=conformance&backend=wasm&backend=webgpu&strategy=two-level");
+    expect(state).toEqual({ view: "conformance", backend: "auto", strategy: "two-level" });
+    expect(problems).toEqual([
+      'Ignored backend in the address: it appears 2 times ("wasm", "webgpu") and they disagree; using auto.',
+    ]);
+  });
+
+  it("uses a value repeated unchanged, and still says it was repeated", () => {
+    const { state, problems } = parseUrlState("?view=conformance&view=conformance&strategy=per-token");
+    expect(state).toEqual({ view: "conformance", backend: "auto", strategy: "per-token" });
+    expect(problems).toEqual([
+      'view appears 2 times in the address ("conformance", "conformance"); using conformance.',
+    ]);
+  });
+
+  it("ignores an unknown value repeated, naming what is accepted", () => {
+    const { state, problems } = parseUrlState("?strategy=fast&strategy=fast&strategy=fast");
+    expect(state).toEqual(DEFAULT_URL_STATE);
+    expect(problems).toEqual([
+      'Ignored strategy in the address: it appears 3 times ("fast", "fast", "fast") and strategy is one of per-token, chunked, two-level; using chunked.',
+    ]);
+  });
+
+  it("writes one value back for a repeated parameter", () => {
+    const search = formatUrlState(
+      { view: "conformance", backend: "wasm", strategy: "chunked" },
+      "?backend=cpu&backend=webgl",
+    );
+    expect(new URLSearchParams(search).getAll("backend")).toEqual(["wasm"]);
+  });
 });

@@ -33,21 +33,39 @@ export interface ParsedUrlState {
   problems: string[];
 }
 
-/** Reads the settings from a query string (`location.search`); unknown parameters are left alone. */
+/**
+ * Reads the settings from a query string (`location.search`); unknown parameters are left alone.
+ * A parameter given more than once is never settled silently: the same value repeated is used,
+ * different values are all ignored (which one a link meant is unknowable), and either is reported.
+ */
 export function parseUrlState(search: string): ParsedUrlState {
   const params = new URLSearchParams(search);
   const state: UrlState = { ...DEFAULT_URL_STATE };
   const problems: string[] = [];
   for (const key of KEYS) {
-    const raw = params.get(key);
-    if (raw === null) continue;
-    const parsed = FIELDS[key].safeParse(raw);
+    const values = params.getAll(key);
+    if (values.length === 0) continue;
+    const accepted = `${key} is one of ${FIELDS[key].options.join(", ")}`;
+    const fallback = DEFAULT_URL_STATE[key];
+    if (values.length > 1) {
+      const given = values.map((v) => JSON.stringify(v)).join(", ");
+      const one = new Set(values).size === 1 ? FIELDS[key].safeParse(values[0]) : undefined;
+      if (one?.success) {
+        (state as Record<Key, string>)[key] = one.data;
+        problems.push(`${key} appears ${values.length} times in the address (${given}); using ${one.data}.`);
+      } else {
+        const why = one ? accepted : "they disagree";
+        problems.push(
+          `Ignored ${key} in the address: it appears ${values.length} times (${given}) and ${why}; using ${fallback}.`,
+        );
+      }
+      continue;
+    }
+    const parsed = FIELDS[key].safeParse(values[0]);
     if (parsed.success) {
       (state as Record<Key, string>)[key] = parsed.data;
     } else {
-      problems.push(
-        `Ignored ${key}=${JSON.stringify(raw)} in the address: ${key} is one of ${FIELDS[key].options.join(", ")}; using ${DEFAULT_URL_STATE[key]}.`,
-      );
+      problems.push(`Ignored ${key}=${JSON.stringify(values[0])} in the address: ${accepted}; using ${fallback}.`);
     }
   }
   return { state, problems };
