@@ -49,7 +49,10 @@ export function parseChunkSize(text: string): Parsed {
   if (!Number.isInteger(value)) return { ok: false, reason: `chunk size ${trimmed} is not a whole number` };
   if (value < 1) return { ok: false, reason: `chunk size ${trimmed} is below 1; a chunk holds at least one token` };
   if (value > MAX_CHUNK_SIZE) {
-    return { ok: false, reason: `chunk size ${trimmed} is above the playground's largest, ${MAX_CHUNK_SIZE} (a C×C kernel per chunk)` };
+    return {
+      ok: false,
+      reason: `chunk size ${trimmed} is above the playground's largest, ${MAX_CHUNK_SIZE} (a C×C kernel per chunk)`,
+    };
   }
   return { ok: true, value };
 }

@@ -1,0 +1,28 @@
+import * as Comlink from "comlink";
+import type { ScanProblem } from "../../../core";
+import type { CoreChunkedRun, CoreScanWorkerApi } from "./coreScanWorker";
+import { LatestOnly } from "./latestOnly";
+
+/** The main thread's handle on coreScanWorker: one scan at a time, the newest waiting one next. */
+export class CoreScanClient {
+  private worker?: Worker;
+  private api?: Comlink.Remote<CoreScanWorkerApi>;
+  private readonly runner = new LatestOnly<CoreChunkedRun>();
+
+  chunked(problem: ScanProblem): Promise<CoreChunkedRun> {
+    return this.runner.run(async () => {
+      if (!this.api) {
+        this.worker = new Worker(new URL("./coreScanWorker.ts", import.meta.url), { type: "module" });
+        this.api = Comlink.wrap<CoreScanWorkerApi>(this.worker);
+      }
+      return this.api.chunked(problem);
+    });
+  }
+
+  dispose(): void {
+    this.api?.[Comlink.releaseProxy]();
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.api = undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * A small worker of the playground's own for core's chunked scan (slime-exact float32 emulation and
+ * float64): at 16 × 8192 it takes a few hundred milliseconds, which on the main thread would freeze
+ * drawing. The engine worker stays the tfjs one; this one imports core only.
+ */
+import * as Comlink from "comlink";
+import { type ScanOutputs, type ScanProblem, solve } from "../../../core";
+
+export interface CoreChunkedRun {
+  outputs: ScanOutputs;
+  millis: number;
+}
+
+const api = {
+  chunked(problem: ScanProblem): CoreChunkedRun {
+    const start = performance.now();
+    const { outputs } = solve(problem, "chunked");
+    const run = { outputs, millis: performance.now() - start };
+    return Comlink.transfer(run, outputBuffers(outputs));
+  },
+};
+
+export type CoreScanWorkerApi = typeof api;
+
+function outputBuffers(outputs: ScanOutputs): Transferable[] {
+  const arrays =
+    outputs.kind === "discounted"
+      ? [outputs.returns]
+      : outputs.kind === "gae"
+        ? [outputs.advantages, outputs.returns]
+        : [...outputs.returns, ...outputs.tokenLevelRewards];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+Comlink.expose(api);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { maxAbsError, solve } from "../../../core";
+import { SupersededError } from "../../../engine/client";
+import type { PlaygroundState } from "../../../io/playgroundState";
+import { BASE_SETTINGS } from "../../../io/presets";
+import { type ChunkedSolver, runPlayground, runPlaygroundRow } from "./playgroundRun";
+
+/** Core's chunked scan standing in for the engine worker. */
+const coreChunked: ChunkedSolver = async (problem) => ({
+  outputs: solve(problem, "chunked").outputs,
+  backend: "core",
+  millis: 0,
+});
+const now = async () => {};
+
+const state: PlaygroundState = {
+  ...BASE_SETTINGS,
+  estimator: "reinforce_pp",
+  gamma: 0.99,
+  chunkSize: 4,
+  klCoef: 0.5,
+  precision: "slime-exact",
+  data: {
+    source: "inline",
+    rows: [
+      { length: 10, kl: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1].map(Math.fround), outcome: 1 },
+      { length: 6, kl: [1, 1, 1, 1, 1, 1], lossMask: [1, 1, 0, 0, 1, 0], outcome: -2 },
+    ],
+  },
+};
+const rows = state.data.source === "inline" ? state.data.rows : [];
+
+describe("runPlayground", () => {
+  it("pads ragged outputs into [B, max length] tables and summarises every valid token", async () => {
+    const result = await runPlayground(state, rows, {
+      solveChunked: coreChunked,
+      isStale: () => false,
+      yieldToPage: now,
+    });
+    expect(result).toMatchObject({ rows: 2, cols: 10, lengths: [10, 6] });
+    const returns = result.reference.returns as Float64Array;
+    // Row 1: token rewards −0.5·kl·mask, outcome −2 at its last unmasked token (4), γ 0.99.
+    expect(returns[10 + 4]).toBeCloseTo(-2.5, 12);
+    expect(returns[10 + 5]).toBe(0);
+    expect(Array.from(returns.subarray(16, 20))).toEqual([0, 0, 0, 0]);
+    const chunked = result.chunked.returns as Float32Array;
+    expect(result.summary.maxAbs).toBe(
+      Math.max(
+        maxAbsError(chunked.subarray(0, 10), returns.subarray(0, 10)),
+        maxAbsError(chunked.subarray(10, 16), returns.subarray(10, 16)),
+      ),
+    );
+    expect(result.summary.maxAbs).toBeGreaterThan(0);
+    expect(result.summary.cells).toBe(2 * 16);
+    expect(result.summary.overBound).toBe(0);
+    expect(result.ran).toMatchObject({ backend: "core", strategy: "chunked", precision: "slime-exact" });
+  });
+
+  it("recomputes one row with the batch's bits", async () => {
+    const control = { solveChunked: coreChunked, isStale: () => false, yieldToPage: now };
+    const whole = await runPlayground(state, rows, control);
+    const one = await runPlaygroundRow(state, rows, 1, control);
+    expect(one.cols).toBe(10);
+    expect(Array.from((one.chunked.returns as Float32Array).subarray(0, 6))).toEqual(
+      Array.from((whole.chunked.returns as Float32Array).subarray(10, 16)),
+    );
+  });
+
+  it("stops with SupersededError once a newer request exists, and names the row of bad input", async () => {
+    let stale = false;
+    const run = runPlayground(state, rows, {
+      solveChunked: coreChunked,
+      isStale: () => stale,
+      yieldToPage: async () => {
+        stale = true;
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(SupersededError);
+    const masked = {
+      ...state,
+      data: { source: "inline" as const, rows: [{ ...rows[1], lossMask: [0, 0, 0, 0, 0, 0] as (0 | 1)[] }] },
+    };
+    await expect(
+      runPlayground(masked, masked.data.rows, { solveChunked: coreChunked, isStale: () => false, yieldToPage: now }),
+    ).rejects.toThrow("Sequence at index 0 is fully masked.");
+  });
+});
