@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { errorSeries, MAX_ERROR_DECADES, returnsSeries, tokenAtX, tokenDomain, tokenTicks } from "./chartSeries";
+
+describe("returnsSeries", () => {
+  it("turns non-finite values into gaps and counts them", () => {
+    const s = returnsSeries([1, Number.NaN, 3], [1, 2, Number.POSITIVE_INFINITY], 800);
+    expect(s.points).toEqual([
+      { t: 0, reference: 1, chunked: 1 },
+      { t: 1, reference: null, chunked: 2 },
+      { t: 2, reference: 3, chunked: null },
+    ]);
+    expect(s.nonFinite).toBe(2);
+  });
+
+  it("downsamples long rows but keeps a spike", () => {
+    const n = 8192;
+    const ref = new Float64Array(n).map((_, t) => Math.sin(t / 100));
+    const chunked = Float32Array.from(ref);
+    chunked[6000] = 50;
+    const s = returnsSeries(ref, chunked, 700);
+    expect(s.points.length).toBeLessThan(4 * 700 + 2);
+    expect(s.points.find((p) => p.t === 6000)?.chunked).toBe(50);
+  });
+});
+
+describe("errorSeries", () => {
+  it("puts zeros on a floor a decade below the smallest error and says how many", () => {
+    const s = errorSeries([0, 3e-7, 2e-5], [1e-7, 0, 0], undefined, 800);
+    expect(s.top).toBe(-4);
+    expect(s.floor).toBe(-8);
+    expect(s.points[0].chunked).toBe(-8);
+    expect(s.points[1].chunked).toBeCloseTo(Math.log10(3e-7), 12);
+    expect(s.zeros).toEqual({ chunked: 1, serial: 2 });
+    expect(s.ticks.at(-1)).toBe(-4);
+    expect(s.ticks[0]).toBeGreaterThanOrEqual(-8);
+  });
+
+  it("caps the axis and counts what sits on the floor", () => {
+    const s = errorSeries([1e-30, 1e-3], [1e-3, 1e-3], [1e-2, 1e-2], 800);
+    expect(s.top - s.floor).toBe(MAX_ERROR_DECADES);
+    expect(s.belowFloor).toBe(1);
+    expect(s.points[0].bound).toBeCloseTo(-2, 12);
+  });
+
+  it("lists tokens with non-finite errors and gaps them", () => {
+    const s = errorSeries([1e-7, Number.NaN, 1e-7], [1e-7, 1e-7, Number.POSITIVE_INFINITY], undefined, 800);
+    expect(s.nonFiniteTokens).toEqual([1, 2]);
+    expect(s.points[1].chunked).toBeNull();
+    expect(s.points[2].serial).toBeNull();
+  });
+
+  it("still draws an all-zero error row", () => {
+    const s = errorSeries([0, 0], [0, 0], undefined, 800);
+    expect(s.points.every((p) => p.chunked === s.floor)).toBe(true);
+  });
+});
+
+describe("token axis", () => {
+  it("maps the plot's pixels onto token cells and ignores the margins", () => {
+    // 300 tokens over 800 px: token t spans [72 + t·800/300, 72 + (t+1)·800/300).
+    expect(tokenAtX(72, 72, 872, 300)).toBe(0);
+    expect(tokenAtX(74, 72, 872, 300)).toBe(0);
+    expect(tokenAtX(75, 72, 872, 300)).toBe(1);
+    expect(tokenAtX(872, 72, 872, 300)).toBe(299);
+    expect(tokenAtX(472, 72, 872, 300)).toBe(150);
+    expect(tokenAtX(10, 72, 872, 300)).toBeNull();
+    expect(tokenDomain(300)).toEqual([-0.5, 299.5]);
+  });
+
+  it("picks round tick steps that fit the width", () => {
+    expect(tokenTicks(300, 800)).toEqual([0, 50, 100, 150, 200, 250]);
+    expect(tokenTicks(8192, 800).slice(0, 3)).toEqual([0, 1000, 2000]);
+    expect(tokenTicks(5, 800)).toEqual([0, 1, 2, 3, 4]);
+    expect(tokenTicks(0, 800)).toEqual([]);
+  });
+});

@@ -1,0 +1,154 @@
+import { decadeOf } from "../heatmap/colourScale";
+import { envelopeIndices } from "./downsample";
+
+/**
+ * What the two line charts draw, computed from the full per-token arrays: downsampled points,
+ * non-finite values as gaps, and the log axis of the error chart with its floor.
+ */
+
+export interface ReturnsPoint {
+  t: number;
+  /** null where the value is NaN or infinite (a gap in the line). */
+  reference: number | null;
+  chunked: number | null;
+}
+
+export interface ReturnsSeries {
+  points: ReturnsPoint[];
+  /** Tokens in the row (the points may be fewer). */
+  length: number;
+  /** Tokens whose reference or chunked value is not finite. */
+  nonFinite: number;
+}
+
+const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
+
+export function returnsSeries(
+  reference: ArrayLike<number>,
+  chunked: ArrayLike<number>,
+  widthPx: number,
+): ReturnsSeries {
+  const length = Math.min(reference.length, chunked.length);
+  const idx = envelopeIndices([reference, chunked], length, widthPx);
+  const points: ReturnsPoint[] = new Array(idx.length);
+  for (let j = 0; j < idx.length; j++) {
+    const t = idx[j];
+    points[j] = { t, reference: finiteOrNull(reference[t]), chunked: finiteOrNull(chunked[t]) };
+  }
+  let nonFinite = 0;
+  for (let t = 0; t < length; t++) if (!Number.isFinite(reference[t]) || !Number.isFinite(chunked[t])) nonFinite++;
+  return { points, length, nonFinite };
+}
+
+export interface ErrorPoint {
+  t: number;
+  /** log10 of the error, clamped up to the floor; null for NaN / infinite errors. */
+  chunked: number | null;
+  serial: number | null;
+  bound: number | null;
+}
+
+export interface ErrorSeries {
+  points: ErrorPoint[];
+  length: number;
+  /** Exponent of the axis floor: zeros (and anything smaller) are drawn at 10^floor. */
+  floor: number;
+  /** Exponent of the axis top. */
+  top: number;
+  /** Decade ticks, as exponents. */
+  ticks: number[];
+  /** Exact-zero errors drawn at the floor, per series. */
+  zeros: { chunked: number; serial: number };
+  /** Errors below the floor (other than 0) drawn at it, when the axis is capped. */
+  belowFloor: number;
+  /** Tokens where either error is NaN or infinite. */
+  nonFiniteTokens: number[];
+}
+
+/** The most decades the error axis spans; smaller errors sit on the floor (the legend says so). */
+export const MAX_ERROR_DECADES = 12;
+
+function extent(arrays: (ArrayLike<number> | undefined)[], length: number) {
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  for (const a of arrays) {
+    if (!a) continue;
+    for (let t = 0; t < length; t++) {
+      const v = a[t];
+      if (v > 0 && Number.isFinite(v)) {
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    }
+  }
+  return max > 0 ? { min, max } : null;
+}
+
+export function errorSeries(
+  chunkedError: ArrayLike<number>,
+  serialError: ArrayLike<number>,
+  bound: ArrayLike<number> | undefined,
+  widthPx: number,
+): ErrorSeries {
+  const length = Math.min(chunkedError.length, serialError.length);
+  const range = extent([chunkedError, serialError, bound], length);
+  // One decade of room under the smallest error so the zeros' line sits apart from real values.
+  const top = range ? decadeOf(range.max) + 1 : 0;
+  const floor = range ? Math.max(decadeOf(range.min) - 1, top - MAX_ERROR_DECADES) : -1;
+  const floorValue = 10 ** floor;
+  const log = (v: number) => (Number.isFinite(v) ? Math.log10(Math.max(v, floorValue)) : null);
+  const series = bound ? [chunkedError, serialError, bound] : [chunkedError, serialError];
+  const idx = envelopeIndices(series, length, widthPx);
+  const points: ErrorPoint[] = new Array(idx.length);
+  for (let j = 0; j < idx.length; j++) {
+    const t = idx[j];
+    points[j] = { t, chunked: log(chunkedError[t]), serial: log(serialError[t]), bound: bound ? log(bound[t]) : null };
+  }
+  const zeros = { chunked: 0, serial: 0 };
+  let belowFloor = 0;
+  const nonFiniteTokens: number[] = [];
+  for (let t = 0; t < length; t++) {
+    const c = chunkedError[t];
+    const s = serialError[t];
+    if (c === 0) zeros.chunked++;
+    if (s === 0) zeros.serial++;
+    if ((c > 0 && c < floorValue) || (s > 0 && s < floorValue)) belowFloor++;
+    if (!Number.isFinite(c) || !Number.isFinite(s)) nonFiniteTokens.push(t);
+  }
+  const ticks: number[] = [];
+  const step = Math.ceil((top - floor) / 6);
+  for (let k = top; k >= floor; k -= step) ticks.push(k);
+  return { points, length, floor, top, ticks: ticks.reverse(), zeros, belowFloor, nonFiniteTokens };
+}
+
+/**
+ * The token axis runs from −0.5 to length − 0.5, so token t is drawn at the centre of the heatmap's
+ * cell t and a chunk boundary (between tokens t − 1 and t) at t − 0.5 falls on a cell edge.
+ */
+export function tokenDomain(length: number): [number, number] {
+  return [-0.5, Math.max(length, 1) - 0.5];
+}
+
+/** Token under a pointer at x (px from the chart's left edge) for a plot spanning [left, right]. */
+export function tokenAtX(x: number, left: number, right: number, length: number): number | null {
+  if (length <= 0 || x < left || x > right || right <= left) return null;
+  const t = Math.floor(((x - left) / (right - left)) * length);
+  return Math.min(length - 1, Math.max(0, t));
+}
+
+/** Round token ticks (steps of 1, 2 or 5 × 10^k) at least `minGapPx` apart on a plot `widthPx` wide. */
+export function tokenTicks(length: number, widthPx: number, minGapPx = 70): number[] {
+  if (length <= 0) return [];
+  const wanted = (length * minGapPx) / Math.max(widthPx, 1);
+  let step = 1;
+  for (let p = 1; ; p *= 10) {
+    const s = [1, 2, 5].map((m) => m * p).find((c) => c >= wanted);
+    if (s !== undefined) {
+      step = s;
+      break;
+    }
+  }
+  const ticks: number[] = [];
+  for (let t = 0; t < length; t += step) ticks.push(t);
+  return ticks;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { absError, cellErrors, relError, relFloor, ulpDistance } from "./cellErrors";
+
+describe("ulpDistance", () => {
+  it("counts float64 steps exactly, across zero and signs", () => {
+    const next = (x: number) => x + Number.EPSILON * x; // 1 ulp above for x in [1, 2)
+    expect(ulpDistance(1, next(1), "float64")).toBe(1);
+    expect(ulpDistance(1, 1, "float64")).toBe(0);
+    expect(ulpDistance(0, -0, "float64")).toBe(0);
+    expect(ulpDistance(5e-324, -5e-324, "float64")).toBe(2);
+    expect(ulpDistance(1, 2, "float64")).toBe(2 ** 52);
+  });
+
+  it("counts float32 steps on the values rounded to float32", () => {
+    const one = 1;
+    const up = 1 + 2 ** -23;
+    expect(ulpDistance(one, up, "float32")).toBe(1);
+    expect(ulpDistance(one, 1 + 3 * 2 ** -23, "float32")).toBe(3);
+    // A float64 reference rounds to the float32 result: 0 ulp from the correctly rounded value.
+    expect(ulpDistance(0.1, Math.fround(0.1), "float32")).toBe(0);
+    expect(ulpDistance(-(2 ** -149), 2 ** -149, "float32")).toBe(2);
+    expect(ulpDistance(1, 2, "float32")).toBe(2 ** 23);
+  });
+
+  it("never lets a non-finite value look close", () => {
+    expect(ulpDistance(Number.NaN, 1, "float32")).toBeNaN();
+    expect(ulpDistance(1, Number.NaN, "float64")).toBeNaN();
+    expect(ulpDistance(Number.POSITIVE_INFINITY, 1e300, "float64")).toBe(Number.POSITIVE_INFINITY);
+    expect(ulpDistance(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, "float32")).toBe(0);
+    // 1e39 overflows float32: not a finite number of float32 steps from 1.
+    expect(ulpDistance(1e39, 1, "float32")).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("abs and rel errors", () => {
+  it("treats equal infinities as exact and NaN as NaN", () => {
+    expect(absError(Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY)).toBe(0);
+    expect(absError(Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+    expect(absError(Number.NaN, 0)).toBeNaN();
+    expect(absError(1, 1.5)).toBe(0.5);
+  });
+
+  it("divides by the floor when the reference is 0", () => {
+    expect(relError(0, 1e-7, 1e-6)).toBeCloseTo(0.1, 12);
+    expect(relError(2, 2.5, 1e-6)).toBe(0.25);
+    expect(relError(0, 0, 1e-6)).toBe(0);
+  });
+
+  it("takes the floor from the batch scale, or the smallest normal for all zeros", () => {
+    expect(relFloor([3, -4, Number.NaN, Number.POSITIVE_INFINITY], "float32")).toBe(4 * 2 ** -23);
+    expect(relFloor([0, 0], "float64")).toBe(2 ** -1022);
+  });
+});
+
+describe("cellErrors", () => {
+  it("measures valid cells only and flags those over their bound", () => {
+    // 2 rows × 3 tokens; row 1 has 2 valid tokens, its third cell is padding with garbage in it.
+    const reference = [1, 2, 3, 1, 1, 0];
+    const actual = [1, 2.5, 3, 1.1, Number.NaN, 99];
+    const bound = [0.1, 0.1, 0.1, 0.2, 0.2, 0.2];
+    const { error, overBound } = cellErrors({
+      rows: 2,
+      cols: 3,
+      lengths: [3, 2],
+      reference,
+      actual,
+      bound,
+      metric: "abs",
+      precision: "float64",
+    });
+    expect(Array.from(error.slice(0, 3))).toEqual([0, 0.5, 0]);
+    expect(error[3]).toBeCloseTo(0.1, 12);
+    expect(error[4]).toBeNaN();
+    expect(error[5]).toBe(0);
+    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1, 0]);
+  });
+
+  it("rejects data shorter than the batch", () => {
+    expect(() =>
+      cellErrors({
+        rows: 2,
+        cols: 2,
+        lengths: [2, 2],
+        reference: [0],
+        actual: [0],
+        metric: "abs",
+        precision: "float32",
+      }),
+    ).toThrow(/expected 2×2/);
+  });
+});

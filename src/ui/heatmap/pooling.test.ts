@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { BinKind, poolByMax, pooledDomain, worstCell } from "./pooling";
+
+describe("poolByMax", () => {
+  it("keeps a single spike among many tokens per pixel", () => {
+    const cols = 1000;
+    const error = new Float64Array(cols).fill(1e-8);
+    error[537] = 3e-4;
+    const grid = poolByMax({ rows: 1, cols, lengths: [cols], error, maxBinsX: 100, maxBinsY: 10 });
+    expect(grid.binsX).toBe(100);
+    expect(grid.tokensPerBin).toBe(10);
+    expect(grid.value[53]).toBe(3e-4);
+    expect(grid.worst[53]).toBe(537);
+    expect(Math.max(...grid.value)).toBe(3e-4);
+    expect(grid.value[52]).toBe(1e-8);
+  });
+
+  it("marks NaN and infinite cells as their own kind, NaN as the worst", () => {
+    const error = [1e-7, Number.POSITIVE_INFINITY, 2e-7, Number.NaN, 5e-7, 1e-9];
+    const grid = poolByMax({ rows: 1, cols: 6, lengths: [6], error, maxBinsX: 3, maxBinsY: 1 });
+    expect(Array.from(grid.kind)).toEqual([BinKind.nonFinite, BinKind.nonFinite, BinKind.data]);
+    expect(grid.value[0]).toBe(1e-7); // finite part still coloured under the marker
+    expect(grid.worst[1]).toBe(3);
+    expect(grid.worst[0]).toBe(1);
+  });
+
+  it("tracks padding, masked bins and cells over bound", () => {
+    // 2 rows × 4 tokens, row 1 has 1 valid token; masks hide tokens 0 and 1 of row 0.
+    const error = [1, 2, 3, 4, 5, 99, 99, 99];
+    const lossMask = [0, 0, 1, 0, 1, 1, 1, 1];
+    const overBound = [0, 0, 0, 1, 0, 0, 0, 0];
+    const grid = poolByMax({ rows: 2, cols: 4, lengths: [4, 1], error, lossMask, overBound, maxBinsX: 2, maxBinsY: 2 });
+    expect(Array.from(grid.kind)).toEqual([BinKind.data, BinKind.data, BinKind.data, BinKind.padding]);
+    expect(Array.from(grid.value)).toEqual([2, 4, 5, 0]); // padding garbage never counts
+    expect(Array.from(grid.masked)).toEqual([1, 1, 0, 0]); // half or more of the valid cells masked
+    expect(Array.from(grid.overBound)).toEqual([0, 1, 0, 0]);
+    expect(grid.worst[3]).toBe(-1);
+  });
+
+  it("pools rows too when they outnumber the pixels, and never pools below one cell per bin", () => {
+    const rows = 10;
+    const error = new Float64Array(rows * 3);
+    error[7 * 3 + 2] = 1;
+    const grid = poolByMax({ rows, cols: 3, lengths: new Array(rows).fill(3), error, maxBinsX: 50, maxBinsY: 4 });
+    expect(grid.binsX).toBe(3);
+    expect(grid.binsY).toBe(4);
+    expect(grid.rowsPerBin).toBe(3);
+    const binRow = Array.from(grid.rowStart).findIndex((start, i) => start <= 7 && grid.rowStart[i + 1] > 7);
+    expect(grid.value[binRow * 3 + 2]).toBe(1);
+  });
+
+  it("finds the domain over data bins only", () => {
+    const error = [0, 1e-9, 5e-6, 7, 0, 0];
+    const grid = poolByMax({ rows: 2, cols: 3, lengths: [3, 0], error, maxBinsX: 3, maxBinsY: 2 });
+    expect(pooledDomain(grid)).toEqual({ min: 1e-9, max: 5e-6 });
+    expect(pooledDomain(grid, [1, 2])).toEqual({ min: 0, max: 0 });
+  });
+});
+
+describe("worstCell", () => {
+  it("prefers non-finite, skips padding", () => {
+    expect(worstCell(2, 2, [2, 1], [1, 2, 3, 1e9])).toEqual({ row: 1, token: 0, error: 3 });
+    expect(worstCell(1, 3, [3], [1, Number.POSITIVE_INFINITY, Number.NaN])).toMatchObject({ token: 2 });
+    expect(worstCell(1, 3, [0], [1, 2, 3])).toBeNull();
+  });
+});
