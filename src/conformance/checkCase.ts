@@ -1,11 +1,11 @@
-import { maxAbsError, ScanInputError } from "../core";
+import { type ScanAlgorithm, ScanInputError } from "../core";
 import type { ScanCase } from "../io/caseSchema";
-import { type CaseOutputs, pairOutputs } from "./outputs";
-import { caseTolerance } from "./tolerance";
+import { caseErrorBounds } from "./caseBounds";
+import { type CaseOutputs, type OutputPair, pairOutputs } from "./outputs";
 
 /**
- * What a run is held to: the float64 truth within the case's float64 or float32 tolerance, or
- * slime's own float32 output bit for bit.
+ * What a run is held to: the float64 truth within each element's error bound for a float64 or a
+ * float32 implementation, or slime's own float32 output bit for bit.
  */
 export type Expectation = "float64" | "float32" | "bit-exact";
 
@@ -31,7 +31,16 @@ export interface CaseVerdict {
   detail: string;
 }
 
-export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Expectation): Promise<CaseVerdict> {
+/**
+ * Runs one case and judges every output element against its own error bound for the
+ * implementation's precision and algorithm (docs/ERROR_BOUND.md), or bit for bit.
+ */
+export async function checkCase(
+  c: ScanCase,
+  solver: CaseSolver,
+  expectation: Expectation,
+  algorithm: ScanAlgorithm = "chunked",
+): Promise<CaseVerdict> {
   const base = { name: c.name, kind: c.kind, shape: caseShape(c) };
   let outputs: CaseOutputs;
   try {
@@ -59,27 +68,63 @@ export async function checkCase(c: ScanCase, solver: CaseSolver, expectation: Ex
   // Only slime's scan has a bit-reproducible float32 reference; convention cases record the
   // libraries' float32 runs, whose reductions no emulation can replay bit for bit.
   const bitExact = expectation === "bit-exact" && c.kind !== "convention";
-  const tolerance = bitExact ? 0 : caseTolerance(c, expectation === "float64" ? "float64" : "float32");
+  const precision = expectation === "float64" ? "float64" : "float32";
+  const bounds = bitExact ? undefined : caseErrorBounds(c, precision, algorithm);
+  const fileTolerance = bitExact ? undefined : c.tolerance?.[precision];
+  const judged = judgeOutputs(pairOutputs(c, outputs, bitExact ? "chunked_float32" : "expected"), (name, i) => {
+    if (!bounds) return 0;
+    const bound = bounds.get(name)?.[i] ?? Number.NaN;
+    // A file's own tolerance may tighten the check, never loosen it past the bound.
+    return fileTolerance === undefined ? bound : Math.min(bound, fileTolerance);
+  });
+  const note = expectation === "bit-exact" && !bitExact ? "no bit-exact reference: held to the float32 bound" : "";
+  return { ...base, ...judged, detail: judged.passed ? note : judged.detail };
+}
+
+type Judgement = Pick<CaseVerdict, "maxAbsError" | "tolerance" | "boundFraction" | "passed" | "detail">;
+
+/**
+ * Holds every element to its own allowed error. The verdict keeps the largest error, and the
+ * element whose error is the largest fraction of what it is allowed (its bound and the fraction).
+ */
+function judgeOutputs(pairs: OutputPair[], allowed: (name: string, index: number) => number): Judgement {
   let maxAbs = 0;
-  let worst = "";
-  for (const pair of pairOutputs(c, outputs, bitExact ? "chunked_float32" : "expected")) {
-    const error = maxAbsError(pair.actual, pair.reference);
-    if (!(error <= maxAbs)) {
-      maxAbs = error;
-      worst = pair.name;
-      if (Number.isNaN(error)) break;
+  let worst = { fraction: 0, tolerance: 0, where: "", actual: 0, reference: 0 };
+  for (const pair of pairs) {
+    const { actual, reference, name } = pair;
+    if (actual.length !== reference.length) {
+      const detail = `${name}: ${actual.length} values, expected ${reference.length}`;
+      return { maxAbsError: Number.NaN, tolerance: null, boundFraction: null, passed: false, detail };
+    }
+    for (let i = 0; i < actual.length; i++) {
+      const error = Math.abs(actual[i] - reference[i]);
+      const tolerance = allowed(name, i);
+      if (Number.isNaN(error)) {
+        const detail = `${name}[${i}]: ${actual[i]} where ${reference[i]} was expected`;
+        return { maxAbsError: Number.NaN, tolerance, boundFraction: null, passed: false, detail };
+      }
+      if (!Number.isFinite(tolerance)) {
+        const detail = `${name}[${i}]: the error bound is not finite (the result is too ill-conditioned to check)`;
+        return { maxAbsError: error, tolerance, boundFraction: null, passed: false, detail };
+      }
+      if (error > maxAbs) maxAbs = error;
+      const fraction = error === 0 ? 0 : tolerance > 0 ? error / tolerance : Number.POSITIVE_INFINITY;
+      if (fraction > worst.fraction || worst.where === "") {
+        worst = { fraction, tolerance, where: `${name}[${i}]`, actual: actual[i], reference: reference[i] };
+      }
     }
   }
-  const passed = maxAbs <= tolerance;
-  const note = expectation === "bit-exact" && !bitExact ? "no bit-exact reference: held to tolerance.float32" : "";
-  const failure = Number.isNaN(maxAbs)
-    ? `${worst}: NaN in the result, or the wrong number of values`
-    : maxAbs === Number.POSITIVE_INFINITY
-      ? `${worst}: non-finite result`
-      : `worst output: ${worst}`;
-  const detail = passed ? note : failure;
-  const boundFraction = tolerance > 0 ? maxAbs / tolerance : maxAbs === 0 ? 0 : Number.POSITIVE_INFINITY;
-  return { ...base, maxAbsError: maxAbs, tolerance, boundFraction, passed, detail };
+  const passed = worst.fraction <= 1;
+  const detail = passed
+    ? ""
+    : worst.tolerance === 0
+      ? `worst output: ${worst.where} is ${worst.actual}, must be exactly ${worst.reference}`
+      : `worst output: ${worst.where} is off by ${formatFraction(worst.fraction)} its bound ${worst.tolerance.toExponential(2)}`;
+  return { maxAbsError: maxAbs, tolerance: worst.tolerance, boundFraction: worst.fraction, passed, detail };
+}
+
+function formatFraction(fraction: number): string {
+  return Number.isFinite(fraction) ? `${fraction.toPrecision(3)}×` : "infinitely many times";
 }
 
 /** Checks every case in order; `onVerdict` sees each verdict as soon as it is known. */
@@ -88,10 +133,11 @@ export async function checkCases(
   solver: CaseSolver,
   expectation: Expectation,
   onVerdict?: (verdict: CaseVerdict, index: number) => void,
+  algorithm: ScanAlgorithm = "chunked",
 ): Promise<CaseVerdict[]> {
   const verdicts: CaseVerdict[] = [];
   for (const [i, c] of cases.entries()) {
-    const verdict = await checkCase(c, solver, expectation);
+    const verdict = await checkCase(c, solver, expectation, algorithm);
     verdicts.push(verdict);
     onVerdict?.(verdict, i);
   }

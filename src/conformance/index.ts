@@ -1,5 +1,6 @@
+export * from "./caseBounds";
+export * from "./caseConsistency";
 export * from "./caseProblem";
 export * from "./checkCase";
 export * from "./coreSolvers";
 export * from "./outputs";
-export * from "./tolerance";

@@ -4,7 +4,7 @@
  */
 import "@tensorflow/tfjs-backend-cpu";
 import * as tf from "@tensorflow/tfjs-core";
-import { scaleOf, uniformTolerance } from "../conformance/tolerance";
+import { scaleOf, uniformTolerance } from "../core";
 
 export { maskWithHoles, normals, seededRandom as seeded } from "../core/testRandom";
 

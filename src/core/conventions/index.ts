@@ -1,3 +1,4 @@
+export * from "./conventionBounds";
 export * from "./runConvention";
 export * from "./tokenRewards";
 export * from "./types";

@@ -1,0 +1,76 @@
+import { POWER_ULPS } from "../core";
+import type { ScanCase } from "../io/caseSchema";
+
+/**
+ * What a case file says twice must agree: slime-exact replays the file's float32 power tables, so a
+ * table that does not come from the case's discount (a table of zeros, a discount edited after the
+ * tables were written) would let a wrong answer pass bit for bit. Each problem names the case, the
+ * table and the index; an empty list means the file is consistent.
+ */
+export function caseConsistencyProblems(cases: readonly ScanCase[]): string[] {
+  const problems: string[] = [];
+  cases.forEach((c, index) => {
+    const where = `cases[${index}] (${JSON.stringify(c.name)})`;
+    if (c.kind === "gae" && c.params.discount !== undefined) {
+      const product = c.params.gamma * c.params.lambd;
+      if (!closeInFloat64(c.params.discount, product)) {
+        problems.push(
+          `${where}.params.discount: ${c.params.discount} contradicts gamma·lambd = ${c.params.gamma}·${c.params.lambd} = ${product}`,
+        );
+      }
+    }
+    const tables = c.float32_pow_tables;
+    if (!tables || c.kind === "convention") return;
+    const discount = scanDiscount(c);
+    for (const [name, table, offset] of [
+      ["M_row0", tables.M_row0, 0],
+      ["pow_vec", tables.pow_vec, 1],
+    ] as const) {
+      const k = table.findIndex((value, i) => !powerMatches(value, discount, i + offset));
+      if (k >= 0) {
+        const expected = powerOf(discount, k + offset);
+        problems.push(
+          `${where}.float32_pow_tables.${name}[${k}]: ${table[k]} is not d^${k + offset} for the case's discount d = ${discount} (fl32(d)^${k + offset} = ${expected}, within ${POWER_ULPS} ulps)`,
+        );
+      }
+    }
+  });
+  return problems;
+}
+
+/** The discount the scan runs with: gamma·lambd for GAE (a float64 product, as slime takes it). */
+function scanDiscount(c: Exclude<ScanCase, { kind: "convention" }>): number {
+  switch (c.kind) {
+    case "discounted":
+      return c.params.discount;
+    case "gae":
+      return c.params.gamma * c.params.lambd;
+    case "reinforce_pp":
+      return c.params.gamma;
+  }
+}
+
+/** `fl32(d)^k`, correctly rounded to float32; slime's identity branch for d = 0 (0^0 = 1, else 0). */
+function powerOf(discount: number, k: number): number {
+  if (discount === 0) return k === 0 ? 1 : 0;
+  return Math.fround(Math.fround(discount) ** k);
+}
+
+function powerMatches(value: number, discount: number, k: number): boolean {
+  const expected = powerOf(discount, k);
+  if (discount === 0) return value === expected;
+  return Math.abs(value - expected) <= POWER_ULPS * float32Ulp(expected);
+}
+
+/** The spacing of float32 numbers at x (the subnormal step below the normal range). */
+export function float32Ulp(x: number): number {
+  const bits = new Float32Array([Math.abs(x)]);
+  const asInteger = new Uint32Array(bits.buffer);
+  const below = bits[0];
+  asInteger[0] += 1;
+  return bits[0] - below;
+}
+
+function closeInFloat64(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 4 * 2 ** -53 * Math.max(Math.abs(a), Math.abs(b));
+}

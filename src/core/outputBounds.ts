@@ -1,0 +1,98 @@
+import type { Precision } from "./batch";
+import { type ScanAlgorithm, type ScanBoundRow, SUBNORMAL_STEP, scanErrorBound, UNIT_ROUNDOFF } from "./errorBound";
+import type { ScanOutputs, ScanProblem } from "./problem";
+
+/** The implementation a result came from: its working precision and how it combined chunks. */
+export interface Implementation {
+  precision: Precision;
+  algorithm: ScanAlgorithm;
+}
+
+/**
+ * Per-element error bounds for every output of a problem, shaped like the outputs themselves:
+ * what an implementation's result may differ from the float64 serial truth by, element by element.
+ * `problem` holds the inputs as the reference sees them (float64).
+ */
+export function outputErrorBounds(problem: ScanProblem, implementation: Implementation): ScanOutputs<Float64Array> {
+  const { precision, algorithm } = implementation;
+  const float32 = precision === "float32";
+  const u = UNIT_ROUNDOFF[precision];
+  const eta = SUBNORMAL_STEP[precision];
+  const rounding = (inputRoundings: number) => ({ precision, algorithm, chunkSize: problem.chunkSize, inputRoundings });
+
+  switch (problem.kind) {
+    case "discounted": {
+      const { rows, cols, data } = problem.rewards;
+      const returns = new Float64Array(rows * cols);
+      for (let b = 0; b < rows; b++) {
+        const row = { magnitudes: data.subarray(b * cols, (b + 1) * cols) };
+        returns.set(scanErrorBound(row, problem.discount, rounding(float32 ? 1 : 0)), b * cols);
+      }
+      return { kind: "discounted", returns };
+    }
+    case "gae": {
+      const { rows, cols } = problem.rewards;
+      const r = problem.rewards.data;
+      const v = problem.values.data;
+      const gamma = Math.abs(problem.gamma);
+      const advantages = new Float64Array(rows * cols);
+      const returns = new Float64Array(rows * cols);
+      for (let b = 0; b < rows; b++) {
+        const start = b * cols;
+        // |δ_t| ≤ |r_t| + |γ|·|V_{t+1}| + |V_t|, with γ·V, + and − each rounded once (and the
+        // inputs and γ converted once in float32).
+        const magnitudes = new Float64Array(cols);
+        for (let t = 0; t < cols; t++) {
+          const next = t + 1 < cols ? Math.abs(v[start + t + 1]) : 0;
+          magnitudes[t] = Math.abs(r[start + t]) + gamma * next + Math.abs(v[start + t]);
+        }
+        const bound = scanErrorBound({ magnitudes }, problem.gamma * problem.lambd, rounding(float32 ? 5 : 3));
+        advantages.set(bound, start);
+        const magnitude = magnitudeScan({ magnitudes }, problem.gamma * problem.lambd);
+        for (let t = 0; t < cols; t++) {
+          // returns = A + V: one more rounding, and V's own conversion.
+          const value = Math.abs(v[start + t]);
+          returns[start + t] = bound[t] * (1 + u) + u * magnitude[t] + 2 * u * value + eta;
+        }
+      }
+      return { kind: "gae", advantages, returns };
+    }
+    case "reinforce_pp": {
+      const { batch, klCoef, gamma } = problem;
+      const beta = Math.abs(klCoef);
+      const maxLength = batch.kl.reduce((max, row) => Math.max(max, row.length), 0);
+      const inputRoundings = float32 ? 5 : 2;
+      const tokenLevelRewards: Float64Array[] = [];
+      const returns: Float64Array[] = [];
+      batch.kl.forEach((kl, i) => {
+        const mask = batch.lossMasks[i];
+        // The scan runs over the batch right-padded to the longest row: chunks align to that length.
+        const magnitudes = new Float64Array(maxLength);
+        let last = -1;
+        for (let t = 0; t < kl.length; t++) {
+          magnitudes[t] = beta * Math.abs(kl[t]) * (mask[t] === 0 ? 0 : 1);
+          if (mask[t] !== 0) last = t;
+        }
+        if (last >= 0) magnitudes[last] += Math.abs(batch.rewards[i]);
+        const tokens = new Float64Array(kl.length);
+        for (let t = 0; t < kl.length; t++) tokens[t] = inputRoundings * u * magnitudes[t] + eta;
+        tokenLevelRewards.push(tokens);
+        returns.push(scanErrorBound({ magnitudes }, gamma, rounding(inputRoundings)).slice(0, kl.length));
+      });
+      return { kind: "reinforce_pp", returns, tokenLevelRewards };
+    }
+  }
+}
+
+/** `A_t = |x_t| + |d|·A_{t+1}`: the scan over magnitudes that every bound is proportional to. */
+export function magnitudeScan(row: ScanBoundRow, discount: number): Float64Array {
+  const { magnitudes, carriedThrough } = row;
+  const d = Math.max(Math.abs(discount), Math.abs(Math.fround(discount)));
+  const out = new Float64Array(magnitudes.length);
+  let A = 0;
+  for (let t = magnitudes.length - 1; t >= 0; t--) {
+    A = Math.abs(magnitudes[t]) + (carriedThrough?.[t] === 1 ? 1 : d) * A;
+    out[t] = A;
+  }
+  return out;
+}
