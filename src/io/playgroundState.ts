@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BACKEND_REQUESTS, type BackendRequest } from "../engine/backendNames";
 import { STRATEGIES, type Strategy } from "../engine/strategy";
+import { IoError } from "./ioError";
 
 /**
  * Everything the playground shows, as one typed table: the URL (`?s=`), local storage and the
@@ -231,11 +232,11 @@ export const playgroundStateSchema = z
     }
   }) as unknown as z.ZodType<PlaygroundState>;
 
-/** A value that is not a valid playground state: `field` is the dotted path, `message` starts with it. */
-export class PlaygroundStateError extends Error {
+/** A value that is not a valid playground state: `field` (= `where`) is the dotted path, `message` starts with it. */
+export class PlaygroundStateError extends IoError {
   readonly field: string;
-  constructor(field: string, detail: string) {
-    super(field ? `${field}: ${detail}` : detail);
+  constructor(field: string, detail: string, source = "") {
+    super(field, detail, source);
     this.name = "PlaygroundStateError";
     this.field = field;
   }

@@ -1,0 +1,194 @@
+import LZString from "lz-string";
+import { describe, expect, it } from "vitest";
+import type { PlaygroundState } from "./playgroundState";
+import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES } from "./presets";
+import {
+  decodeState,
+  encodeState,
+  loadState,
+  MAX_LINK_NUMBERS,
+  STORAGE_KEY,
+  saveState,
+  shareUrl,
+  stateFromSearch,
+  stateToSearch,
+} from "./shareLink";
+
+const drawn: PlaygroundState = {
+  ...BASE_SETTINGS,
+  estimator: "gae",
+  gamma: 0.95,
+  chunkSize: 64,
+  selectedRow: 1,
+  errorMetric: "ulp",
+  data: {
+    source: "inline",
+    rows: [
+      { length: 3, rewards: [0.5, -1.25, 3], values: [Math.fround(0.1), 0, 2], lossMask: [1, 0, 1], outcome: 0.7 },
+      { length: 2, kl: [1e-30, -3e38].map(Math.fround) },
+    ],
+  },
+};
+
+function refusal(text: string): string {
+  const decoded = decodeState(text);
+  if (decoded.ok) throw new Error("expected the link to be refused");
+  return decoded.error.message;
+}
+
+const wire = (value: unknown) => LZString.compressToEncodedURIComponent(JSON.stringify(value));
+
+describe("share links", () => {
+  it("round-trip every example and hand-drawn data exactly", () => {
+    for (const state of [...EXAMPLES.map((e) => e.state), drawn]) {
+      expect(decodeState(encodeState(state))).toEqual({ ok: true, state });
+    }
+  });
+
+  it("store a preset by its seed, so its link stays short", () => {
+    const big = { ...DEFAULT_PLAYGROUND_STATE, data: { ...DEFAULT_PLAYGROUND_STATE.data, rows: 16, tokens: 8192 } };
+    expect(encodeState(big as PlaygroundState).length).toBeLessThan(400);
+  });
+
+  it("pack inline floats as float32 (a non-float32 value comes back rounded)", () => {
+    const state = { ...drawn, data: { source: "inline" as const, rows: [{ length: 1, rewards: [0.1] }] } };
+    const decoded = decodeState(encodeState(state));
+    expect(decoded.ok && decoded.state.data.source === "inline" && decoded.state.data.rows[0].rewards).toEqual([
+      Math.fround(0.1),
+    ]);
+  });
+
+  it("keep a long random row smaller than decimal text would", () => {
+    const rewards = Array.from({ length: 8192 }, (_, i) => Math.fround(Math.sin(i * 12.9898) * 43758.5453));
+    const state = { ...drawn, data: { source: "inline" as const, rows: [{ length: 8192, rewards }] } };
+    expect(encodeState(state).length).toBeLessThan(JSON.stringify(rewards).length * 0.75);
+  });
+
+  it("refuse a damaged link with a message, never an exception", () => {
+    expect(refusal("")).toBe("Shared link: is empty");
+    expect(refusal("!!!")).toMatch(/^Shared link: is damaged/);
+    const token = encodeState(drawn);
+    expect(refusal(token.slice(0, token.length / 2))).toMatch(/^Shared link: is damaged/);
+    expect(refusal(LZString.compressToEncodedURIComponent("{not json"))).toMatch(
+      /is damaged \(its content is not JSON\)/,
+    );
+    expect(refusal(wire([1, 2]))).toBe("Shared link: does not hold a playground state");
+    expect(refusal(wire({ ...DEFAULT_PLAYGROUND_STATE, v: 2 }))).toBe(
+      "Shared link: v: this link is format 2; this version of Scanlab reads format 1",
+    );
+  });
+
+  it("name the field at fault in a well-formed link", () => {
+    expect(refusal(wire({ v: 1, ...DEFAULT_PLAYGROUND_STATE, gamma: 1.5 }))).toBe(
+      "Shared link: gamma: expected a number between 0 and 1, got 1.5",
+    );
+    const rows = [
+      { length: 2, kl: "AAAAAAAAAAA=" },
+      { length: 1, kl: "AAA" },
+    ];
+    expect(refusal(wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows } }))).toBe(
+      "Shared link: data.rows[1].kl: is not valid base64",
+    );
+    const odd = [{ length: 1, rewards: "AAAAAAA=" }];
+    expect(refusal(wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows: odd } }))).toBe(
+      "Shared link: data.rows[0].rewards: holds 5 bytes, not a whole number of float32 values (4 bytes each)",
+    );
+    const mask = [{ length: 3, lossMask: "1x1" }];
+    expect(refusal(wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows: mask } }))).toBe(
+      'Shared link: data.rows[0].lossMask[1]: expected 0 or 1, got "x"',
+    );
+  });
+
+  it("accept plain number arrays written by a script", () => {
+    const decoded = decodeState(
+      wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows: [{ length: 2, rewards: [1, 2] }] } }),
+    );
+    expect(decoded.ok && decoded.state.data).toEqual({ source: "inline", rows: [{ length: 2, rewards: [1, 2] }] });
+  });
+
+  it("refuse a link holding more numbers than the limit before decoding them", () => {
+    const rows = [
+      { length: 1, rewards: "A".repeat(16 * 100) },
+      { length: 1, lossMask: "1".repeat(101) },
+    ];
+    const text = wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows } });
+    const refused = decodeState(text, "Shared link", 400);
+    expect(!refused.ok && refused.error.message).toBe(
+      "Shared link: data.rows[1].lossMask: the link holds more than 400 numbers",
+    );
+    expect(MAX_LINK_NUMBERS).toBe(2 ** 22);
+  });
+});
+
+describe("the address", () => {
+  it("carries the state in s, keeping the page's own parameters", () => {
+    const search = stateToSearch(drawn, "?view=home&backend=wasm&gamma=0.5");
+    const params = new URLSearchParams(search);
+    expect(params.get("view")).toBe("home");
+    expect(params.get("backend")).toBe("wasm");
+    expect(params.get("gamma")).toBeNull();
+    const read = stateFromSearch(search, DEFAULT_PLAYGROUND_STATE);
+    expect(read).toMatchObject({ fromLink: true, problems: [] });
+    expect(read.state).toEqual({ ...drawn, backend: "wasm" });
+    expect(shareUrl(drawn, { origin: "http://x", pathname: "/", search: "" })).toBe(`http://x/${stateToSearch(drawn)}`);
+  });
+
+  it("applies readable overrides and reports the ones it ignores", () => {
+    const read = stateFromSearch("?gamma=0.9&chunk=64&estimator=gae&kl=abc&seed=7&rows=2", DEFAULT_PLAYGROUND_STATE);
+    expect(read.fromLink).toBe(false);
+    expect(read.state).toMatchObject({ gamma: 0.9, chunkSize: 64, estimator: "gae", klCoef: 0.05 });
+    expect(read.state.data).toMatchObject({ source: "preset", seed: 7, rows: 2 });
+    expect(read.problems.map((p) => p.message)).toEqual([
+      'Address: kl=abc: expected a number between 0 and 1000000, got "abc"; ignored',
+    ]);
+    const inline = stateFromSearch(`?s=${encodeState(drawn)}&seed=3`, DEFAULT_PLAYGROUND_STATE);
+    expect(inline.problems.map((p) => p.message)).toEqual([
+      "Address: seed=3: applies to seeded presets, and this batch has inline rows; ignored",
+    ]);
+    expect(inline.state).toEqual(drawn);
+    const switched = stateFromSearch(
+      `?s=${encodeState(drawn)}&preset=dense&seed=3&ragged=maybe`,
+      DEFAULT_PLAYGROUND_STATE,
+    );
+    expect(switched.problems.map((p) => p.message)).toEqual([
+      'Address: ragged=maybe: expected true or false, got "maybe"; ignored',
+    ]);
+    expect(switched.state.data).toEqual({
+      source: "preset",
+      preset: "dense",
+      seed: 3,
+      rows: 4,
+      tokens: 300,
+      ragged: true,
+    });
+  });
+
+  it("falls back on a bad s and says why", () => {
+    const read = stateFromSearch("?s=garbage&gamma=0.5", DEFAULT_PLAYGROUND_STATE);
+    expect(read.fromLink).toBe(false);
+    expect(read.error?.message).toMatch(/^Shared link: is damaged/);
+    expect(read.state).toEqual({ ...DEFAULT_PLAYGROUND_STATE, gamma: 0.5 });
+  });
+});
+
+describe("local storage", () => {
+  it("saves and restores a session, and reports a full or broken store", () => {
+    const store = new Map<string, string>();
+    const storage = {
+      setItem: (k: string, v: string) => store.set(k, v),
+      getItem: (k: string) => store.get(k) ?? null,
+    };
+    expect(loadState(storage)).toBeNull();
+    expect(saveState(storage, drawn)).toBeUndefined();
+    expect(loadState(storage)).toEqual({ ok: true, state: drawn });
+    store.set(STORAGE_KEY, "xyz");
+    const broken = loadState(storage);
+    expect(broken?.ok === false && broken.error.message).toMatch(/^Saved session: is damaged/);
+    const full = {
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
+    expect(saveState(full, drawn)?.message).toBe("Session: could not be saved (QuotaExceededError)");
+  });
+});

@@ -1,0 +1,251 @@
+import LZString from "lz-string";
+import { base64ToFloat32, float32ToBase64 } from "./float32Base64";
+import { describeThrown } from "./ioError";
+import {
+  MAX_CELLS,
+  type PlaygroundRow,
+  type PlaygroundState,
+  PlaygroundStateError,
+  parsePlaygroundState,
+  showValue,
+} from "./playgroundState";
+
+/**
+ * The playground's state in a link (`?s=…`) and in local storage, one format for both: the state's
+ * JSON with every inline lane packed (float lanes as base64 of little-endian float32, masks as a
+ * string of 0s and 1s), compressed with lz-string into URL-safe text. Seeded presets are stored
+ * by their seed, so their links stay short. Decoding validates everything with the state's schema
+ * and never throws: a bad link gives a PlaygroundStateError naming the field.
+ *
+ * Lanes travel as float32: a value that is not a float32 comes back rounded, as the scan rounds
+ * it anyway. Scripts may also write lanes as plain JSON arrays of numbers.
+ */
+export const SHARE_PARAM = "s";
+export const LINK_VERSION = 1;
+export const STORAGE_KEY = "scanlab.playground";
+
+/** Longest compressed text decoded (16 Mi characters), and longest JSON it may expand to (32 Mi). */
+export const MAX_LINK_CHARS = 2 ** 24;
+export const MAX_JSON_CHARS = 2 ** 25;
+/** At most 4 lanes of MAX_CELLS numbers each (2^22 numbers in all). */
+export const MAX_LINK_NUMBERS = 4 * MAX_CELLS;
+
+export type DecodeResult = { ok: true; state: PlaygroundState } | { ok: false; error: PlaygroundStateError };
+
+const FLOAT_LANES = ["rewards", "values", "kl"] as const;
+
+/** The compressed, URL-safe text for a state (the value of `s`). */
+export function encodeState(state: PlaygroundState): string {
+  const { data, ...settings } = state;
+  const wireData = data.source === "inline" ? { source: "inline", rows: data.rows.map(rowToWire) } : data;
+  return LZString.compressToEncodedURIComponent(JSON.stringify({ v: LINK_VERSION, ...settings, data: wireData }));
+}
+
+function rowToWire(row: PlaygroundRow): Record<string, unknown> {
+  const wire: Record<string, unknown> = { length: row.length };
+  for (const lane of FLOAT_LANES) {
+    const values = row[lane];
+    if (values) wire[lane] = float32ToBase64(values);
+  }
+  if (row.lossMask) wire.lossMask = row.lossMask.join("");
+  if (row.outcome !== undefined) wire.outcome = row.outcome;
+  return wire;
+}
+
+/**
+ * The state in a link's `s` text (or stored text); `source` names it in messages. Never throws.
+ * `maxNumbers` caps the packed lane values unpacked (a lower cap keeps tests fast).
+ */
+export function decodeState(text: string, source = "Shared link", maxNumbers = MAX_LINK_NUMBERS): DecodeResult {
+  const fail = (field: string, detail: string): DecodeResult => ({
+    ok: false,
+    error: new PlaygroundStateError(field, detail, source),
+  });
+  if (typeof text !== "string" || text.length === 0) return fail("", "is empty");
+  if (text.length > MAX_LINK_CHARS)
+    return fail("", `is ${text.length} characters long, above the limit of ${MAX_LINK_CHARS}`);
+  let json: string | null;
+  try {
+    json = LZString.decompressFromEncodedURIComponent(text);
+  } catch (thrown) {
+    return fail("", `is damaged (${describeThrown(thrown)}); was it cut short when copied?`);
+  }
+  if (!json) return fail("", "is damaged (not compressed playground data); was it cut short when copied?");
+  if (json.length > MAX_JSON_CHARS) return fail("", `expands to more than ${MAX_JSON_CHARS} characters`);
+  let wire: unknown;
+  try {
+    wire = JSON.parse(json);
+  } catch {
+    return fail("", "is damaged (its content is not JSON); was it cut short when copied?");
+  }
+  if (!wire || typeof wire !== "object" || Array.isArray(wire)) return fail("", "does not hold a playground state");
+  const { v, ...state } = wire as Record<string, unknown>;
+  if (v !== LINK_VERSION) {
+    return fail("v", `this link is format ${showValue(v)}; this version of Scanlab reads format ${LINK_VERSION}`);
+  }
+  const unpacked = unpackLanes(state, maxNumbers);
+  if (unpacked) return fail(unpacked.field, unpacked.detail);
+  const parsed = parsePlaygroundState(state);
+  return parsed.ok ? parsed : fail(parsed.error.field, stripField(parsed.error));
+}
+
+function stripField(error: PlaygroundStateError): string {
+  return error.field ? error.message.slice(error.field.length + 2) : error.message;
+}
+
+/** Replaces packed lanes by number arrays, in place; returns the first problem found. */
+function unpackLanes(
+  state: Record<string, unknown>,
+  maxNumbers: number,
+): { field: string; detail: string } | undefined {
+  const data = state.data as { source?: unknown; rows?: unknown } | undefined;
+  if (data?.source !== "inline" || !Array.isArray(data.rows)) return undefined;
+  let numbers = 0;
+  for (const [i, row] of data.rows.entries()) {
+    if (!row || typeof row !== "object") continue;
+    const lanes = row as Record<string, unknown>;
+    for (const lane of [...FLOAT_LANES, "lossMask"]) {
+      const packed = lanes[lane];
+      if (typeof packed !== "string") continue;
+      const field = `data.rows[${i}].${lane}`;
+      numbers += lane === "lossMask" ? packed.length : Math.floor((packed.length * 3) / 16);
+      if (numbers > maxNumbers) return { field, detail: `the link holds more than ${maxNumbers} numbers` };
+      if (lane === "lossMask") {
+        if (!/^[01]*$/.test(packed)) {
+          const at = packed.search(/[^01]/);
+          return { field: `${field}[${at}]`, detail: `expected 0 or 1, got ${JSON.stringify(packed[at])}` };
+        }
+        lanes[lane] = Array.from(packed, Number);
+        continue;
+      }
+      const floats = base64ToFloat32(packed);
+      if (typeof floats === "string") return { field, detail: floats };
+      lanes[lane] = Array.from(floats);
+    }
+  }
+  return undefined;
+}
+
+/** Readable parameters a script may add to a link (`?gamma=0.99&chunk=64`); they override `s`. */
+export const READABLE_PARAMS = {
+  estimator: "estimator",
+  gamma: "gamma",
+  lambd: "lambd",
+  chunk: "chunkSize",
+  kl: "klCoef",
+  precision: "precision",
+  backend: "backend",
+  strategy: "strategy",
+  row: "selectedRow",
+  metric: "errorMetric",
+  scope: "errorScope",
+  output: "output",
+} as const satisfies Record<string, keyof PlaygroundState>;
+/** Readable parameters of a seeded preset; `preset` switches inline data to that generator. */
+export const PRESET_PARAMS = ["preset", "seed", "rows", "tokens", "ragged"] as const;
+
+/** Parameters owned by the page's own URL state (src/ui/urlState.ts), left in place when writing `s`. */
+const PAGE_PARAMS = new Set(["backend", "strategy"]);
+
+export interface SearchResult {
+  state: PlaygroundState;
+  /** True when `s` was present and valid. */
+  fromLink: boolean;
+  /** Why `s` was refused (the state is then `fallback`, with the readable overrides applied). */
+  error?: PlaygroundStateError;
+  /** Readable parameters that were ignored, each naming the parameter and why. */
+  problems: PlaygroundStateError[];
+}
+
+/** Reads the playground's state from a query string (`location.search`); never throws. */
+export function stateFromSearch(search: string, fallback: PlaygroundState): SearchResult {
+  const params = new URLSearchParams(search);
+  const token = params.get(SHARE_PARAM);
+  let state = fallback;
+  let error: PlaygroundStateError | undefined;
+  if (token !== null) {
+    const decoded = decodeState(token);
+    if (decoded.ok) state = decoded.state;
+    else error = decoded.error;
+  }
+  const problems: PlaygroundStateError[] = [];
+  const tryOverride = (param: string, raw: string, candidate: unknown) => {
+    const parsed = parsePlaygroundState(candidate);
+    if (parsed.ok) state = parsed.state;
+    else problems.push(new PlaygroundStateError(`${param}=${raw}`, `${stripField(parsed.error)}; ignored`, "Address"));
+  };
+  for (const [param, key] of Object.entries(READABLE_PARAMS)) {
+    const raw = params.get(param);
+    if (raw !== null) tryOverride(param, raw, { ...state, [key]: readValue(raw) });
+  }
+  for (const param of PRESET_PARAMS) {
+    const raw = params.get(param);
+    if (raw === null) continue;
+    if (state.data.source !== "preset" && param !== "preset") {
+      problems.push(
+        new PlaygroundStateError(
+          `${param}=${raw}`,
+          "applies to seeded presets, and this batch has inline rows; ignored",
+          "Address",
+        ),
+      );
+      continue;
+    }
+    const base =
+      state.data.source === "preset" ? state.data : { source: "preset", seed: 1, rows: 4, tokens: 300, ragged: true };
+    const value = param === "ragged" ? readBoolean(raw) : readValue(raw);
+    tryOverride(param, raw, { ...state, data: { ...base, [param]: value } });
+  }
+  return { state, fromLink: token !== null && !error, error, problems };
+}
+
+/** A number when the text is one, else the text itself (so the message quotes what was written). */
+function readValue(raw: string): unknown {
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw.trim()) ? Number(raw) : raw;
+}
+
+function readBoolean(raw: string): unknown {
+  return raw === "true" || raw === "1" ? true : raw === "false" || raw === "0" ? false : raw;
+}
+
+/** The query string carrying the state in `s`; other parameters (view, …) are kept, readable overrides dropped. */
+export function stateToSearch(state: PlaygroundState, previousSearch = ""): string {
+  const params = new URLSearchParams(previousSearch);
+  for (const param of [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS]) {
+    if (!PAGE_PARAMS.has(param)) params.delete(param);
+  }
+  params.set(SHARE_PARAM, encodeState(state));
+  return `?${params.toString()}`;
+}
+
+/** The full link for the copy-link button. */
+export function shareUrl(
+  state: PlaygroundState,
+  location: { origin: string; pathname: string; search: string },
+): string {
+  return `${location.origin}${location.pathname}${stateToSearch(state, location.search)}`;
+}
+
+/** Saves the session; returns why it could not (storage full or disabled) instead of throwing. */
+export function saveState(storage: Pick<Storage, "setItem">, state: PlaygroundState): PlaygroundStateError | undefined {
+  try {
+    storage.setItem(STORAGE_KEY, encodeState(state));
+    return undefined;
+  } catch (thrown) {
+    return new PlaygroundStateError("", `could not be saved (${describeThrown(thrown)})`, "Session");
+  }
+}
+
+/** The last saved session: null when there is none, else the state or why it cannot be restored. */
+export function loadState(storage: Pick<Storage, "getItem">): DecodeResult | null {
+  let text: string | null;
+  try {
+    text = storage.getItem(STORAGE_KEY);
+  } catch (thrown) {
+    return {
+      ok: false,
+      error: new PlaygroundStateError("", `could not be read (${describeThrown(thrown)})`, "Saved session"),
+    };
+  }
+  return text === null ? null : decodeState(text, "Saved session");
+}
