@@ -30,3 +30,14 @@ export function checkFileSize(bytes: number, source: string): IoError | undefine
 export function describeThrown(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);
 }
+
+/** What an importer returns: the value with notes worth showing (e.g. "header row skipped"), or why it failed. */
+export type IoResult<T> = { ok: true; value: T; notes: string[] } | { ok: false; error: IoError };
+
+export function success<T>(value: T, notes: string[] = []): IoResult<T> {
+  return { ok: true, value, notes };
+}
+
+export function failure<T>(error: IoError): IoResult<T> {
+  return { ok: false, error };
+}

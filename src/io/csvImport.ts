@@ -1,0 +1,154 @@
+import Papa from "papaparse";
+import { describeThrown, failure, IoError, type IoResult, MAX_IMPORT_BYTES, success } from "./ioError";
+import type { Lane } from "./playgroundProblem";
+import { FLOAT32_MAX, MAX_CELLS, MAX_ROWS, MAX_TOKENS, type PlaygroundRow } from "./playgroundState";
+
+/**
+ * A CSV of rows × tokens: one batch row per line, one token per column, read into one lane
+ * (rewards, values, KL or loss mask). An optional header line (no cell of it a number) is skipped.
+ * Rows may be ragged: empty cells at the end of a line make that row shorter; an empty cell
+ * before the last value is an error. Rows and columns are counted from 1, as a spreadsheet
+ * shows them (the header line included), so "row 3, column 17" is where to look.
+ */
+export interface CsvTable {
+  /** The header's cells, when the first line is one. */
+  header: string[] | null;
+  /** The numbers of every data row, each as long as its row. */
+  rows: number[][];
+  /** The row number (from 1, as in the file) of each data row: empty lines are skipped. */
+  rowNumbers: number[];
+}
+
+/** A decimal number as numpy and spreadsheets write it (no hex, no thousands separators). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const NON_FINITE = /^[+-]?(nan|inf|infinity)$/i;
+
+/** Parses the text of a CSV into numbers; never throws. `source` (the file name) starts every message. */
+export function parseCsvTable(text: string, source = "CSV file"): IoResult<CsvTable> {
+  try {
+    return parseTable(text, source);
+  } catch (thrown) {
+    return failure(new IoError("", `could not be read (${describeThrown(thrown)})`, source));
+  }
+}
+
+function parseTable(text: string, source: string): IoResult<CsvTable> {
+  const fail = (where: string, detail: string) => failure<CsvTable>(new IoError(where, detail, source));
+  if (text.length > MAX_IMPORT_BYTES)
+    return fail("", `is larger than the import limit of ${MAX_IMPORT_BYTES / 2 ** 20} MiB`);
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const parsed = Papa.parse<string[]>(body, { dynamicTyping: false, skipEmptyLines: false });
+  const fatal = parsed.errors.find((e) => e.code !== "UndetectableDelimiter");
+  if (fatal) return fail(`row ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
+  const records = parsed.data;
+  let header: string[] | null = null;
+  let first = 0;
+  // A first line of words is a header only when numbers follow; alone, it is a row with bad cells.
+  const hasData = records.slice(1).some((record) => record.some((cell) => cell.trim() !== ""));
+  if (records.length > 0 && hasData && isHeader(records[0])) {
+    header = records[0].map((cell) => cell.trim());
+    first = 1;
+  }
+  const rows: number[][] = [];
+  const rowNumbers: number[] = [];
+  let cells = 0;
+  for (let r = first; r < records.length; r++) {
+    const record = records[r];
+    let end = record.length;
+    while (end > 0 && record[end - 1].trim() === "") end--;
+    if (end === 0) continue; // an empty line
+    const where = (c: number) => `row ${r + 1}, column ${c + 1}`;
+    const values = new Array<number>(end);
+    for (let c = 0; c < end; c++) {
+      const cell = record[c].trim();
+      if (cell === "") return fail(where(c), "empty cell before the end of the row (only trailing cells may be empty)");
+      if (NON_FINITE.test(cell))
+        return fail(where(c), `${JSON.stringify(cell)} is not a finite number; the scan needs finite inputs`);
+      if (!NUMBER.test(cell)) return fail(where(c), `${JSON.stringify(clip(cell))} is not a number`);
+      const value = Number(cell);
+      if (Math.abs(value) > FLOAT32_MAX) return fail(where(c), `${cell} is outside the float32 range (±3.4e38)`);
+      values[c] = value;
+    }
+    if (end > MAX_TOKENS) return fail(`row ${r + 1}`, `has ${end} values, above the limit of ${MAX_TOKENS} tokens`);
+    rows.push(values);
+    rowNumbers.push(r + 1);
+    if (rows.length > MAX_ROWS) return fail(`row ${r + 1}`, `more than ${MAX_ROWS} rows (the limit)`);
+    cells = Math.max(cells, end);
+  }
+  if (rows.length === 0) return fail("", "has no rows of numbers");
+  if (rows.length * cells > MAX_CELLS) {
+    return fail("", `${rows.length} rows padded to ${cells} tokens is above the limit of ${MAX_CELLS} cells`);
+  }
+  const notes = header ? [`${source}: the first line was read as a header and skipped`] : [];
+  return success({ header, rows, rowNumbers }, notes);
+}
+
+/** A header has no numeric cell and at least one non-empty one. */
+function isHeader(record: string[]): boolean {
+  const cells = record.map((cell) => cell.trim());
+  return cells.some((cell) => cell !== "") && !cells.some((cell) => NUMBER.test(cell) || NON_FINITE.test(cell));
+}
+
+function clip(cell: string): string {
+  return cell.length > 30 ? `${cell.slice(0, 30)}…` : cell;
+}
+
+/**
+ * Checks that a table fits a lane: a loss mask holds only 0 and 1. Values are rounded to float32
+ * (the playground's inputs are float32 values).
+ */
+function laneValues(table: CsvTable, lane: Lane, source: string): IoResult<number[][]> {
+  const rows: number[][] = [];
+  for (const [r, row] of table.rows.entries()) {
+    if (lane === "lossMask") {
+      const c = row.findIndex((v) => v !== 0 && v !== 1);
+      if (c >= 0)
+        return failure(
+          new IoError(`row ${table.rowNumbers[r]}, column ${c + 1}`, `a loss mask is 0 or 1, got ${row[c]}`, source),
+        );
+      rows.push(row);
+    } else {
+      rows.push(row.map(Math.fround));
+    }
+  }
+  return success(rows);
+}
+
+/** A new batch from a CSV: one row per line, the given lane filled, the other lanes absent (zeros). */
+export function importCsv(text: string, lane: Lane, source = "CSV file"): IoResult<PlaygroundRow[]> {
+  const table = parseCsvTable(text, source);
+  if (!table.ok) return table;
+  const values = laneValues(table.value, lane, source);
+  if (!values.ok) return values;
+  const rows = values.value.map((v): PlaygroundRow => ({ length: v.length, [lane]: v }));
+  return success(rows, table.notes);
+}
+
+/**
+ * Fills one lane of an existing batch from a CSV (e.g. GAE values after the rewards): the CSV must
+ * have one line per batch row, each as long as that row.
+ */
+export function importCsvLane(
+  text: string,
+  lane: Lane,
+  batch: PlaygroundRow[],
+  source = "CSV file",
+): IoResult<PlaygroundRow[]> {
+  const table = parseCsvTable(text, source);
+  if (!table.ok) return table;
+  const values = laneValues(table.value, lane, source);
+  if (!values.ok) return values;
+  if (values.value.length !== batch.length) {
+    return failure(new IoError("", `has ${values.value.length} rows, but the batch has ${batch.length}`, source));
+  }
+  for (const [b, row] of batch.entries()) {
+    if (values.value[b].length !== row.length) {
+      const detail = `has ${values.value[b].length} values, but batch row ${b} has ${row.length} tokens`;
+      return failure(new IoError(`row ${table.value.rowNumbers[b]}`, detail, source));
+    }
+  }
+  return success(
+    batch.map((row, b) => ({ ...row, [lane]: values.value[b] })),
+    table.notes,
+  );
+}
