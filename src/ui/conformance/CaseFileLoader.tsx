@@ -2,39 +2,45 @@ import { type DragEvent, useState } from "react";
 import publicCasesUrl from "../../../cases/public_cases.json?url";
 
 export interface CaseFileLoaderProps {
-  /** Called with the text and name of the chosen file; parsing is the caller's job. */
-  onText(text: string, sourceName: string): void;
-  onError(message: string): void;
+  /**
+   * Called the moment a file is chosen, before it is read: with its name and how to read its
+   * text (which rejects with a message naming the file). Parsing is the caller's job.
+   */
+  onFile(sourceName: string, read: () => Promise<string>): void;
   disabled?: boolean;
 }
 
 /** Picks a case file: the file picker, a drop on the zone, or the public cases shipped with the page. */
-export function CaseFileLoader({ onText, onError, disabled = false }: CaseFileLoaderProps) {
+export function CaseFileLoader({ onFile, disabled = false }: CaseFileLoaderProps) {
   const [dragging, setDragging] = useState(false);
 
-  const readFile = async (file: File | undefined) => {
+  const chooseFile = (file: File | undefined) => {
     if (!file) return;
-    try {
-      onText(await file.text(), file.name);
-    } catch (error) {
-      onError(`${file.name}: could not be read (${(error as Error).message})`);
-    }
+    onFile(file.name, async () => {
+      try {
+        return await file.text();
+      } catch (error) {
+        throw new Error(`${file.name}: could not be read (${(error as Error).message})`);
+      }
+    });
   };
 
-  const loadBuiltIn = async () => {
-    try {
-      const response = await fetch(publicCasesUrl);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      onText(await response.text(), "public_cases.json");
-    } catch (error) {
-      onError(`the built-in public cases could not be loaded (${(error as Error).message})`);
-    }
+  const chooseBuiltIn = () => {
+    onFile("public_cases.json", async () => {
+      try {
+        const response = await fetch(publicCasesUrl);
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return await response.text();
+      } catch (error) {
+        throw new Error(`the built-in public cases could not be loaded (${(error as Error).message})`);
+      }
+    });
   };
 
   const onDrop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
     setDragging(false);
-    void readFile(event.dataTransfer.files[0]);
+    chooseFile(event.dataTransfer.files[0]);
   };
 
   return (
@@ -56,13 +62,13 @@ export function CaseFileLoader({ onText, onError, disabled = false }: CaseFileLo
           data-testid="case-file-input"
           disabled={disabled}
           onChange={(event) => {
-            void readFile(event.currentTarget.files?.[0]);
+            chooseFile(event.currentTarget.files?.[0]);
             event.currentTarget.value = "";
           }}
         />
       </label>
       <span className="drop-hint">or drop one here, or</span>
-      <button type="button" onClick={() => void loadBuiltIn()} disabled={disabled}>
+      <button type="button" data-testid="load-public-cases" onClick={chooseBuiltIn} disabled={disabled}>
         Load the built-in public cases
       </button>
     </section>

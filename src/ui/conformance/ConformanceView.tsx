@@ -1,18 +1,19 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { summaryLine } from "../../conformance";
+import { useEffect, useReducer, useRef, useState } from "react";
 import type { AdapterInfo, BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { Strategy } from "../../engine/strategy";
-import { parseCaseFile } from "../../io/caseFile";
 import type { ScanCase } from "../../io/caseSchema";
 import { type UrlState, writeUrlState } from "../urlState";
 import { CaseFileLoader } from "./CaseFileLoader";
-import { ConformanceSummary } from "./ConformanceSummary";
+import { ConformanceResults } from "./ConformanceResults";
 import { EngineControls } from "./EngineControls";
 import { FaultControls } from "./FaultControls";
 import { Notices } from "./Notices";
+import { readCases } from "./readCases";
+import { RowBatcher } from "./rowBatcher";
 import { type CaseRow, runConformance } from "./runConformance";
-import { VerdictTable } from "./VerdictTable";
+import { INITIAL_RUN_STATE, isBusy, runReducer } from "./runState";
+import "./conformance.css";
 
 export interface ConformanceViewProps {
   initial: UrlState;
@@ -28,37 +29,49 @@ interface Loaded {
 
 /**
  * Checks a case file on the tensor engine in the worker: every case against its float32
- * tolerance, on the chosen backend and strategy. Loading a file, or changing the backend or
- * the strategy, starts a run; the newest run wins.
+ * tolerance, on the chosen backend and strategy. Choosing a file, or changing the backend or the
+ * strategy, starts a run at once, in the same event: the newest run owns the results, and what
+ * an older one sends later is dropped (runState.ts).
  */
 export function ConformanceView({ initial, urlProblems, debug = false }: ConformanceViewProps) {
   const [client, setClient] = useState<EngineClient | null>(null);
   const [backendRequest, setBackendRequest] = useState<BackendRequest>(initial.backend);
-  const [strategy, setStrategy] = useState<Strategy>(initial.strategy);
+  const [strategy, setStrategy] = useState(initial.strategy);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [rows, setRows] = useState<(CaseRow | undefined)[]>([]);
-  const [summary, setSummary] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
+  const [run, dispatch] = useReducer(runReducer, INITIAL_RUN_STATE);
   const [backend, setBackend] = useState<string | null>(null);
   const [adapter, setAdapter] = useState<AdapterInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [runCount, setRunCount] = useState(0);
-  const runId = useRef(0);
+  // Read by callbacks that outlive a render: the newest run and read, and the settings they use.
+  const latest = useRef({
+    run: 0,
+    read: 0,
+    strategy: initial.strategy,
+    loaded: null as Loaded | null,
+    client: null as EngineClient | null,
+  });
+  const batcher = useRef<RowBatcher<readonly [number, CaseRow]> | null>(null);
 
   // One engine client (one worker) for the view's lifetime.
   useEffect(() => {
     const engine = new EngineClient({ backend: initial.backend });
     const unsubscribe = engine.subscribe((event) => {
-      if (event.type === "ready") {
-        setBackend(event.report.backend);
-        setAdapter(event.report.adapter ?? null);
-      } else setNotice(event.message);
+      // After a crash the client asks for the next backend down by itself: the menu follows it,
+      // and shows no backend as running until the new worker reports.
+      setBackendRequest(engine.requested);
+      const report = event.type === "ready" ? event.report : engine.report;
+      setBackend(report?.backend ?? null);
+      setAdapter(report?.adapter ?? null);
+      if (event.type === "notice") setNotice(event.message);
     });
     setClient(engine);
+    latest.current.client = engine;
+    engine.ready().catch(() => {}); // start at once; a failure to start arrives as a notice
     return () => {
       unsubscribe();
       engine.dispose();
+      batcher.current?.cancel();
     };
   }, [initial.backend]);
 
@@ -66,62 +79,84 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     writeUrlState({ view: "conformance", backend: backendRequest, strategy });
   }, [backendRequest, strategy]);
 
-  // Only a change of the requested backend replaces the worker: after a fallback restart the
-  // client keeps running on the lower backend until the user picks another one.
-  useEffect(() => {
-    if (!client) return;
-    client.selectBackend(backendRequest);
+  const startRun = (engine: EngineClient, { cases, fileName }: Loaded, readId?: number) => {
+    const id = ++latest.current.run;
+    const isCurrent = () => latest.current.run === id;
+    batcher.current?.cancel();
+    const rows = new RowBatcher<readonly [number, CaseRow]>((batch) => {
+      dispatch({ type: "rows", runId: id, rows: batch });
+      const ran = batch.findLast(([, row]) => row.backend !== undefined)?.[1].backend;
+      if (ran && isCurrent()) setBackend(ran);
+    });
+    batcher.current = rows;
+    dispatch({ type: "start", runId: id, cases, fileName, readId });
+    setError(null);
+    runConformance(engine, cases, latest.current.strategy, (row, index) => rows.add([index, row]))
+      .then((result) => {
+        rows.cancel();
+        dispatch({ type: "finish", runId: id, rows: result.rows });
+        if (isCurrent()) setBackend(result.backend);
+      })
+      .catch((reason: unknown) => {
+        rows.flush();
+        dispatch({ type: "stop", runId: id });
+        if (!isCurrent() || reason instanceof SupersededError) return;
+        setError(`The run stopped: ${reason instanceof Error ? reason.message : String(reason)}`);
+      });
+  };
+
+  const rerun = (engine: EngineClient | null) => {
+    const cases = latest.current.loaded;
+    if (engine && cases) startRun(engine, cases);
+  };
+
+  const onFile = (fileName: string, read: () => Promise<string>) => {
+    const readId = ++latest.current.read;
+    const isLatest = () => latest.current.read === readId;
+    dispatch({ type: "read", readId, fileName });
+    void (async () => {
+      let next: Loaded;
+      try {
+        const text = await read();
+        if (!isLatest()) return;
+        next = { cases: readCases(text, fileName), fileName };
+      } catch (reason) {
+        if (!isLatest()) return;
+        // A bad file leaves the previous results in place.
+        dispatch({ type: "read-failed", readId });
+        setError(reason instanceof Error ? reason.message : String(reason));
+        return;
+      }
+      if (!isLatest()) return;
+      latest.current.loaded = next;
+      setLoaded(next);
+      const engine = latest.current.client;
+      if (engine) startRun(engine, next, readId);
+      else {
+        dispatch({ type: "read-failed", readId });
+        setError("The engine is not started yet: choose the file again in a moment.");
+      }
+    })();
+  };
+
+  const onBackend = (request: BackendRequest) => {
+    setBackendRequest(request);
     setNotice(null);
     setBackend(null);
     setAdapter(null);
-    // Start the worker at once, so the backend (or its fallback notice) shows before any run.
-    client.ready().catch(() => {}); // a failure to start arrives as a notice
-  }, [client, backendRequest]);
+    if (!client) return;
+    client.selectBackend(request);
+    client.ready().catch(() => {}); // show the backend (or its fallback notice) before any run
+    rerun(client);
+  };
 
-  // A run starts whenever the cases, the backend or the strategy change (or on "Run again").
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runCount only re-triggers the run.
-  useEffect(() => {
-    if (!client || !loaded) return;
-    const id = ++runId.current;
-    const { cases } = loaded;
-    setRows(new Array(cases.length).fill(undefined));
-    setSummary(null);
-    setRunning(true);
-    setError(null);
-    runConformance(client, cases, strategy, (row, index) => {
-      if (runId.current !== id) return;
-      setRows((previous) => {
-        const next = previous.slice();
-        next[index] = row;
-        return next;
-      });
-      if (row.backend) setBackend(row.backend);
-    })
-      .then((run) => {
-        if (runId.current !== id) return;
-        setSummary(summaryLine(run.rows.map((r) => r.verdict)));
-        setBackend(run.backend);
-      })
-      .catch((reason: unknown) => {
-        if (runId.current !== id || reason instanceof SupersededError) return;
-        setError(`The run stopped: ${reason instanceof Error ? reason.message : String(reason)}`);
-      })
-      .finally(() => {
-        if (runId.current === id) setRunning(false);
-      });
-  }, [client, loaded, strategy, backendRequest, runCount]);
+  const onStrategy = (next: Strategy) => {
+    setStrategy(next);
+    latest.current.strategy = next;
+    rerun(client);
+  };
 
-  const onText = useCallback((text: string, sourceName: string) => {
-    try {
-      const file = parseCaseFile(text, sourceName);
-      setLoaded({ cases: file.cases, fileName: sourceName });
-    } catch (reason) {
-      // A bad file leaves whatever was showing in place.
-      setError(reason instanceof Error ? reason.message : String(reason));
-    }
-  }, []);
-
-  const done = rows.filter((row) => row !== undefined).length;
+  const busy = isBusy(run);
   return (
     <div className="conformance-view">
       <h2>Conformance</h2>
@@ -131,28 +166,21 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       </p>
       <Notices error={error} notice={notice} urlProblems={urlProblems} />
       <div className="conformance-controls">
-        <CaseFileLoader onText={onText} onError={setError} />
+        <CaseFileLoader onFile={onFile} />
         <EngineControls
           backend={backendRequest}
+          running={backend}
+          adapter={backend === "webgpu" ? adapter : null}
           strategy={strategy}
-          onBackend={setBackendRequest}
-          onStrategy={setStrategy}
+          onBackend={onBackend}
+          onStrategy={onStrategy}
         />
-        <button type="button" disabled={!loaded || running} onClick={() => setRunCount((n) => n + 1)}>
+        <button type="button" disabled={!loaded || !client || busy} onClick={() => rerun(client)}>
           Run again
         </button>
       </div>
       {debug ? <FaultControls client={client} onError={setError} /> : null}
-      <ConformanceSummary
-        summary={summary}
-        done={done}
-        total={loaded?.cases.length ?? 0}
-        running={running}
-        backend={backend}
-        adapter={backend === "webgpu" ? adapter : null}
-        fileName={loaded?.fileName ?? null}
-      />
-      {loaded ? <VerdictTable cases={loaded.cases} rows={rows} /> : null}
+      <ConformanceResults state={run} busy={busy} />
     </div>
   );
 }

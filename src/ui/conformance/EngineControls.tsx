@@ -1,23 +1,25 @@
-import { BACKEND_REQUESTS, type BackendRequest } from "../../engine/backendNames";
+import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../engine/backendNames";
 import { STRATEGIES, STRATEGY_INFO, type Strategy } from "../../engine/strategy";
+import { backendMenuLabels } from "./backendLabels";
 
 export interface EngineControlsProps {
   backend: BackendRequest;
+  /** The backend that really runs (from the worker's report or its last run); null while none is up. */
+  running: string | null;
+  /** The WebGPU adapter, when webgpu runs. */
+  adapter: AdapterInfo | null;
   strategy: Strategy;
   onBackend(backend: BackendRequest): void;
   onStrategy(strategy: Strategy): void;
 }
 
-const BACKEND_LABELS: Record<BackendRequest, string> = {
-  auto: "auto (best available)",
-  webgpu: "webgpu",
-  webgl: "webgl",
-  wasm: "wasm",
-  cpu: "cpu",
-};
-
-/** The backend to ask for and the scan strategy to run; both also live in the URL. */
-export function EngineControls({ backend, strategy, onBackend, onStrategy }: EngineControlsProps) {
+/**
+ * The backend to ask for and the scan strategy to run; both also live in the URL. Beside the
+ * menu, and in its chosen option, the backend that really runs: after a fallback or a crash it is
+ * not the one asked for.
+ */
+export function EngineControls({ backend, running, adapter, strategy, onBackend, onStrategy }: EngineControlsProps) {
+  const labels = backendMenuLabels(backend, running);
   return (
     <section className="engine-controls" aria-label="Engine">
       <label>
@@ -29,11 +31,20 @@ export function EngineControls({ backend, strategy, onBackend, onStrategy }: Eng
         >
           {BACKEND_REQUESTS.map((name) => (
             <option key={name} value={name}>
-              {BACKEND_LABELS[name]}
+              {labels[name]}
             </option>
           ))}
         </select>
       </label>
+      <p className="engine-running">
+        Runs on: <strong data-testid="backend">{running ?? "not started"}</strong>
+        {adapter ? (
+          <>
+            {" "}
+            · Adapter: <span data-testid="adapter">{describeAdapter(adapter)}</span>
+          </>
+        ) : null}
+      </p>
       <label>
         Strategy{" "}
         <select
@@ -51,4 +62,10 @@ export function EngineControls({ backend, strategy, onBackend, onStrategy }: Eng
       <p className="strategy-description">{STRATEGY_INFO[strategy].description}</p>
     </section>
   );
+}
+
+/** `google swiftshader (fallback adapter: a software renderer, no GPU)`. */
+export function describeAdapter(adapter: AdapterInfo): string {
+  const name = [adapter.vendor, adapter.architecture, adapter.description].filter(Boolean).join(" ") || "unnamed";
+  return adapter.isFallbackAdapter ? `${name} (fallback adapter: a software renderer, no GPU)` : name;
 }

@@ -1,54 +1,141 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useRef } from "react";
 import type { ScanCase } from "../../io/caseSchema";
 import type { CaseRow } from "./runConformance";
+import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
+import "./conformance.css";
 
 export interface VerdictTableProps {
   cases: ScanCase[];
   /** Indexed like `cases`; a hole is a case not finished yet. */
   rows: (CaseRow | undefined)[];
+  /** The indices of the cases to list (every case, or the failing ones), in order. */
+  listed: number[];
+  /** Shown in place of the rows when `listed` is empty. */
+  emptyText: string;
 }
 
-/** One line per case, filled in as the engine finishes it. */
-export function VerdictTable({ cases, rows }: VerdictTableProps) {
+/** Every row is one line (conformance.css), so all rows have this height and scrolling is exact. */
+const ROW_HEIGHT = 30;
+/** Up to this many rows are all in the page, so small files need no scrolling from a script. */
+const RENDER_ALL_UP_TO = 200;
+const COLUMNS = 9;
+
+/**
+ * One line per case, filled in as the engine finishes it. Only the rows in view are in the page
+ * (ten thousand rows would make every update slow); the table keeps its full size for assistive
+ * technology through aria-rowcount and aria-rowindex.
+ */
+export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTableProps) {
+  const scroller = useRef<HTMLElement>(null);
+  const virtualizer = useVirtualizer({
+    count: listed.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: listed.length <= RENDER_ALL_UP_TO ? listed.length : 15,
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const above = items.length > 0 ? items[0].start : 0;
+  const below = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   return (
-    <table className="verdict-table" data-testid="verdict-table">
-      <thead>
-        <tr>
-          <th scope="col">case</th>
-          <th scope="col">kind</th>
-          <th scope="col">shape</th>
-          <th scope="col">max abs error</th>
-          <th scope="col">tolerance (float32)</th>
-          <th scope="col">time</th>
-          <th scope="col">result</th>
-        </tr>
-      </thead>
-      <tbody>
-        {cases.map((c, i) => {
-          const row = rows[i];
-          const verdict = row?.verdict;
-          const state = verdict ? (verdict.passed ? "pass" : "fail") : "pending";
-          return (
-            <tr key={c.name} className={state} data-testid="verdict-row" data-state={state}>
-              <td className="case-name">{c.name}</td>
-              <td>{c.kind}</td>
-              <td>{verdict?.shape ?? ""}</td>
-              <td className="number">{formatError(verdict?.maxAbsError)}</td>
-              <td className="number">{formatError(verdict?.tolerance)}</td>
-              <td className="number">{row?.millis === undefined ? "" : `${row.millis.toFixed(1)} ms`}</td>
-              <td title={verdict?.detail || undefined}>
-                {verdict ? (verdict.passed ? "pass" : "FAIL") : "…"}
-                {verdict?.detail ? <span className="detail"> {verdict.detail}</span> : null}
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling region must be reachable with the keyboard.
+    <section className="verdict-scroll" ref={scroller} tabIndex={0} aria-label="Verdicts, one row per case">
+      <table className="verdict-table verdict-grid" data-testid="verdict-table" aria-rowcount={listed.length + 1}>
+        <colgroup>
+          <col className="col-index" />
+          <col className="col-case" />
+          <col className="col-kind" />
+          <col className="col-shape" />
+          <col className="col-number" />
+          <col className="col-number" />
+          <col className="col-fraction" />
+          <col className="col-time" />
+          <col className="col-result" />
+        </colgroup>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col">#</th>
+            <th scope="col">case</th>
+            <th scope="col">kind</th>
+            <th scope="col">shape</th>
+            <th scope="col">max abs error</th>
+            <th scope="col">tolerance (float32)</th>
+            <th scope="col" title="the worst error as a fraction of its element's bound (a pass is at most 1)">
+              error / bound
+            </th>
+            <th scope="col">time</th>
+            <th scope="col">result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {above > 0 ? <Spacer height={above} /> : null}
+          {items.map((item) => {
+            const index = listed[item.index];
+            return (
+              <VerdictRow
+                key={index}
+                index={index}
+                position={item.index + 2}
+                name={cases[index].name}
+                kind={cases[index].kind}
+                row={rows[index]}
+              />
+            );
+          })}
+          {below > 0 ? <Spacer height={below} /> : null}
+          {listed.length === 0 ? (
+            <tr aria-rowindex={2}>
+              <td colSpan={COLUMNS} className="verdict-empty">
+                {emptyText}
               </td>
             </tr>
-          );
-        })}
-      </tbody>
-    </table>
+          ) : null}
+        </tbody>
+      </table>
+    </section>
   );
 }
 
-function formatError(value: number | null | undefined): string {
-  if (value === undefined || value === null) return "";
-  if (value === 0) return "0";
-  return value.toExponential(2);
+interface VerdictRowProps {
+  index: number;
+  /** aria-rowindex: the header is row 1. */
+  position: number;
+  name: string;
+  kind: string;
+  row: CaseRow | undefined;
+}
+
+/** A row re-renders only when its own verdict arrives. */
+const VerdictRow = memo(function VerdictRow({ index, position, name, kind, row }: VerdictRowProps) {
+  const verdict = row?.verdict;
+  const state = rowState(row);
+  return (
+    <tr className={state} data-testid="verdict-row" data-state={state} aria-rowindex={position}>
+      <td className="number index">{index + 1}</td>
+      <td className="case-name" title={name}>
+        {name}
+      </td>
+      <td>{kind}</td>
+      <td title={verdict?.shape}>{verdict?.shape ?? ""}</td>
+      <td className="number">{formatError(verdict?.maxAbsError)}</td>
+      <td className="number">{formatError(verdict?.tolerance)}</td>
+      <td className="number">{formatBoundFraction(verdict?.boundFraction)}</td>
+      <td className="number">{formatMillis(row?.millis)}</td>
+      <td className="result" title={verdict?.detail || undefined}>
+        {verdict ? (verdict.passed ? "pass" : "FAIL") : "…"}
+        {verdict?.detail ? <span className="detail"> {verdict.detail}</span> : null}
+      </td>
+    </tr>
+  );
+});
+
+/** Stands in for the rows out of view, so the scroll bar matches the whole table. */
+function Spacer({ height }: { height: number }) {
+  return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row has no content and takes no focus; it only holds the scroll height.
+    <tr className="verdict-spacer" aria-hidden="true" style={{ height }}>
+      <td colSpan={COLUMNS} />
+    </tr>
+  );
 }

@@ -14,6 +14,7 @@ export interface CaseRow {
 }
 
 export interface ConformanceRun {
+  /** Indexed like the cases. */
   rows: CaseRow[];
   /** The backend the worker reported at the end of the run. */
   backend: string;
@@ -21,8 +22,10 @@ export interface ConformanceRun {
 
 /**
  * Checks every case on the engine in ONE worker request (so a newer run supersedes it as a
- * whole), against the float32 tolerance; `onRow` sees each case as soon as it is judged. A case
- * the engine cannot take (a library-convention case) is judged at once, with the reason.
+ * whole, and ten thousand small cases cost one message out), against the float32 tolerance;
+ * `onRow` sees each case as soon as it is judged. A case the engine cannot take (a
+ * library-convention case) is judged at once, with the reason. Resolves only when every case
+ * has its verdict: an engine answer short of a case rejects.
  */
 export async function runConformance(
   client: EngineClient,
@@ -30,9 +33,10 @@ export async function runConformance(
   strategy: Strategy,
   onRow: (row: CaseRow, index: number) => void,
 ): Promise<ConformanceRun> {
-  const judged: Promise<CaseRow>[] = [];
+  const judged: Promise<void>[] = [];
+  const rows: CaseRow[] = new Array(cases.length);
   /** `result` is the worker's answer, or why the case never reached the worker. */
-  const judge = async (index: number, result: ProblemResult | { refused: unknown }): Promise<CaseRow> => {
+  const judge = async (index: number, result: ProblemResult | { refused: unknown }): Promise<void> => {
     const verdict = await checkCase(
       cases[index],
       () => {
@@ -44,8 +48,8 @@ export async function runConformance(
     );
     const row: CaseRow =
       "ok" in result && result.ok ? { verdict, backend: result.run.backend, millis: result.run.millis } : { verdict };
+    rows[index] = row;
     onRow(row, index);
-    return row;
   };
   const runnable: { index: number; problem: ScanProblem }[] = [];
   cases.forEach((c, index) => {
@@ -62,6 +66,8 @@ export async function runConformance(
       judged.push(judge(runnable[result.index].index, result));
     },
   );
-  const rows = await Promise.all(judged);
+  await Promise.all(judged);
+  const missing = cases.length - judged.length;
+  if (missing > 0) throw new Error(`the engine answered ${runnable.length - missing} of ${runnable.length} cases`);
   return { rows, backend: outcome.backend };
 }
