@@ -1,0 +1,62 @@
+import { buildCase, buildCaseFile } from "./caseBuilder";
+import type { CaseFile } from "./caseSchema";
+import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
+import { materializeRows, paddingStats, stateToProblem } from "./playgroundProblem";
+import type { PlaygroundState } from "./playgroundState";
+
+/**
+ * The playground's inputs and settings as a golden-schema case file (cases/SCHEMA.md), so
+ * `npx scanlab check exported.json` verifies them: `expected` is core's float64 serial reference,
+ * `chunked_float32` the float32 chunked scan with the power tables it used (`float32_pow_tables`,
+ * so `--mode slime-exact` replays it bit for bit), and no `tolerance`, so the checker applies its
+ * own uniform bound. Discounted and GAE batches are written as slime scans them: ragged rows
+ * right-padded with zeros to `[B, max length]`. Inputs are float32 values, as the schema requires.
+ * Inputs the reference rejects (a fully masked REINFORCE++ row) become an `expect_error` case.
+ */
+export interface CaseExport {
+  file: CaseFile;
+  /** The file's JSON text. */
+  text: string;
+  /** A file name for the download, e.g. `playground_gae_B4_T300.json`. */
+  fileName: string;
+}
+
+export function exportCase(state: PlaygroundState, name?: string): IoResult<CaseExport> {
+  try {
+    const rows = materializeRows(state);
+    const { maxLength, paddingShare } = paddingStats(rows);
+    const caseName = name ?? `playground_${state.estimator}_B${rows.length}_T${maxLength}`;
+    const problem = stateToProblem(state, "float64", rows);
+    const c = buildCase(
+      problem,
+      caseName,
+      caseNote(
+        state,
+        rows.map((r) => r.length),
+        paddingShare,
+      ),
+    );
+    const file = buildCaseFile([c], "exported from the Scanlab playground");
+    return success({ file, text: `${JSON.stringify(file)}\n`, fileName: `${safeFileName(caseName)}.json` });
+  } catch (thrown) {
+    return failure(new IoError("", `could not be written (${describeThrown(thrown)})`, "Case export"));
+  }
+}
+
+/** The case's `note`: where the data came from, and the lengths that padding hides in a rectangular case. */
+function caseNote(state: PlaygroundState, lengths: number[], paddingShare: number): string {
+  const { data } = state;
+  const origin =
+    data.source === "preset"
+      ? `preset ${data.preset}, seed ${data.seed}${data.ragged ? ", ragged" : ""} (Scanlab's generator, not numpy)`
+      : "rows drawn or imported in the playground";
+  const ragged =
+    state.estimator !== "reinforce_pp" && paddingShare > 0
+      ? `; row lengths ${lengths.join(",")} right-padded with zeros to ${Math.max(...lengths)}`
+      : "";
+  return `Exported from the Scanlab playground: ${origin}${ragged}.`;
+}
+
+function safeFileName(name: string): string {
+  return name.replace(/[^\w.-]+/g, "_").slice(0, 100) || "playground";
+}
