@@ -1,0 +1,257 @@
+import type { ReactNode } from "react";
+import { f32 } from "./captions";
+import { CARRY_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
+import type { MatrixView } from "./frame";
+import { localIndex, type Replay, tokenOf } from "./replay";
+import type { TimeView } from "./stageLayout";
+
+/** Largest part of M drawn; a bigger chunk shows this many rows and columns around the active one. */
+const MAX_SIDE = 16;
+
+/** Which display indices of the C×C kernel are drawn: all of them, or a window around `active`. */
+export function matrixWindow(chunkSize: number, active: number): [number, number] {
+  if (chunkSize <= MAX_SIDE) return [0, chunkSize - 1];
+  const start = Math.max(0, Math.min(chunkSize - MAX_SIDE, active - MAX_SIDE / 2));
+  return [start, start + MAX_SIDE - 1];
+}
+
+interface Props {
+  replay: Replay;
+  matrix: MatrixView;
+  view: TimeView;
+  b: number;
+}
+
+/**
+ * The current chunk's upper-triangular Toeplitz kernel M[i][j] = d^(j−i). In original time the
+ * local sum at a token is one row of M times the chunk's rewards (r above the columns); in
+ * reversed time, as slime computes x·M, one column of M (x beside the rows).
+ */
+export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
+  const C = r.chunkSize;
+  const original = view === "original";
+  // Display index p ↔ reversed position l: p = C−1−l in original time, p = l in reversed time.
+  const toL = (p: number) => (original ? C - 1 - p : p);
+  const active = original ? C - 1 - m.k : m.k;
+  const [w0, w1] = matrixWindow(C, active);
+  const n = w1 - w0 + 1;
+  const s = Math.max(16, Math.min(25, Math.floor(280 / (n + 2))));
+  const pad = 28;
+  const inputExtent = Math.max(1e-30, ...m.x.map(Math.abs));
+  const localExtent = Math.max(
+    1e-30,
+    ...Array.from({ length: m.valid }, (_, k) => Math.abs(localOf(r, b, m.chunk, k))),
+  );
+  const cells: ReactNode[] = [];
+  const label = (l: number) => {
+    const t = tokenOf(r, m.chunk * C + l);
+    return original ? (t < 0 ? "pad" : `${t}`) : `${m.chunk * C + l}`;
+  };
+
+  for (let row = w0; row <= w1; row++) {
+    for (let col = w0; col <= w1; col++) {
+      // Original: row i, column j, M[i][j] = d^(j−i). Reversed: row l, column k, M[l][k] = d^(k−l).
+      const power = col - row;
+      const x = pad + s * (col - w0) + s;
+      const y = pad + s * (row - w0) + s;
+      const inActive = original ? row === active : col === active;
+      const feeds = inActive && power >= 0;
+      const value = power >= 0 ? r.kernelRow[power] : 0;
+      cells.push(
+        <g key={`${row}-${col}`} className={`m-cell${power < 0 ? " zero" : ""}${feeds ? " active" : ""}`}>
+          <rect
+            x={x}
+            y={y}
+            width={s - 1}
+            height={s - 1}
+            fill={power < 0 ? "#fff" : powerFill(value)}
+            data-value={String(value)}
+          />
+          {s >= 23 && power >= 0 ? (
+            <text x={x + s / 2} y={y + s / 2 + 3} textAnchor="middle">
+              {compact(value)}
+            </text>
+          ) : null}
+        </g>,
+      );
+    }
+  }
+
+  // The chunk's values beside M: above the columns (original) or left of the rows (reversed).
+  const vector = [];
+  const outputs = [];
+  for (let p = w0; p <= w1; p++) {
+    const l = toL(p);
+    const isPad = l >= m.valid;
+    const xv = m.x[l];
+    const feeds = !isPad && l <= m.k;
+    const vx = original ? pad + s * (p - w0) + s : pad;
+    const vy = original ? pad : pad + s * (p - w0) + s;
+    vector.push(
+      <g key={`v${p}`} className={`m-vector${feeds ? " feeding" : ""}`}>
+        <rect
+          x={vx}
+          y={vy}
+          width={s - 1}
+          height={s - 1}
+          fill={isPad ? "url(#player-matrix-hatch)" : signedFill(xv, inputExtent)}
+          data-value={String(xv)}
+        />
+        {s >= 23 && !isPad ? (
+          <text x={vx + s / 2} y={vy + s / 2 + 3} textAnchor="middle" fill={textOn(xv, inputExtent)}>
+            {compact(xv)}
+          </text>
+        ) : null}
+        <text
+          className="m-index"
+          x={original ? vx + s / 2 : vx - 3}
+          y={original ? vy - 4 : vy + s / 2 + 3}
+          textAnchor={original ? "middle" : "end"}
+        >
+          {label(l)}
+        </text>
+      </g>,
+    );
+    const known = !isPad && l <= m.k;
+    const ox = original ? pad + s * (n + 1) + 4 : pad + s * (p - w0) + s;
+    const oy = original ? pad + s * (p - w0) + s : pad + s * (n + 1) + 4;
+    const value = known ? localOf(r, b, m.chunk, l) : 0;
+    outputs.push(
+      <g key={`o${p}`} className={`m-output${l === m.k ? " current" : ""}`}>
+        <rect
+          x={ox}
+          y={oy}
+          width={s - 1}
+          height={s - 1}
+          fill={known ? signedFill(value, localExtent) : "#fff"}
+          data-value={known ? String(value) : undefined}
+        />
+        {known && s >= 23 ? (
+          <text x={ox + s / 2} y={oy + s / 2 + 3} textAnchor="middle" fill={textOn(value, localExtent)}>
+            {compact(value)}
+          </text>
+        ) : null}
+      </g>,
+    );
+  }
+  const size = pad + s * (n + 2) + 8;
+  const activeRect = original
+    ? { x: pad + s - 2, y: pad + s * (active - w0) + s - 2, width: s * n + 3, height: s + 3 }
+    : { x: pad + s * (active - w0) + s - 2, y: pad + s - 2, width: s + 3, height: s * n + 3 };
+  const elided = C > MAX_SIDE ? ` (rows and columns ${w0}–${w1} of ${C})` : "";
+
+  return (
+    <figure className="matrix-panel" data-region="matrix">
+      <figcaption>
+        Chunk {m.chunk}: M[i][j] = {r.kind === "gae" ? "(γλ)" : "γ"}^(j−i){elided} ·{" "}
+        {original ? "active row × r" : "x × active column"}
+      </figcaption>
+      <svg
+        width={size}
+        height={size}
+        role="img"
+        aria-label={`Discount matrix of chunk ${m.chunk}, position ${m.k} active`}
+      >
+        <defs>
+          <pattern
+            id="player-matrix-hatch"
+            width="6"
+            height="6"
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
+            <rect width="6" height="6" fill="#f3f4f6" />
+            <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
+          </pattern>
+        </defs>
+        <text className="m-axis" x={original ? pad + s : 4} y={12}>
+          {original ? "r_t (t ascending)" : "x_i"}
+        </text>
+        <text
+          className="m-axis"
+          x={original ? pad + s * (n + 1) + 4 : pad + s}
+          y={original ? pad + s - 6 : pad + s * (n + 2) + 4 + 10}
+        >
+          {original ? "local" : "local sums"}
+        </text>
+        {vector}
+        {cells}
+        {outputs}
+        <rect className="m-active" {...activeRect} fill="none" stroke={MATRIX_COLOUR} rx={3} />
+      </svg>
+      <TermList replay={r} matrix={m} original={original} />
+    </figure>
+  );
+}
+
+/** Two significant digits: what fits in a matrix cell (the full value is in data-value and the term list). */
+function compact(x: number): string {
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  if (a >= 0.01 && a < 100) return String(Number(x.toPrecision(2)));
+  return x.toExponential(0).replace("e+", "e");
+}
+
+function localOf(r: Replay, b: number, chunk: number, k: number): number {
+  return r.localScans[localIndex(r, b, chunk * r.chunkSize + k)];
+}
+
+/** The terms x_l·d^(k−l) of the current local sum, and the engine's sum of them. */
+function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: MatrixView; original: boolean }) {
+  const C = r.chunkSize;
+  const d = r.kind === "gae" ? "(γλ)" : "γ";
+  const rows = m.terms.map((term, l) => ({ l, term }));
+  const shown = rows.length <= 9 ? rows : [...rows.slice(0, 4), undefined, ...rows.slice(-4)];
+  let sequential = 0;
+  for (const term of m.terms) sequential = Math.fround(sequential + term);
+  const t = tokenOf(r, m.chunk * C + m.k);
+  return (
+    <div className="term-list">
+      <p className="term-head">
+        local sum at {original ? `t = ${t}` : `i = ${m.chunk * C + m.k}`} (k = {m.k}):
+      </p>
+      <table className="num-table">
+        <thead>
+          <tr>
+            <th>{original ? "t′" : "l"}</th>
+            <th>x</th>
+            <th>
+              × {d}^{original ? "(t′−t)" : "(k−l)"}
+            </th>
+            <th>= term</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((row) =>
+            row === undefined ? (
+              <tr key="gap">
+                <td colSpan={4}>⋯ {rows.length - 8} more</td>
+              </tr>
+            ) : (
+              <tr key={row.l}>
+                <td>{original ? tokenOf(r, m.chunk * C + row.l) : row.l}</td>
+                <td data-value={String(m.x[row.l])}>{f32(m.x[row.l])}</td>
+                <td data-value={String(r.kernelRow[m.k - row.l])}>{f32(r.kernelRow[m.k - row.l])}</td>
+                <td data-value={String(row.term)}>{f32(row.term)}</td>
+              </tr>
+            ),
+          )}
+        </tbody>
+      </table>
+      <p className="term-sum">
+        Σ (engine) = <span data-value={String(m.sum)}>{f32(m.sum)}</span>
+        {sequential !== m.sum ? (
+          <span className="term-note">
+            {" "}
+            · summed in this order in float32: {f32(sequential)} (the backend's matrix product adds in another order)
+          </span>
+        ) : null}
+      </p>
+      {m.chunk > 0 ? (
+        <p className="term-note" style={{ color: CARRY_COLOUR }}>
+          No carry yet: the tokens after this chunk are added later.
+        </p>
+      ) : null}
+    </div>
+  );
+}

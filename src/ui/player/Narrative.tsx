@@ -1,0 +1,117 @@
+import type { ReactNode } from "react";
+import type { Frame, RegionId } from "./frame";
+import { PHASE_NOTES } from "./phaseNotes";
+import { SHORTCUTS } from "./playback";
+import { TOUR } from "./tour";
+
+export interface NarrativeProps {
+  frame: Frame;
+  tourStop?: number;
+  shortcuts: boolean;
+  onTerm(region: RegionId | undefined): void;
+  onTourGo(stop: number): void;
+  onTourClose(): void;
+  onShortcutsClose(): void;
+  /** Drawn under the phase note (the serial loop). */
+  children?: ReactNode;
+}
+
+/** The narrative column: the phase, the step's sentence (announced), what the phase does, the tour. */
+export function Narrative({
+  frame: f,
+  tourStop,
+  shortcuts,
+  onTerm,
+  onTourGo,
+  onTourClose,
+  onShortcutsClose,
+  children,
+}: NarrativeProps) {
+  const stop = tourStop === undefined ? undefined : TOUR[tourStop];
+  return (
+    <aside className="player-narrative" data-region="narrative">
+      {stop && tourStop !== undefined ? (
+        <section className="tour-panel" aria-label="Guided tour" data-testid="tour-panel">
+          <h3>{stop.title}</h3>
+          {stop.text.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+          <div className="tour-nav">
+            <button type="button" onClick={() => onTourGo(tourStop - 1)} disabled={tourStop === 0}>
+              Back
+            </button>
+            <span className="tour-dots">
+              {TOUR.map((s, n) => (
+                <button
+                  key={s.title}
+                  type="button"
+                  className={n === tourStop ? "dot current" : "dot"}
+                  aria-label={`Tour stop ${n + 1}: ${s.title}`}
+                  aria-current={n === tourStop ? "step" : undefined}
+                  onClick={() => onTourGo(n)}
+                />
+              ))}
+            </span>
+            {tourStop < TOUR.length - 1 ? (
+              <button type="button" onClick={() => onTourGo(tourStop + 1)}>
+                Next
+              </button>
+            ) : (
+              <button type="button" onClick={onTourClose}>
+                Done
+              </button>
+            )}
+            <button type="button" className="link" onClick={onTourClose}>
+              Skip
+            </button>
+          </div>
+        </section>
+      ) : null}
+      <p className="phase-name">
+        <span>{f.phase.label}</span>
+        {f.step.chunk >= 0 ? <span className="phase-chunk"> · chunk {f.step.chunk}</span> : null}
+      </p>
+      <p className="step-caption" data-testid="step-caption" aria-live="polite">
+        {f.caption}
+      </p>
+      <p className="phase-note">
+        {PHASE_NOTES[f.phase.id].map((segment, n) =>
+          typeof segment === "string" ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the note is static text
+            <span key={n}>{segment}</span>
+          ) : (
+            <button
+              // biome-ignore lint/suspicious/noArrayIndexKey: the note is static text
+              key={n}
+              type="button"
+              className={`term term-${segment.region}`}
+              onPointerEnter={() => onTerm(segment.region)}
+              onPointerLeave={() => onTerm(undefined)}
+              onFocus={() => onTerm(segment.region)}
+              onBlur={() => onTerm(undefined)}
+            >
+              {segment.term}
+            </button>
+          ),
+        )}
+      </p>
+      {children}
+      {shortcuts ? (
+        <section className="shortcuts" aria-label="Keyboard shortcuts">
+          <h3>Keyboard</h3>
+          <dl>
+            {SHORTCUTS.map(([keys, what]) => (
+              <div key={keys}>
+                <dt>{keys}</dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+          <button type="button" onClick={onShortcutsClose}>
+            Close
+          </button>
+        </section>
+      ) : null}
+    </aside>
+  );
+}

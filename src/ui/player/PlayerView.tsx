@@ -1,0 +1,301 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { BackendRequest } from "../../engine/backendNames";
+import type { EngineClient } from "../../engine/client";
+import { parseCaseFile } from "../../io/caseFile";
+import { cellView } from "./cells";
+import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
+import { FormulaCard } from "./FormulaCard";
+import { frame as frameAt, type RegionId } from "./frame";
+import { MatrixPanel } from "./MatrixPanel";
+import { Narrative } from "./Narrative";
+import { Overview } from "./Overview";
+import { DEFAULT_SPEED, keyAction, moveCursor, nextSpeed, type PlayerAction, stepMillis } from "./playback";
+import { SerialPanel } from "./SerialPanel";
+import { SourceBar } from "./SourceBar";
+import { type Inspected, Stage } from "./Stage";
+import { exampleSource, type PlayerSource, playableCases } from "./source";
+import { stageLayout, type TimeView } from "./stageLayout";
+import { LABEL_WIDTH, visibleRows } from "./stageModel";
+import { Transport } from "./Transport";
+import { TOUR, tourCursor } from "./tour";
+import { localStepOfChunk } from "./trace";
+import { usePlayerRun } from "./usePlayerRun";
+import { useWidth } from "./useWidth";
+import "./player.css";
+
+export interface PlayerViewProps {
+  /** What to open: a playground state or a case of a case file; the first built-in example by default. */
+  initial?: PlayerSource;
+  /** The engine backend to ask for (the playground's or the address's choice). */
+  backend?: BackendRequest;
+  /** An engine client to share with the rest of the page; the player starts its own otherwise. */
+  engine?: EngineClient;
+}
+
+/**
+ * The step-by-step player: the engine's own local scans and carries replayed under a cursor,
+ * beside the float64 serial loop. Every frame is `frame(trace, cursor)`: stepping back, scrubbing
+ * and jumping land on exactly the same picture.
+ */
+export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProps) {
+  const [source, setSource] = useState<PlayerSource>(() => initial ?? exampleSource("returns"));
+  useEffect(() => {
+    if (initial) setSource(initial);
+  }, [initial]);
+  const run = usePlayerRun(source, backend, engine);
+  const [fileError, setFileError] = useState<string>();
+  const trace = run.trace;
+
+  const [cursor, setCursor] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [scrubbing, setScrubbing] = useState(false);
+  const [speed, setSpeed] = useState(DEFAULT_SPEED);
+  const [view, setView] = useState<TimeView>("original");
+  const [focusRow, setFocusRow] = useState(0);
+  const [tourStop, setTourStop] = useState<number>();
+  const [lastTourStop, setLastTourStop] = useState(0);
+  const [shortcuts, setShortcuts] = useState(false);
+  const [term, setTerm] = useState<RegionId>();
+  const [inspected, setInspected] = useState<Inspected>();
+
+  // A new run starts at its first step, paused.
+  useEffect(() => {
+    if (!trace) return;
+    setCursor(0);
+    setPlaying(false);
+    setInspected(undefined);
+    setFocusRow((row) => Math.min(row, trace.replay.rows - 1));
+  }, [trace]);
+
+  const f = useMemo(() => (trace ? frameAt(trace, cursor, focusRow) : undefined), [trace, cursor, focusRow]);
+
+  // Playing: one step per interval, stopping at the last step.
+  useEffect(() => {
+    if (!playing || !trace) return;
+    if (cursor >= trace.steps.length - 1) {
+      setPlaying(false);
+      return;
+    }
+    const timer = setTimeout(() => setCursor((c) => Math.min(trace.steps.length - 1, c + 1)), stepMillis(speed));
+    return () => clearTimeout(timer);
+  }, [playing, cursor, speed, trace]);
+
+  const openTour = useCallback(
+    (stop: number) => {
+      if (!trace) return;
+      const at = Math.max(0, Math.min(TOUR.length - 1, stop));
+      setTourStop(at);
+      setLastTourStop(at);
+      setPlaying(false);
+      setCursor(tourCursor(trace, TOUR[at].target));
+    },
+    [trace],
+  );
+
+  const act = useCallback(
+    (action: PlayerAction) => {
+      if (!trace) return;
+      switch (action.type) {
+        case "toggle":
+          if (!playing && cursor >= trace.steps.length - 1) setCursor(0);
+          setPlaying(!playing);
+          return;
+        case "speed":
+          setSpeed((s) => nextSpeed(s, action.delta));
+          return;
+        case "row":
+          setFocusRow((row) => Math.max(0, Math.min(trace.replay.rows - 1, row + action.delta)));
+          return;
+        case "shortcuts":
+          setShortcuts((s) => !s);
+          return;
+        case "escape":
+          setInspected(undefined);
+          setShortcuts(false);
+          setTourStop(undefined);
+          return;
+        default:
+          setPlaying(false);
+          setCursor((c) => moveCursor(trace, c, action));
+      }
+    },
+    [trace, playing, cursor],
+  );
+
+  // The keyboard map, wherever the focus is, except in fields that use the keys themselves.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      const tag = target?.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || target?.isContentEditable) return;
+      const action = keyAction(e);
+      if (!action) return;
+      // Space on a focused button presses that button.
+      if (action.type === "toggle" && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;
+      e.preventDefault();
+      act(action);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [act]);
+
+  const stageRef = useRef<HTMLDivElement>(null);
+  const stageWidth = useWidth(stageRef, 800);
+
+  const readFile = async (file: File) => {
+    try {
+      const parsed = parseCaseFile(await file.text(), file.name);
+      const cases = playableCases(parsed);
+      if (cases.length === 0) {
+        setFileError(
+          `${file.name}: no case in it is one chunked scan (library-convention cases and expected errors cannot be replayed)`,
+        );
+        return;
+      }
+      setFileError(undefined);
+      setSource({ kind: "case", file: parsed, fileName: file.name, index: cases[0].index });
+    } catch (error) {
+      setFileError(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const error = fileError ?? run.error;
+  const sourceBar = (
+    <SourceBar
+      source={source}
+      label={run.label}
+      rows={trace?.replay.rows ?? 0}
+      focusRow={focusRow}
+      running={run.running}
+      onExample={(id) => {
+        setFileError(undefined);
+        setSource(exampleSource(id));
+      }}
+      onFile={readFile}
+      onCase={(file, fileName, index) => setSource({ kind: "case", file, fileName, index })}
+      onFocusRow={setFocusRow}
+    />
+  );
+  if (!trace || !f) {
+    return (
+      <section className="player" aria-label="Step-by-step player">
+        {sourceBar}
+        {error ? (
+          <p className="player-error" role="alert" data-testid="error-message">
+            {error}
+          </p>
+        ) : (
+          <p className="player-loading">Running the example on the engine…</p>
+        )}
+      </section>
+    );
+  }
+
+  const r = trace.replay;
+  const tourRegions = tourStop === undefined ? undefined : TOUR[tourStop].highlights;
+  const emphasis = term ? [term] : tourRegions;
+  const dim = (region: RegionId) => (emphasis && !emphasis.includes(region) ? " dim" : "");
+  const layout = stageLayout({
+    nChunks: r.nChunks,
+    chunkSize: r.chunkSize,
+    view,
+    focusChunk: f.focusChunk,
+    width: Math.max(200, stageWidth - LABEL_WIDTH - 8),
+  });
+  const rows = visibleRows(r.rows, f.focusRow);
+  const card =
+    inspected && cellView(r, f, inspected.lane, inspected.b, r.cols - 1 - inspected.t).state === "value"
+      ? inspected
+      : undefined;
+  const detail = f.matrix ? (
+    <MatrixPanel replay={r} matrix={f.matrix} view={view} b={f.focusRow} />
+  ) : f.carry ? (
+    <CarryPanel replay={r} carry={f.carry} b={f.focusRow} />
+  ) : f.step.kind === "combine" || f.step.kind === "compare" || f.step.kind === "gae-returns" ? (
+    <SummaryPanel replay={r} compare={f.step.kind === "compare"} />
+  ) : (
+    <PreludePanel replay={r} frame={f} />
+  );
+
+  return (
+    <section
+      className={`player${scrubbing ? " scrubbing" : ""}${tourStop !== undefined ? " touring" : ""}`}
+      aria-label="Step-by-step player"
+      data-phase={f.phase.id}
+    >
+      {sourceBar}
+      {error ? (
+        <p className="player-error" role="alert" data-testid="error-message">
+          {error}
+        </p>
+      ) : null}
+      <div className="player-main">
+        <Narrative
+          frame={f}
+          tourStop={tourStop}
+          shortcuts={shortcuts}
+          onTerm={setTerm}
+          onTourGo={openTour}
+          onTourClose={() => setTourStop(undefined)}
+          onShortcutsClose={() => setShortcuts(false)}
+        >
+          <div className={`detail-serial${dim("serial-panel")}`}>
+            <SerialPanel replay={r} frame={f} />
+          </div>
+        </Narrative>
+        <div className="player-stage" ref={stageRef} data-testid="player-stage">
+          {layout.folds.length > 0 ? (
+            <Overview
+              replay={r}
+              frame={f}
+              layout={layout}
+              width={stageWidth}
+              onChunk={(c) => setCursor(localStepOfChunk(trace, c))}
+            />
+          ) : null}
+          <div className="stage-scroll" onPointerLeave={() => setInspected(undefined)}>
+            <Stage
+              replay={r}
+              frame={f}
+              layout={layout}
+              rows={rows}
+              emphasis={emphasis}
+              inspected={card}
+              onInspect={setInspected}
+            />
+          </div>
+          {r.rows > rows.length ? (
+            <p className="rows-note">
+              Rows {rows[0]}–{rows[rows.length - 1]} of {r.rows} (↑ ↓ move the focus row).
+            </p>
+          ) : null}
+          <div className="stage-detail">
+            <div className={`detail-main${dim("matrix")}`}>{detail}</div>
+            {card ? <FormulaCard replay={r} target={card} onClose={() => setInspected(undefined)} /> : null}
+          </div>
+        </div>
+      </div>
+      <Transport
+        trace={trace}
+        cursor={f.cursor}
+        playing={playing}
+        speed={speed}
+        view={view}
+        dimmed={Boolean(emphasis && !emphasis.includes("transport") && !emphasis.includes("scrubber"))}
+        onPlay={() => act({ type: "toggle" })}
+        onPause={() => setPlaying(false)}
+        onStep={(delta) => act({ type: "step", delta })}
+        onSection={(delta) => act({ type: "section", delta })}
+        onSeek={(c, drag) => {
+          setPlaying(false);
+          setScrubbing(drag);
+          setCursor(c);
+        }}
+        onSpeed={setSpeed}
+        onView={setView}
+        onTour={() => openTour(lastTourStop)}
+        onShortcuts={() => setShortcuts((s) => !s)}
+      />
+    </section>
+  );
+}

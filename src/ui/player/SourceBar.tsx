@@ -1,0 +1,89 @@
+import type { CaseFile } from "../../io/caseSchema";
+import { PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
+
+export interface SourceBarProps {
+  source: PlayerSource;
+  label?: string;
+  rows: number;
+  focusRow: number;
+  running: boolean;
+  onExample(id: string): void;
+  onFile(file: File): void;
+  onCase(file: CaseFile, fileName: string, index: number): void;
+  onFocusRow(row: number): void;
+}
+
+/** What the player shows: an example, a case file (and which case), and the focus row. */
+export function SourceBar(p: SourceBarProps) {
+  const { source } = p;
+  const exampleId = source.kind === "state" ? PLAYER_EXAMPLES.find((e) => e.label === source.label)?.id : undefined;
+  const cases = source.kind === "case" ? playableCases(source.file) : [];
+  return (
+    <div className="player-source">
+      <label data-control="example">
+        Example{" "}
+        <select
+          value={exampleId ?? ""}
+          onChange={(e) => {
+            if (e.currentTarget.value) p.onExample(e.currentTarget.value);
+          }}
+        >
+          {exampleId === undefined ? (
+            <option value="">{source.kind === "case" ? "(case file)" : "(from the playground)"}</option>
+          ) : null}
+          {PLAYER_EXAMPLES.map((example) => (
+            <option key={example.id} value={example.id}>
+              {example.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="file-label" data-control="case-file">
+        Case file{" "}
+        <input
+          type="file"
+          accept=".json,application/json"
+          data-testid="case-file-input"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            if (file) p.onFile(file);
+            e.currentTarget.value = "";
+          }}
+        />
+      </label>
+      {source.kind === "case" && cases.length > 1 ? (
+        <label>
+          Case{" "}
+          <select
+            value={source.index}
+            data-testid="player-case-select"
+            onChange={(e) => p.onCase(source.file, source.fileName, Number(e.currentTarget.value))}
+          >
+            {cases.map(({ index, case: c }) => (
+              <option key={index} value={index}>
+                {c.name} ({c.kind})
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {p.rows > 1 ? (
+        <label data-control="focus-row">
+          Focus row{" "}
+          <select value={p.focusRow} onChange={(e) => p.onFocusRow(Number(e.currentTarget.value))}>
+            {Array.from({ length: p.rows }, (_, b) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by their index
+              <option key={b} value={b}>
+                row {b}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <span className="source-label" data-testid="player-source">
+        {p.running ? "Running on the engine… " : ""}
+        {p.label}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,355 @@
+import { memo, type ReactNode, useMemo } from "react";
+import { formatShort } from "../charts/formatNumber";
+import { f32 } from "./captions";
+import { type CellView, cellView, lanesOf } from "./cells";
+import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
+import type { Frame, RegionId } from "./frame";
+import { type Replay, tokenOf } from "./replay";
+import type { StageLayout } from "./stageLayout";
+import {
+  AXIS_HEIGHT,
+  extentOf,
+  LABEL_WIDTH,
+  laneHeight,
+  laneLabel,
+  ROW_GAP,
+  regionOfLane,
+  type StageLane,
+  stageLanes,
+} from "./stageModel";
+
+export interface Inspected {
+  b: number;
+  t: number;
+  lane: "local" | "result" | "returns" | "error";
+}
+
+export interface StageProps {
+  replay: Replay;
+  frame: Frame;
+  layout: StageLayout;
+  rows: number[];
+  /** Regions the tour or the narrative lights up (all others dim while the tour runs). */
+  emphasis?: RegionId[];
+  inspected?: Inspected;
+  onInspect(target: Inspected | undefined): void;
+}
+
+/** The rows banded by chunk, lane above lane, on one token axis: a pure drawing of (replay, frame). */
+export const Stage = memo(function Stage({
+  replay: r,
+  frame: f,
+  layout,
+  rows,
+  emphasis,
+  inspected,
+  onInspect,
+}: StageProps) {
+  const lanes = stageLanes(lanesOf(r));
+  const rowHeight = lanes.reduce((h, lane) => h + laneHeight(lane), 0);
+  const height = AXIS_HEIGHT + rows.length * (rowHeight + ROW_GAP) - ROW_GAP + 4;
+  const width = LABEL_WIDTH + layout.width + 4;
+  const extents = useMemo(
+    () => ({
+      input: Math.max(extentOf(r.scanned, r.cols, rows), r.reinforce ? extentOf(r.reinforce.penalty, r.cols, rows) : 0),
+      output: Math.max(extentOf(r.serial, r.cols, rows), extentOf(r.localScans, r.nChunks * r.chunkSize, rows)),
+      returns: r.gae ? extentOf(r.gae.serialReturns, r.cols, rows) : 0,
+    }),
+    [r, rows],
+  );
+  const decades = useMemo(() => errorDecades(errorsOf(r)), [r]);
+  const dim = (region: RegionId) => (emphasis && !emphasis.includes(region) ? " dim" : "");
+
+  return (
+    <svg
+      className="player-stage-svg"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`Stage: ${r.rows} row${r.rows === 1 ? "" : "s"} of ${r.cols} tokens in ${r.nChunks} chunks of ${r.chunkSize}`}
+    >
+      <defs>
+        <pattern id="player-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <rect width="6" height="6" fill="#f3f4f6" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
+        </pattern>
+        <marker
+          id="player-carry-head"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto"
+        >
+          <path d="M0,0 L10,5 L0,10 z" fill={CARRY_COLOUR} />
+        </marker>
+      </defs>
+      <Axis replay={r} frame={f} layout={layout} height={height} />
+      {rows.map((b, n) => {
+        const top = AXIS_HEIGHT + n * (rowHeight + ROW_GAP);
+        let y = top;
+        const drawn: ReactNode[] = [];
+        for (const lane of lanes) {
+          const h = laneHeight(lane);
+          const label = laneLabel(r, lane, f.reveal.input === "penalty");
+          drawn.push(
+            <g key={lane} className={`lane lane-${lane}${dim(regionOfLane(lane))}`} data-region={regionOfLane(lane)}>
+              <text className="lane-label" x={LABEL_WIDTH - 8} y={y + h / 2 + 4} textAnchor="end">
+                {label}
+              </text>
+              {lane === "carry" ? (
+                <CarryLane replay={r} frame={f} layout={layout} b={b} y={y} />
+              ) : (
+                <g transform={`translate(${LABEL_WIDTH} 0)`}>
+                  {layout.tokens.map((col) => {
+                    const cell = cellView(r, f, lane, b, col.i);
+                    return drawCell(
+                      r,
+                      cell,
+                      lane,
+                      b,
+                      col.i,
+                      col.x,
+                      y,
+                      layout.cell,
+                      extents,
+                      decades,
+                      inspected,
+                      onInspect,
+                    );
+                  })}
+                  {layout.folds.map((fold) => (
+                    <g key={`fold-${fold.firstChunk}`} className="fold">
+                      <rect x={fold.x} y={y + 1} width={fold.width} height={h - 2} rx={3} />
+                    </g>
+                  ))}
+                </g>
+              )}
+            </g>,
+          );
+          y += h;
+        }
+        return (
+          <g key={b} className={b === f.focusRow ? "stage-row focus-row" : "stage-row"} data-row={b}>
+            <rect className="row-bar" x={2} y={top + 2} width={3} height={rowHeight - 4} rx={1.5} />
+            <text
+              className="row-label"
+              transform={`translate(16 ${top + rowHeight / 2}) rotate(-90)`}
+              textAnchor="middle"
+            >
+              row {b}
+              {r.lengths[b] < r.cols ? ` · L = ${r.lengths[b]}` : ""}
+            </text>
+            {drawn}
+          </g>
+        );
+      })}
+    </svg>
+  );
+});
+
+function errorsOf(r: Replay): Float64Array {
+  const out = new Float64Array(r.engineOut.length);
+  for (let j = 0; j < out.length; j++) out[j] = Math.abs(r.engineOut[j] - r.serial[j]);
+  return out;
+}
+
+function drawCell(
+  r: Replay,
+  cell: CellView,
+  lane: StageLane,
+  b: number,
+  i: number,
+  x: number,
+  y: number,
+  w: number,
+  extents: { input: number; output: number; returns: number },
+  decades: Decades | undefined,
+  inspected: Inspected | undefined,
+  onInspect: (target: Inspected | undefined) => void,
+) {
+  const t = tokenOf(r, i);
+  const h = laneHeight(lane);
+  const pad = w >= 6 ? 1 : 0;
+  const common = { x: x + pad / 2, y: y + 1, width: Math.max(1, w - pad), height: h - 2, rx: w >= 10 ? 2 : 0 };
+  if (cell.state === "hidden" || cell.state === "trimmed") {
+    return <rect key={i} className={`cell ${cell.state}`} {...common} data-state={cell.state} />;
+  }
+  if (cell.state === "chunk-pad" || (cell.state === "batch-pad" && lane === "input")) {
+    return (
+      <rect
+        key={i}
+        className={`cell ${cell.state}`}
+        {...common}
+        fill="url(#player-hatch)"
+        data-state={cell.state}
+        data-lane={lane}
+        data-row={b}
+        data-t={t}
+        data-value={cell.value === undefined ? undefined : String(cell.value)}
+      />
+    );
+  }
+  const value = cell.value ?? 0;
+  const extent = lane === "input" ? extents.input : lane === "returns" ? extents.returns : extents.output;
+  const fill = lane === "error" ? errorFill(value, decades) : signedFill(value, extent);
+  const over = lane === "error" && (cell.ratio ?? 0) > 1;
+  const inspectable = lane === "local" || lane === "result" || lane === "returns" || lane === "error";
+  const selected = inspected && inspected.b === b && inspected.t === t && inspected.lane === lane;
+  const showText = w >= 34 && lane !== "error";
+  const name = lane === "error" ? "error" : lane;
+  return (
+    <g
+      key={i}
+      className={`cell ${cell.state}${cell.mark ? ` mark-${cell.mark}` : ""}${selected ? " inspected" : ""}`}
+      data-state={cell.state}
+      data-lane={lane}
+      data-row={b}
+      data-t={t}
+      data-value={String(value)}
+      data-mark={cell.mark}
+      role={inspectable ? "button" : undefined}
+      tabIndex={inspectable && (lane === "result" || lane === "returns") ? 0 : undefined}
+      aria-label={inspectable ? `${name} at t = ${t}, row ${b}: ${f32(value)}` : undefined}
+      onPointerEnter={inspectable ? () => onInspect({ b, t, lane }) : undefined}
+      onFocus={inspectable ? () => onInspect({ b, t, lane }) : undefined}
+      onClick={inspectable ? () => onInspect({ b, t, lane }) : undefined}
+    >
+      <rect {...common} fill={fill} />
+      {showText ? (
+        <text x={x + w / 2} y={y + h / 2 + 4} textAnchor="middle" fill={textOn(value, extent)}>
+          {formatShort(value)}
+        </text>
+      ) : null}
+      {over ? (
+        <text x={x + w / 2} y={y + h / 2 + 4} textAnchor="middle" className="over-bound">
+          ✕
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
+function Axis({
+  replay: r,
+  frame: f,
+  layout,
+  height,
+}: {
+  replay: Replay;
+  frame: Frame;
+  layout: StageLayout;
+  height: number;
+}) {
+  const every = layout.cell >= 14 ? 1 : layout.cell >= 7 ? 4 : layout.cell >= 3 ? 8 : 32;
+  return (
+    <g className="axis" transform={`translate(${LABEL_WIDTH} 0)`}>
+      {layout.bands.map((band) => {
+        const current = band.chunk === f.focusChunk && f.step.chunk >= 0;
+        const short = band.chunk === r.nChunks - 1 && r.pad > 0;
+        return (
+          <g key={band.chunk} className={`chunk-band${current ? " current" : ""}`} data-chunk={band.chunk}>
+            <rect x={band.x - 2} y={14} width={band.width + 4} height={height - 14} rx={4} />
+            <text x={band.x + band.width / 2} y={10} textAnchor="middle" className="chunk-label">
+              {band.width >= 60 ? `chunk ${band.chunk}${short ? " (short)" : ""}` : `c${band.chunk}`}
+            </text>
+          </g>
+        );
+      })}
+      {layout.tokens.map((col) => {
+        const t = layout.view === "original" ? tokenOf(r, col.i) : col.i;
+        if (t < 0 && layout.view === "original") return null;
+        if (t % every !== 0 && !(layout.view === "original" && t === r.cols - 1)) return null;
+        return (
+          <text key={col.i} x={col.x + layout.cell / 2} y={AXIS_HEIGHT - 6} textAnchor="middle" className="tick">
+            {t}
+          </text>
+        );
+      })}
+      {layout.folds.map((fold) => (
+        <text
+          key={fold.firstChunk}
+          x={fold.x + fold.width / 2}
+          y={AXIS_HEIGHT - 6}
+          textAnchor="middle"
+          className="tick"
+        >
+          {fold.lastChunk - fold.firstChunk + 1} chunks
+        </text>
+      ))}
+      <text x={-8} y={AXIS_HEIGHT - 6} textAnchor="end" className="tick axis-name">
+        {layout.view === "original" ? "t" : "i (reversed)"}
+      </text>
+    </g>
+  );
+}
+
+/** Arrows from each chunk's last value into the next chunk, labelled with the carry (per row). */
+function CarryLane({
+  replay: r,
+  frame: f,
+  layout,
+  b,
+  y,
+}: {
+  replay: Replay;
+  frame: Frame;
+  layout: StageLayout;
+  b: number;
+  y: number;
+}) {
+  const C = r.chunkSize;
+  const mid = y + 15;
+  return (
+    <g transform={`translate(${LABEL_WIDTH} 0)`}>
+      {layout.bands.map((band) => {
+        const c = band.chunk;
+        if (c >= f.reveal.carried) return null;
+        const value = r.carriesIn[b * r.nChunks + c];
+        const current = f.step.kind === "carry" && f.step.chunk === c;
+        const source = layout.tokens.find((col) => col.i === c * C - 1);
+        const fold = layout.folds.find((fd) => fd.firstChunk <= c - 1 && c - 1 <= fd.lastChunk);
+        // The source cell (or the fold that hides it) lies next to the band: right of it in original time.
+        const sourceX =
+          c === 0
+            ? undefined
+            : source
+              ? source.x + layout.cell / 2
+              : fold
+                ? layout.view === "original"
+                  ? fold.x
+                  : fold.x + fold.width
+                : undefined;
+        const into = layout.view === "original" ? band.x + band.width : band.x;
+        const label =
+          band.width >= 40 ? `s = ${band.width >= 90 ? f32(value) : formatShort(value)}` : formatShort(value);
+        return (
+          <g key={c} className={`carry${current ? " current" : ""}`}>
+            <line className="carry-bracket" x1={band.x + 1} x2={band.x + band.width - 1} y1={mid + 6} y2={mid + 6} />
+            {sourceX !== undefined ? (
+              <path
+                className="carry-arrow"
+                d={`M${sourceX},${y + 1} C${sourceX},${mid + 6} ${into},${mid + 6} ${into + (layout.view === "original" ? -2 : 2)},${mid + 6}`}
+                markerEnd="url(#player-carry-head)"
+              />
+            ) : null}
+            <text
+              className="carry-value"
+              x={band.x + band.width / 2}
+              y={mid + 1}
+              textAnchor="middle"
+              data-testid="carry-value"
+              data-row={b}
+              data-chunk={c}
+              data-value={String(value)}
+            >
+              {label}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+}

@@ -1,0 +1,160 @@
+import { SPEEDS } from "./playback";
+import type { TimeView } from "./stageLayout";
+import type { PlayerTrace } from "./trace";
+
+export interface TransportProps {
+  trace: PlayerTrace;
+  cursor: number;
+  playing: boolean;
+  speed: number;
+  view: TimeView;
+  dimmed: boolean;
+  onPlay(): void;
+  onPause(): void;
+  onStep(delta: 1 | -1): void;
+  onSection(delta: 1 | -1): void;
+  /** From the scrubber: `scrubbing` while the pointer drags (drawn without transitions). */
+  onSeek(cursor: number, scrubbing: boolean): void;
+  onSpeed(speed: number): void;
+  onView(view: TimeView): void;
+  onTour(): void;
+  onShortcuts(): void;
+}
+
+/** The full-width transport bar: play, step, phase jumps, the scrubber with phase ticks, speed, view. */
+export function Transport(p: TransportProps) {
+  const { trace, cursor, playing } = p;
+  const last = trace.steps.length - 1;
+  const atEnd = cursor >= last;
+  return (
+    <div className={`transport${p.dimmed ? " dim" : ""}`} data-region="transport">
+      <div className="transport-buttons">
+        <button
+          type="button"
+          aria-label="Previous phase"
+          title="Previous phase (Shift+←)"
+          data-control="previous-phase"
+          onClick={() => p.onSection(-1)}
+          disabled={cursor === 0}
+        >
+          ◂◂
+        </button>
+        <button
+          type="button"
+          aria-label="Step back"
+          title="Step back (←)"
+          data-control="step-back"
+          onClick={() => p.onStep(-1)}
+          disabled={cursor === 0}
+        >
+          ◂
+        </button>
+        {playing ? (
+          <button
+            type="button"
+            className="play"
+            aria-label="Pause"
+            title="Pause (Space)"
+            data-control="play"
+            onClick={p.onPause}
+          >
+            ❚❚ Pause
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="play"
+            aria-label="Play"
+            title="Play (Space)"
+            data-control="play"
+            onClick={p.onPlay}
+          >
+            ▶ {atEnd ? "Replay" : "Play"}
+          </button>
+        )}
+        <button
+          type="button"
+          aria-label="Step forward"
+          title="Step forward (→)"
+          data-control="step-forward"
+          onClick={() => p.onStep(1)}
+          disabled={atEnd}
+        >
+          ▸
+        </button>
+        <button
+          type="button"
+          aria-label="Next phase"
+          title="Next phase (Shift+→)"
+          data-control="next-phase"
+          onClick={() => p.onSection(1)}
+          disabled={atEnd}
+        >
+          ▸▸
+        </button>
+      </div>
+      <div className="scrubber" data-region="scrubber">
+        <input
+          type="range"
+          min={0}
+          max={last}
+          step={1}
+          value={cursor}
+          aria-label="Step"
+          aria-valuetext={`step ${cursor + 1} of ${last + 1}`}
+          data-control="scrubber"
+          data-testid="player-scrubber"
+          onChange={(e) => p.onSeek(Number(e.currentTarget.value), true)}
+          onPointerUp={(e) => p.onSeek(Number(e.currentTarget.value), false)}
+          onKeyUp={(e) => p.onSeek(Number(e.currentTarget.value), false)}
+        />
+        <div className="phase-ticks" aria-hidden="true">
+          {trace.phases.map((phase) => (
+            <span
+              key={phase.id}
+              className={`phase-tick${cursor >= phase.first && cursor <= phase.last ? " current" : ""}`}
+              style={{ left: `${last === 0 ? 0 : (phase.first / last) * 100}%` }}
+              title={phase.label}
+            >
+              <i />
+              <em>{phase.label}</em>
+            </span>
+          ))}
+        </div>
+      </div>
+      <span className="position" data-testid="player-position">
+        {cursor + 1} / {last + 1}
+      </span>
+      <label className="speed" data-control="speed">
+        Speed{" "}
+        <select value={p.speed} onChange={(e) => p.onSpeed(Number(e.currentTarget.value))} aria-label="Speed">
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s} step{s === 1 ? "" : "s"}/s
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="time-toggle" data-region="time-toggle" data-control="time-toggle">
+        <input
+          type="checkbox"
+          checked={p.view === "reversed"}
+          onChange={(e) => p.onView(e.currentTarget.checked ? "reversed" : "original")}
+        />{" "}
+        Reversed time
+      </label>
+      <button type="button" data-control="tour" onClick={p.onTour}>
+        Tour
+      </button>
+      <button
+        type="button"
+        data-control="shortcuts"
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+        onClick={p.onShortcuts}
+      >
+        ?
+      </button>
+    </div>
+  );
+}

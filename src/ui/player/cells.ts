@@ -1,0 +1,132 @@
+import { type Frame, localKnown } from "./frame";
+import { localIndex, type Replay, tokenOf } from "./replay";
+
+/** The lanes of one row on the stage, top to bottom. */
+export type LaneId = "input" | "local" | "result" | "returns" | "serial" | "error";
+
+export type CellState =
+  /** Not computed yet at this step. */
+  | "hidden"
+  | "value"
+  /** Zeros the scan pads each reversed row with, to fill its last chunk (before t = 0). */
+  | "chunk-pad"
+  /** REINFORCE++: zeros after a short row's end, up to the batch's longest row. */
+  | "batch-pad"
+  /** REINFORCE++: an output cut away by the trim. */
+  | "trimmed";
+
+export type CellMark = "current" | "feeding" | "source" | undefined;
+
+export interface CellView {
+  state: CellState;
+  /** The number drawn (full precision; float32 values are exact doubles). */
+  value?: number;
+  precision: "float32" | "float64";
+  mark: CellMark;
+  /** Error lane: |error| / bound, and whether it is over the bound. */
+  ratio?: number;
+}
+
+/**
+ * One cell of the stage at reversed position i of row b: what it holds at this frame and how it
+ * is marked. A pure function of (replay, frame), so stepping back redraws exactly the same cell.
+ */
+export function cellView(r: Replay, f: Frame, lane: LaneId, b: number, i: number): CellView {
+  const { reveal, step } = f;
+  const C = r.chunkSize;
+  const c = Math.floor(i / C);
+  const k = i - c * C;
+  const precision = lane === "serial" ? "float64" : "float32";
+  const t = tokenOf(r, i);
+  const empty = (state: CellState): CellView => ({ state, precision, mark: undefined });
+  if (t < 0) return empty(reveal.chunkPad ? "chunk-pad" : "hidden");
+  const j = b * r.cols + t;
+  const beyondRow = t >= r.lengths[b];
+  if (beyondRow && !reveal.batchPad) return empty("hidden");
+
+  switch (lane) {
+    case "input": {
+      if (beyondRow) return { state: "batch-pad", value: 0, precision, mark: undefined };
+      const value = reveal.input === "penalty" ? (r.reinforce?.penalty[j] ?? 0) : r.scanned[j];
+      let mark: CellMark;
+      if ((step.kind === "local" || step.kind === "chunk-end") && c === step.chunk && k <= step.k) mark = "feeding";
+      if (step.kind === "outcome" && t === r.reinforce?.lastUnmasked[b]) mark = "current";
+      return { state: "value", value, precision, mark };
+    }
+    case "local": {
+      if (!localKnown(reveal, c, k)) return empty("hidden");
+      let mark: CellMark;
+      if (step.phase === "local" && c === step.chunk && k === step.k) mark = "current";
+      if (step.kind === "carry" && c === step.chunk) mark = "feeding";
+      return { state: beyondRow ? "batch-pad" : "value", value: r.localScans[localIndex(r, b, i)], precision, mark };
+    }
+    case "result": {
+      if (beyondRow && reveal.trimmed) return empty("trimmed");
+      if (reveal.final) {
+        const mark = step.kind === "trim" && beyondRow ? "current" : undefined;
+        return { state: beyondRow ? "batch-pad" : "value", value: r.engineOut[j], precision, mark };
+      }
+      if (c >= reveal.carried) return empty("hidden");
+      let mark: CellMark;
+      if (step.kind === "carry" && c === step.chunk) mark = "current";
+      if (step.kind === "carry" && step.chunk > 0 && i === step.chunk * C - 1) mark = "source";
+      return { state: beyondRow ? "batch-pad" : "value", value: r.combined[j], precision, mark };
+    }
+    case "returns": {
+      if (!reveal.gaeReturns || !r.gae) return empty("hidden");
+      return { state: "value", value: r.gae.returns[j], precision, mark: undefined };
+    }
+    case "serial": {
+      if (i >= reveal.serialUpTo) return empty("hidden");
+      if (beyondRow) return empty(reveal.trimmed ? "trimmed" : "batch-pad");
+      const mark = step.phase === "local" && i === reveal.serialUpTo - 1 ? "current" : undefined;
+      return { state: "value", value: r.serial[j], precision, mark };
+    }
+    case "error": {
+      if (!reveal.errors) return empty("hidden");
+      if (beyondRow) return empty("trimmed");
+      const value = Math.abs(r.engineOut[j] - r.serial[j]);
+      const bound = r.bound[j];
+      return { state: "value", value, precision: "float64", mark: undefined, ratio: bound > 0 ? value / bound : 0 };
+    }
+  }
+}
+
+/** The lanes a row shows for an estimator (GAE adds its returns, R = A + V). */
+export function lanesOf(r: Replay): LaneId[] {
+  return r.kind === "gae"
+    ? ["input", "local", "result", "returns", "serial", "error"]
+    : ["input", "local", "result", "serial", "error"];
+}
+
+export interface ErrorSummary {
+  cells: number;
+  maxAbs: number;
+  /** Largest error as a fraction of its bound, and how many cells are over their bound. */
+  maxRatio: number;
+  overBound: number;
+  /** Cells where the replayed carry step differs from the engine's output (0 on IEEE backends). */
+  replayMismatches: number;
+}
+
+/** The comparison the last step reports, over every real token of every row. */
+export function errorSummary(r: Replay): ErrorSummary {
+  let cells = 0;
+  let maxAbs = 0;
+  let maxRatio = 0;
+  let overBound = 0;
+  let replayMismatches = 0;
+  for (let b = 0; b < r.rows; b++) {
+    for (let t = 0; t < r.lengths[b]; t++) {
+      const j = b * r.cols + t;
+      const error = Math.abs(r.engineOut[j] - r.serial[j]);
+      const ratio = r.bound[j] > 0 ? error / r.bound[j] : error > 0 ? Number.POSITIVE_INFINITY : 0;
+      cells++;
+      maxAbs = Math.max(maxAbs, error);
+      maxRatio = Math.max(maxRatio, ratio);
+      if (!(error <= r.bound[j])) overBound++;
+      if (!Object.is(r.combined[j], r.engineOut[j])) replayMismatches++;
+    }
+  }
+  return { cells, maxAbs, maxRatio, overBound, replayMismatches };
+}

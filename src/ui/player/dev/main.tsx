@@ -1,0 +1,19 @@
+// Temporary entry for developing the player before App.tsx routes ?view=player (deleted before merge).
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import "../../styles.css";
+import type { BackendRequest } from "../../../engine/backendNames";
+import { PlayerView } from "../PlayerView";
+
+const params = new URLSearchParams(window.location.search);
+const backend = (params.get("backend") ?? "auto") as BackendRequest;
+const root = document.getElementById("root");
+if (!root) throw new Error("no #root");
+createRoot(root).render(
+  <StrictMode>
+    <main className="app" style={{ maxWidth: "none" }}>
+      <h1>Scanlab</h1>
+      <PlayerView backend={backend} />
+    </main>
+  </StrictMode>,
+);

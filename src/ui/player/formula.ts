@@ -1,0 +1,84 @@
+import { f32, f64, outputSymbol } from "./captions";
+import { carryTerm, localIndex, type Replay, reversedOf } from "./replay";
+
+/**
+ * The arithmetic behind one output, with the real numbers: the local sum, the carry times its
+ * power of the discount, the serial value it must equal, and the difference. `tex` holds only
+ * numbers formatted here and fixed symbols, never text from a file.
+ */
+export interface Derivation {
+  b: number;
+  t: number;
+  chunk: number;
+  k: number;
+  local: number;
+  carry: number;
+  power: number;
+  /** `fl32(carry · power)` and `fl32(local + that)`: the engine's two roundings. */
+  carryTerm: number;
+  value: number;
+  serial: number;
+  difference: number;
+  bound: number;
+  /** Lines of TeX, one display each. */
+  tex: string[];
+}
+
+export function derivation(r: Replay, b: number, t: number): Derivation {
+  const i = reversedOf(r, t);
+  const C = r.chunkSize;
+  const chunk = Math.floor(i / C);
+  const k = i - chunk * C;
+  const j = b * r.cols + t;
+  const local = r.localScans[localIndex(r, b, i)];
+  const carry = r.carriesIn[b * r.nChunks + chunk];
+  const power = r.carryPowers[k];
+  const term = carryTerm(r, b, chunk, k);
+  const value = r.engineOut[j];
+  const serial = r.serial[j];
+  const difference = value - serial;
+  const bound = r.bound[j];
+  const G = outputSymbol(r);
+  const d = r.kind === "gae" ? "(\\gamma\\lambda)" : "\\gamma";
+  const x = r.kind === "gae" ? "\\delta" : "r";
+  const tex = [
+    `${G}_{${t}} = \\underbrace{\\textstyle\\sum_{l=0}^{${k}} x_{${chunk * C}+l}\\,${d}^{${k}-l}}_{\\text{local sum, chunk } ${chunk}} + \\underbrace{s_{${chunk}}}_{\\text{carry}}\\cdot ${d}^{${k + 1}}`,
+    `= ${num(f32(local))} + ${paren(f32(carry))} \\cdot ${paren(f32(power))} = ${num(f32(local))} + ${paren(f32(term))} = ${num(f32(value))}`,
+    `${G}^{\\text{serial}}_{${t}} = \\textstyle\\sum_{t' \\ge ${t}} ${d}^{t'-${t}}\\, ${x}_{t'} = ${num(f64(serial))}`,
+    `${G}_{${t}} - ${G}^{\\text{serial}}_{${t}} = ${num(f64(difference))} \\quad (|\\cdot| ${Math.abs(difference) <= bound ? "\\le" : ">"} \\text{bound } ${num(f64(bound))})`,
+  ];
+  return { b, t, chunk, k, local, carry, power, carryTerm: term, value, serial, difference, bound, tex };
+}
+
+/** The local sum at reversed position (chunk, k) written out term by term (long sums elided in the middle). */
+export function localSumTex(r: Replay, b: number, chunk: number, k: number): string {
+  const C = r.chunkSize;
+  const d = r.kind === "gae" ? "(\\gamma\\lambda)" : "\\gamma";
+  const terms: string[] = [];
+  const numbers: string[] = [];
+  const shown = k <= 4 ? [...Array(k + 1).keys()] : [0, 1, -1, k - 1, k];
+  for (const l of shown) {
+    if (l < 0) {
+      terms.push("\\cdots");
+      numbers.push("\\cdots");
+      continue;
+    }
+    const i = chunk * C + l;
+    const xv = i < r.cols ? r.scanned[b * r.cols + (r.cols - 1 - i)] : 0;
+    terms.push(`x_{${i}}${d}^{${k - l}}`);
+    numbers.push(`${paren(f32(xv))}\\cdot${paren(f32(r.kernelRow[k - l]))}`);
+  }
+  const sum = r.localScans[localIndex(r, b, chunk * C + k)];
+  return `S^{\\text{local}}_{${chunk},${k}} = ${terms.join(" + ")} = ${numbers.join(" + ")} = ${num(f32(sum))}`;
+}
+
+/** A formatted number as TeX: `1.5e-7` becomes `1.5\times10^{-7}`. */
+export function num(text: string): string {
+  const m = /^(-?[\d.]+)e([+-]?\d+)$/.exec(text);
+  if (!m) return text;
+  return `${m[1]}\\times10^{${Number(m[2])}}`;
+}
+
+function paren(text: string): string {
+  return text.startsWith("-") ? `(${num(text)})` : num(text);
+}

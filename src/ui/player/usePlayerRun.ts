@@ -1,0 +1,59 @@
+import { useEffect, useState } from "react";
+import { solve } from "../../core";
+import type { BackendRequest } from "../../engine/backendNames";
+import { EngineClient, SupersededError } from "../../engine/client";
+import { buildReplay } from "./replay";
+import { engineCopy, type PlayerSource, sourceProblem } from "./source";
+import { buildTrace, type PlayerTrace } from "./trace";
+
+export interface PlayerRun {
+  /** The last good trace: it stays while a new source runs or after it fails. */
+  trace?: PlayerTrace;
+  label?: string;
+  running: boolean;
+  error?: string;
+}
+
+/**
+ * Runs a source through the engine (slime's chunked strategy, float32) and its float64 serial
+ * reference, and turns both into the player's trace. A newer source supersedes a run in flight.
+ */
+export function usePlayerRun(source: PlayerSource, backend: BackendRequest, engine?: EngineClient): PlayerRun {
+  const [state, setState] = useState<PlayerRun>({ running: true });
+  const [own, setOwn] = useState<EngineClient>();
+
+  useEffect(() => {
+    if (engine) return;
+    const created = new EngineClient({ backend });
+    setOwn(created);
+    return () => {
+      created.dispose();
+      setOwn(undefined);
+    };
+  }, [engine, backend]);
+
+  const client = engine ?? own;
+  useEffect(() => {
+    if (!client) return;
+    let live = true;
+    setState((s) => ({ ...s, running: true, error: undefined }));
+    (async () => {
+      try {
+        const { problem, label } = sourceProblem(source);
+        const run = await client.run(engineCopy(problem), "chunked");
+        const serial = solve(problem, "serial").outputs;
+        const trace = buildTrace(buildReplay(problem, run, serial));
+        if (live) setState({ trace, label, running: false });
+      } catch (error) {
+        if (!live || error instanceof SupersededError) return;
+        const message = error instanceof Error ? error.message : String(error);
+        setState((s) => ({ ...s, running: false, error: message }));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [source, client]);
+
+  return state;
+}
