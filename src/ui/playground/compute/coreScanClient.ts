@@ -10,13 +10,15 @@ export class CoreScanClient {
   private readonly runner = new LatestOnly<CoreChunkedRun>();
 
   chunked(problem: ScanProblem): Promise<CoreChunkedRun> {
-    return this.runner.run(async () => {
-      if (!this.api) {
-        this.worker = new Worker(new URL("./coreScanWorker.ts", import.meta.url), { type: "module" });
-        this.api = Comlink.wrap<CoreScanWorkerApi>(this.worker);
-      }
-      return this.api.chunked(problem);
-    });
+    return this.runner.run(() => this.remote().chunked(problem));
+  }
+
+  private remote(): Comlink.Remote<CoreScanWorkerApi> {
+    if (!this.api) {
+      this.worker = new Worker(new URL("./coreScanWorker.ts", import.meta.url), { type: "module" });
+      this.api = Comlink.wrap<CoreScanWorkerApi>(this.worker);
+    }
+    return this.api;
   }
 
   dispose(): void {

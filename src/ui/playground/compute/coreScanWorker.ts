@@ -1,7 +1,7 @@
 /**
  * A small worker of the playground's own for core's chunked scan (slime-exact float32 emulation and
- * float64): at 16 × 8192 it takes a few hundred milliseconds, which on the main thread would freeze
- * drawing. The engine worker stays the tfjs one; this one imports core only.
+ * float64): tens to hundreds of ms at 16 × 8192, which on the main thread would stall drawing. The
+ * engine worker stays the tfjs one.
  */
 import * as Comlink from "comlink";
 import { type ScanOutputs, type ScanProblem, solve } from "../../../core";

@@ -40,6 +40,8 @@ export interface PlaygroundResult extends ResultTables {
   lengths: number[];
   summary: ErrorSummary;
   ran: RanWith;
+  /** The state this run computed: figures belong to these inputs and settings only. */
+  input: PlaygroundState;
 }
 
 /** One row recomputed alone while a stroke lasts: tables of one row, `cols` wide. */
@@ -147,7 +149,7 @@ export async function runPlayground(
     millis: answer.millis,
     serialMillis,
   };
-  return { kind: p64.kind, rows: rows.length, cols, lengths, ...tables, summary, ran };
+  return { kind: p64.kind, rows: rows.length, cols, lengths, ...tables, summary, ran, input: state };
 }
 
 /** Row `row` alone, padded to the batch's width so it gives the batch's bits (for live drawing). */

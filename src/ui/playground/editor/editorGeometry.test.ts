@@ -1,15 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  chunkStarts,
-  drawSegment,
-  laneRange,
-  niceCeil,
-  paintMask,
-  poolBars,
-  tokenAt,
-  valueAt,
-  yOf,
-} from "./editorGeometry";
+import { drawSegment, laneRange, niceCeil, paintMask, poolBars, tokenAt, valueAt, yOf } from "./editorGeometry";
 
 describe("editor geometry", () => {
   it("gives a symmetric 1-2-5 range that holds every value", () => {
@@ -53,12 +43,5 @@ describe("editor geometry", () => {
     const mask: (0 | 1)[] = [1, 1, 1, 1];
     expect(paintMask(mask, 2, 1, 0)).toBe(true);
     expect(mask).toEqual([1, 0, 0, 1]);
-  });
-
-  it("puts chunk boundaries where the reversed, padded scan cuts the row", () => {
-    // T = 10, C = 4: reversed chunks cover t 9..6, 5..2, 1..0 (+2 pad).
-    expect(chunkStarts(10, 4)).toEqual([2, 6]);
-    expect(chunkStarts(8, 4)).toEqual([4]);
-    expect(chunkStarts(3, 128)).toEqual([]);
   });
 });

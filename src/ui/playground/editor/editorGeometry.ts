@@ -116,13 +116,3 @@ export function paintMask(mask: (0 | 1)[], from: number, to: number, value: 0 | 
   }
   return changed;
 }
-
-/** Token indices where a chunk starts, in original time, for a padded length of `cols` (see ChunkLayout). */
-export function chunkStarts(cols: number, chunkSize: number): number[] {
-  // Time is reversed before chunking, so chunk c ends (in original time) at cols − 1 − c·C and the
-  // chunk boundaries fall at cols − k·C.
-  const starts: number[] = [];
-  if (chunkSize < 1) return starts;
-  for (let t = cols - chunkSize; t > 0; t -= chunkSize) starts.push(t);
-  return starts.reverse();
-}

@@ -1,0 +1,174 @@
+import { type RefObject, useState } from "react";
+import type { Lane } from "../../io/playgroundProblem";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { EXAMPLES } from "../../io/presets";
+import type { ChartHandle } from "../charts/chartPng";
+import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
+import type { PlaygroundResult } from "./compute/playgroundRun";
+import type { StateCodec } from "./compute/stateCodec";
+import { LANE_LABELS } from "./editor/lanes";
+import { ExportMenu } from "./files/ExportMenu";
+import type { LaneTarget } from "./files/importFile";
+import { Menu } from "./Menu";
+
+export interface ChartRefs {
+  returns: RefObject<ChartHandle | null>;
+  error: RefObject<ChartHandle | null>;
+  heatmap: RefObject<HeatmapHandle | null>;
+}
+
+export interface PlaygroundToolbarProps {
+  state: PlaygroundState;
+  rows: PlaygroundRow[];
+  result: PlaygroundResult | null;
+  target: LaneTarget;
+  onTarget(target: LaneTarget): void;
+  onFile(file: File): void;
+  onLoad(state: PlaygroundState): void;
+  onReset(): void;
+  onCopyLink(): void;
+  linkStatus: string | null;
+  onError(message: string | null): void;
+  onStatus(message: string): void;
+  codec: StateCodec;
+  charts: ChartRefs;
+}
+
+const LANES: Lane[] = ["rewards", "values", "kl", "lossMask"];
+
+/** The playground's actions in the top bar: examples, import, export, share, reset. */
+export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
+  const { target, onTarget } = props;
+  const [dragging, setDragging] = useState(false);
+  return (
+    <div className="pg-toolbar">
+      <Menu label="Examples" title="Built-in examples, several from real bug reports" testId="examples-menu">
+        {(close) => (
+          <ul className="examples">
+            {EXAMPLES.map((example) => (
+              <li key={example.id}>
+                <button
+                  type="button"
+                  data-testid={`example-${example.id}`}
+                  onClick={() => {
+                    props.onLoad(example.state);
+                    close();
+                  }}
+                >
+                  {example.title}
+                </button>
+                <p className="caption">{example.caption}</p>
+                {example.link ? (
+                  <a href={example.link.url} target="_blank" rel="noreferrer noopener" className="report-link">
+                    {example.link.label} ↗
+                  </a>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Menu>
+      <Menu label="Import" title="A case file, a CSV or a .npy array" testId="import-menu">
+        {(close) => (
+          <div className="import-panel">
+            <section
+              className={`drop-zone${dragging ? " dragging" : ""}`}
+              aria-label="Drop a file here"
+              onDragOver={(event) => {
+                event.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={(event) => {
+                event.preventDefault();
+                setDragging(false);
+                const file = event.dataTransfer.files[0];
+                if (file) {
+                  props.onFile(file);
+                  close();
+                }
+              }}
+            >
+              <p>
+                Drop a case file (.json), a CSV (rows × tokens) or a .npy array (1-D or 2-D, float32 or float64) here,
+                or
+              </p>
+              <input
+                type="file"
+                accept=".json,.csv,.tsv,.txt,.npy,application/json,text/csv"
+                data-testid="case-file-input"
+                aria-label="Choose a file to import"
+                onChange={(event) => {
+                  const file = event.currentTarget.files?.[0];
+                  event.currentTarget.value = "";
+                  if (file) {
+                    props.onFile(file);
+                    close();
+                  }
+                }}
+              />
+            </section>
+            <fieldset className="lane-target">
+              <legend>CSV and .npy numbers go into</legend>
+              <label>
+                lane{" "}
+                <select
+                  value={target.lane}
+                  data-testid="import-lane"
+                  onChange={(event) => onTarget({ ...target, lane: event.currentTarget.value as Lane })}
+                >
+                  {LANES.map((lane) => (
+                    <option key={lane} value={lane}>
+                      {LANE_LABELS[lane]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                of{" "}
+                <select
+                  value={target.into}
+                  data-testid="import-into"
+                  onChange={(event) => onTarget({ ...target, into: event.currentTarget.value as LaneTarget["into"] })}
+                >
+                  <option value="new">a new batch (one row per line)</option>
+                  <option value="current">the current batch (same shape)</option>
+                </select>
+              </label>
+            </fieldset>
+          </div>
+        )}
+      </Menu>
+      <ExportMenu
+        state={props.state}
+        rows={props.rows}
+        result={props.result}
+        codec={props.codec}
+        charts={props.charts}
+        onError={props.onError}
+        onStatus={props.onStatus}
+      />
+      <button
+        type="button"
+        onClick={props.onCopyLink}
+        data-testid="copy-link"
+        title="Copy a link that reopens this exact view"
+      >
+        Copy link
+      </button>
+      <button
+        type="button"
+        onClick={props.onReset}
+        data-testid="reset"
+        title="Back to the built-in first example (undo brings your work back)"
+      >
+        Reset
+      </button>
+      {props.linkStatus ? (
+        <span className="link-status" role="status" data-testid="link-status">
+          {props.linkStatus}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,367 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import type { BackendReport } from "../../engine/backendNames";
+import { EngineClient } from "../../engine/client";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
+import { STORAGE_KEY } from "../../io/shareLink";
+import type { ChartHandle } from "../charts/chartPng";
+import { chunkStarts } from "../charts/chunkBoundaries";
+import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
+import { CoreScanClient } from "./compute/coreScanClient";
+import { outputNames } from "./compute/outputTables";
+import { StateCodec } from "./compute/stateCodec";
+import { ControlsPanel } from "./controls/ControlsPanel";
+import { EditorToolbar } from "./editor/EditorToolbar";
+import { type EditMode, RowEditor } from "./editor/RowEditor";
+import { replaceRow } from "./editor/rowEdits";
+import { CaseBar } from "./files/CaseBar";
+import { copyText } from "./files/download";
+import { useImport } from "./files/useImport";
+import { MessageArea } from "./MessageArea";
+import { PlaygroundToolbar } from "./PlaygroundToolbar";
+import { MAX_LINK_CHARS, searchWith, startupState } from "./persistence";
+import { HoverReadout } from "./results/HoverReadout";
+import { type Hover, ResultsPanel } from "./results/ResultsPanel";
+import { readoutAt } from "./results/readout";
+import { SummaryPanel } from "./results/SummaryPanel";
+import { usePlaygroundCompute } from "./usePlaygroundCompute";
+import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
+import { useUndoKeys } from "./useUndoKeys";
+import "./playground.css";
+
+export interface PlaygroundViewProps {
+  /** The top bar's slot for this view's actions (examples, import, export, share). */
+  toolbarSlot: HTMLElement | null;
+  urlProblems: string[];
+}
+
+const HINT_KEY = "scanlab.hint.draw";
+/** The address and the saved session follow the state this long after the last edit. */
+const SAVE_DELAY_MS = 400;
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The playground: draw or import rewards, KL, masks and values; see the chunked scan against the
+ * float64 serial reference, token by token. Data → algorithm → output, left to right.
+ */
+export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps) {
+  const [startup] = useState(() => startupState(window.location.search, storage()));
+  const store = usePlaygroundStore(() => startup.state);
+  const { state, committed, rows } = store;
+  const [engine, setEngine] = useState<EngineClient | null>(null);
+  const [core, setCore] = useState<CoreScanClient | null>(null);
+  const [codec] = useState(() => new StateCodec());
+  const [report, setReport] = useState<BackendReport | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [startupError, setStartupError] = useState<string | null>(startup.error);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [linkTooLong, setLinkTooLong] = useState(false);
+  const [restoring, setRestoring] = useState(startup.pending?.source ?? null);
+  const [mode, setMode] = useState<EditMode>("draw");
+  const [hover, setHover] = useState<Hover | null>(null);
+  const [showHint, setShowHint] = useState(() => storage()?.getItem(HINT_KEY) === null);
+  const returnsRef = useRef<ChartHandle>(null);
+  const errorRef = useRef<ChartHandle>(null);
+  const heatmapRef = useRef<HeatmapHandle>(null);
+
+  // One engine worker and one core worker for the view's lifetime.
+  useEffect(() => {
+    const client = new EngineClient({ backend: startup.state.backend });
+    const unsubscribe = client.subscribe((event) => {
+      if (event.type === "ready") setReport(event.report);
+      else setNotice(event.message);
+    });
+    const scans = new CoreScanClient();
+    setEngine(client);
+    setCore(scans);
+    return () => {
+      unsubscribe();
+      client.dispose();
+      scans.dispose();
+      codec.dispose();
+    };
+  }, [startup, codec]);
+
+  useEffect(() => {
+    if (!engine) return;
+    if (engine.requested === committed.backend && engine.report) return;
+    engine.selectBackend(committed.backend);
+    setReport(null);
+    setNotice(null);
+    engine.ready().catch(() => {}); // a failure to start arrives as a notice
+  }, [engine, committed.backend]);
+
+  // A link or session too large to decode here at startup is decoded in the codec worker.
+  const { edit } = store;
+  useEffect(() => {
+    const pending = startup.pending;
+    if (!pending) return;
+    codec
+      .decode(pending.text, pending.source)
+      .then((answer) => {
+        if (answer.ok) edit(() => answer.state);
+        else setStartupError(answer.message);
+      })
+      .finally(() => setRestoring(null));
+  }, [startup, codec, edit]);
+
+  // The address and the saved session follow the committed state (encoded in the codec worker).
+  useEffect(() => {
+    if (restoring) return;
+    const timer = setTimeout(() => {
+      codec
+        .encode(committed)
+        .then((encoded) => {
+          const fits = encoded.length <= MAX_LINK_CHARS;
+          setLinkTooLong(!fits);
+          const search = searchWith(fits ? encoded : null, window.location.search);
+          if (search !== window.location.search) {
+            window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
+          }
+          storage()?.setItem(STORAGE_KEY, encoded);
+        })
+        .catch(() => {}); // superseded by a newer state, or storage full: the next save tries again
+    }, SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [committed, codec, restoring]);
+
+  const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
+  const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
+  const { result } = compute;
+
+  const selectedRow = Math.min(state.selectedRow, rows.length - 1);
+  const outputs = outputNames(committed.estimator);
+  const output = committed.estimator === "gae" ? committed.output : outputs[0];
+  const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
+  const editorStarts = useMemo(
+    () =>
+      state.precision === "float32-engine" && state.strategy === "per-token" ? [] : chunkStarts(cols, state.chunkSize),
+    [cols, state.chunkSize, state.precision, state.strategy],
+  );
+  const resultStarts = useMemo(
+    () => (result && result.ran.strategy !== "per-token" ? chunkStarts(result.cols, result.ran.chunkSize) : []),
+    [result],
+  );
+  const readout = useMemo(
+    () =>
+      result && hover ? readoutAt(result, rowsOf(committed.data), output, resultStarts, hover.row, hover.token) : null,
+    [result, hover, committed.data, output, resultStarts],
+  );
+
+  const onFieldError = useCallback((id: string, reason: string | null) => {
+    setFieldErrors((errors) => {
+      if ((errors[id] ?? null) === reason) return errors;
+      const next = { ...errors };
+      if (reason === null) delete next[id];
+      else next[id] = reason;
+      return next;
+    });
+  }, []);
+  const selectRow = useCallback((row: number) => store.setView({ selectedRow: row }), [store.setView]);
+  const load = useCallback(
+    (next: PlaygroundState) => {
+      setFieldErrors({});
+      edit(() => next);
+    },
+    [edit],
+  );
+  useUndoKeys(store.undo, store.redo);
+  const latest = useRef({ state: committed, rows: rowsOf(committed.data) });
+  latest.current = { state: committed, rows: rowsOf(committed.data) };
+  const current = useCallback(() => latest.current, []);
+  const imports = useImport(current, load, setActionError);
+  const [linkStatus, setLinkStatus] = useState<string | null>(null);
+  // A file dropped anywhere on the page is imported (the Import menu's zone is only the obvious place).
+  const onFile = imports.onFile;
+  useEffect(() => {
+    const onDragOver = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+    };
+    const onDrop = (event: DragEvent) => {
+      const file = event.dataTransfer?.files[0];
+      if (!file || event.defaultPrevented) return;
+      event.preventDefault();
+      onFile(file);
+    };
+    window.addEventListener("dragover", onDragOver);
+    window.addEventListener("drop", onDrop);
+    return () => {
+      window.removeEventListener("dragover", onDragOver);
+      window.removeEventListener("drop", onDrop);
+    };
+  }, [onFile]);
+  const copyLink = () => {
+    codec
+      .encode(committed)
+      .then(async (encoded) => {
+        if (encoded.length > MAX_LINK_CHARS) {
+          setLinkStatus(null);
+          setActionError(
+            `Copy link: this batch makes a ${(encoded.length / 1e6).toFixed(1)} MB link, more than a browser opens; export a case file instead.`,
+          );
+          return;
+        }
+        const url = `${window.location.origin}${window.location.pathname}${searchWith(encoded, window.location.search)}`;
+        setLinkStatus((await copyText(url)) ? "Link copied" : "The clipboard is not available: copy the address bar");
+      })
+      .catch(() => {});
+  };
+
+  const onDraftRow = (row: PlaygroundRow) => store.setDraft(replaceRow(store.committed, rows, selectedRow, row));
+  const dismissHint = () => {
+    if (!showHint) return;
+    setShowHint(false);
+    try {
+      storage()?.setItem(HINT_KEY, "used");
+    } catch {
+      // Without storage the hint simply comes back next visit.
+    }
+  };
+
+  const errors = [startupError, compute.error, actionError, ...Object.values(fieldErrors)].filter((e): e is string =>
+    Boolean(e),
+  );
+  return (
+    <div className="playground">
+      {toolbarSlot
+        ? createPortal(
+            <PlaygroundToolbar
+              state={committed}
+              rows={rowsOf(committed.data)}
+              result={result}
+              codec={codec}
+              target={imports.target}
+              onTarget={imports.setTarget}
+              onFile={imports.onFile}
+              onLoad={(next) => {
+                imports.closeCaseFile();
+                load(next);
+              }}
+              onReset={() => {
+                imports.closeCaseFile();
+                load(DEFAULT_PLAYGROUND_STATE);
+              }}
+              onCopyLink={copyLink}
+              linkStatus={linkTooLong ? "too large for a link" : linkStatus}
+              onError={setActionError}
+              onStatus={setLinkStatus}
+              charts={{ returns: returnsRef, error: errorRef, heatmap: heatmapRef }}
+            />,
+            toolbarSlot,
+          )
+        : null}
+      <aside className="pg-left" aria-label="Settings">
+        <ControlsPanel
+          state={state}
+          rows={rows}
+          report={report}
+          edit={edit}
+          setView={store.setView}
+          fieldErrors={fieldErrors}
+          onFieldError={onFieldError}
+        />
+      </aside>
+      <div className="pg-centre">
+        <MessageArea
+          errors={errors}
+          notice={notice}
+          notes={imports.notes}
+          urlProblems={[...urlProblems, ...startup.notices]}
+          restoring={restoring}
+        />
+        {imports.caseFile ? (
+          <CaseBar
+            caseFile={imports.caseFile}
+            result={result}
+            computing={compute.computing}
+            onOpen={imports.openCaseAt}
+            onClose={imports.closeCaseFile}
+          />
+        ) : null}
+        <section className="panel editor-panel" aria-label="Reward editor">
+          <EditorToolbar
+            state={state}
+            rows={rows}
+            mode={mode}
+            onMode={setMode}
+            edit={edit}
+            onSelectRow={selectRow}
+            onError={setActionError}
+            fieldErrors={fieldErrors}
+            onFieldError={onFieldError}
+            canUndo={store.canUndo}
+            canRedo={store.canRedo}
+            onUndo={store.undo}
+            onRedo={store.redo}
+          />
+          <RowEditor
+            row={rows[selectedRow]}
+            rowIndex={selectedRow}
+            cols={cols}
+            estimator={state.estimator}
+            boundaries={editorStarts.filter((t) => t > 0)}
+            mode={mode}
+            hover={hover && hover.row === selectedRow ? hover.token : null}
+            onHover={(token) => setHover(token === null ? null : { row: selectedRow, token })}
+            onDraft={onDraftRow}
+            onCommitDraft={store.commitDraft}
+            onEdit={(row) => edit((s) => replaceRow(s, rowsOf(s.data), selectedRow, row))}
+            onInvalid={(reason) => onFieldError("exact", reason)}
+            showHint={showHint}
+            onFirstUse={dismissHint}
+          />
+        </section>
+        <section
+          className={`panel results-panel${compute.computing ? " stale" : ""}`}
+          aria-label="Results"
+          aria-busy={compute.computing}
+          data-testid="results"
+        >
+          {result ? (
+            <ResultsPanel
+              result={result}
+              rowResult={compute.rowResult}
+              rows={rowsOf(committed.data)}
+              selectedRow={Math.min(selectedRow, result.rows - 1)}
+              output={output}
+              metric={state.errorMetric}
+              scope={state.errorScope === "row" ? "row" : "batch"}
+              chunkStarts={resultStarts}
+              hover={hover}
+              onHover={setHover}
+              onSelectRow={selectRow}
+              returnsRef={returnsRef}
+              errorRef={errorRef}
+              heatmapRef={heatmapRef}
+            />
+          ) : (
+            <p className="muted placeholder">
+              {compute.computing ? "Computing the first result…" : "Waiting for the engine…"}
+            </p>
+          )}
+        </section>
+      </div>
+      <aside className="pg-right" aria-label="Summary and readout">
+        <SummaryPanel
+          result={result}
+          computing={compute.computing}
+          slow={compute.slow}
+          onWorstCell={(row, token) => {
+            selectRow(row);
+            heatmapRef.current?.focusCell(row, token);
+          }}
+        />
+        <HoverReadout lines={readout} />
+      </aside>
+    </div>
+  );
+}

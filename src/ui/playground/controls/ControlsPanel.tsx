@@ -1,0 +1,252 @@
+import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../engine/backendNames";
+import { STRATEGIES, STRATEGY_INFO, type Strategy } from "../../../engine/strategy";
+import { paddingStats } from "../../../io/playgroundProblem";
+import {
+  ERROR_METRICS,
+  ERROR_SCOPES,
+  type ErrorMetric,
+  type ErrorScope,
+  ESTIMATORS,
+  type Estimator,
+  type PlaygroundPrecision,
+  type PlaygroundRow,
+  type PlaygroundState,
+  PRECISIONS,
+} from "../../../io/playgroundState";
+import { ChunkSizeControl } from "./ChunkSizeControl";
+import { DataControls } from "./DataControls";
+import { Field, helpId } from "./Field";
+import { GammaControl } from "./GammaControl";
+import { NumberEntry } from "./NumberEntry";
+import { Segmented } from "./Segmented";
+import { parseForState } from "./validateEdit";
+
+export const ESTIMATOR_LABELS: Record<Estimator, string> = {
+  discounted: "Discounted returns",
+  gae: "GAE",
+  reinforce_pp: "REINFORCE++",
+};
+
+const ESTIMATOR_HELP =
+  "What the scan computes: discounted returns of per-token rewards (slime's chunked_discounted_returns), GAE advantages over TD residuals with γλ, or REINFORCE++ returns of −β·KL plus an outcome reward.";
+
+export const PRECISION_LABELS: Record<PlaygroundPrecision, string> = {
+  "float32-engine": "float32 engine (tfjs worker)",
+  "slime-exact": "slime-exact (core float32)",
+  float64: "float64 chunked (core)",
+};
+
+const PRECISION_HELP =
+  "The chunked side, compared with the float64 serial scan: the tfjs engine in float32, core's bit-exact emulation of slime's float32 scan, or the chunked algorithm in float64 (no rounding to speak of).";
+
+const METRIC_LABELS: Record<ErrorMetric, string> = { abs: "abs", rel: "rel", ulp: "ulp" };
+const SCOPE_LABELS: Record<ErrorScope, string> = { batch: "batch", row: "row", chunk: "chunk" };
+
+export interface ControlsPanelProps {
+  state: PlaygroundState;
+  rows: PlaygroundRow[];
+  report: BackendReport | null;
+  edit(change: (state: PlaygroundState) => PlaygroundState): void;
+  setView(view: Partial<Pick<PlaygroundState, "errorMetric" | "errorScope" | "output">>): void;
+  fieldErrors: Record<string, string>;
+  onFieldError(id: string, reason: string | null): void;
+}
+
+/** The left column: data, estimator, algorithm and display, in that order. */
+export function ControlsPanel({ state, rows, report, edit, setView, fieldErrors, onFieldError }: ControlsPanelProps) {
+  const set = <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K]) =>
+    edit((s) => ({ ...s, [key]: value }));
+  const parseKey = (label: string, key: keyof PlaygroundState) => (text: string) =>
+    parseForState(label, text, (value) => ({ ...state, [key]: value }));
+  const maxLength = paddingStats(rows).maxLength;
+  const discount = state.estimator === "gae" ? state.gamma * state.lambd : state.gamma;
+  const engine = state.precision === "float32-engine";
+
+  return (
+    <div className="controls">
+      <section className="panel" aria-labelledby="pg-data-title">
+        <h2 id="pg-data-title">Data</h2>
+        <DataControls state={state} rows={rows} edit={edit} fieldErrors={fieldErrors} onFieldError={onFieldError} />
+      </section>
+
+      <section className="panel" aria-labelledby="pg-estimator-title">
+        <h2 id="pg-estimator-title">Estimator</h2>
+        <Field id="pg-estimator" label="Estimator" help={ESTIMATOR_HELP}>
+          <select
+            id="pg-estimator"
+            value={state.estimator}
+            aria-describedby={helpId("pg-estimator")}
+            data-testid="estimator-select"
+            onChange={(event) => set("estimator", event.currentTarget.value as Estimator)}
+          >
+            {ESTIMATORS.map((e) => (
+              <option key={e} value={e}>
+                {ESTIMATOR_LABELS[e]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <GammaControl
+          gamma={state.gamma}
+          discount={discount}
+          discountLabel={state.estimator === "gae" ? "(γλ)" : "γ"}
+          chunkSize={state.chunkSize}
+          parse={parseKey("γ", "gamma")}
+          onChange={(gamma) => set("gamma", gamma)}
+          onInvalid={(reason) => onFieldError("gamma", reason)}
+          invalid={fieldErrors.gamma ?? null}
+        />
+        {state.estimator === "gae" ? (
+          <Field
+            id="pg-lambda"
+            label="λ (GAE)"
+            value={`γλ = ${Number((state.gamma * state.lambd).toPrecision(6))}`}
+            help="GAE's λ: how far advantages look ahead (0: one-step TD error, 1: the full return minus the value). The scan runs with discount γλ."
+            invalid={fieldErrors.lambd}
+          >
+            <div className="gamma-row">
+              <input
+                type="range"
+                min={0}
+                max={1}
+                step={0.01}
+                value={state.lambd}
+                aria-label="λ"
+                aria-describedby={helpId("pg-lambda")}
+                onChange={(event) => set("lambd", Number(event.currentTarget.value))}
+              />
+              <NumberEntry
+                id="pg-lambda"
+                value={state.lambd}
+                parse={parseKey("λ", "lambd")}
+                onCommit={(v) => set("lambd", v)}
+                onInvalid={(reason) => onFieldError("lambd", reason)}
+                describedBy={helpId("pg-lambda")}
+              />
+            </div>
+          </Field>
+        ) : null}
+        {state.estimator === "reinforce_pp" ? (
+          <Field
+            id="pg-kl"
+            label="KL coefficient β"
+            help="REINFORCE++ token reward is −β·KL on unmasked tokens; the outcome reward is added at each row's last unmasked token."
+            invalid={fieldErrors.klCoef}
+          >
+            <NumberEntry
+              id="pg-kl"
+              value={state.klCoef}
+              parse={parseKey("KL coefficient", "klCoef")}
+              onCommit={(v) => set("klCoef", v)}
+              onInvalid={(reason) => onFieldError("klCoef", reason)}
+              describedBy={helpId("pg-kl")}
+              testId="kl-input"
+            />
+          </Field>
+        ) : null}
+      </section>
+
+      <section className="panel" aria-labelledby="pg-algorithm-title">
+        <h2 id="pg-algorithm-title">Algorithm</h2>
+        <ChunkSizeControl
+          chunkSize={state.chunkSize}
+          maxLength={maxLength}
+          parse={parseKey("chunk size", "chunkSize")}
+          onChange={(c) => {
+            onFieldError("chunkSize", null);
+            set("chunkSize", c);
+          }}
+          onInvalid={(reason) => onFieldError("chunkSize", reason)}
+          invalid={fieldErrors.chunkSize ?? null}
+        />
+        <Field id="pg-precision" label="Precision" help={PRECISION_HELP}>
+          <select
+            id="pg-precision"
+            value={state.precision}
+            aria-describedby={helpId("pg-precision")}
+            data-testid="precision-select"
+            onChange={(event) => set("precision", event.currentTarget.value as PlaygroundPrecision)}
+          >
+            {PRECISIONS.map((p) => (
+              <option key={p} value={p}>
+                {PRECISION_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          id="pg-backend"
+          label="Backend"
+          value={report ? `running: ${report.backend}` : "starting…"}
+          help="The TensorFlow.js backend the engine worker asks for; auto takes the best that comes up (webgpu → webgl → wasm → cpu). Used by the float32 engine."
+        >
+          <select
+            id="pg-backend"
+            value={state.backend}
+            aria-describedby={helpId("pg-backend")}
+            data-testid="backend-select"
+            onChange={(event) => set("backend", event.currentTarget.value as BackendRequest)}
+          >
+            {BACKEND_REQUESTS.map((b) => (
+              <option key={b} value={b}>
+                {b === "auto" ? "auto (best available)" : b}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          id="pg-strategy"
+          label="Strategy"
+          help={`${STRATEGY_INFO[state.strategy].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
+        >
+          <select
+            id="pg-strategy"
+            value={state.strategy}
+            aria-describedby={helpId("pg-strategy")}
+            data-testid="strategy-select"
+            onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
+          >
+            {STRATEGIES.map((s) => (
+              <option key={s} value={s}>
+                {STRATEGY_INFO[s].label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </section>
+
+      <section className="panel" aria-labelledby="pg-display-title">
+        <h2 id="pg-display-title">Display</h2>
+        <Segmented
+          id="pg-metric"
+          label="Error as"
+          help="How the heatmap measures |chunked − serial|: absolute, relative to the reference, or in units in the last place of the chunked side's precision."
+          options={ERROR_METRICS}
+          labels={METRIC_LABELS}
+          value={state.errorMetric}
+          onChange={(errorMetric) => setView({ errorMetric })}
+        />
+        <Segmented
+          id="pg-scope"
+          label="Colour scope"
+          help="Which cells set the heatmap's colour range: the whole batch, the selected row, or each chunk."
+          options={ERROR_SCOPES}
+          labels={SCOPE_LABELS}
+          value={state.errorScope}
+          onChange={(errorScope) => setView({ errorScope })}
+        />
+        {state.estimator === "gae" ? (
+          <Segmented
+            id="pg-output"
+            label="Chart"
+            help="GAE has two outputs: the advantages A and the returns A + V. The summary covers both."
+            options={["advantages", "returns"] as const}
+            labels={{ advantages: "advantages", returns: "returns" }}
+            value={state.output}
+            onChange={(output) => setView({ output })}
+          />
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import { paddingStats } from "../../../io/playgroundProblem";
+import {
+  GENERATORS,
+  type GeneratorId,
+  type PlaygroundData,
+  type PlaygroundRow,
+  type PlaygroundState,
+} from "../../../io/playgroundState";
+import { GENERATOR_INFO } from "../../../io/presets";
+import { Field, helpId } from "./Field";
+import { NumberEntry } from "./NumberEntry";
+import { parseForState } from "./validateEdit";
+
+export interface DataControlsProps {
+  state: PlaygroundState;
+  rows: PlaygroundRow[];
+  edit(change: (state: PlaygroundState) => PlaygroundState): void;
+  fieldErrors: Record<string, string>;
+  onFieldError(id: string, reason: string | null): void;
+}
+
+type PresetData = Extract<PlaygroundData, { source: "preset" }>;
+
+/** A fresh seed: a new draw of the same generator (the old one stays in the undo history). */
+function newSeed(old: number): number {
+  let seed = old;
+  while (seed === old) seed = Math.floor(Math.random() * 2 ** 31);
+  return seed;
+}
+
+/**
+ * Seeded data (generator, rows, tokens, ragged, seed) or, once drawn on or imported, inline rows.
+ * Choosing a generator replaces inline rows (undo brings them back).
+ */
+export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: DataControlsProps) {
+  const data = state.data;
+  const preset: PresetData | null = data.source === "preset" ? data : null;
+  const stats = paddingStats(rows);
+  const setData = (next: Partial<PresetData>) =>
+    edit((s) => {
+      const base: PresetData =
+        s.data.source === "preset"
+          ? s.data
+          : { source: "preset", preset: "dense", seed: 1, rows: rows.length, tokens: stats.maxLength, ragged: false };
+      return { ...s, data: { ...base, ...next } };
+    });
+  const parseData = (label: string, key: "rows" | "tokens" | "seed") => (text: string) =>
+    parseForState(label, text, (value) => ({
+      ...state,
+      data: {
+        ...(preset ?? { source: "preset", preset: "dense", seed: 1, rows: 1, tokens: 1, ragged: false }),
+        [key]: value,
+      },
+    }));
+
+  return (
+    <>
+      <Field
+        id="pg-generator"
+        label="Rows from"
+        help={
+          preset
+            ? GENERATOR_INFO[preset.preset].caption
+            : "Rows drawn by hand or imported; pick a generator to replace them (undo brings them back)."
+        }
+      >
+        <select
+          id="pg-generator"
+          value={preset?.preset ?? "inline"}
+          aria-describedby={helpId("pg-generator")}
+          data-testid="generator-select"
+          onChange={(event) => setData({ preset: event.currentTarget.value as GeneratorId })}
+        >
+          {preset ? null : <option value="inline">your rows (drawn or imported)</option>}
+          {GENERATORS.map((g) => (
+            <option key={g} value={g}>
+              {GENERATOR_INFO[g].label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {preset ? (
+        <>
+          <div className="field-pair">
+            <Field id="pg-rows" label="Rows" help="Batch rows B (sequences)." invalid={fieldErrors.rows}>
+              <NumberEntry
+                id="pg-rows"
+                value={preset.rows}
+                parse={parseData("rows", "rows")}
+                onCommit={(v) => setData({ rows: v })}
+                onInvalid={(r) => onFieldError("rows", r)}
+                describedBy={helpId("pg-rows")}
+                width="6ch"
+              />
+            </Field>
+            <Field id="pg-tokens" label="Tokens" help="Longest row length T (max_len)." invalid={fieldErrors.tokens}>
+              <NumberEntry
+                id="pg-tokens"
+                value={preset.tokens}
+                parse={parseData("tokens", "tokens")}
+                onCommit={(v) => setData({ tokens: v })}
+                onInvalid={(r) => onFieldError("tokens", r)}
+                describedBy={helpId("pg-tokens")}
+                width="7ch"
+              />
+            </Field>
+          </div>
+          <div className="field-pair">
+            <Field
+              id="pg-seed"
+              label="Seed"
+              help="The generator's seed: the same seed draws the same rows, in any browser."
+              invalid={fieldErrors.seed}
+            >
+              <div className="stepper">
+                <NumberEntry
+                  id="pg-seed"
+                  value={preset.seed}
+                  parse={parseData("seed", "seed")}
+                  onCommit={(v) => setData({ seed: v })}
+                  onInvalid={(r) => onFieldError("seed", r)}
+                  describedBy={helpId("pg-seed")}
+                  width="10ch"
+                />
+                <button type="button" onClick={() => setData({ seed: newSeed(preset.seed) })}>
+                  New seed
+                </button>
+              </div>
+            </Field>
+          </div>
+          <label className="check" title="Rows of different lengths, right-padded to the longest for one batched scan">
+            <input
+              type="checkbox"
+              checked={preset.ragged}
+              onChange={(event) => setData({ ragged: event.currentTarget.checked })}
+            />
+            ragged rows (different lengths)
+          </label>
+        </>
+      ) : null}
+      <p className="padding-share num" data-testid="padding-share">
+        [{stats.rows} × {stats.maxLength}] scan: {stats.realTokens.toLocaleString("en-US")} real tokens,{" "}
+        <strong>
+          {(stats.paddingShare * 100).toFixed(stats.paddingShare > 0 && stats.paddingShare < 0.01 ? 2 : 0)}%
+        </strong>{" "}
+        padding
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Lane } from "../../../io/playgroundProblem";
+import type { Estimator } from "../../../io/playgroundState";
+
+/** The lanes the editor shows for an estimator, top to bottom; the mask lane is always last. */
+export function lanesFor(estimator: Estimator): Lane[] {
+  if (estimator === "gae") return ["rewards", "values", "lossMask"];
+  if (estimator === "reinforce_pp") return ["kl", "lossMask"];
+  return ["rewards", "lossMask"];
+}
+
+export const LANE_LABELS: Record<Lane, string> = {
+  rewards: "reward r",
+  values: "value V",
+  kl: "KL",
+  lossMask: "loss mask",
+};
+
+/** The mask matters to REINFORCE++ only; slime's discounted and GAE scans take none. */
+export function maskIsUsed(estimator: Estimator): boolean {
+  return estimator === "reinforce_pp";
+}

@@ -1,0 +1,7 @@
+import type { OutputName } from "../compute/outputTables";
+
+export const OUTPUT_LABELS: Record<OutputName, string> = {
+  returns: "returns",
+  advantages: "advantages",
+  token_level_rewards: "token rewards",
+};

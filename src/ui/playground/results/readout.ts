@@ -1,0 +1,73 @@
+import type { PlaygroundRow } from "../../../io/playgroundState";
+import { chunkOfToken } from "../../charts/chunkBoundaries";
+import { formatShort, formatValue } from "../../charts/formatNumber";
+import { cellReadout, relFloor } from "../../heatmap/cellErrors";
+import type { OutputName } from "../compute/outputTables";
+import type { PlaygroundResult } from "../compute/playgroundRun";
+
+export interface ReadoutLine {
+  label: string;
+  value: string;
+  /** Marks the line that breaks the bound (drawn with a glyph, not colour alone). */
+  alert?: boolean;
+}
+
+const relFloors = new WeakMap<Float64Array, number>();
+function floorOf(reference: Float64Array, precision: "float32" | "float64"): number {
+  let floor = relFloors.get(reference);
+  if (floor === undefined) {
+    floor = relFloor(reference, precision);
+    relFloors.set(reference, floor);
+  }
+  return floor;
+}
+
+/**
+ * Everything known about one token of the charted output, for the fixed hover readout: its place
+ * (row, token, chunk), the inputs there, the three results and the error in every measure.
+ */
+export function readoutAt(
+  result: PlaygroundResult,
+  rows: PlaygroundRow[],
+  output: OutputName,
+  chunkStarts: readonly number[],
+  row: number,
+  token: number,
+): ReadoutLine[] | null {
+  if (row < 0 || row >= result.rows || token < 0 || token >= result.lengths[row]) return null;
+  const precision = result.ran.precision === "float64" ? "float64" : "float32";
+  const reference = result.reference[output];
+  const chunked = result.chunked[output];
+  const serial = result.serial32[output];
+  const bound = result.bound[output];
+  if (!reference || !chunked || !serial || !bound) return null;
+  const i = row * result.cols + token;
+  const lines: ReadoutLine[] = [
+    { label: "row · token", value: `${row} · ${token}` },
+    { label: "chunk", value: chunkStarts.length > 0 ? String(chunkOfToken(chunkStarts, token)) : "–" },
+  ];
+  const input = rows[row];
+  if (input && token < input.length) {
+    if (result.kind === "reinforce_pp") {
+      lines.push({ label: "KL", value: formatValue(input.kl?.[token] ?? 0, "float32") });
+      lines.push({ label: "outcome (row)", value: formatValue(input.outcome ?? 0, "float32") });
+    } else {
+      lines.push({ label: "reward", value: formatValue(input.rewards?.[token] ?? 0, "float32") });
+      if (result.kind === "gae")
+        lines.push({ label: "value V", value: formatValue(input.values?.[token] ?? 0, "float32") });
+    }
+    lines.push({ label: "mask", value: String(input.lossMask?.[token] ?? 1) });
+  }
+  const errors = cellReadout(reference[i], chunked[i], precision, floorOf(reference, precision));
+  const over = !(errors.abs <= bound[i]);
+  lines.push(
+    { label: "serial float64", value: formatValue(reference[i], "float64") },
+    { label: `chunked ${precision}`, value: formatValue(chunked[i], precision) },
+    { label: "serial float32 loop", value: formatValue(serial[i], "float32") },
+    { label: "abs error", value: formatShort(errors.abs), alert: over },
+    { label: "rel error", value: formatShort(errors.rel) },
+    { label: "ulps", value: String(errors.ulp) },
+    { label: "bound", value: `${formatShort(bound[i])}${over ? " ▲ over" : ""}`, alert: over },
+  );
+  return lines;
+}

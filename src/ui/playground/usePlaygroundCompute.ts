@@ -1,0 +1,133 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { BackendReport } from "../../engine/backendNames";
+import { type EngineClient, SupersededError } from "../../engine/client";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import type { CoreScanClient } from "./compute/coreScanClient";
+import { LatestOnly } from "./compute/latestOnly";
+import {
+  type ChunkedAnswer,
+  type ChunkedSolver,
+  type PlaygroundResult,
+  type RowResult,
+  runPlayground,
+  runPlaygroundRow,
+} from "./compute/playgroundRun";
+import { cloneProblem } from "./compute/rowProblem";
+
+/** A spinner only once a run has taken this long; quicker runs just dim the last result. */
+export const SPINNER_DELAY_MS = 300;
+
+export interface ComputeStatus {
+  /** The last finished whole-batch run (kept, dimmed, while a newer one computes). */
+  result: PlaygroundResult | null;
+  /** The edited row recomputed alone while a stroke lasts (null otherwise). */
+  rowResult: RowResult | null;
+  /** A whole-batch run is in flight. */
+  computing: boolean;
+  /** It has been in flight for more than SPINNER_DELAY_MS. */
+  slow: boolean;
+  /** Why the newest run failed (bad input, a worker that died); the last result stays. */
+  error: string | null;
+}
+
+const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
+
+/** The chunked side: the engine worker for float32-engine, the playground's core worker otherwise. */
+function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: LatestOnly<ChunkedAnswer>): ChunkedSolver {
+  return (problem, precision, strategy) =>
+    queue.run(async () => {
+      if (precision === "float32-engine") {
+        // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
+        const run = await engine.run(cloneProblem(problem), strategy);
+        return { outputs: run.outputs, backend: run.backend, millis: run.millis };
+      }
+      const run = await core.chunked(problem);
+      return { outputs: run.outputs, backend: CORE_LABEL[precision], millis: run.millis };
+    });
+}
+
+/** The settings and data that change what is computed (not the selected row or the heatmap metric). */
+function settingsKey(state: PlaygroundState): string {
+  const { estimator, gamma, lambd, chunkSize, klCoef, precision, strategy } = state;
+  return JSON.stringify([estimator, gamma, lambd, chunkSize, klCoef, precision, strategy]);
+}
+
+/**
+ * Runs the committed state over the whole batch on every change, and the edited row alone while a
+ * stroke lasts (at most once per frame: a newer request replaces a waiting one). Stale answers are
+ * dropped; a failure leaves the last result on screen.
+ */
+export function usePlaygroundCompute(
+  engine: EngineClient | null,
+  core: CoreScanClient | null,
+  committed: PlaygroundState,
+  committedRows: PlaygroundRow[],
+  draft: { state: PlaygroundState; rows: PlaygroundRow[] } | null,
+  report: BackendReport | null,
+): ComputeStatus {
+  const [result, setResult] = useState<PlaygroundResult | null>(null);
+  const [rowResult, setRowResult] = useState<RowResult | null>(null);
+  const [computing, setComputing] = useState(false);
+  const [slow, setSlow] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const requestId = useRef(0);
+  const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
+  const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
+  const settings = settingsKey(committed);
+  const data = committed.data;
+
+  // Runs once the engine is up, and again for each new worker (a backend switch, a restart after a
+  // crash: each brings a new report), so the result always names the backend that really ran.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settings and data stand for the committed state.
+  useEffect(() => {
+    if (!solver || !report) return;
+    const id = ++requestId.current;
+    setComputing(true);
+    const timer = setTimeout(() => {
+      if (requestId.current === id) setSlow(true);
+    }, SPINNER_DELAY_MS);
+    runPlayground(committed, committedRows, { solveChunked: solver, isStale: () => requestId.current !== id })
+      .then((next) => {
+        if (requestId.current !== id) return;
+        setResult(next);
+        setRowResult(null);
+        setError(null);
+      })
+      .catch((reason: unknown) => {
+        if (requestId.current !== id || reason instanceof SupersededError) return;
+        setError(messageOf(reason));
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        if (requestId.current !== id) return;
+        setComputing(false);
+        setSlow(false);
+      });
+    return () => clearTimeout(timer);
+  }, [solver, settings, data, report]);
+
+  // While drawing: the edited row alone, the latest draft only.
+  const rowId = useRef(0);
+  useEffect(() => {
+    if (!solver || !draft) return;
+    const id = ++rowId.current;
+    const row = Math.min(draft.state.selectedRow, draft.rows.length - 1);
+    runPlaygroundRow(draft.state, draft.rows, row, {
+      solveChunked: solver,
+      isStale: () => rowId.current !== id,
+      yieldToPage: async () => {},
+    })
+      .then((next) => {
+        if (rowId.current === id) setRowResult(next);
+      })
+      .catch(() => {
+        // A row that cannot be computed mid-stroke (e.g. fully masked) shows its error on pointer-up.
+      });
+  }, [solver, draft]);
+
+  return { result, rowResult, computing, slow, error };
+}
+
+function messageOf(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
+}
