@@ -1,15 +1,16 @@
-import { type PointerEvent, type Ref, useImperativeHandle, useMemo, useRef, useState } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
-import { ChartLegend, type ChartLegendModel, type LegendEntry } from "./chartLegend";
-import { type ChartHandle, chartPng } from "./chartPng";
-import { errorSeries, tokenAtX, tokenDomain, tokenTicks } from "./chartSeries";
+import { ChartFrame } from "./ChartFrame";
+import type { ChartLegendModel, LegendEntry } from "./chartLegend";
+import type { ChartHandle } from "./chartPng";
+import { errorSeries, tokenDomain, tokenTicks } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { formatShort } from "./formatNumber";
-import { BOUNDARY_STROKE, HOVER_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
+import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
 import { useWidth } from "./useWidth";
-import "./charts.css";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
 export interface ErrorChartProps {
@@ -31,24 +32,24 @@ export interface ErrorChartProps {
   chunkedLabel?: string;
   /** Legend label of the serial loop's error (default "serial float32 loop − serial float64"). */
   serialLabel?: string;
-  /** Plot height in CSS pixels (default 160). */
+  /** Chart height in CSS pixels, axes included (default 160). */
   height?: number;
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
 }
 
-const MARGIN = { top: 8, right: PLOT_RIGHT, bottom: 0, left: 0 };
+const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
+const TICK = { fontSize: 11 };
 
 export function ErrorChart(props: ErrorChartProps) {
-  const { chunkedError, serialError, bound, chunkBoundaries, onHoverToken } = props;
+  const { chunkedError, serialError, bound, chunkBoundaries } = props;
   const title = props.title ?? "Error against serial float64, by token";
   const chunkedLabel = props.chunkedLabel ?? "chunked float32 − serial float64";
   const serialLabel = props.serialLabel ?? "serial float32 loop − serial float64";
+  const height = props.height ?? 160;
   const wrapRef = useRef<HTMLDivElement>(null);
   const width = useWidth(wrapRef);
   const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
-  const [ownHover, setOwnHover] = useState<number | null>(null);
-  const hover = props.hoverToken !== undefined ? props.hoverToken : ownHover;
 
   const series = useMemo(
     () => errorSeries(chunkedError, serialError, bound, plotWidth),
@@ -60,20 +61,112 @@ export function ErrorChart(props: ErrorChartProps) {
     [chunkBoundaries, length, plotWidth],
   );
   const gap = mergeGapFor(length, plotWidth);
-  const broken = useMemo(() => {
+  const shades = useMemo(() => {
     const bad = new Set(series.nonFiniteTokens);
-    return spansWhere((t) => bad.has(t), length, gap);
+    return [{ spans: spansWhere((t) => bad.has(t), length, gap), fill: NON_FINITE_FILL, opacity: 0.2 }];
   }, [series, length, gap]);
+
+  const hasBound = bound !== undefined;
+  const plot = useMemo(
+    () => (
+      <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
+        <CartesianGrid vertical={false} stroke="#e5e7eb" />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={tokenDomain(series.length)}
+          ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
+          allowDataOverflow
+          height={X_AXIS_HEIGHT}
+          tick={TICK}
+        />
+        <YAxis
+          width={PLOT_LEFT}
+          type="number"
+          domain={[series.floor, series.top]}
+          ticks={series.ticks}
+          tickFormatter={decadeLabel}
+          allowDataOverflow
+          tick={TICK}
+        />
+        <Line
+          name="serial loop"
+          dataKey="serial"
+          type="linear"
+          dot={false}
+          activeDot={false}
+          isAnimationActive={false}
+          stroke={SERIES.serialLoop.colour}
+          strokeWidth={SERIES.serialLoop.width}
+          strokeDasharray={SERIES.serialLoop.dash}
+        />
+        <Line
+          name="chunked"
+          dataKey="chunked"
+          type="linear"
+          dot={false}
+          activeDot={false}
+          isAnimationActive={false}
+          stroke={SERIES.chunked.colour}
+          strokeWidth={SERIES.chunked.width}
+          strokeDasharray={SERIES.chunked.dash}
+        />
+        {hasBound && (
+          <Line
+            name="tolerance"
+            dataKey="bound"
+            type="linear"
+            dot={false}
+            activeDot={false}
+            isAnimationActive={false}
+            stroke={SERIES.bound.colour}
+            strokeWidth={SERIES.bound.width}
+            strokeDasharray={SERIES.bound.dash}
+          />
+        )}
+      </LineChart>
+    ),
+    [series, width, height, hasBound],
+  );
 
   const entries: LegendEntry[] = [
     { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },
     { label: serialLabel, colour: SERIES.serialLoop.colour, dash: SERIES.serialLoop.dash, width: 2 },
   ];
-  if (bound) entries.push({ label: "tolerance", colour: SERIES.bound.colour, dash: SERIES.bound.dash, width: 1 });
+  if (hasBound) entries.push({ label: "tolerance", colour: SERIES.bound.colour, dash: SERIES.bound.dash, width: 1 });
   if (boundaries.lines.length) entries.push({ label: "chunk boundary", colour: BOUNDARY_STROKE, width: 1 });
-  if (broken.length) entries.push({ label: "NaN / ∞ error", colour: NON_FINITE_FILL, width: 0 });
-  const { zeros } = series;
+  if (shades[0].spans.length) entries.push({ label: "NaN / ∞ error", colour: NON_FINITE_FILL, width: 0 });
+  const legend: ChartLegendModel = { title, entries, notes: errorNotes(series, length, boundaries.tooDense) };
+
+  return (
+    <ChartFrame
+      className="error-chart"
+      legend={legend}
+      width={width}
+      height={height}
+      wrapRef={wrapRef}
+      length={length}
+      plot={plot}
+      boundaries={boundaries}
+      shades={shades}
+      hoverToken={props.hoverToken}
+      onHoverToken={props.onHoverToken}
+      handleRef={props.ref}
+      readout={(t) => (
+        <>
+          t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · chunked {formatShort(chunkedError[t])} · serial loop{" "}
+          {formatShort(serialError[t])}
+          {bound ? ` · tolerance ${formatShort(bound[t])}` : ""}
+        </>
+      )}
+    />
+  );
+}
+
+/** The legend's notes: what the log axis could not show as it is, and what was downsampled. */
+function errorNotes(series: ReturnType<typeof errorSeries>, length: number, tooDense: boolean): string[] {
   const notes: string[] = [];
+  const { zeros } = series;
   if (zeros.chunked || zeros.serial || series.belowFloor) {
     const parts = [];
     if (zeros.chunked) parts.push(`${zeros.chunked} chunked`);
@@ -85,119 +178,7 @@ export function ErrorChart(props: ErrorChartProps) {
   if (series.points.length < length) {
     notes.push(`${series.points.length} of ${length} tokens drawn: each pixel's minimum and maximum`);
   }
-  if (boundaries.tooDense) notes.push("chunks too narrow to draw their boundaries at this width");
+  if (tooDense) notes.push("chunks too narrow to draw their boundaries at this width");
   if (series.nonFiniteTokens.length) notes.push(`${series.nonFiniteTokens.length} tokens with NaN or infinite error`);
-  const legend: ChartLegendModel = { title, entries, notes };
-  const legendRef = useRef(legend);
-  legendRef.current = legend;
-  useImperativeHandle(
-    props.ref,
-    () => ({
-      toPng: () => {
-        const svg = wrapRef.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
-        if (!svg) return Promise.reject(new Error("the chart is not on screen"));
-        return chartPng(svg, legendRef.current);
-      },
-    }),
-    [],
-  );
-
-  const setHover = (t: number | null) => {
-    setOwnHover(t);
-    onHoverToken?.(t);
-  };
-  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
-    const x = e.clientX - e.currentTarget.getBoundingClientRect().left;
-    setHover(tokenAtX(x, PLOT_LEFT, width - PLOT_RIGHT, length));
-  };
-
-  const shown = hover !== null && hover >= 0 && hover < length ? hover : null;
-  return (
-    <figure className="scan-chart error-chart">
-      <figcaption>
-        <span className="scan-chart-title">{title}</span>
-        <output className="scan-chart-readout" aria-live="polite">
-          {shown === null ? (
-            "hover for values"
-          ) : (
-            <>
-              t {shown} · chunk {chunkOfToken(chunkBoundaries, shown)} · chunked {formatShort(chunkedError[shown])} ·
-              serial loop {formatShort(serialError[shown])}
-              {bound ? ` · tolerance ${formatShort(bound[shown])}` : ""}
-            </>
-          )}
-        </output>
-      </figcaption>
-      <div
-        ref={wrapRef}
-        className="scan-chart-plot"
-        onPointerMove={onPointerMove}
-        onPointerLeave={() => setHover(null)}
-      >
-        <LineChart width={width} height={props.height ?? 160} data={series.points} margin={MARGIN}>
-          <CartesianGrid vertical={false} stroke="#e5e7eb" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={tokenDomain(length)}
-            ticks={tokenTicks(length, plotWidth)}
-            allowDataOverflow
-            tick={{ fontSize: 11 }}
-          />
-          <YAxis
-            width={PLOT_LEFT}
-            type="number"
-            domain={[series.floor, series.top]}
-            ticks={series.ticks}
-            tickFormatter={decadeLabel}
-            allowDataOverflow
-            tick={{ fontSize: 11 }}
-          />
-          {broken.map(([start, end]) => (
-            <ReferenceArea key={`n${start}`} x1={start - 0.5} x2={end - 0.5} fill={NON_FINITE_FILL} fillOpacity={0.2} />
-          ))}
-          {boundaries.lines.map((t) => (
-            <ReferenceLine key={t} x={t - 0.5} stroke={BOUNDARY_STROKE} strokeWidth={1} />
-          ))}
-          <Line
-            name={serialLabel}
-            dataKey="serial"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.serialLoop.colour}
-            strokeWidth={SERIES.serialLoop.width}
-            strokeDasharray={SERIES.serialLoop.dash}
-          />
-          <Line
-            name={chunkedLabel}
-            dataKey="chunked"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.chunked.colour}
-            strokeWidth={SERIES.chunked.width}
-            strokeDasharray={SERIES.chunked.dash}
-          />
-          {bound && (
-            <Line
-              name="tolerance"
-              dataKey="bound"
-              type="linear"
-              dot={false}
-              activeDot={false}
-              isAnimationActive={false}
-              stroke={SERIES.bound.colour}
-              strokeWidth={SERIES.bound.width}
-              strokeDasharray={SERIES.bound.dash}
-            />
-          )}
-          {shown !== null && <ReferenceLine x={shown} stroke={HOVER_STROKE} strokeWidth={1} />}
-        </LineChart>
-      </div>
-      <ChartLegend model={legend} />
-    </figure>
-  );
+  return notes;
 }

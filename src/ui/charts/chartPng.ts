@@ -1,8 +1,9 @@
 import type { ChartLegendModel } from "./chartLegend";
 
 /**
- * PNG export of a recharts chart: the chart is SVG, so serialise it, draw it on a canvas at twice
- * the screen resolution with the title above and the legend below, and encode the canvas.
+ * PNG export of a recharts chart: the chart is SVG, so serialise it (with the token overlay laid
+ * over it), draw it on a canvas at twice the screen resolution with the title above and the legend
+ * below, and encode the canvas.
  */
 
 /** What a chart offers its page: the Export menu calls toPng. */
@@ -22,7 +23,7 @@ export function serialiseSvg(svg: SVGSVGElement): { markup: string; width: numbe
   clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   clone.setAttribute("width", String(width));
   clone.setAttribute("height", String(height));
-  clone.setAttribute("style", `font-family: ${FONT}; font-size: 12px; background: #fff`);
+  clone.setAttribute("style", `font-family: ${FONT}; font-size: 12px`);
   return { markup: new XMLSerializer().serializeToString(clone), width, height };
 }
 
@@ -64,9 +65,11 @@ function layoutLegend(ctx: CanvasRenderingContext2D, legend: ChartLegendModel, w
   return { rows, height: y + LINE + legend.notes.length * LINE };
 }
 
-export async function chartPng(svg: SVGSVGElement, legend: ChartLegendModel, scale = 2): Promise<Blob> {
-  const { markup, width, height } = serialiseSvg(svg);
-  const image = await loadImage(markup);
+/** `layers`: the chart's SVGs bottom first (the recharts surface, then the token overlay), all the same size. */
+export async function chartPng(layers: SVGSVGElement[], legend: ChartLegendModel, scale = 2): Promise<Blob> {
+  const serialised = layers.map(serialiseSvg);
+  const { width, height } = serialised[0];
+  const images = await Promise.all(serialised.map((layer) => loadImage(layer.markup)));
   const canvas = document.createElement("canvas");
   const ctx = canvas.getContext("2d");
   if (!ctx) throw new Error("no 2D canvas to draw the PNG on");
@@ -83,7 +86,7 @@ export async function chartPng(svg: SVGSVGElement, legend: ChartLegendModel, sca
   ctx.font = `600 14px ${FONT}`;
   ctx.textBaseline = "middle";
   ctx.fillText(legend.title, PAD, titleHeight / 2);
-  ctx.drawImage(image, 0, titleHeight, width, height);
+  for (const image of images) ctx.drawImage(image, 0, titleHeight, width, height);
   ctx.font = `12px ${FONT}`;
   const top = titleHeight + height + 4;
   for (const { x, y, index } of layout.rows) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { errorSeries, MAX_ERROR_DECADES, returnsSeries, tokenAtX, tokenDomain, tokenTicks } from "./chartSeries";
+import {
+  errorSeries,
+  MAX_ERROR_DECADES,
+  niceDomain,
+  returnsSeries,
+  tokenAtX,
+  tokenDomain,
+  tokenTicks,
+} from "./chartSeries";
 
 describe("returnsSeries", () => {
   it("turns non-finite values into gaps and counts them", () => {
@@ -72,5 +80,22 @@ describe("token axis", () => {
     expect(tokenTicks(8192, 800).slice(0, 3)).toEqual([0, 1000, 2000]);
     expect(tokenTicks(5, 800)).toEqual([0, 1, 2, 3, 4]);
     expect(tokenTicks(0, 800)).toEqual([]);
+  });
+});
+
+describe("niceDomain", () => {
+  it("widens to round ticks over the finite values", () => {
+    const points = [
+      { a: -21.3, b: null },
+      { a: 3, b: 19.7 },
+    ];
+    expect(niceDomain(points, ["a", "b"])).toEqual({ domain: [-30, 20], ticks: [-30, -20, -10, 0, 10, 20] });
+    expect(niceDomain([{ a: 0.1 }, { a: 0.3 }], ["a"]).ticks).toEqual([0.1, 0.15, 0.2, 0.25, 0.3]);
+  });
+
+  it("copes with flat and empty data", () => {
+    expect(niceDomain([{ a: 0 }], ["a"]).domain).toEqual([-1, 1]);
+    expect(niceDomain([{ a: 5 }], ["a"]).domain[0]).toBeLessThan(5);
+    expect(niceDomain([{ a: null }], ["a"])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
   });
 });

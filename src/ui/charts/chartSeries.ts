@@ -122,6 +122,40 @@ export function errorSeries(
 }
 
 /**
+ * A y axis over the finite values of the given keys, widened to round ticks (steps of 1, 2 or 5 ×
+ * 10^k, about five of them) so the labels read as plain numbers.
+ */
+export function niceDomain<K extends string>(
+  points: ReadonlyArray<Record<K, number | null>>,
+  keys: readonly K[],
+): { domain: [number, number]; ticks: number[] } {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const p of points) {
+    for (const k of keys) {
+      const v = p[k];
+      if (v === null) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  if (!(min <= max)) return { domain: [-1, 1], ticks: [-1, 0, 1] };
+  if (min === max) {
+    const pad = min === 0 ? 1 : Math.abs(min) * 0.1;
+    min -= pad;
+    max += pad;
+  }
+  const rough = (max - min) / 5;
+  const p10 = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * p10).find((c) => c >= rough) ?? 10 * p10;
+  const lo = Math.floor(min / step) * step;
+  const hi = Math.ceil(max / step) * step;
+  const ticks: number[] = [];
+  for (let i = 0; lo + i * step <= hi + step * 1e-9; i++) ticks.push(Number((lo + i * step).toPrecision(12)));
+  return { domain: [ticks[0], ticks[ticks.length - 1]], ticks };
+}
+
+/**
  * The token axis runs from −0.5 to length − 0.5, so token t is drawn at the centre of the heatmap's
  * cell t and a chunk boundary (between tokens t − 1 and t) at t − 0.5 falls on a cell edge.
  */

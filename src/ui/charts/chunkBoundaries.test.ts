@@ -25,12 +25,14 @@ describe("chunkStarts", () => {
 
 describe("drawableBoundaries", () => {
   it("drops the line at 0 and keeps the rest when they are far enough apart", () => {
-    expect(drawableBoundaries([0, 44, 172], 300, 600)).toEqual({ lines: [44, 172], tooDense: false });
+    expect(drawableBoundaries([0, 44, 172], 300, 600)).toEqual({ lines: [44, 172], tooDense: false, crowded: false });
   });
 
   it("gives up when chunks are narrower than a few pixels", () => {
     const starts = chunkStarts(8192, 8);
-    expect(drawableBoundaries(starts, 8192, 800)).toEqual({ lines: [], tooDense: true });
-    expect(drawableBoundaries(chunkStarts(8192, 128), 8192, 800).lines).toHaveLength(63);
+    expect(drawableBoundaries(starts, 8192, 800)).toEqual({ lines: [], tooDense: true, crowded: true });
+    const every128 = drawableBoundaries(chunkStarts(8192, 128), 8192, 800);
+    expect(every128.lines).toHaveLength(63);
+    expect(every128.crowded).toBe(true); // 12.5 px apart: drawn fainter
   });
 });

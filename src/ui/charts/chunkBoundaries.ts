@@ -27,6 +27,9 @@ export function chunkOfToken(starts: readonly number[], t: number): number {
   return starts.length - lo;
 }
 
+/** Chunk lines closer than this many pixels are drawn fainter. */
+export const CROWDED_PX = 24;
+
 /**
  * The boundaries worth a line on a plot `widthPx` wide showing `length` tokens: every start but 0,
  * or none when lines would fall closer than `minGapPx` (the caller then says the chunks are too
@@ -37,9 +40,9 @@ export function drawableBoundaries(
   length: number,
   widthPx: number,
   minGapPx = 4,
-): { lines: number[]; tooDense: boolean } {
+): { lines: number[]; tooDense: boolean; crowded: boolean } {
   const lines = starts.filter((t) => t > 0 && t < length);
-  if (lines.length === 0) return { lines, tooDense: false };
+  if (lines.length === 0) return { lines, tooDense: false, crowded: false };
   let narrowest = length;
   let previous = 0;
   for (const t of lines) {
@@ -49,5 +52,7 @@ export function drawableBoundaries(
   // The short chunk at the start may be a single token; judge density by the full chunks.
   const full = lines.length > 1 ? lines[1] - lines[0] : narrowest;
   const gapPx = (full / length) * widthPx;
-  return gapPx < minGapPx ? { lines: [], tooDense: true } : { lines, tooDense: false };
+  if (gapPx < minGapPx) return { lines: [], tooDense: true, crowded: true };
+  // Lines closer than this would out-shout the data: the charts draw them fainter.
+  return { lines, tooDense: false, crowded: gapPx < CROWDED_PX };
 }

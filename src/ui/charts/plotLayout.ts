@@ -8,13 +8,15 @@ export const PLOT_RIGHT = 16;
 
 /** Okabe–Ito colours (colour-blind safe) for the series, and dashes so they differ without colour. */
 export const SERIES = {
-  reference: { colour: "#0072B2", dash: undefined, width: 2 },
-  chunked: { colour: "#D55E00", dash: "6 3", width: 1.5 },
+  reference: { colour: "#0072B2", dash: undefined, width: 2.5 },
+  chunked: { colour: "#D55E00", dash: "5 4", width: 1.25 },
   serialLoop: { colour: "#009E73", dash: "1.5 2.5", width: 1.5 },
   bound: { colour: "#000000", dash: "8 3 2 3", width: 1 },
 } as const;
 
 export const MASK_FILL = "#6b7280";
 export const BOUNDARY_STROKE = "#9ca3af";
+/** Chunk lines when they are crowded (see drawableBoundaries). */
+export const BOUNDARY_STROKE_FAINT = "#d8dce2";
 export const HOVER_STROKE = "#111827";
 export const NON_FINITE_FILL = "#D55E00";

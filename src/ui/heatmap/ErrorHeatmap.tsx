@@ -1,6 +1,35 @@
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type Ref,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { formatShort, formatValue } from "../charts/formatNumber";
+import { useWidth } from "../charts/useWidth";
+import { cellErrors } from "./cellErrors";
+import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
+import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
+import { type ColourScope, heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
+import { heatmapPng } from "./heatmapPng";
+import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
+import "./heatmap.css";
 
-export type { HeatmapCell };
+export type { ColourScope, HeatmapCell };
+
+/** What the heatmap offers its page. */
+export interface HeatmapHandle {
+  /** The heatmap with its title and legend as a PNG, at the screen's device resolution. */
+  toPng(): Promise<Blob>;
+  /** Puts the keyboard cursor on a cell (e.g. the worst one), focuses the heatmap and reports the cell. */
+  focusCell(row: number, token: number): void;
+}
 
 /** Canvas heatmap of |chunked − serial| over the padded batch `[rows, cols]`. */
 export interface ErrorHeatmapProps {
@@ -16,29 +45,231 @@ export interface ErrorHeatmapProps {
   actual: ArrayLike<number>;
   /** Loss mask, row-major (0 = masked, hatched). */
   lossMask?: ArrayLike<number>;
-  /** Per-element allowed absolute error; cells over it get an outline. */
+  /** Per-element allowed absolute error; cells over it get an outline and a ▲. */
   bound?: ArrayLike<number>;
-  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length). */
+  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length; chunkStarts). */
   chunkBoundaries: number[];
   /** Error measure coloured: absolute, relative or units in the last place. */
   metric: "abs" | "rel" | "ulp";
-  /** Precision whose ulp the "ulp" metric counts. */
+  /** Precision of the chunked result: the ulp counted and the digits shown. */
   precision: "float32" | "float64";
+  /** Colour domain over the whole batch (default) or the selected row only; printed in the legend. */
+  colourScope?: ColourScope;
   /** Row drawn as selected. */
   selectedRow: number;
   /** Called when a row is clicked or chosen with Enter. */
   onSelectRow(row: number): void;
   /** Called with the cell under the pointer or the keyboard cursor, null when it leaves. */
   onHoverCell?(cell: HeatmapCell | null): void;
+  /** Token hovered in another view (a chart, the editor): drawn as a vertical line. */
+  hoverToken?: number | null;
+  /** Show the legend under the heatmap (default true); HeatmapLegend can be placed elsewhere instead. */
+  showLegend?: boolean;
+  /** Receives the heatmap's handle (PNG export, focus a cell). */
+  ref?: Ref<HeatmapHandle>;
 }
 
+type Bin = { bx: number; by: number };
+
 export function ErrorHeatmap(props: ErrorHeatmapProps) {
+  const { rows, cols, lengths, reference, actual, lossMask, bound, metric, precision, chunkBoundaries } = props;
+  const { selectedRow, onSelectRow, onHoverCell } = props;
+  const scope = props.colourScope ?? "batch";
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const baseRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const width = useWidth(wrapRef);
+  const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
+  const layout = useMemo(() => heatmapLayout(width, rows, dpr), [width, rows, dpr]);
+
+  const errors = useMemo(
+    () => cellErrors({ rows, cols, lengths, reference, actual, bound, metric, precision }),
+    [rows, cols, lengths, reference, actual, bound, metric, precision],
+  );
+  const modelInput = {
+    rows,
+    cols,
+    lengths,
+    errors,
+    lossMask,
+    hasBound: bound !== undefined,
+    metric,
+    precision,
+    maxBinsX: layout.maxBinsX,
+    maxBinsY: layout.maxBinsY,
+    scope,
+    selectedRow,
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the grid depends on these fields only
+  const grid = useMemo(
+    () => pooledGrid(modelInput),
+    [rows, cols, lengths, errors, lossMask, bound, layout.maxBinsX, layout.maxBinsY],
+  );
+  const rowScoped = scope === "row" ? selectedRow : -1;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the selected row matters only for a row scope
+  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped, metric, precision]);
+  const picture: HeatmapPicture = useMemo(
+    () => ({ grid, scale: model.scale, rows, cols, layout, chunkBoundaries, worst: model.worst }),
+    [grid, model.scale, model.worst, rows, cols, layout, chunkBoundaries],
+  );
+
+  const [cursor, setCursor] = useState<Bin | null>(null);
+  const [hoverBin, setHoverBin] = useState<Bin | null>(null);
+  const [readout, setReadout] = useState<HeatmapCell | null>(null);
+  const [drawMs, setDrawMs] = useState(0);
+
+  useLayoutEffect(() => {
+    const canvas = baseRef.current;
+    const ctx = canvas?.getContext("2d");
+    if (!canvas || !ctx) return;
+    const started = performance.now();
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    drawHeatmapBase(ctx, picture, dpr);
+    setDrawMs(performance.now() - started);
+  }, [picture, layout, dpr]);
+
+  const marked = hoverBin ?? cursor;
+  const hoverToken = props.hoverToken ?? null;
+  useLayoutEffect(() => {
+    const canvas = overlayRef.current;
+    const ctx = canvas?.getContext("2d");
+    if (!canvas || !ctx) return;
+    const w = Math.round(layout.width * dpr);
+    const h = Math.round(layout.height * dpr);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    const inGrid = marked && marked.bx < picture.grid.binsX && marked.by < picture.grid.binsY ? marked : null;
+    drawHeatmapOverlay(ctx, picture, { selectedRow, cursor: inGrid, hoverToken }, dpr);
+  }, [picture, layout, dpr, selectedRow, marked, hoverToken]);
+
+  const cellInput = { cols, lengths, reference, actual, lossMask, chunkBoundaries, precision, errors };
+  const cellAt = (bin: Bin) => {
+    const { row, token } = cellOfBin(grid, cols, bin.bx, bin.by);
+    return heatmapCell(cellInput, row, token);
+  };
+  const report = (cell: HeatmapCell | null) => {
+    setReadout(cell);
+    onHoverCell?.(cell);
+  };
+
+  // The reported cell's numbers stay live when the data under it changes.
+  const liveRef = useRef({ marked, cellAt, report });
+  liveRef.current = { marked, cellAt, report };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-report only when the data changes
+  useEffect(() => {
+    const { marked, cellAt, report } = liveRef.current;
+    if (marked && marked.bx < grid.binsX && marked.by < grid.binsY) report(cellAt(marked));
+  }, [grid, errors]);
+
+  const pointerBin = (e: MouseEvent<HTMLCanvasElement>) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return binAt(layout, grid, e.clientX - rect.left, e.clientY - rect.top);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLCanvasElement>) => {
+    const bin = pointerBin(e);
+    if (bin?.bx === hoverBin?.bx && bin?.by === hoverBin?.by) return;
+    setHoverBin(bin);
+    report(bin ? cellAt(bin) : cursor ? cellAt(cursor) : null);
+  };
+  const onPointerLeave = () => {
+    setHoverBin(null);
+    report(cursor && document.activeElement === overlayRef.current ? cellAt(cursor) : null);
+  };
+  const onClick = (e: MouseEvent<HTMLCanvasElement>) => {
+    const bin = pointerBin(e);
+    if (!bin) return;
+    setCursor(bin);
+    onSelectRow(cellAt(bin).row);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const from = cursor ?? binOfCell(grid, Math.max(0, selectedRow), 0);
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      setCursor(from);
+      onSelectRow(cellAt(from).row);
+      return;
+    }
+    if (e.key === "Escape") {
+      setCursor(null);
+      report(null);
+      return;
+    }
+    const next = moveCursor(grid, from, e.key);
+    if (!next) return;
+    e.preventDefault();
+    setCursor(next);
+    setHoverBin(null);
+    report(cellAt(next));
+  };
+  const onFocus = () => {
+    const at = cursor ?? binOfCell(grid, Math.max(0, Math.min(selectedRow, rows - 1)), 0);
+    setCursor(at);
+    report(cellAt(at));
+  };
+
+  const liveModel = useRef(model);
+  liveModel.current = model;
+  useImperativeHandle(props.ref, () => ({
+    toPng: () => {
+      const canvas = baseRef.current;
+      if (!canvas) return Promise.reject(new Error("the heatmap is not on screen"));
+      return heatmapPng(canvas, liveModel.current.legend, `Error heatmap, ${rows} rows × ${cols} tokens`, dpr);
+    },
+    focusCell: (row, token) => {
+      const bin = binOfCell(grid, row, token);
+      setCursor(bin);
+      overlayRef.current?.focus();
+      report(heatmapCell(cellInput, row, token));
+    },
+  }));
+
   return (
-    <canvas
-      className="error-heatmap"
-      width={props.cols}
-      height={props.rows}
-      aria-label={`Error heatmap, ${props.rows} rows × ${props.cols} tokens`}
-    />
+    <figure className="error-heatmap">
+      <figcaption>
+        <span className="error-heatmap-title">
+          Error heatmap · {rows} rows × {cols} tokens
+        </span>
+        <output className="error-heatmap-readout" aria-live="polite">
+          {readout ? <CellReadout cell={readout} precision={precision} /> : "hover or focus a cell for its values"}
+        </output>
+      </figcaption>
+      <div
+        ref={wrapRef}
+        className="error-heatmap-canvases"
+        style={{ height: layout.height }}
+        data-draw-ms={drawMs.toFixed(1)}
+      >
+        <canvas ref={baseRef} style={{ width: layout.width, height: layout.height }} />
+        <canvas
+          ref={overlayRef}
+          className="error-heatmap-overlay"
+          style={{ width: layout.width, height: layout.height }}
+          tabIndex={0}
+          aria-label={`Error heatmap, ${rows} rows × ${cols} tokens. Arrow keys move a cursor; Enter selects its row.`}
+          onPointerMove={onPointerMove}
+          onPointerLeave={onPointerLeave}
+          onClick={onClick}
+          onKeyDown={onKeyDown}
+          onFocus={onFocus}
+        />
+      </div>
+      {props.showLegend !== false && <HeatmapLegend model={model.legend} />}
+    </figure>
+  );
+}
+
+function CellReadout({ cell, precision }: { cell: HeatmapCell; precision: "float32" | "float64" }) {
+  const where = `row ${cell.row} · t ${cell.token} · chunk ${cell.chunk}`;
+  if (cell.padding) return <>{where} · padding (beyond the row's length)</>;
+  return (
+    <>
+      {where} · serial {formatValue(cell.serial, "float64")} · chunked {formatValue(cell.chunked, precision)} · abs{" "}
+      {formatShort(cell.abs)} · rel {formatShort(cell.rel)} · {formatShort(cell.ulp)} ulp
+      {cell.masked ? " · masked" : ""}
+      {cell.overBound ? " · over tolerance ▲" : ""}
+    </>
   );
 }

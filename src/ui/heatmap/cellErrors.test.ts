@@ -9,6 +9,30 @@ describe("ulpDistance", () => {
     expect(ulpDistance(0, -0, "float64")).toBe(0);
     expect(ulpDistance(5e-324, -5e-324, "float64")).toBe(2);
     expect(ulpDistance(1, 2, "float64")).toBe(2 ** 52);
+    // Finite values whose difference overflows still have a finite distance in steps.
+    expect(ulpDistance(Number.MAX_VALUE, -Number.MAX_VALUE, "float64")).toBe(2 * (2 ** 63 - 2 ** 52 - 1));
+  });
+
+  it("agrees with a BigInt count on the bit patterns", () => {
+    const view = new DataView(new ArrayBuffer(8));
+    const ordered = (x: number) => {
+      view.setFloat64(0, x);
+      const bits = view.getBigInt64(0);
+      return bits < 0n ? -(bits & 0x7fffffffffffffffn) : bits;
+    };
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const a = (random() - 0.5) * 10 ** Math.floor(random() * 20 - 10);
+      const near = a + (random() - 0.5) * Math.abs(a) * 1e-12;
+      const b = i % 3 === 0 ? -near : near;
+      const d = ordered(a) - ordered(b);
+      const expected = Number(d < 0n ? -d : d);
+      expect(ulpDistance(a, b, "float64")).toBe(expected);
+    }
   });
 
   it("counts float32 steps on the values rounded to float32", () => {

@@ -7,19 +7,19 @@
 export type ErrorMetric = "abs" | "rel" | "ulp";
 export type Precision = "float32" | "float64";
 
-const scratch = new DataView(new ArrayBuffer(8));
-
-/** The float64 bit pattern as an integer that orders like the values (−0 and +0 both map to 0). */
-function ordered64(x: number): bigint {
-  scratch.setFloat64(0, x);
-  const bits = scratch.getBigInt64(0);
-  return bits < 0n ? -(bits & 0x7fffffffffffffffn) : bits;
-}
+// Bit patterns by aliasing typed arrays (faster than DataView in the per-cell loop); the 32-bit
+// halves of a float64 are ordered by the platform's endianness.
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const f32 = new Float32Array(1);
+const i32 = new Int32Array(f32.buffer);
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+const LO = 1 - HI;
 
 /** The float32 bit pattern (after rounding to float32) as an integer that orders like the values. */
 function ordered32(x: number): number {
-  scratch.setFloat32(0, x);
-  const bits = scratch.getInt32(0);
+  f32[0] = x;
+  const bits = i32[0];
   return bits < 0 ? -(bits & 0x7fffffff) : bits;
 }
 
@@ -37,8 +37,11 @@ function nonFiniteDistance(a: number, b: number): number | undefined {
  * rounded reference is 0 ulp away. A value that overflows float32 when rounded counts as Infinity.
  */
 export function ulpDistance(a: number, b: number, precision: Precision): number {
-  const special = nonFiniteDistance(a, b);
-  if (special !== undefined) return special;
+  if (!(Math.abs(a - b) < Number.POSITIVE_INFINITY)) {
+    // Rare: a non-finite value, or two huge finite ones whose difference overflows.
+    const special = nonFiniteDistance(a, b);
+    if (special !== undefined) return special;
+  }
   if (precision === "float32") {
     const fa = Math.fround(a);
     const fb = Math.fround(b);
@@ -46,13 +49,32 @@ export function ulpDistance(a: number, b: number, precision: Precision): number 
     if (overflow !== undefined) return overflow;
     return Math.abs(ordered32(fa) - ordered32(fb));
   }
-  const d = ordered64(a) - ordered64(b);
-  return Number(d < 0n ? -d : d);
+  return ulpDistance64(a, b);
+}
+
+/**
+ * Float64 steps between two finite values, from the two 32-bit halves of each bit pattern (no
+ * BigInt: this runs for every cell of a 16 × 8192 batch). One rounding at the end: exact below 2^53,
+ * correctly rounded above.
+ */
+function ulpDistance64(a: number, b: number): number {
+  f64[0] = a;
+  const ha = u32[HI];
+  const la = u32[LO];
+  f64[0] = b;
+  const hb = u32[HI];
+  const lb = u32[LO];
+  const ma = ha & 0x7fffffff;
+  const mb = hb & 0x7fffffff;
+  // Same sign: the magnitudes' patterns differ by the distance. Opposite signs: it passes through 0.
+  if (ha >>> 31 === hb >>> 31) return Math.abs((ma - mb) * 2 ** 32 + (la - lb));
+  return (ma + mb) * 2 ** 32 + (la + lb);
 }
 
 /** |actual − reference|, with equal infinities at distance 0. */
 export function absError(reference: number, actual: number): number {
-  return nonFiniteDistance(reference, actual) ?? Math.abs(actual - reference);
+  const e = Math.abs(actual - reference);
+  return e < Number.POSITIVE_INFINITY ? e : (nonFiniteDistance(reference, actual) ?? e);
 }
 
 /**
@@ -119,16 +141,20 @@ export function cellErrors(input: CellErrorInput): CellErrors {
   const error = new Float64Array(n);
   const overBound = new Uint8Array(n);
   const floor = relFloor(reference, precision);
+  // One loop per metric keeps the per-cell work branch-free for the common, finite case.
   for (let r = 0; r < rows; r++) {
     const length = Math.min(cols, lengths[r] ?? cols);
-    for (let t = 0; t < length; t++) {
-      const i = r * cols + t;
-      const ref = reference[i];
-      const act = actual[i];
-      const abs = absError(ref, act);
-      if (bound && !(abs <= bound[i])) overBound[i] = 1;
-      error[i] =
-        metric === "abs" ? abs : metric === "rel" ? relError(ref, act, floor) : ulpDistance(ref, act, precision);
+    const from = r * cols;
+    const to = from + length;
+    if (metric === "abs") {
+      for (let i = from; i < to; i++) error[i] = absError(reference[i], actual[i]);
+    } else if (metric === "rel") {
+      for (let i = from; i < to; i++) error[i] = relError(reference[i], actual[i], floor);
+    } else {
+      for (let i = from; i < to; i++) error[i] = ulpDistance(reference[i], actual[i], precision);
+    }
+    if (bound) {
+      for (let i = from; i < to; i++) if (!(absError(reference[i], actual[i]) <= bound[i])) overBound[i] = 1;
     }
   }
   return { error, overBound, relFloor: floor };

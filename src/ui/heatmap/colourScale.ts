@@ -27,6 +27,8 @@ export interface DecadeScale {
   clippedBelow: boolean;
   /** One colour per decade, lowest first. */
   swatches: Rgb[];
+  /** Inner swatch edges 10^(lo+1) … 10^(hi−1): a value's swatch is how many it reaches. */
+  edges: number[];
 }
 
 /** floor(log10(v)) for v > 0, corrected where Math.log10 rounds across a power of ten. */
@@ -44,7 +46,8 @@ function hexToRgb(hex: string): Rgb {
 
 /** The scale covering [min, max] (smallest positive and largest finite value drawn). */
 export function decadeScale(min: number, max: number): DecadeScale {
-  if (!(max > 0)) return { lo: 0, hi: 1, clippedBelow: false, swatches: [hexToRgb(interpolateViridis(0.5))] };
+  if (!(max > 0))
+    return { lo: 0, hi: 1, clippedBelow: false, swatches: [hexToRgb(interpolateViridis(0.5))], edges: [] };
   const hi = decadeOf(max) + 1;
   const lowest = decadeOf(min > 0 ? min : max);
   const lo = Math.max(lowest, hi - MAX_DECADES);
@@ -53,14 +56,21 @@ export function decadeScale(min: number, max: number): DecadeScale {
   const swatches = Array.from({ length: n }, (_, i) =>
     hexToRgb(interpolateViridis(n === 1 ? 0.5 : 0.08 + (0.92 * i) / (n - 1))),
   );
-  return { lo, hi, clippedBelow: lowest < lo, swatches };
+  const edges = Array.from({ length: n - 1 }, (_, i) => 10 ** (lo + 1 + i));
+  return { lo, hi, clippedBelow: lowest < lo, swatches, edges };
 }
 
 /** Colour of a finite, non-negative value. */
 export function colourOf(scale: DecadeScale, v: number): Rgb {
-  if (v === 0) return ZERO_COLOUR;
-  const k = Math.min(Math.max(decadeOf(v), scale.lo), scale.hi - 1);
-  return scale.swatches[k - scale.lo];
+  return v === 0 ? ZERO_COLOUR : scale.swatches[swatchIndex(scale, v)];
+}
+
+/** Index of a positive value's swatch (values under the lowest edge share swatch 0). */
+export function swatchIndex(scale: DecadeScale, v: number): number {
+  const { edges } = scale;
+  let k = 0;
+  while (k < edges.length && v >= edges[k]) k++;
+  return k;
 }
 
 const SUPERSCRIPT: Record<string, string> = {

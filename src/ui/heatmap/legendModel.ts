@@ -12,7 +12,7 @@ export interface LegendModel {
   /** Labels of the swatch edges (swatches.length + 1), lowest first; the first gets "≤" when clipped. */
   ticks: string[];
   /** Swatches outside the ramp: only those present in the data, plus zero. */
-  keys: { kind: "zero" | "nonFinite" | "padding" | "masked" | "overBound"; label: string; colour: Rgb }[];
+  keys: { kind: "zero" | "nonFinite" | "padding" | "masked" | "overBound" | "worst"; label: string; colour: Rgb }[];
   /** One-line notes: domain and scope, binning, the relative error's floor. */
   notes: string[];
 }
@@ -67,6 +67,7 @@ export function legendModel(input: LegendInput): LegendModel {
       colour: [0, 0, 0],
     });
   }
+  if (domain.max > 0 || present.nonFinite) keys.push({ kind: "worst", label: "worst cell", colour: [0, 0, 0] });
   const notes = [
     domain.max > 0
       ? `colour domain (${input.scope}): ${formatShort(domain.min)} … ${formatShort(domain.max)}`

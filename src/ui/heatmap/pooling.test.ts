@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BinKind, poolByMax, pooledDomain, worstCell } from "./pooling";
+import { BinKind, poolByMax, pooledDomain, worstBin, worstCell } from "./pooling";
 
 describe("poolByMax", () => {
   it("keeps a single spike among many tokens per pixel", () => {
@@ -54,6 +54,15 @@ describe("poolByMax", () => {
     const grid = poolByMax({ rows: 2, cols: 3, lengths: [3, 0], error, maxBinsX: 3, maxBinsY: 2 });
     expect(pooledDomain(grid)).toEqual({ min: 1e-9, max: 5e-6 });
     expect(pooledDomain(grid, [1, 2])).toEqual({ min: 0, max: 0 });
+  });
+});
+
+describe("worstBin", () => {
+  it("points at a non-finite bin first, else the largest, and at none when all are exact", () => {
+    const grid = (error: number[]) => poolByMax({ rows: 1, cols: 4, lengths: [4], error, maxBinsX: 4, maxBinsY: 1 });
+    expect(worstBin(grid([1e-7, 3e-6, 2e-6, 0]))).toBe(1);
+    expect(worstBin(grid([1e-7, 3e-6, Number.NaN, 0]))).toBe(2);
+    expect(worstBin(grid([0, 0, 0, 0]))).toBe(-1);
   });
 });
 

@@ -143,6 +143,16 @@ export function worstCell(
   return { row: Math.floor(best / cols), token: best % cols, error: error[best] };
 }
 
+/** The bin drawn as the worst: the first holding a non-finite error, else the largest value (−1 if all are 0). */
+export function worstBin(grid: PooledGrid): number {
+  let best = -1;
+  for (let b = 0; b < grid.kind.length; b++) {
+    if (grid.kind[b] === BinKind.nonFinite) return b;
+    if (grid.kind[b] === BinKind.data && grid.value[b] > 0 && (best < 0 || grid.value[b] > grid.value[best])) best = b;
+  }
+  return best;
+}
+
 /** The smallest positive and the largest finite pooled value among data bins of the given bin rows. */
 export function pooledDomain(grid: PooledGrid, binRows?: [number, number]): { min: number; max: number } {
   const [from, to] = binRows ?? [0, grid.binsY];

@@ -1,0 +1,100 @@
+import {
+  type PointerEvent,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+  type RefObject,
+  useImperativeHandle,
+  useRef,
+  useState,
+} from "react";
+import { ChartLegend, type ChartLegendModel } from "./chartLegend";
+import { type ChartHandle, chartPng } from "./chartPng";
+import { tokenAtX } from "./chartSeries";
+import { PlotOverlay, type Shade } from "./PlotOverlay";
+import { BOUNDARY_STROKE, BOUNDARY_STROKE_FAINT, HOVER_STROKE, PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
+import "./charts.css";
+
+export interface ChartFrameProps {
+  className: string;
+  legend: ChartLegendModel;
+  /** The measured width (from useWidth on wrapRef) and the plot height, CSS px. */
+  width: number;
+  height: number;
+  wrapRef: RefObject<HTMLDivElement | null>;
+  /** Tokens on the axis. */
+  length: number;
+  /** The recharts element, memoised by the chart so hovering never re-renders it. */
+  plot: ReactElement;
+  boundaries: { lines: number[]; crowded: boolean };
+  shades: Shade[];
+  hoverToken: number | null | undefined;
+  onHoverToken?(t: number | null): void;
+  /** The readout line for a hovered token. */
+  readout(t: number): ReactNode;
+  handleRef?: Ref<ChartHandle>;
+}
+
+/** Caption with a live readout, the plot with its token overlay and pointer tracking, the legend, PNG export. */
+export function ChartFrame(props: ChartFrameProps) {
+  const { width, height, length, onHoverToken, wrapRef } = props;
+  const [ownHover, setOwnHover] = useState<number | null>(null);
+  const hover = props.hoverToken !== undefined ? props.hoverToken : ownHover;
+  const shown = hover !== null && hover >= 0 && hover < length ? hover : null;
+
+  const legendRef = useRef(props.legend);
+  legendRef.current = props.legend;
+  useImperativeHandle(
+    props.handleRef,
+    () => ({
+      toPng: () => {
+        const surface = wrapRef.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
+        const overlay = wrapRef.current?.querySelector<SVGSVGElement>("svg.plot-overlay");
+        if (!surface || !overlay) return Promise.reject(new Error("the chart is not on screen"));
+        return chartPng([surface, overlay], legendRef.current);
+      },
+    }),
+    [wrapRef],
+  );
+
+  const setHover = (t: number | null) => {
+    if (t === hover) return;
+    setOwnHover(t);
+    onHoverToken?.(t);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const x = e.clientX - e.currentTarget.getBoundingClientRect().left;
+    setHover(tokenAtX(x, PLOT_LEFT, width - PLOT_RIGHT, length));
+  };
+
+  return (
+    <figure className={`scan-chart ${props.className}`}>
+      <figcaption>
+        <span className="scan-chart-title">{props.legend.title}</span>
+        <output className="scan-chart-readout" aria-live="polite">
+          {shown === null ? "hover for values" : props.readout(shown)}
+        </output>
+      </figcaption>
+      <div
+        ref={wrapRef}
+        className="scan-chart-plot"
+        style={{ height }}
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => setHover(null)}
+      >
+        {props.plot}
+        <PlotOverlay
+          width={width}
+          height={height}
+          length={length}
+          boundaries={props.boundaries.lines}
+          boundaryStroke={props.boundaries.crowded ? BOUNDARY_STROKE_FAINT : BOUNDARY_STROKE}
+          shades={props.shades}
+          hoverToken={shown}
+          hoverStroke={HOVER_STROKE}
+        />
+      </div>
+      <ChartLegend model={props.legend} />
+    </figure>
+  );
+}

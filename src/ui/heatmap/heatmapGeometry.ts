@@ -1,0 +1,144 @@
+import { PLOT_LEFT, PLOT_RIGHT } from "../charts/plotLayout";
+import type { PooledGrid } from "./pooling";
+
+/**
+ * Where the heatmap draws: the plot sits PLOT_LEFT px from the left (row labels in the gutter) and
+ * PLOT_RIGHT px before the right edge, like the charts, so tokens line up when they are stacked.
+ */
+export interface HeatmapLayout {
+  /** Canvas size in CSS pixels. */
+  width: number;
+  height: number;
+  /** Plot rectangle in CSS pixels. */
+  left: number;
+  top: number;
+  plotWidth: number;
+  plotHeight: number;
+  /** The most bins the plot has device pixels for. */
+  maxBinsX: number;
+  maxBinsY: number;
+}
+
+/** Tallest the plot grows before rows get thinner, and the row heights allowed (CSS px). */
+const TARGET_PLOT_HEIGHT = 256;
+const MAX_ROW_HEIGHT = 20;
+const MIN_ROW_HEIGHT = 2;
+/** Room above the plot for chunk-boundary ticks and below it for the token axis. */
+export const TOP_MARGIN = 8;
+export const AXIS_HEIGHT = 20;
+
+export function heatmapLayout(width: number, rows: number, dpr: number): HeatmapLayout {
+  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+  const rowHeight = Math.min(
+    MAX_ROW_HEIGHT,
+    Math.max(MIN_ROW_HEIGHT, Math.floor(TARGET_PLOT_HEIGHT / Math.max(rows, 1))),
+  );
+  const plotHeight = Math.min(Math.max(rows, 1) * rowHeight, 2 * TARGET_PLOT_HEIGHT);
+  return {
+    width,
+    height: TOP_MARGIN + plotHeight + AXIS_HEIGHT,
+    left: PLOT_LEFT,
+    top: TOP_MARGIN,
+    plotWidth,
+    plotHeight,
+    maxBinsX: Math.floor(plotWidth * dpr),
+    maxBinsY: Math.floor(plotHeight * dpr),
+  };
+}
+
+/** A bin's rectangle in CSS pixels. */
+export function binRect(layout: HeatmapLayout, grid: PooledGrid, rows: number, cols: number, bx: number, by: number) {
+  const x0 = layout.left + (grid.colStart[bx] / cols) * layout.plotWidth;
+  const x1 = layout.left + (grid.colStart[bx + 1] / cols) * layout.plotWidth;
+  const y0 = layout.top + (grid.rowStart[by] / rows) * layout.plotHeight;
+  const y1 = layout.top + (grid.rowStart[by + 1] / rows) * layout.plotHeight;
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/** The bin under a point (CSS px in the canvas), or null outside the plot. */
+export function binAt(
+  layout: HeatmapLayout,
+  grid: PooledGrid,
+  x: number,
+  y: number,
+): { bx: number; by: number } | null {
+  const fx = (x - layout.left) / layout.plotWidth;
+  const fy = (y - layout.top) / layout.plotHeight;
+  if (fx < 0 || fx >= 1 || fy < 0 || fy >= 1) return null;
+  return { bx: Math.floor(fx * grid.binsX), by: Math.floor(fy * grid.binsY) };
+}
+
+/**
+ * The cell a bin stands for: its worst valid cell (what the colour shows), or its first cell when
+ * the bin is all padding.
+ */
+export function cellOfBin(grid: PooledGrid, cols: number, bx: number, by: number): { row: number; token: number } {
+  const worst = grid.worst[by * grid.binsX + bx];
+  if (worst >= 0) return { row: Math.floor(worst / cols), token: worst % cols };
+  return { row: grid.rowStart[by], token: grid.colStart[bx] };
+}
+
+/** The bin holding a cell. */
+export function binOfCell(grid: PooledGrid, row: number, token: number): { bx: number; by: number } {
+  const find = (starts: Int32Array, v: number) => {
+    let lo = 0;
+    let hi = starts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= v) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  return { bx: find(grid.colStart, token), by: find(grid.rowStart, row) };
+}
+
+/** Keyboard cursor over bins: arrows move one bin, Home/End jump to the row's ends, PageUp/Down 10 % of it. */
+export function moveCursor(
+  grid: PooledGrid,
+  cursor: { bx: number; by: number },
+  key: string,
+): { bx: number; by: number } | null {
+  const page = Math.max(1, Math.round(grid.binsX / 10));
+  const clampX = (bx: number) => Math.min(grid.binsX - 1, Math.max(0, bx));
+  const clampY = (by: number) => Math.min(grid.binsY - 1, Math.max(0, by));
+  switch (key) {
+    case "ArrowLeft":
+      return { bx: clampX(cursor.bx - 1), by: cursor.by };
+    case "ArrowRight":
+      return { bx: clampX(cursor.bx + 1), by: cursor.by };
+    case "ArrowUp":
+      return { bx: cursor.bx, by: clampY(cursor.by - 1) };
+    case "ArrowDown":
+      return { bx: cursor.bx, by: clampY(cursor.by + 1) };
+    case "Home":
+      return { bx: 0, by: cursor.by };
+    case "End":
+      return { bx: grid.binsX - 1, by: cursor.by };
+    case "PageUp":
+      return { bx: clampX(cursor.bx - page), by: cursor.by };
+    case "PageDown":
+      return { bx: clampX(cursor.bx + page), by: cursor.by };
+    default:
+      return null;
+  }
+}
+
+/** Runs of consecutive bins in each bin row where `flag` is set, for drawing as few rectangles as possible. */
+export function binRuns(grid: PooledGrid, flag: Uint8Array): Array<{ by: number; from: number; to: number }> {
+  const runs: Array<{ by: number; from: number; to: number }> = [];
+  for (let by = 0; by < grid.binsY; by++) {
+    const base = by * grid.binsX;
+    let bx = 0;
+    while (bx < grid.binsX) {
+      if (!flag[base + bx]) {
+        bx++;
+        continue;
+      }
+      const from = bx;
+      while (bx < grid.binsX && flag[base + bx]) bx++;
+      runs.push({ by, from, to: bx });
+    }
+  }
+  return runs;
+}

@@ -1,0 +1,238 @@
+import { tokenTicks } from "../charts/chartSeries";
+import { drawableBoundaries } from "../charts/chunkBoundaries";
+import { colourOf, type DecadeScale, NON_FINITE_COLOUR, PADDING_COLOUR } from "./colourScale";
+import { binRect, binRuns, type HeatmapLayout } from "./heatmapGeometry";
+import { BinKind, type PooledGrid } from "./pooling";
+
+/** Everything one picture of the heatmap depends on. */
+export interface HeatmapPicture {
+  grid: PooledGrid;
+  scale: DecadeScale;
+  rows: number;
+  cols: number;
+  layout: HeatmapLayout;
+  chunkBoundaries: readonly number[];
+  /** Bin of the worst error, marked with ▼ above the plot and a ring; −1 for none. */
+  worst: number;
+}
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/** RGBA pixels of the pooled grid, one per bin: the ImageData drawn scaled up without smoothing. */
+export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArray<ArrayBuffer> {
+  const pixels = new Uint8ClampedArray(grid.binsX * grid.binsY * 4);
+  for (let b = 0; b < grid.kind.length; b++) {
+    const kind = grid.kind[b];
+    const c =
+      kind === BinKind.padding
+        ? PADDING_COLOUR
+        : kind === BinKind.nonFinite
+          ? NON_FINITE_COLOUR
+          : colourOf(scale, grid.value[b]);
+    const p = 4 * b;
+    pixels[p] = c[0];
+    pixels[p + 1] = c[1];
+    pixels[p + 2] = c[2];
+    pixels[p + 3] = 255;
+  }
+  return pixels;
+}
+
+/** A small diagonal-line tile: masked tokens are hatched so they read without colour. */
+export function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  const tile = document.createElement("canvas");
+  tile.width = 6;
+  tile.height = 6;
+  const t = tile.getContext("2d");
+  if (!t) return null;
+  t.strokeStyle = "rgba(17, 24, 39, 0.55)";
+  t.lineWidth = 1.2;
+  t.beginPath();
+  t.moveTo(-1, 7);
+  t.lineTo(7, -1);
+  t.moveTo(5, 7);
+  t.lineTo(7, 5);
+  t.moveTo(-1, 1);
+  t.lineTo(1, -1);
+  t.stroke();
+  return ctx.createPattern(tile, "repeat");
+}
+
+/** The static picture: cells, masks, cells over bound, chunk boundaries, row labels and the token axis. */
+export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapPicture, dpr: number): void {
+  const { grid, scale, rows, cols, layout } = picture;
+  const { left, top, plotWidth, plotHeight } = layout;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+
+  const cells = document.createElement("canvas");
+  cells.width = grid.binsX;
+  cells.height = grid.binsY;
+  const cellsCtx = cells.getContext("2d");
+  if (cellsCtx) cellsCtx.putImageData(new ImageData(paintBins(grid, scale), grid.binsX, grid.binsY), 0, 0);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(cells, left, top, plotWidth, plotHeight);
+
+  const runRect = (run: { by: number; from: number; to: number }) => {
+    const a = binRect(layout, grid, rows, cols, run.from, run.by);
+    const b = binRect(layout, grid, rows, cols, run.to - 1, run.by);
+    return { x: a.x, y: a.y, w: b.x + b.w - a.x, h: a.h };
+  };
+
+  const hatch = hatchPattern(ctx);
+  if (hatch) {
+    ctx.fillStyle = hatch;
+    for (const run of binRuns(grid, grid.masked)) {
+      const r = runRect(run);
+      ctx.fillRect(r.x, r.y, r.w, r.h);
+    }
+  }
+
+  // Non-finite cells: a dashed outline besides their own colour.
+  const nonFinite = grid.kind.map((k) => (k === BinKind.nonFinite ? 1 : 0));
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = "#111827";
+  ctx.setLineDash([2, 2]);
+  for (const run of binRuns(grid, nonFinite)) {
+    const r = runRect(run);
+    ctx.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(r.w - 1, 1), Math.max(r.h - 1, 1));
+  }
+  ctx.setLineDash([]);
+
+  // Cells over their bound: a solid outline and, where the row is tall enough, a ▲ glyph.
+  for (const run of binRuns(grid, grid.overBound)) {
+    const r = runRect(run);
+    ctx.strokeStyle = "#000";
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(r.x + 0.75, r.y + 0.75, Math.max(r.w - 1.5, 0.5), Math.max(r.h - 1.5, 0.5));
+    if (r.h >= 8) {
+      const s = Math.min(7, r.h - 2);
+      ctx.beginPath();
+      ctx.moveTo(r.x + 1, r.y + 1 + s);
+      ctx.lineTo(r.x + 1 + s / 2, r.y + 1);
+      ctx.lineTo(r.x + 1 + s, r.y + 1 + s);
+      ctx.closePath();
+      ctx.fillStyle = "#fff";
+      ctx.fill();
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
+  }
+
+  // Chunk boundaries: ticks above the plot always, lines through it when chunks are wide enough.
+  const starts = picture.chunkBoundaries.filter((t) => t > 0 && t < cols);
+  const { lines } = drawableBoundaries(starts, cols, plotWidth, 3);
+  ctx.strokeStyle = "rgba(17, 24, 39, 0.3)";
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const t of lines) {
+    const x = Math.round(left + (t / cols) * plotWidth) + 0.5;
+    ctx.moveTo(x, top - 5);
+    ctx.lineTo(x, top + plotHeight);
+  }
+  ctx.stroke();
+
+  if (picture.worst >= 0) drawWorstMark(ctx, picture);
+
+  // Row labels in the gutter (clear of the selected row's ▶), thinned so they never overlap.
+  ctx.fillStyle = "#374151";
+  ctx.font = `10px ${FONT}`;
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  const rowHeight = plotHeight / rows;
+  const every = Math.max(1, Math.ceil(12 / rowHeight));
+  for (let r = 0; r < rows; r += every) ctx.fillText(`row ${r}`, left - 14, top + (r + 0.5) * rowHeight);
+
+  // Token axis, with cell centres at the same x as the charts' points.
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  ctx.strokeStyle = "#6b7280";
+  ctx.beginPath();
+  for (const t of tokenTicks(cols, plotWidth)) {
+    const x = left + ((t + 0.5) / cols) * plotWidth;
+    ctx.moveTo(x, top + plotHeight);
+    ctx.lineTo(x, top + plotHeight + 4);
+    ctx.fillText(String(t), x, top + plotHeight + 6);
+  }
+  ctx.stroke();
+}
+
+/** ▼ above the worst bin's column and a black-and-white ring around it, at least 5 px wide. */
+function drawWorstMark(ctx: CanvasRenderingContext2D, picture: HeatmapPicture): void {
+  const { grid, rows, cols, layout } = picture;
+  const bx = picture.worst % grid.binsX;
+  const by = Math.floor(picture.worst / grid.binsX);
+  const r = binRect(layout, grid, rows, cols, bx, by);
+  const cx = r.x + r.w / 2;
+  const w = Math.max(r.w, 5);
+  ctx.lineWidth = 2.5;
+  ctx.strokeStyle = "#fff";
+  ctx.strokeRect(cx - w / 2 - 1, r.y - 1, w + 2, r.h + 2);
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = "#000";
+  ctx.strokeRect(cx - w / 2 - 1, r.y - 1, w + 2, r.h + 2);
+  ctx.fillStyle = "#000";
+  ctx.beginPath();
+  ctx.moveTo(cx, layout.top - 1);
+  ctx.lineTo(cx - 4, layout.top - 7);
+  ctx.lineTo(cx + 4, layout.top - 7);
+  ctx.closePath();
+  ctx.fill();
+}
+
+/** What moves: the selected row, the keyboard or pointer cell, and the token hovered elsewhere. */
+export interface HeatmapMarks {
+  selectedRow: number;
+  cursor: { bx: number; by: number } | null;
+  hoverToken: number | null;
+}
+
+export function drawHeatmapOverlay(
+  ctx: CanvasRenderingContext2D,
+  picture: HeatmapPicture,
+  marks: HeatmapMarks,
+  dpr: number,
+): void {
+  const { grid, rows, cols, layout } = picture;
+  const { left, top, plotWidth, plotHeight } = layout;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  if (marks.selectedRow >= 0 && marks.selectedRow < rows) {
+    const y0 = top + (marks.selectedRow / rows) * plotHeight;
+    const h = Math.max(plotHeight / rows, 2);
+    ctx.strokeStyle = "#111827";
+    ctx.lineWidth = 2;
+    ctx.strokeRect(left - 1, y0 - 1, plotWidth + 2, h + 2);
+    ctx.fillStyle = "#111827";
+    ctx.beginPath();
+    const cy = y0 + h / 2;
+    ctx.moveTo(left - 6, cy);
+    ctx.lineTo(left - 11, cy - 4);
+    ctx.lineTo(left - 11, cy + 4);
+    ctx.closePath();
+    ctx.fill();
+  }
+  if (marks.hoverToken !== null && marks.hoverToken >= 0 && marks.hoverToken < cols) {
+    const x = left + ((marks.hoverToken + 0.5) / cols) * plotWidth;
+    ctx.strokeStyle = "rgba(17, 24, 39, 0.8)";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + plotHeight);
+    ctx.stroke();
+  }
+  if (marks.cursor) {
+    const r = binRect(layout, grid, rows, cols, marks.cursor.bx, marks.cursor.by);
+    const w = Math.max(r.w, 3);
+    const x = r.x + r.w / 2 - w / 2;
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#fff";
+    ctx.strokeRect(x - 1.5, r.y - 1.5, w + 3, r.h + 3);
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = "#000";
+    ctx.strokeRect(x - 1.5, r.y - 1.5, w + 3, r.h + 3);
+  }
+}
