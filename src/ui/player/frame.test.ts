@@ -62,7 +62,11 @@ describe("a frame", () => {
     const f = frame(trace, at, 1);
     expect(f.reveal.carried).toBe(3);
     expect(f.carry).toMatchObject({ chunk: 2, carry: r.carriesIn[1 * r.nChunks + 2], sourceT: tokenOf(r, 7) });
-    expect(cellView(r, f, "result", 1, 8)).toMatchObject({ state: "value", mark: "current", value: r.combined[r.cols + tokenOf(r, 8)] });
+    expect(cellView(r, f, "result", 1, 8)).toMatchObject({
+      state: "value",
+      mark: "current",
+      value: r.combined[r.cols + tokenOf(r, 8)],
+    });
     expect(cellView(r, f, "result", 1, 7).mark).toBe("source");
     expect(cellView(r, f, "result", 1, 12).state).toBe("hidden");
     const carry = f.carry;

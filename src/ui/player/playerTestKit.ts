@@ -8,7 +8,13 @@ import { buildTrace, type PlayerTrace } from "./trace";
 const f32s = (values: ArrayLike<number>) => Float64Array.from(values, Math.fround);
 
 /** Rectangular returns: B rows of T float32-valued N(0, 1) rewards (as float64 arrays, the reference's view). */
-export function discountedProblem(rows: number, cols: number, chunkSize: number, discount = 0.9, seed = 1): ScanProblem {
+export function discountedProblem(
+  rows: number,
+  cols: number,
+  chunkSize: number,
+  discount = 0.9,
+  seed = 1,
+): ScanProblem {
   const random = seededRandom(seed);
   return { kind: "discounted", rewards: { rows, cols, data: f32s(normals(random, rows * cols)) }, discount, chunkSize };
 }

@@ -53,7 +53,8 @@ describe("the replay of core's chunked float32 trace", () => {
     const r = replayOf(problem);
     for (const [b, t] of realTokens(r)) {
       const j = b * r.cols + t;
-      if (!Object.is(r.combined[j], r.engineOut[j])) throw new Error(`row ${b}, t = ${t}: ${r.combined[j]} ≠ ${r.engineOut[j]}`);
+      if (!Object.is(r.combined[j], r.engineOut[j]))
+        throw new Error(`row ${b}, t = ${t}: ${r.combined[j]} ≠ ${r.engineOut[j]}`);
     }
   });
 
@@ -61,7 +62,11 @@ describe("the replay of core's chunked float32 trace", () => {
     const problem = discountedProblem(2, 21, 4, 0.8, 9);
     const trace = traceOf(problem);
     const r = trace.replay;
-    const rewards = { rows: 2, cols: 21, data: Float32Array.from((problem as { rewards: { data: Float64Array } }).rewards.data) };
+    const rewards = {
+      rows: 2,
+      cols: 21,
+      data: Float32Array.from((problem as { rewards: { data: Float64Array } }).rewards.data),
+    };
     const core = chunkedDiscountedReturns(rewards, 0.8, { chunkSize: 4 }).trace;
     trace.steps.forEach((step, s) => {
       if (step.kind !== "local") return;
@@ -91,33 +96,40 @@ describe("the replay of core's chunked float32 trace", () => {
 describe("the replay of a real engine run (tfjs cpu backend)", () => {
   beforeAll(useCpuBackend);
 
-  it.each(PROBLEMS)("recombines the engine's local scans and carries to its outputs bit for bit (%s)", async (_, problem) => {
-    const run = await runProblem(float32Problem(problem), "chunked");
-    const r = replayOf(problem, run);
-    expect(r.localScans).toBe(run.trace.localScans);
-    const outputs = run.outputs;
-    for (const [b, t] of realTokens(r)) {
-      const j = b * r.cols + t;
-      const engine =
-        outputs.kind === "discounted"
-          ? outputs.returns[j]
-          : outputs.kind === "gae"
-            ? outputs.advantages[j]
-            : outputs.returns[b][t];
-      if (!Object.is(r.combined[j], engine)) throw new Error(`row ${b}, t = ${t}: replayed ${r.combined[j]}, engine ${engine}`);
-      // The carry into each chunk is the previous chunk's last value: the two numbers the player links with an arrow.
-      const i = r.cols - 1 - t;
-      const c = Math.floor(i / r.chunkSize);
-      if (c > 0 && i === c * r.chunkSize) {
-        expect(r.carriesIn[b * r.nChunks + c]).toBe(carriedValue(r, b, i - 1));
+  it.each(PROBLEMS)(
+    "recombines the engine's local scans and carries to its outputs bit for bit (%s)",
+    async (_, problem) => {
+      const run = await runProblem(float32Problem(problem), "chunked");
+      const r = replayOf(problem, run);
+      expect(r.localScans).toBe(run.trace.localScans);
+      const outputs = run.outputs;
+      for (const [b, t] of realTokens(r)) {
+        const j = b * r.cols + t;
+        const engine =
+          outputs.kind === "discounted"
+            ? outputs.returns[j]
+            : outputs.kind === "gae"
+              ? outputs.advantages[j]
+              : outputs.returns[b][t];
+        if (!Object.is(r.combined[j], engine))
+          throw new Error(`row ${b}, t = ${t}: replayed ${r.combined[j]}, engine ${engine}`);
+        // The carry into each chunk is the previous chunk's last value: the two numbers the player links with an arrow.
+        const i = r.cols - 1 - t;
+        const c = Math.floor(i / r.chunkSize);
+        if (c > 0 && i === c * r.chunkSize) {
+          expect(r.carriesIn[b * r.nChunks + c]).toBe(carriedValue(r, b, i - 1));
+        }
       }
-    }
-    const last = frame(traceOf(problem, run), Number.POSITIVE_INFINITY, 0);
-    expect(last.step.kind).toBe("compare");
-    for (const [b, t] of realTokens(r)) {
-      expect(cellView(r, last, "result", b, reversedOf(r, t))).toMatchObject({ state: "value", value: r.engineOut[b * r.cols + t] });
-    }
-  });
+      const last = frame(traceOf(problem, run), Number.POSITIVE_INFINITY, 0);
+      expect(last.step.kind).toBe("compare");
+      for (const [b, t] of realTokens(r)) {
+        expect(cellView(r, last, "result", b, reversedOf(r, t))).toMatchObject({
+          state: "value",
+          value: r.engineOut[b * r.cols + t],
+        });
+      }
+    },
+  );
 
   it("keeps GAE's returns and REINFORCE++'s token rewards as the engine gave them", async () => {
     const gae = gaeProblem(2, 13, 4);

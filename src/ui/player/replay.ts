@@ -192,8 +192,14 @@ export function buildReplay(problem: ScanProblem, run: EngineRun, serial: ScanOu
     scanned: tokens.data,
     scanned64: tokens64.data,
     engineOut: padRight(r.returns, new Float32Array(0)).data,
-    serial: padRight(s.returns.map((row) => Float64Array.from(row)), new Float64Array(0)).data,
-    bound: padRight(bound.returns.map((row) => Float64Array.from(row)), new Float64Array(0)).data,
+    serial: padRight(
+      s.returns.map((row) => Float64Array.from(row)),
+      new Float64Array(0),
+    ).data,
+    bound: padRight(
+      bound.returns.map((row) => Float64Array.from(row)),
+      new Float64Array(0),
+    ).data,
     trace: run.trace,
     reinforce: {
       gamma,

@@ -32,7 +32,16 @@ describe("the trace's steps", () => {
 
   it("starts GAE with the residuals and γλ, and ends it with the returns A + V", () => {
     const trace = traceOf(gaeProblem(1, 10, 4));
-    expect(phasesOf(trace)).toEqual(["residuals", "discount", "reverse", "pad", "local", "carry", "combine", "compare"]);
+    expect(phasesOf(trace)).toEqual([
+      "residuals",
+      "discount",
+      "reverse",
+      "pad",
+      "local",
+      "carry",
+      "combine",
+      "compare",
+    ]);
     expect(trace.steps.filter((s) => s.phase === "combine").map((s) => s.kind)).toEqual(["combine", "gae-returns"]);
   });
 
