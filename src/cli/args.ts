@@ -53,7 +53,8 @@ export function parseCliArgs(argv: string[]): Args {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
+  refuseRepeats(tokens);
   if (values.help) return { command: "help" };
   if (values.version) return { command: "version" };
   const [command, file, ...rest] = positionals;
@@ -79,6 +80,7 @@ function parseWith(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
+    tokens: true,
     options: {
       mode: { type: "string" },
       engine: { type: "string" },
@@ -88,6 +90,19 @@ function parseWith(argv: string[]) {
       version: { type: "boolean", short: "v" },
     },
   });
+}
+
+/** An option given twice is an error: silently keeping the last would run something not asked for. */
+function refuseRepeats(tokens: ReturnType<typeof parseWith>["tokens"]): void {
+  const seen = new Map<string, string | undefined>();
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    if (seen.has(token.name)) {
+      const values = token.value === undefined ? "" : ` (${seen.get(token.name)}, then ${token.value})`;
+      throw new UsageError(`--${token.name} is given more than once${values}; give it once`);
+    }
+    seen.set(token.name, token.value);
+  }
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {

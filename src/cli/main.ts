@@ -1,47 +1,62 @@
-import { readFile } from "node:fs/promises";
 import {
   type CaseSolver,
   type CaseVerdict,
+  caseConsistencyProblems,
   checkCases,
   coreSolver,
   MODE_EXPECTATION,
   summaryLine,
 } from "../conformance";
-import { CaseFileError, parseCaseFile } from "../io/caseFile";
-import { type Args, type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
+import type { ScanAlgorithm } from "../core";
+import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
+import type { ScanCase } from "../io/caseSchema";
+import { escapeWhere, isUnprintable, printable, printableLines } from "../io/printable";
+import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
+import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
 import { formatTable } from "./table";
 
 /** Where the command reads and writes, so tests can run it in-process. */
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
-  readFile(path: string): Promise<string>;
-  readStdin(): Promise<string>;
+  /** The bytes of a file or of standard input; an InputTooLargeError past MAX_CASE_FILE_BYTES. */
+  readFile(path: string): Promise<Uint8Array>;
+  readStdin(): Promise<Uint8Array>;
 }
 
 export const nodeIO: CliIO = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
-  readFile: (path) => readFile(path, "utf8"),
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  },
+  readFile: (path) => readFileBounded(path, MAX_CASE_FILE_BYTES),
+  readStdin: () => readBounded(process.stdin, MAX_CASE_FILE_BYTES),
 };
 
 const VERSION = "0.1.0";
 
-/** Runs `scanlab` with the arguments after the program name; resolves to the exit status. */
+/**
+ * Runs `scanlab` with the arguments after the program name; resolves to the exit status and never
+ * rejects: whatever goes wrong ends as one line on standard error and status 2, never a stack trace.
+ */
 export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> {
-  let args: Args;
   try {
-    args = parseCliArgs(argv);
+    return await run(argv, io);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`scanlab: ${error.message}\n\n${USAGE}`);
+    if (error instanceof UsageError) {
+      io.stderr(`scanlab: ${printable(error.message)}\n\n${USAGE}`);
+    } else if (error instanceof CaseFileError || error instanceof EngineStartError) {
+      // Parts taken from the file are escaped where the message is built; this keeps its lines.
+      io.stderr(`scanlab: ${printableLines(error.message)}`);
+    } else {
+      // A bug, not bad input: say so plainly, with the error's own words, so it gets reported.
+      const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      io.stderr(`scanlab: internal error (a bug in scanlab, please report it): ${printable(what)}`);
+    }
     return 2;
   }
+}
+
+async function run(argv: string[], io: CliIO): Promise<number> {
+  const args = parseCliArgs(argv);
   if (args.command === "help") {
     io.stdout(USAGE);
     return 0;
@@ -50,33 +65,50 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
     io.stdout(`scanlab ${VERSION}`);
     return 0;
   }
-  try {
-    return await check(args, io);
-  } catch (error) {
-    if (error instanceof CaseFileError || error instanceof EngineStartError) {
-      io.stderr(`scanlab: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  return check(args, io);
 }
 
 async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const source = args.file === "-" ? "standard input" : args.file;
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = args.file === "-" ? await io.readStdin() : await io.readFile(args.file);
+    bytes = args.file === "-" ? await io.readStdin() : await io.readFile(args.file);
   } catch (error) {
-    throw new CaseFileError(`cannot read ${source}: ${(error as Error).message}`);
+    if (error instanceof InputTooLargeError) throw tooLargeError(source, error.size);
+    throw new CaseFileError(`cannot read ${printable(source)}: ${printable((error as Error).message)}`);
   }
-  const file = parseCaseFile(text, source);
+  const file = parseCaseFile(bytes, source);
+  refuseNothingToCheck(file.cases, source);
+  const inconsistent = caseConsistencyProblems(file.cases);
+  if (inconsistent.length > 0) {
+    const shown = inconsistent.slice(0, 10).map((p) => `  ${printable(p)}`);
+    if (inconsistent.length > 10) shown.push(`  … and ${inconsistent.length - 10} more problems`);
+    throw new CaseFileError(`${printable(source)}: the file contradicts itself\n${shown.join("\n")}`);
+  }
   const solver = await solverFor(args);
   const expectation = args.engine === "tfjs" ? "float32" : MODE_EXPECTATION[args.mode];
-  const verdicts = await checkCases(file.cases, solver, expectation);
-  io.stdout(
-    args.json ? JSON.stringify(jsonReport(args, verdicts), nonFiniteAsText, 2) : report(args, source, verdicts),
-  );
+  const verdicts = await checkCases(file.cases, solver, expectation, undefined, algorithmOf(args));
+  io.stdout(args.json ? jsonText(jsonReport(args, verdicts)) : report(args, source, verdicts));
   return verdicts.every((v) => v.passed) ? 0 : 1;
+}
+
+/**
+ * A pipeline reads status 0 as "checked and right": a file with no cases, or whose cases hold no
+ * number to compare and expect no error, must not get it.
+ */
+function refuseNothingToCheck(cases: ScanCase[], source: string): void {
+  if (cases.length === 0) throw new CaseFileError(`no cases in ${printable(source)}: nothing to check`);
+  const tokens = (c: ScanCase) =>
+    c.kind === "discounted" || c.kind === "gae" ? c.shape[0] * c.shape[1] : c.lengths.reduce((a, b) => a + b, 0);
+  if (cases.every((c) => c.expect_error === undefined && tokens(c) === 0)) {
+    throw new CaseFileError(`nothing to check in ${printable(source)}: every case has 0 tokens and expects no error`);
+  }
+}
+
+/** The rounding path the error bound assumes: the per-token strategy is the serial loop. */
+function algorithmOf(args: CheckArgs): ScanAlgorithm {
+  if (args.engine !== "tfjs") return "chunked";
+  return args.strategy === "per-token" ? "serial" : args.strategy;
 }
 
 async function solverFor(args: CheckArgs): Promise<CaseSolver> {
@@ -86,13 +118,21 @@ async function solverFor(args: CheckArgs): Promise<CaseSolver> {
   try {
     return await tfjsCpuSolver(args.strategy);
   } catch (error) {
-    throw new EngineStartError(`the tfjs engine could not start: ${(error as Error).message}`);
+    throw new EngineStartError(`the tfjs engine could not start: ${printable((error as Error).message)}`);
   }
 }
 
 class EngineStartError extends Error {}
 
-/** JSON has no Infinity or NaN: write them as text, so an overflow is not mistaken for "no value". */
+/**
+ * The report as JSON. JSON has no Infinity or NaN: they are written as text, so an overflow is not
+ * mistaken for "no value". JSON.stringify escapes C0 controls but leaves DEL, C1 controls and bidi
+ * overrides raw; they only occur inside strings, where `\uXXXX` is the same JSON, safe to print.
+ */
+export function jsonText(value: unknown): string {
+  return escapeWhere(JSON.stringify(value, nonFiniteAsText, 2), (code) => code > 0x1f && isUnprintable(code));
+}
+
 function nonFiniteAsText(_key: string, value: unknown): unknown {
   return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
 }
@@ -102,8 +142,9 @@ function engineLabel(args: CheckArgs): string {
 }
 
 function report(args: CheckArgs, source: string, verdicts: CaseVerdict[]): string {
+  const cases = verdicts.length === 1 ? "1 case" : `${verdicts.length} cases`;
   return [
-    `${source}: ${verdicts.length} cases, ${engineLabel(args)}`,
+    `${printable(source)}: ${cases}, ${engineLabel(args)}`,
     "",
     formatTable(verdicts),
     "",

@@ -1,15 +1,20 @@
 import type { CaseVerdict } from "../conformance";
+import { printable } from "../io/printable";
 
-const HEADERS = ["case", "kind", "shape", "max abs err", "tolerance", "result"];
+const HEADERS = ["case", "kind", "shape", "max abs err", "tolerance", "err/bound", "result"];
 
-/** One aligned row per case, failures followed by why. */
+/**
+ * One aligned row per case, failures followed by why. Every cell from the file (the name, the
+ * detail) is escaped: a name with ESC or CR in it must not clear the screen or forge a row.
+ */
 export function formatTable(verdicts: CaseVerdict[]): string {
   const rows = verdicts.map((v) => [
-    v.name,
-    v.kind,
-    v.shape,
+    printable(v.name),
+    printable(v.kind),
+    printable(v.shape),
     formatNumber(v.maxAbsError),
     formatNumber(v.tolerance),
+    formatFraction(v.boundFraction),
     v.passed ? "pass" : "FAIL",
   ]);
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -21,7 +26,7 @@ export function formatTable(verdicts: CaseVerdict[]): string {
   const out = [line(HEADERS), line(widths.map((w) => "-".repeat(w)))];
   verdicts.forEach((v, i) => {
     out.push(line(rows[i]));
-    if (v.detail) out.push(`    ${v.detail}`);
+    if (v.detail) out.push(`    ${printable(v.detail)}`);
   });
   return out.join("\n");
 }
@@ -30,4 +35,12 @@ function formatNumber(x: number | null): string {
   if (x === null) return "-";
   if (x === 0) return "0";
   return x.toExponential(2);
+}
+
+/** The worst error as a fraction of its bound, to 2 significant digits: `0.32`, `1.5`, `4.1e-5`, `2.0e+3`. */
+export function formatFraction(x: number | null): string {
+  if (x === null) return "-";
+  if (x === 0) return "0";
+  if (!Number.isFinite(x)) return String(x);
+  return x >= 0.01 && x < 100 ? x.toPrecision(2) : x.toExponential(1);
 }

@@ -1,7 +1,12 @@
-import type { z } from "zod";
-import { type CaseFile, caseFileSchema } from "./caseSchema";
+import { type CaseFile, type Problem, validateCaseFile } from "./caseSchema";
+import { printable, quoted } from "./printable";
+import { decodeUtf8, InvalidUtf8Error } from "./utf8";
 
-/** A case file that could not be read: the message names the source and every field at fault. */
+/**
+ * A case file that could not be read: the message names the source and every field at fault.
+ * Everything taken from the file (names, fields, excerpts) is escaped with `printable`, so the
+ * message can go to a terminal as it is. parseCaseFile throws nothing else for any input.
+ */
 export class CaseFileError extends Error {
   constructor(message: string) {
     super(message);
@@ -9,29 +14,69 @@ export class CaseFileError extends Error {
   }
 }
 
-const MAX_LISTED_ISSUES = 10;
+/** Largest case file read, from a file or standard input: 256 MiB (the public file is 1.7 MB). */
+export const MAX_CASE_FILE_BYTES = 256 * 2 ** 20;
 
-/** Parses and validates the text of a case file; `source` names it in error messages. */
-export function parseCaseFile(text: string, source: string): CaseFile {
+const MAX_LISTED_PROBLEMS = 10;
+
+export function formatBytes(bytes: number): string {
+  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${bytes} bytes`;
+}
+
+/** The error for input above MAX_CASE_FILE_BYTES; `size` is undefined when only "more" is known. */
+export function tooLargeError(source: string, size?: number): CaseFileError {
+  const what = size === undefined ? "is larger than" : `is ${formatBytes(size)}, above`;
+  return new CaseFileError(
+    `${printable(source)} ${what} the ${MAX_CASE_FILE_BYTES / 2 ** 20} MiB limit of a case file`,
+  );
+}
+
+/**
+ * Parses and validates a case file, given as its bytes (decoded as strict UTF-8) or as text;
+ * `source` names it in error messages.
+ */
+export function parseCaseFile(input: string | Uint8Array, source: string): CaseFile {
+  const where = printable(source);
+  if (input.length > MAX_CASE_FILE_BYTES) throw tooLargeError(source, input.length);
+  let text: string;
+  if (typeof input === "string") {
+    text = input;
+  } else {
+    try {
+      text = decodeUtf8(input);
+    } catch (error) {
+      if (error instanceof InvalidUtf8Error) throw new CaseFileError(`${where}: ${error.message}`);
+      throw error;
+    }
+  }
   let json: unknown;
   try {
     // Some editors save UTF-8 with a byte-order mark, which JSON.parse rejects.
     json = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
-    throw new CaseFileError(`${source}: not valid JSON (${(error as Error).message})`);
+    throw new CaseFileError(`${where}: not valid JSON (${jsonErrorText(error as Error, text)})`);
   }
-  const parsed = caseFileSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  throw new CaseFileError(`${source}: not a valid case file\n${formatIssues(parsed.error.issues, json)}`);
+  const listed: Problem[] = [];
+  let total = 0;
+  const file = validateCaseFile(json, (problem) => {
+    if (listed.length < MAX_LISTED_PROBLEMS) listed.push(problem);
+    total += 1 + (problem.more ?? 0);
+  });
+  if (file) return file;
+  const lines = listed.map((p) => `  ${formatPath(p.path, json) || "(top level)"}: ${printable(p.message)}`);
+  if (total > listed.length) lines.push(`  … and ${(total - listed.length).toLocaleString("en-US")} more problems`);
+  throw new CaseFileError(`${where}: not a valid case file\n${lines.join("\n")}`);
 }
 
-function formatIssues(issues: z.core.$ZodIssue[], json: unknown): string {
-  const lines = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
-    const where = formatPath(issue.path, json);
-    return `  ${where || "(top level)"}: ${issue.message}`;
-  });
-  if (issues.length > MAX_LISTED_ISSUES) lines.push(`  … and ${issues.length - MAX_LISTED_ISSUES} more`);
-  return lines.join("\n");
+/** JSON.parse's message, escaped, with the line and column when it gives a position. */
+function jsonErrorText(error: Error, text: string): string {
+  const message = printable(error.message);
+  const position = /at position (\d+)/.exec(error.message);
+  if (!position || / \(line \d+ column \d+\)/.test(error.message)) return message;
+  const offset = Number(position[1]);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return `${message}, line ${line} column ${offset - before.lastIndexOf("\n")}`;
 }
 
 /** `cases[3] ("gae_small").inputs.values`: the case's name helps find it in a long file. */
@@ -39,11 +84,12 @@ function formatPath(path: PropertyKey[], json: unknown): string {
   let out = "";
   let node: unknown = json;
   for (const key of path) {
-    out += typeof key === "number" ? `[${key}]` : `${out ? "." : ""}${String(key)}`;
+    if (typeof key === "number") out += `[${key}]`;
+    else out += /^[A-Za-z_$][\w$]*$/.test(String(key)) ? `${out ? "." : ""}${String(key)}` : `[${quoted(String(key))}]`;
     node = node && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined;
     if (typeof key === "number" && out === `cases[${key}]`) {
       const name = (node as { name?: unknown } | undefined)?.name;
-      if (typeof name === "string") out += ` ("${name}")`;
+      if (typeof name === "string") out += ` (${quoted(name)})`;
     }
   }
   return out;
