@@ -134,7 +134,10 @@ function oneOf<T extends readonly [string, ...string[]]>(values: T) {
 }
 
 /** Lanes are checked by hand (first bad element only): zod would list every element of a long row. */
-const lane = z.array(z.unknown(), { error: (issue) => `expected a list of numbers, got ${showValue(issue.input)}` });
+// z.custom, not z.array: zod would visit (and copy) every element of a 65536-token lane.
+const lane = z.custom<unknown[]>((value) => Array.isArray(value), {
+  error: (issue) => `expected a list of numbers, got ${showValue(issue.input)}`,
+});
 
 const rowSchema = z
   .object({

@@ -64,6 +64,47 @@ describe("share links", () => {
     expect(encodeState(state).length).toBeLessThan(JSON.stringify(rewards).length * 0.75);
   });
 
+  it("write runs of equal values in the compressed JSON and varied lanes as raw parts after it", () => {
+    const varied = Array.from({ length: 64 }, (_, i) => Math.fround(Math.cos(i * 7.1)));
+    const mask = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? 0 : 1)) as (0 | 1)[];
+    const rows = [
+      { length: 64, rewards: new Array(64).fill(0), lossMask: new Array<0 | 1>(64).fill(1) },
+      { length: 64, values: varied, lossMask: mask },
+    ];
+    const state: PlaygroundState = { ...drawn, data: { source: "inline", rows } };
+    const token = encodeState(state);
+    const [json, ...parts] = token.split(".");
+    expect(parts).toHaveLength(2);
+    const wireRows = JSON.parse(LZString.decompressFromEncodedURIComponent(json)).data.rows;
+    expect(wireRows[0]).toEqual({ length: 64, rewards: { runs: [0, 64] }, lossMask: { runs: [1, 64] } });
+    expect(wireRows[1]).toEqual({ length: 64, values: "@0", lossMask: "@1" });
+    expect(parts[0]).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeState(token)).toEqual({ ok: true, state });
+  });
+
+  it("refuse packed lanes that do not fit their row", () => {
+    const link = (row: Record<string, unknown>, ...parts: string[]) =>
+      [wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows: [row] } }), ...parts].join(".");
+    expect(refusal(link({ length: 2, kl: "@1" }, "AAAAAAAAAAA"))).toBe(
+      'Shared link: data.rows[0].kl: refers to part "@1", but the link has 1 parts',
+    );
+    expect(refusal(link({ length: 2, kl: "@0" }, "AA*A"))).toBe(
+      "Shared link: data.rows[0].kl: part 0 is not valid base64url",
+    );
+    expect(refusal(link({ length: 9, lossMask: "@0" }, "_w"))).toBe(
+      "Shared link: data.rows[0].lossMask: part 0 holds 8 mask bits for 9 tokens",
+    );
+    expect(refusal(link({ length: 2, rewards: { runs: [0, 1, 5] } }))).toBe(
+      "Shared link: data.rows[0].rewards: runs: expected a list of value, count pairs",
+    );
+    expect(refusal(link({ length: 2, rewards: { runs: [0, 1e12] } }))).toBe(
+      `Shared link: data.rows[0].rewards: the link holds more than ${MAX_LINK_NUMBERS} numbers`,
+    );
+    expect(refusal(link({ length: 3, rewards: { runs: [0, 2] } }))).toBe(
+      "Shared link: data.rows[0].rewards: expected 3 values (length), got 2",
+    );
+  });
+
   it("refuse a damaged link with a message, never an exception", () => {
     expect(refusal("")).toBe("Shared link: is empty");
     expect(refusal("!!!")).toMatch(/^Shared link: is damaged/);
@@ -95,7 +136,7 @@ describe("share links", () => {
     );
     const mask = [{ length: 3, lossMask: "1x1" }];
     expect(refusal(wire({ v: 1, ...BASE_SETTINGS, data: { source: "inline", rows: mask } }))).toBe(
-      'Shared link: data.rows[0].lossMask[1]: expected 0 or 1, got "x"',
+      'Shared link: data.rows[0].lossMask: character 1: expected 0 or 1, got "x"',
     );
   });
 

@@ -1,21 +1,21 @@
 import LZString from "lz-string";
-import { base64ToFloat32, float32ToBase64 } from "./float32Base64";
 import { describeThrown } from "./ioError";
 import {
   MAX_CELLS,
-  type PlaygroundRow,
   type PlaygroundState,
   PlaygroundStateError,
   parsePlaygroundState,
   showValue,
 } from "./playgroundState";
+import { rowToWire, unpackLanes } from "./stateWire";
 
 /**
  * The playground's state in a link (`?s=…`) and in local storage, one format for both: the state's
- * JSON with every inline lane packed (float lanes as base64 of little-endian float32, masks as a
- * string of 0s and 1s), compressed with lz-string into URL-safe text. Seeded presets are stored
- * by their seed, so their links stay short. Decoding validates everything with the state's schema
- * and never throws: a bad link gives a PlaygroundStateError naming the field.
+ * JSON, compressed with lz-string into URL-safe text, with inline lanes packed as float32 (see
+ * stateWire.ts: repetitive lanes inside the compressed JSON, varied ones as raw base64url parts
+ * after it, separated by `.`). Seeded presets are stored by their seed, so their links stay short.
+ * Decoding validates everything with the state's schema and never throws: a bad link gives a
+ * PlaygroundStateError naming the field.
  *
  * Lanes travel as float32: a value that is not a float32 comes back rounded, as the scan rounds
  * it anyway. Scripts may also write lanes as plain JSON arrays of numbers.
@@ -32,24 +32,14 @@ export const MAX_LINK_NUMBERS = 4 * MAX_CELLS;
 
 export type DecodeResult = { ok: true; state: PlaygroundState } | { ok: false; error: PlaygroundStateError };
 
-const FLOAT_LANES = ["rewards", "values", "kl"] as const;
-
-/** The compressed, URL-safe text for a state (the value of `s`). */
+/** The compressed, URL-safe text for a state (the value of `s`): lz-string JSON, then `.`-separated raw lanes. */
 export function encodeState(state: PlaygroundState): string {
   const { data, ...settings } = state;
-  const wireData = data.source === "inline" ? { source: "inline", rows: data.rows.map(rowToWire) } : data;
-  return LZString.compressToEncodedURIComponent(JSON.stringify({ v: LINK_VERSION, ...settings, data: wireData }));
-}
-
-function rowToWire(row: PlaygroundRow): Record<string, unknown> {
-  const wire: Record<string, unknown> = { length: row.length };
-  for (const lane of FLOAT_LANES) {
-    const values = row[lane];
-    if (values) wire[lane] = float32ToBase64(values);
-  }
-  if (row.lossMask) wire.lossMask = row.lossMask.join("");
-  if (row.outcome !== undefined) wire.outcome = row.outcome;
-  return wire;
+  const parts: string[] = [];
+  const wireData =
+    data.source === "inline" ? { source: "inline", rows: data.rows.map((row) => rowToWire(row, parts)) } : data;
+  const json = LZString.compressToEncodedURIComponent(JSON.stringify({ v: LINK_VERSION, ...settings, data: wireData }));
+  return [json, ...parts].join(".");
 }
 
 /**
@@ -64,9 +54,10 @@ export function decodeState(text: string, source = "Shared link", maxNumbers = M
   if (typeof text !== "string" || text.length === 0) return fail("", "is empty");
   if (text.length > MAX_LINK_CHARS)
     return fail("", `is ${text.length} characters long, above the limit of ${MAX_LINK_CHARS}`);
+  const [compressed, ...parts] = text.split(".");
   let json: string | null;
   try {
-    json = LZString.decompressFromEncodedURIComponent(text);
+    json = LZString.decompressFromEncodedURIComponent(compressed);
   } catch (thrown) {
     return fail("", `is damaged (${describeThrown(thrown)}); was it cut short when copied?`);
   }
@@ -83,7 +74,7 @@ export function decodeState(text: string, source = "Shared link", maxNumbers = M
   if (v !== LINK_VERSION) {
     return fail("v", `this link is format ${showValue(v)}; this version of Scanlab reads format ${LINK_VERSION}`);
   }
-  const unpacked = unpackLanes(state, maxNumbers);
+  const unpacked = unpackLanes(state, parts, maxNumbers);
   if (unpacked) return fail(unpacked.field, unpacked.detail);
   const parsed = parsePlaygroundState(state);
   return parsed.ok ? parsed : fail(parsed.error.field, stripField(parsed.error));
@@ -91,39 +82,6 @@ export function decodeState(text: string, source = "Shared link", maxNumbers = M
 
 function stripField(error: PlaygroundStateError): string {
   return error.field ? error.message.slice(error.field.length + 2) : error.message;
-}
-
-/** Replaces packed lanes by number arrays, in place; returns the first problem found. */
-function unpackLanes(
-  state: Record<string, unknown>,
-  maxNumbers: number,
-): { field: string; detail: string } | undefined {
-  const data = state.data as { source?: unknown; rows?: unknown } | undefined;
-  if (data?.source !== "inline" || !Array.isArray(data.rows)) return undefined;
-  let numbers = 0;
-  for (const [i, row] of data.rows.entries()) {
-    if (!row || typeof row !== "object") continue;
-    const lanes = row as Record<string, unknown>;
-    for (const lane of [...FLOAT_LANES, "lossMask"]) {
-      const packed = lanes[lane];
-      if (typeof packed !== "string") continue;
-      const field = `data.rows[${i}].${lane}`;
-      numbers += lane === "lossMask" ? packed.length : Math.floor((packed.length * 3) / 16);
-      if (numbers > maxNumbers) return { field, detail: `the link holds more than ${maxNumbers} numbers` };
-      if (lane === "lossMask") {
-        if (!/^[01]*$/.test(packed)) {
-          const at = packed.search(/[^01]/);
-          return { field: `${field}[${at}]`, detail: `expected 0 or 1, got ${JSON.stringify(packed[at])}` };
-        }
-        lanes[lane] = Array.from(packed, Number);
-        continue;
-      }
-      const floats = base64ToFloat32(packed);
-      if (typeof floats === "string") return { field, detail: floats };
-      lanes[lane] = Array.from(floats);
-    }
-  }
-  return undefined;
 }
 
 /** Readable parameters a script may add to a link (`?gamma=0.99&chunk=64`); they override `s`. */
