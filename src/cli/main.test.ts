@@ -1,34 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unseenCaseFile } from "../testing/unseenCases";
-import { type CliIO, main } from "./main";
+import { lastLine, runBin, scanlab } from "./cliTestKit";
 
 const publicCases = readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8");
-
-const bytesOf = (text: string | Uint8Array) => (typeof text === "string" ? new TextEncoder().encode(text) : text);
-
-/** Runs the command in-process against in-memory files. */
-async function scanlab(
-  argv: string[],
-  files: Record<string, string | Uint8Array> = {},
-  stdin: string | Uint8Array = "",
-) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    readFile: async (path) => {
-      if (path in files) return bytesOf(files[path]);
-      throw new Error(`ENOENT: no such file or directory, open '${path}'`);
-    },
-    readStdin: async () => bytesOf(stdin),
-  };
-  const status = await main(argv, io);
-  return { status, stdout: out.join("\n"), stderr: err.join("\n") };
-}
-
-const lastLine = (text: string) => text.trimEnd().split("\n").at(-1);
 
 describe("scanlab check", () => {
   for (const mode of ["float64", "float32", "slime-exact"]) {
@@ -136,6 +111,20 @@ describe("scanlab check", () => {
       shape: "1x1",
       passed: true,
     });
+    for (const verdict of report.cases) expect(verdict.boundFraction).toBeLessThanOrEqual(1);
+  });
+
+  it("shows each case's worst error as a fraction of its bound, to 2 significant digits", async () => {
+    const result = await scanlab(["check", "public.json", "--mode", "float32"], { "public.json": publicCases });
+    const [header, , ...rows] = result.stdout.split("\n").slice(2);
+    expect(header).toMatch(/max abs err +tolerance +err\/bound +result$/);
+    const column = header.indexOf("err/bound");
+    const fractions = rows.slice(0, 33).map((row) => row.slice(column).split(/ +/)[0]);
+    expect(
+      fractions.every((f) => /^(0|0\.0?\d\d|\d\.\d|\d\d|\d\.\de[-+]\d+)$/.test(f)),
+      fractions.join(" "),
+    ).toBe(true);
+    expect(fractions.some((f) => f !== "0")).toBe(true);
   });
 
   it("fails with status 1 when a case is wrong, and when an expected error is not raised", async () => {
@@ -175,15 +164,9 @@ describe("scanlab check", () => {
 
 describe("the scanlab binary", () => {
   it("runs from bin/ as `npx scanlab` does, with exit status 0 on the public cases", async () => {
-    const { execFile } = await import("node:child_process");
-    const bin = new URL("../../bin/scanlab.mjs", import.meta.url).pathname;
     const cases = new URL("../../cases/public_cases.json", import.meta.url).pathname;
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(process.execPath, [bin, "check", cases, "--mode", "slime-exact"], (_, out) =>
-        resolve({ code: child.exitCode, stdout: out }),
-      );
-    });
+    const { status, stdout } = await runBin(["check", cases, "--mode", "slime-exact"]);
     expect(lastLine(stdout)).toBe("33 passed, 0 failed");
-    expect(code).toBe(0);
+    expect(status).toBe(0);
   });
 });
