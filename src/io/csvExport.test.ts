@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { exportCsv, float32Text } from "./csvExport";
+import { exportCsv } from "./csvExport";
 import { parseCsvTable } from "./csvImport";
+import { float32Text } from "./float32Text";
 import { materializeRows } from "./playgroundProblem";
 import type { PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "./presets";

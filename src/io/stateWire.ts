@@ -44,7 +44,8 @@ function runsOf(values: number[], limit: number): number[] | null {
   return runs;
 }
 
-function packBits(mask: number[]): Uint8Array {
+/** A 0/1 mask packed 8 tokens a byte, least significant bit first (numpy: `packbits(m, bitorder="little")`). */
+export function packBits(mask: number[]): Uint8Array {
   const bytes = new Uint8Array(Math.ceil(mask.length / 8));
   mask.forEach((m, t) => {
     if (m) bytes[t >> 3] |= 1 << (t & 7);
