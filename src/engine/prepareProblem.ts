@@ -4,11 +4,11 @@ import {
   checkDiscount,
   checkFiniteBatch,
   type FloatArray,
-  padRight,
   type ScanProblem,
   tdResiduals,
   tokenLevelRewards,
 } from "../core";
+import type { ScanShape } from "./engineLimits";
 
 /** A problem checked and converted to the engine's float32, ready to upload. */
 export type PreparedProblem =
@@ -26,8 +26,12 @@ export type PreparedProblem =
       kind: "reinforce_pp";
       /** Token-level rewards of each sequence (ragged), computed on the host by core. */
       tokens: Float32Array[];
-      /** The same rows right-padded to `[B, max L]`: what the one scan runs over. */
-      padded: Batch<Float32Array>;
+      /**
+       * `[B, max L]`: the shape of the right-padded batch the one scan runs over. The padding is
+       * only built once the engine's limits have accepted this shape (it can dwarf the input).
+       */
+      rows: number;
+      cols: number;
       gamma: number;
       chunkSize: number;
     };
@@ -67,11 +71,17 @@ export function prepareProblem(problem: ScanProblem): PreparedProblem {
       // Core's float32 token rewards: they validate every sequence (the fully-masked assertion
       // included) and are an output in their own right.
       const tokens = tokenLevelRewards({ ...batch, kl: batch.kl.map(toFloat32) }, klCoef);
-      const padded = padRight(tokens, new Float32Array(0));
+      const cols = tokens.reduce((longest, row) => Math.max(longest, row.length), 0);
       checkChunkSize(chunkSize);
-      return { kind: "reinforce_pp", tokens, padded, gamma, chunkSize };
+      return { kind: "reinforce_pp", tokens, rows: tokens.length, cols, gamma, chunkSize };
     }
   }
+}
+
+/** The batch the scan runs over, as the engine's limits see it. */
+export function scanShape(p: PreparedProblem): ScanShape {
+  const { rows, cols } = p.kind === "reinforce_pp" ? p : p.rewards;
+  return { rows, cols, chunkSize: p.chunkSize };
 }
 
 function float32Batch(x: Batch<FloatArray>): Batch<Float32Array> {

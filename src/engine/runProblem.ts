@@ -2,14 +2,18 @@ import * as tf from "@tensorflow/tfjs-core";
 import {
   type ChunkLayout,
   type ChunkTrace,
+  padRight,
   ScanInputError,
   type ScanOutputs,
   type ScanProblem,
   trimRow,
 } from "../core";
+import { activeCapacity } from "./backendCapacity";
 import { discountedScan, type ScanTensors, scanLayout } from "./discountedScan";
+import { checkEngineLimits } from "./engineLimits";
 import { gaeScan } from "./gaeScan";
-import { type PreparedProblem, prepareProblem } from "./prepareProblem";
+import { checkEngineOutputs } from "./outputCheck";
+import { type PreparedProblem, prepareProblem, scanShape } from "./prepareProblem";
 import { readBack } from "./readBack";
 import { STRATEGIES, type Strategy } from "./strategy";
 
@@ -26,7 +30,9 @@ type Solved = Pick<EngineRun, "outputs" | "trace">;
 
 /**
  * Solves a problem on the active TensorFlow.js backend in float32 with the chosen strategy.
- * Bad input fails with core's ScanInputError, before any tensor exists. The backend is the
+ * Bad input fails with core's ScanInputError, and a problem beyond what the backend can hold with
+ * an EngineLimitError, both before any tensor exists; results that cannot be right (a backend that
+ * failed silently) fail with an EngineOutputError instead of being returned. The backend is the
  * caller's choice (tf.setBackend); this never picks or initialises one, and every tensor it
  * creates is disposed before it returns or throws.
  */
@@ -37,8 +43,10 @@ export async function runProblem(problem: ScanProblem, strategy: Strategy): Prom
   }
   const prepared = prepareProblem(problem);
   const backend = activeBackend();
-  const { outputs, trace } = await solvePrepared(prepared, strategy);
-  return { outputs, trace, backend, millis: performance.now() - start };
+  checkEngineLimits(scanShape(prepared), strategy, activeCapacity(backend));
+  const solved = await solvePrepared(prepared, strategy);
+  checkEngineOutputs(prepared, strategy, backend, solved);
+  return { ...solved, backend, millis: performance.now() - start };
 }
 
 /**
@@ -87,11 +95,12 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy): Promise<So
     case "reinforce_pp": {
       // slime's vectorised REINFORCE++ (§d): ONE scan of the right-padded batch, rows trimmed
       // back, so chunk boundaries follow the longest sequence exactly as in slime.
-      const { rows, cols, data } = p.padded;
+      const { rows, cols } = p;
       const layout = scanLayout(cols, p.chunkSize, strategy);
       const tokenLevelRewards = p.tokens;
       if (rows * cols === 0)
         return { outputs: { kind: "reinforce_pp", returns: [], tokenLevelRewards }, trace: noTrace(layout) };
+      const { data } = padRight(tokenLevelRewards, new Float32Array(0));
       const a = await readBack(
         tf.tidy(() => discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.gamma, p.chunkSize, strategy)),
       );

@@ -5,7 +5,7 @@ import { chunkEndKernel, type DiscountKernels, discountKernels, powerKernels } f
 /** Up to this many chunks the second level is one matMul against an n×n kernel (4 MB at 1024). */
 export const MAX_DIRECT_CHUNKS = 1024;
 /** Chunk size of the second level when it recurses. */
-const SECOND_LEVEL_CHUNK = 256;
+export const SECOND_LEVEL_CHUNK = 256;
 
 import { localScan } from "./localScan";
 
