@@ -218,16 +218,19 @@ describe("no false alarm on real results", () => {
 
   // Per-token is left out here: it takes T dispatches (seconds at T = 20000), and each of its steps
   // is one rounding, far inside the bound; the random problems below cover it.
-  it.each(["chunked", "two-level"] as const)("passes every unseen case (huge, tiny, long, C = 1, C > T) on %s", async (strategy) => {
-    for (const c of file.cases) {
-      const error = await runProblem(caseToProblem(c, "float32"), strategy).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      if (c.expect_error === undefined) expect(error, c.name).toBeUndefined();
-      else expect(error, c.name).toBeInstanceOf(ScanInputError);
-    }
-  });
+  it.each(["chunked", "two-level"] as const)(
+    "passes every unseen case (huge, tiny, long, C = 1, C > T) on %s",
+    async (strategy) => {
+      for (const c of file.cases) {
+        const error = await runProblem(caseToProblem(c, "float32"), strategy).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        if (c.expect_error === undefined) expect(error, c.name).toBeUndefined();
+        else expect(error, c.name).toBeInstanceOf(ScanInputError);
+      }
+    },
+  );
 
   it.each(STRATEGIES)("passes 120 random problems of every kind, discount and magnitude on %s", async (strategy) => {
     const draw = seeded(99);
