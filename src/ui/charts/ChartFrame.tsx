@@ -51,7 +51,7 @@ export function ChartFrame(props: ChartFrameProps) {
         const surface = wrapRef.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
         const overlay = wrapRef.current?.querySelector<SVGSVGElement>("svg.plot-overlay");
         if (!surface || !overlay) return Promise.reject(new Error("the chart is not on screen"));
-        return chartPng([surface, overlay], legendRef.current);
+        return chartPng([overlay, surface], legendRef.current);
       },
     }),
     [wrapRef],
@@ -82,7 +82,6 @@ export function ChartFrame(props: ChartFrameProps) {
         onPointerMove={onPointerMove}
         onPointerLeave={() => setHover(null)}
       >
-        {props.plot}
         <PlotOverlay
           width={width}
           height={height}
@@ -93,6 +92,7 @@ export function ChartFrame(props: ChartFrameProps) {
           hoverToken={shown}
           hoverStroke={HOVER_STROKE}
         />
+        {props.plot}
       </div>
       <ChartLegend model={props.legend} />
     </figure>

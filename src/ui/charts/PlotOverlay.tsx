@@ -27,9 +27,9 @@ export interface PlotOverlayProps {
 
 /**
  * What the charts draw in token coordinates over the whole plot height: chunk boundaries, shaded
- * spans and the hover line. Plain SVG laid over the recharts surface (same geometry as the
- * heatmap), so moving the pointer redraws one line instead of the whole chart, and a thousand
- * boundaries are one path rather than a thousand chart elements.
+ * spans and the hover line. Plain SVG laid under the (transparent) recharts surface, in the same
+ * geometry as the heatmap, so moving the pointer redraws one line instead of the whole chart, and a
+ * thousand boundaries are one path rather than a thousand chart elements.
  */
 export const PlotOverlay = memo(function PlotOverlay(props: PlotOverlayProps) {
   const { width, height, length, boundaries, shades, hoverToken } = props;

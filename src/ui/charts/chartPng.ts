@@ -65,7 +65,7 @@ function layoutLegend(ctx: CanvasRenderingContext2D, legend: ChartLegendModel, w
   return { rows, height: y + LINE + legend.notes.length * LINE };
 }
 
-/** `layers`: the chart's SVGs bottom first (the recharts surface, then the token overlay), all the same size. */
+/** `layers`: the chart's SVGs bottom first (the token overlay, then the recharts surface), all the same size. */
 export async function chartPng(layers: SVGSVGElement[], legend: ChartLegendModel, scale = 2): Promise<Blob> {
   const serialised = layers.map(serialiseSvg);
   const { width, height } = serialised[0];

@@ -14,7 +14,7 @@ export interface HeatmapModel {
   scale: DecadeScale;
   domain: { min: number; max: number };
   legend: LegendModel;
-  /** Bin of the worst error (see worstBin), marked on the picture so a one-pixel spike is found; −1 if none. */
+  /** Bin of the largest finite error (see worstBin), marked on the picture; −1 if none. */
   worst: number;
 }
 

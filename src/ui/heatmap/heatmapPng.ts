@@ -32,20 +32,21 @@ export function drawLegend(
     ctx.fillText(tick, x + i * SWATCH, cy + 12 + 9);
   });
   ctx.textAlign = "left";
-  let kx = x + model.swatches.length * SWATCH + 36;
-  let ky = cy + 6;
+  // Keys on their own rows under the ramp, flowing left to right.
+  let kx = x;
+  let ky = cy + 12 + 18 + LINE / 2 + 4;
   for (const key of model.keys) {
     const w = 20 + ctx.measureText(key.label).width + 18;
-    if (kx + w > x + width) {
+    if (kx + w > x + width && kx > x) {
       kx = x;
-      ky += LINE + 12;
+      ky += LINE;
     }
     drawKey(ctx, key, kx, ky - 6);
     ctx.fillStyle = "#374151";
     ctx.fillText(key.label, kx + 20, ky);
     kx += w;
   }
-  cy = Math.max(cy + 12 + 18, ky + LINE);
+  cy = ky + LINE / 2 + 2;
   ctx.fillStyle = "#4b5563";
   for (const note of model.notes) {
     ctx.fillText(note, x, cy + LINE / 2);
@@ -98,7 +99,8 @@ export function heatmapPng(canvas: HTMLCanvasElement, model: LegendModel, title:
   const ctx = out.getContext("2d");
   if (!ctx) return Promise.reject(new Error("no 2D canvas to draw the PNG on"));
   // Measure the legend on a scratch pass, then size the canvas and draw for real.
-  const legendHeight = drawLegend(ctx, model, PAD, 0, cssWidth - 2 * PAD);
+  const legendX = PAD + 20; // room for the first tick label, centred on the ramp's left edge
+  const legendHeight = drawLegend(ctx, model, legendX, 0, cssWidth - legendX - PAD);
   const titleHeight = 28;
   out.width = canvas.width;
   out.height = Math.ceil((titleHeight + cssHeight + legendHeight + PAD) * dpr);
@@ -112,6 +114,6 @@ export function heatmapPng(canvas: HTMLCanvasElement, model: LegendModel, title:
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.drawImage(canvas, 0, Math.round(titleHeight * dpr));
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  drawLegend(ctx, model, PAD, titleHeight + cssHeight + 4, cssWidth - 2 * PAD);
+  drawLegend(ctx, model, legendX, titleHeight + cssHeight + 4, cssWidth - legendX - PAD);
   return canvasToBlob(out);
 }

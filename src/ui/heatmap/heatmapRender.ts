@@ -12,7 +12,7 @@ export interface HeatmapPicture {
   cols: number;
   layout: HeatmapLayout;
   chunkBoundaries: readonly number[];
-  /** Bin of the worst error, marked with ▼ above the plot and a ring; −1 for none. */
+  /** Bin of the largest finite error, marked with ▼ above the plot and a ring; −1 for none. */
   worst: number;
 }
 
@@ -90,14 +90,19 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
     }
   }
 
-  // Non-finite cells: a dashed outline besides their own colour.
+  // Non-finite cells: besides their own colour, a dashed outline at least 5 px wide, so a single
+  // NaN among 8192 tokens is seen.
   const nonFinite = grid.kind.map((k) => (k === BinKind.nonFinite ? 1 : 0));
   ctx.lineWidth = 1;
   ctx.strokeStyle = "#111827";
   ctx.setLineDash([2, 2]);
   for (const run of binRuns(grid, nonFinite)) {
     const r = runRect(run);
-    ctx.strokeRect(r.x + 0.5, r.y + 0.5, Math.max(r.w - 1, 1), Math.max(r.h - 1, 1));
+    const w = Math.max(r.w, 5);
+    const x = r.x + r.w / 2 - w / 2;
+    ctx.fillStyle = `rgb(${NON_FINITE_COLOUR.join(",")})`;
+    ctx.fillRect(x, r.y, w, r.h);
+    ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
   }
   ctx.setLineDash([]);
 
@@ -159,7 +164,7 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   ctx.stroke();
 }
 
-/** ▼ above the worst bin's column and a black-and-white ring around it, at least 5 px wide. */
+/** ▼ above the largest error's column and a black-and-white ring around it, at least 5 px wide. */
 function drawWorstMark(ctx: CanvasRenderingContext2D, picture: HeatmapPicture): void {
   const { grid, rows, cols, layout } = picture;
   const bx = picture.worst % grid.binsX;

@@ -57,7 +57,7 @@ export function legendModel(input: LegendInput): LegendModel {
   for (let k = scale.lo; k <= scale.hi; k++) ticks.push(decadeLabel(k));
   if (scale.clippedBelow) ticks[0] = `≤${ticks[0]}`;
   const keys: LegendModel["keys"] = [{ kind: "zero", label: "0 (exact)", colour: ZERO_COLOUR }];
-  if (present.nonFinite) keys.push({ kind: "nonFinite", label: "NaN / ∞", colour: NON_FINITE_COLOUR });
+  if (present.nonFinite) keys.push({ kind: "nonFinite", label: "NaN / ∞ (dashed)", colour: NON_FINITE_COLOUR });
   if (present.masked) keys.push({ kind: "masked", label: "masked (hatched)", colour: [120, 120, 120] });
   if (present.padding) keys.push({ kind: "padding", label: "padding", colour: PADDING_COLOUR });
   if (input.hasBound) {
@@ -67,7 +67,7 @@ export function legendModel(input: LegendInput): LegendModel {
       colour: [0, 0, 0],
     });
   }
-  if (domain.max > 0 || present.nonFinite) keys.push({ kind: "worst", label: "worst cell", colour: [0, 0, 0] });
+  if (domain.max > 0) keys.push({ kind: "worst", label: "largest error", colour: [0, 0, 0] });
   const notes = [
     domain.max > 0
       ? `colour domain (${input.scope}): ${formatShort(domain.min)} … ${formatShort(domain.max)}`

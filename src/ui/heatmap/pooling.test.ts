@@ -49,6 +49,13 @@ describe("poolByMax", () => {
     expect(grid.value[binRow * 3 + 2]).toBe(1);
   });
 
+  it("copes with an empty batch", () => {
+    const grid = poolByMax({ rows: 1, cols: 0, lengths: [0], error: [], maxBinsX: 100, maxBinsY: 10 });
+    expect(Array.from(grid.kind)).toEqual([BinKind.padding]);
+    expect(pooledDomain(grid)).toEqual({ min: 0, max: 0 });
+    expect(worstBin(grid)).toBe(-1);
+  });
+
   it("finds the domain over data bins only", () => {
     const error = [0, 1e-9, 5e-6, 7, 0, 0];
     const grid = poolByMax({ rows: 2, cols: 3, lengths: [3, 0], error, maxBinsX: 3, maxBinsY: 2 });
@@ -58,10 +65,10 @@ describe("poolByMax", () => {
 });
 
 describe("worstBin", () => {
-  it("points at a non-finite bin first, else the largest, and at none when all are exact", () => {
+  it("points at the largest finite error, and at none when all are exact", () => {
     const grid = (error: number[]) => poolByMax({ rows: 1, cols: 4, lengths: [4], error, maxBinsX: 4, maxBinsY: 1 });
     expect(worstBin(grid([1e-7, 3e-6, 2e-6, 0]))).toBe(1);
-    expect(worstBin(grid([1e-7, 3e-6, Number.NaN, 0]))).toBe(2);
+    expect(worstBin(grid([1e-7, 3e-6, Number.NaN, 5e-6]))).toBe(3);
     expect(worstBin(grid([0, 0, 0, 0]))).toBe(-1);
   });
 });

@@ -143,12 +143,15 @@ export function worstCell(
   return { row: Math.floor(best / cols), token: best % cols, error: error[best] };
 }
 
-/** The bin drawn as the worst: the first holding a non-finite error, else the largest value (−1 if all are 0). */
+/**
+ * The bin with the largest finite error (−1 if every error is 0), marked on the picture so that a
+ * one-pixel spike is found at a glance. Non-finite bins carry marks of their own.
+ */
 export function worstBin(grid: PooledGrid): number {
   let best = -1;
   for (let b = 0; b < grid.kind.length; b++) {
-    if (grid.kind[b] === BinKind.nonFinite) return b;
-    if (grid.kind[b] === BinKind.data && grid.value[b] > 0 && (best < 0 || grid.value[b] > grid.value[best])) best = b;
+    if (grid.kind[b] !== BinKind.padding && grid.value[b] > 0 && (best < 0 || grid.value[b] > grid.value[best]))
+      best = b;
   }
   return best;
 }

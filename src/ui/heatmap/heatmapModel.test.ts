@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { cellErrors } from "./cellErrors";
+import { heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
+import { binningNote } from "./legendModel";
+import { poolByMax } from "./pooling";
+
+/** 2 rows × 6 tokens: row 1 has 4 valid tokens; one masked hole, one NaN, one cell over its bound. */
+function batch() {
+  const reference = [1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 0, 0];
+  const actual = [1, 2 + 1e-6, 3, 4 + 1e-3, 5, 6, 1e-9, Number.NaN, 2, 3, 7, 7];
+  const lossMask = [1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1];
+  const bound = new Array(12).fill(1e-4);
+  return { rows: 2, cols: 6, lengths: [6, 4], reference, actual, lossMask, bound };
+}
+
+function model(metric: "abs" | "rel" | "ulp", maxBinsX = 6, scope: "batch" | "row" = "batch", selectedRow = 0) {
+  const b = batch();
+  const errors = cellErrors({ ...b, metric, precision: "float32" });
+  const input = {
+    ...b,
+    errors,
+    hasBound: true,
+    metric,
+    precision: "float32" as const,
+    maxBinsX,
+    maxBinsY: 10,
+    scope,
+    selectedRow,
+  };
+  return { b, errors, model: heatmapModel(input, pooledGrid(input)) };
+}
+
+describe("heatmapModel", () => {
+  it("lists in the legend only the kinds of cell on screen, and the domain", () => {
+    const { model: m } = model("abs");
+    expect(m.legend.keys.map((k) => k.kind)).toEqual(["zero", "nonFinite", "masked", "padding", "overBound", "worst"]);
+    expect(m.domain.max).toBeCloseTo(1e-3, 9);
+    expect(m.legend.notes[0]).toMatch(/^colour domain \(batch\): 1e-9 … 0\.001$/);
+    expect(m.legend.notes.some((n) => n.startsWith("each pixel"))).toBe(false);
+    expect(m.legend.title).toMatch(/absolute/);
+    // The ramp's ticks run decade by decade over the domain.
+    expect(m.legend.ticks[0]).toBe("10⁻⁹");
+    expect(m.legend.ticks.at(-1)).toBe("10⁻²");
+    expect(m.worst).toBe(3);
+  });
+
+  it("takes the colour domain from the selected row when scoped to it", () => {
+    const { model: m } = model("abs", 6, "row", 1);
+    expect(m.domain).toEqual({ min: 1e-9, max: 1e-9 });
+    expect(m.legend.notes[0]).toMatch(/\(row 1\)/);
+  });
+
+  it("says when pixels pool tokens, and explains the relative floor", () => {
+    const { model: m } = model("rel", 4);
+    expect(m.legend.notes).toContain("each pixel: max of 1–2 tokens, so no error hides");
+    expect(m.legend.notes.some((n) => n.startsWith("denominator at least"))).toBe(true);
+  });
+
+  it("reads one cell in all three measures", () => {
+    const { b, errors } = model("ulp");
+    const cell = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 0, 3);
+    expect(cell).toMatchObject({
+      row: 0,
+      token: 3,
+      chunk: 0,
+      serial: 4,
+      masked: true,
+      padding: false,
+      overBound: true,
+    });
+    expect(cell.abs).toBeCloseTo(1e-3, 9);
+    expect(cell.ulp).toBe((Math.fround(4.001) - 4) / 2 ** -21);
+    const pad = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 1, 5);
+    expect(pad).toMatchObject({ padding: true, overBound: false, chunk: 0 });
+    expect(heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 0, 1).chunk).toBe(1);
+  });
+});
+
+describe("binningNote", () => {
+  it("counts tokens and rows per pixel", () => {
+    const grid = poolByMax({
+      rows: 8,
+      cols: 100,
+      lengths: new Array(8).fill(100),
+      error: new Float64Array(800),
+      maxBinsX: 25,
+      maxBinsY: 4,
+    });
+    expect(binningNote(grid)).toBe("each pixel: max of 4 tokens × 2 rows, so no error hides");
+    const flat = poolByMax({
+      rows: 1,
+      cols: 10,
+      lengths: [10],
+      error: new Float64Array(10),
+      maxBinsX: 20,
+      maxBinsY: 1,
+    });
+    expect(binningNote(flat)).toBeNull();
+  });
+});
