@@ -1,5 +1,6 @@
 import LZString from "lz-string";
 import { describeThrown } from "./ioError";
+import { decompressBounded } from "./lzBounded";
 import {
   MAX_CELLS,
   type PlaygroundState,
@@ -55,14 +56,12 @@ export function decodeState(text: string, source = "Shared link", maxNumbers = M
   if (text.length > MAX_LINK_CHARS)
     return fail("", `is ${text.length} characters long, above the limit of ${MAX_LINK_CHARS}`);
   const [compressed, ...parts] = text.split(".");
-  let json: string | null;
-  try {
-    json = LZString.decompressFromEncodedURIComponent(compressed);
-  } catch (thrown) {
-    return fail("", `is damaged (${describeThrown(thrown)}); was it cut short when copied?`);
+  const decompressed = decompressBounded(compressed, MAX_JSON_CHARS);
+  if (!decompressed.ok && decompressed.reason === "too large") {
+    return fail("", `expands to more than ${MAX_JSON_CHARS} characters`);
   }
+  const json = decompressed.ok ? decompressed.text : "";
   if (!json) return fail("", "is damaged (not compressed playground data); was it cut short when copied?");
-  if (json.length > MAX_JSON_CHARS) return fail("", `expands to more than ${MAX_JSON_CHARS} characters`);
   let wire: unknown;
   try {
     wire = JSON.parse(json);
