@@ -68,7 +68,9 @@ describe("case files open in the playground", () => {
     for (const entry of conventions.value.cases)
       expect(openCase(conventions.value, entry.index, current).ok).toBe(true);
     const rpp = byName("slime_rpp_g1_raw");
-    expect(rpp.notes[0]).toMatch(/^slime_rpp_g1_raw: a slime's convention case, opened as slime's REINFORCE\+\+/);
+    expect(rpp.notes[0]).toMatch(
+      /^slime_rpp_g1_raw: a library-convention case \(slime\), opened as slime's REINFORCE\+\+/,
+    );
     const c = rpp.value.case;
     if (c.kind !== "convention" || !c.expected) throw new Error("expected a convention case");
     const returns = solve(stateToProblem(rpp.value.state, "float64"), "serial").outputs;

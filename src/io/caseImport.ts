@@ -1,6 +1,6 @@
 import { parseCaseFile } from "./caseFile";
 import type { CaseFile, ConventionCase, ScanCase } from "./caseSchema";
-import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
+import { describeThrown, failure, IoError, type IoResult, MAX_IMPORT_BYTES, success } from "./ioError";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "./playgroundState";
 
 /**
@@ -26,6 +26,9 @@ export interface CaseImport {
 
 /** Reads and validates a case file (text or bytes); never throws. */
 export function importCaseFile(input: string | Uint8Array, source = "case file"): IoResult<CaseImport> {
+  if (input.length > MAX_IMPORT_BYTES) {
+    return failure(new IoError("", `is larger than the import limit of ${MAX_IMPORT_BYTES / 2 ** 20} MiB`, source));
+  }
   let file: CaseFile;
   try {
     file = parseCaseFile(input, source);
@@ -122,8 +125,7 @@ function caseSettings(c: ScanCase): Opened {
  */
 function conventionSettings(c: ConventionCase): Opened {
   const { gamma, lambd, kl_coef } = c.params;
-  const library = c.library === "slime" ? "slime's" : `${c.library}'s`;
-  const note = `${c.name}: a ${library} convention case, opened as slime's ${c.estimator === "gae" ? "GAE" : "REINFORCE++"} (chunk size 128); the library's own masking${c.params.normalize ? ", whitening" : ""} and reward placement are not reproduced here (scanlab check runs them)`;
+  const note = `${c.name}: a library-convention case (${c.library}), opened as slime's ${c.estimator === "gae" ? "GAE" : "REINFORCE++"} (chunk size 128); the library's own masking${c.params.normalize ? ", whitening" : ""} and reward placement are not reproduced here (scanlab check runs them)`;
   if (c.estimator === "reinforce_pp") {
     const rows = c.inputs.kl.map((kl, b) => ({
       length: kl.length,
