@@ -142,7 +142,7 @@ function parseHeader(text: string): Header | string {
 /**
  * A batch from a `.npy` array into one lane: `[T]` is one row, `[B, T]` is B rows of T tokens.
  * float64 values are rounded to float32 (the playground's inputs are float32); NaN, Inf or a value
- * beyond float32 is refused with its row and token.
+ * beyond float32 is refused with its row and token (counted from 0, as numpy indexes).
  */
 export function importNpy(bytes: Uint8Array, lane: Lane, source = ".npy file"): IoResult<PlaygroundRow[]> {
   const parsed = parseNpy(bytes, source);
