@@ -152,5 +152,9 @@ withoutWebGPU("asking for webgpu where there is none falls back to webgl with a 
     "webgpu is not available here, so the engine runs on webgl (webgpu: navigator.gpu.requestAdapter() returned no adapter",
   );
   await expect(page.getByTestId("backend")).toHaveText("webgl");
+  // The menu keeps what was asked for, and says that it is not what runs.
+  await expect(page.getByTestId("backend-select").locator("option:checked")).toHaveText(
+    "webgpu (not running: webgl runs)",
+  );
   expect(problems).toEqual([]);
 });

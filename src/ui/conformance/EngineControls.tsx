@@ -37,7 +37,7 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
         </select>
       </label>
       <p className="engine-running">
-        Runs on: <strong data-testid="backend">{running ?? "not started"}</strong>
+        Runs on: <strong data-testid="backend">{running ?? "not running"}</strong>
         {adapter ? (
           <>
             {" "}

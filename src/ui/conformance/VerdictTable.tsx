@@ -15,14 +15,14 @@ export interface VerdictTableProps {
   emptyText: string;
 }
 
-/** Every row is one line (conformance.css), so all rows have this height and scrolling is exact. */
+/** A row's height on one line; a row whose reason for failing wraps is measured as drawn. */
 const ROW_HEIGHT = 30;
 /** Up to this many rows are all in the page, so small files need no scrolling from a script. */
 const RENDER_ALL_UP_TO = 200;
 const COLUMNS = 9;
 
 /**
- * One line per case, filled in as the engine finishes it. Only the rows in view are in the page
+ * One row per case, filled in as the engine finishes it. Only the rows in view are in the page
  * (ten thousand rows would make every update slow); the table keeps its full size for assistive
  * technology through aria-rowcount and aria-rowindex.
  */
@@ -55,16 +55,28 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
-            <th scope="col">#</th>
+            <th scope="col" className="number">
+              #
+            </th>
             <th scope="col">case</th>
             <th scope="col">kind</th>
             <th scope="col">shape</th>
-            <th scope="col">max abs error</th>
-            <th scope="col">tolerance (float32)</th>
-            <th scope="col" title="the worst error as a fraction of its element's bound (a pass is at most 1)">
+            <th scope="col" className="number">
+              max abs error
+            </th>
+            <th scope="col" className="number">
+              tolerance (float32)
+            </th>
+            <th
+              scope="col"
+              className="number"
+              title="the worst error as a fraction of its element's bound (a pass is at most 1)"
+            >
               error / bound
             </th>
-            <th scope="col">time</th>
+            <th scope="col" className="number">
+              time
+            </th>
             <th scope="col">result</th>
           </tr>
         </thead>
@@ -76,6 +88,8 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
               <VerdictRow
                 key={index}
                 index={index}
+                listIndex={item.index}
+                measure={virtualizer.measureElement}
                 position={item.index + 2}
                 name={cases[index].name}
                 kind={cases[index].kind}
@@ -99,6 +113,9 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
 
 interface VerdictRowProps {
   index: number;
+  /** The row's place in the listed rows, for the virtualizer's measurement. */
+  listIndex: number;
+  measure(row: HTMLTableRowElement | null): void;
   /** aria-rowindex: the header is row 1. */
   position: number;
   name: string;
@@ -107,11 +124,18 @@ interface VerdictRowProps {
 }
 
 /** A row re-renders only when its own verdict arrives. */
-const VerdictRow = memo(function VerdictRow({ index, position, name, kind, row }: VerdictRowProps) {
+const VerdictRow = memo(function VerdictRow({ index, listIndex, measure, position, name, kind, row }: VerdictRowProps) {
   const verdict = row?.verdict;
   const state = rowState(row);
   return (
-    <tr className={state} data-testid="verdict-row" data-state={state} aria-rowindex={position}>
+    <tr
+      ref={measure}
+      data-index={listIndex}
+      className={state}
+      data-testid="verdict-row"
+      data-state={state}
+      aria-rowindex={position}
+    >
       <td className="number index">{index + 1}</td>
       <td className="case-name" title={name}>
         {name}
@@ -122,7 +146,7 @@ const VerdictRow = memo(function VerdictRow({ index, position, name, kind, row }
       <td className="number">{formatError(verdict?.tolerance)}</td>
       <td className="number">{formatBoundFraction(verdict?.boundFraction)}</td>
       <td className="number">{formatMillis(row?.millis)}</td>
-      <td className="result" title={verdict?.detail || undefined}>
+      <td className="result">
         {verdict ? (verdict.passed ? "pass" : "FAIL") : "…"}
         {verdict?.detail ? <span className="detail"> {verdict.detail}</span> : null}
       </td>
