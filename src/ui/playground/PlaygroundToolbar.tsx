@@ -8,7 +8,7 @@ import type { PlaygroundResult } from "./compute/playgroundRun";
 import type { StateCodec } from "./compute/stateCodec";
 import { LANE_LABELS } from "./editor/lanes";
 import { ExportMenu } from "./files/ExportMenu";
-import type { LaneTarget } from "./files/importFile";
+import { type LaneTarget, resolveLane } from "./files/importFile";
 import { Menu } from "./Menu";
 
 export interface ChartRefs {
@@ -115,8 +115,9 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
                 <select
                   value={target.lane}
                   data-testid="import-lane"
-                  onChange={(event) => onTarget({ ...target, lane: event.currentTarget.value as Lane })}
+                  onChange={(event) => onTarget({ ...target, lane: event.currentTarget.value as LaneTarget["lane"] })}
                 >
+                  <option value="auto">the estimator's ({LANE_LABELS[resolveLane("auto", props.state)]})</option>
                   {LANES.map((lane) => (
                     <option key={lane} value={lane}>
                       {LANE_LABELS[lane]}

@@ -22,6 +22,7 @@ import { MessageArea } from "./MessageArea";
 import { PlaygroundToolbar } from "./PlaygroundToolbar";
 import { MAX_LINK_CHARS, searchWith, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
+import { ResultsBoundary } from "./results/ResultsBoundary";
 import { type Hover, ResultsPanel } from "./results/ResultsPanel";
 import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
@@ -67,7 +68,11 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const [linkTooLong, setLinkTooLong] = useState(false);
   const [restoring, setRestoring] = useState(startup.pending?.source ?? null);
   const [mode, setMode] = useState<EditMode>("draw");
-  const [hover, setHover] = useState<Hover | null>(null);
+  const [hover, setHoverState] = useState<Hover | null>(null);
+  // The same token reported twice is no change (views report on every data update).
+  const setHover = useCallback((next: Hover | null) => {
+    setHoverState((old) => (old?.row === next?.row && old?.token === next?.token ? old : next));
+  }, []);
   const [showHint, setShowHint] = useState(() => storage()?.getItem(HINT_KEY) === null);
   const returnsRef = useRef<ChartHandle>(null);
   const errorRef = useRef<ChartHandle>(null);
@@ -139,12 +144,16 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const { result } = compute;
 
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
-  const outputs = outputNames(committed.estimator);
-  const output = committed.estimator === "gae" ? committed.output : outputs[0];
+  // What is charted follows the result on screen (it may be of an older estimator while a new run computes).
+  const resultKind = result?.kind ?? committed.estimator;
+  const output = resultKind === "gae" ? state.output : outputNames(resultKind)[0];
+  const resultRows = result ? rowsOf(result.input.data) : rows;
   const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
   const editorStarts = useMemo(
     () =>
-      state.precision === "float32-engine" && state.strategy === "per-token" ? [] : chunkStarts(cols, state.chunkSize),
+      state.precision === "float32-engine" && state.strategy === "per-token"
+        ? []
+        : chunkStarts(cols, state.chunkSize).filter((t) => t > 0),
     [cols, state.chunkSize, state.precision, state.strategy],
   );
   const resultStarts = useMemo(
@@ -152,9 +161,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [result],
   );
   const readout = useMemo(
-    () =>
-      result && hover ? readoutAt(result, rowsOf(committed.data), output, resultStarts, hover.row, hover.token) : null,
-    [result, hover, committed.data, output, resultStarts],
+    () => (result && hover ? readoutAt(result, resultRows, output, resultStarts, hover.row, hover.token) : null),
+    [result, hover, resultRows, output, resultStarts],
   );
 
   const onFieldError = useCallback((id: string, reason: string | null) => {
@@ -308,7 +316,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             rowIndex={selectedRow}
             cols={cols}
             estimator={state.estimator}
-            boundaries={editorStarts.filter((t) => t > 0)}
+            boundaries={editorStarts}
             mode={mode}
             hover={hover && hover.row === selectedRow ? hover.token : null}
             onHover={(token) => setHover(token === null ? null : { row: selectedRow, token })}
@@ -325,24 +333,27 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           aria-label="Results"
           aria-busy={compute.computing}
           data-testid="results"
+          data-run={compute.runs}
         >
           {result ? (
-            <ResultsPanel
-              result={result}
-              rowResult={compute.rowResult}
-              rows={rowsOf(committed.data)}
-              selectedRow={Math.min(selectedRow, result.rows - 1)}
-              output={output}
-              metric={state.errorMetric}
-              scope={state.errorScope === "row" ? "row" : "batch"}
-              chunkStarts={resultStarts}
-              hover={hover}
-              onHover={setHover}
-              onSelectRow={selectRow}
-              returnsRef={returnsRef}
-              errorRef={errorRef}
-              heatmapRef={heatmapRef}
-            />
+            <ResultsBoundary resetKey={result}>
+              <ResultsPanel
+                result={result}
+                rowResult={compute.rowResult}
+                rows={resultRows}
+                selectedRow={Math.min(selectedRow, result.rows - 1)}
+                output={output}
+                metric={state.errorMetric}
+                scope={state.errorScope === "row" ? "row" : "batch"}
+                chunkStarts={resultStarts}
+                hover={hover}
+                onHover={setHover}
+                onSelectRow={selectRow}
+                returnsRef={returnsRef}
+                errorRef={errorRef}
+                heatmapRef={heatmapRef}
+              />
+            </ResultsBoundary>
           ) : (
             <p className="muted placeholder">
               {compute.computing ? "Computing the first result…" : "Waiting for the engine…"}

@@ -28,6 +28,8 @@ export interface ComputeStatus {
   slow: boolean;
   /** Why the newest run failed (bad input, a worker that died); the last result stays. */
   error: string | null;
+  /** How many whole-batch results have arrived: scripts wait for it to change after an edit. */
+  runs: number;
 }
 
 const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
@@ -70,6 +72,7 @@ export function usePlaygroundCompute(
   const [computing, setComputing] = useState(false);
   const [slow, setSlow] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [runs, setRuns] = useState(0);
   const requestId = useRef(0);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
@@ -92,6 +95,7 @@ export function usePlaygroundCompute(
         setResult(next);
         setRowResult(null);
         setError(null);
+        setRuns((n) => n + 1);
       })
       .catch((reason: unknown) => {
         if (requestId.current !== id || reason instanceof SupersededError) return;
@@ -125,7 +129,7 @@ export function usePlaygroundCompute(
       });
   }, [solver, draft]);
 
-  return { result, rowResult, computing, slow, error };
+  return { result, rowResult, computing, slow, error, runs };
 }
 
 function messageOf(reason: unknown): string {

@@ -41,6 +41,8 @@ const PRECISION_HELP =
 
 const METRIC_LABELS: Record<ErrorMetric, string> = { abs: "abs", rel: "rel", ulp: "ulp" };
 const SCOPE_LABELS: Record<ErrorScope, string> = { batch: "batch", row: "row", chunk: "chunk" };
+/** The scopes the heatmap draws (a per-chunk domain is not offered by it yet). */
+const HEATMAP_SCOPES = ERROR_SCOPES.filter((scope) => scope !== "chunk");
 
 export interface ControlsPanelProps {
   state: PlaygroundState;
@@ -229,8 +231,8 @@ export function ControlsPanel({ state, rows, report, edit, setView, fieldErrors,
         <Segmented
           id="pg-scope"
           label="Colour scope"
-          help="Which cells set the heatmap's colour range: the whole batch, the selected row, or each chunk."
-          options={ERROR_SCOPES}
+          help="Which cells set the heatmap's colour range: the whole batch or the selected row."
+          options={HEATMAP_SCOPES}
           labels={SCOPE_LABELS}
           value={state.errorScope}
           onChange={(errorScope) => setView({ errorScope })}

@@ -1,9 +1,9 @@
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
-import { formatValue } from "../../charts/formatNumber";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { useWidth } from "../../charts/useWidth";
+import { formatExact } from "../formatExact";
 import { ExactValueForm } from "./ExactValueForm";
 import { drawSegment, type LaneRange, laneRange, paintMask, tokenAt, valueAt } from "./editorGeometry";
 import { LaneCanvas } from "./LaneCanvas";
@@ -280,7 +280,7 @@ export function RowEditor(props: RowEditorProps) {
         value={row.length > 0 ? values[readLane]?.[readToken] : undefined}
         mask={row.length > 0 ? mask[readToken] : undefined}
         editing={exact !== null}
-        format={(v) => formatValue(v, "float32")}
+        format={(v) => formatExact(v, "float32")}
         onSubmit={(v) => {
           if (!exact) return;
           const next = values[exact.lane].slice();

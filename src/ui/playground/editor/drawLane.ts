@@ -7,6 +7,7 @@ const NEGATIVE = "#b2182b";
 const MASKED_FILL = "rgba(107, 114, 128, 0.18)";
 const PADDING_FILL = "rgba(156, 163, 175, 0.28)";
 const MASK_ON = "#4b5563";
+const HOLE_FILL = "#fee2e2";
 const CURSOR_FILL = "rgba(37, 99, 235, 0.18)";
 
 export interface LanePicture {
@@ -63,17 +64,17 @@ export function drawLane(ctx: CanvasRenderingContext2D, p: LanePicture): void {
   ctx.setLineDash([]);
 
   if (p.kind === "mask") {
+    // Kept tokens as a dark bar, holes as a pale red gap with a red edge: readable without colour too.
     const pooled = poolBars(p.values, length, cols, bins);
     for (let i = 0; i < bins; i++) {
       const lo = pooled[2 * i];
       if (Number.isNaN(lo)) continue;
+      ctx.fillStyle = lo === 0 ? HOLE_FILL : MASK_ON;
+      ctx.fillRect(binX(i), lo === 0 ? 1 : 4, binW, lo === 0 ? height - 2 : height - 8);
       if (lo === 0) {
-        // A hole: outlined, so it reads without colour.
-        ctx.strokeStyle = NEGATIVE;
-        ctx.strokeRect(binX(i) + 0.5, 2.5, Math.max(0, binW - 1), height - 5);
-      } else {
-        ctx.fillStyle = MASK_ON;
-        ctx.fillRect(binX(i), 3, binW, height - 6);
+        ctx.fillStyle = NEGATIVE;
+        ctx.fillRect(binX(i), 1, binW, 2);
+        ctx.fillRect(binX(i), height - 3, binW, 2);
       }
     }
   } else {

@@ -6,7 +6,8 @@ describe("editor geometry", () => {
     expect(niceCeil(3)).toBe(5);
     expect(niceCeil(0.3)).toBe(0.5);
     expect(niceCeil(10)).toBe(10);
-    expect(laneRange([0.2, -0.4])).toEqual({ min: -1, max: 1 });
+    expect(laneRange([0.2, -0.4])).toEqual({ min: -0.5, max: 0.5 });
+    expect(laneRange([0, 0])).toEqual({ min: -1, max: 1 });
     expect(laneRange([0, 1e6 + 1])).toEqual({ min: -2e6, max: 2e6 });
   });
 

@@ -19,13 +19,14 @@ export function niceCeil(x: number): number {
 }
 
 /**
- * A range symmetric about 0 that holds every value (at least ±1), so zero sits in the middle and
- * a user can draw both signs. It is fixed while a stroke lasts (see RewardLane), never mid-stroke.
+ * A range symmetric about 0 that holds every value (a 1-2-5 step above the largest; ±1 for a lane
+ * of zeros), so zero sits in the middle and a user can draw both signs. Small values (a KL of 0.01)
+ * get a small range, so their bars show. It is fixed while a stroke lasts, never rescaled mid-stroke.
  */
 export function laneRange(values: ArrayLike<number>): LaneRange {
   let largest = 0;
   for (let i = 0; i < values.length; i++) largest = Math.max(largest, Math.abs(values[i]));
-  const bound = niceCeil(Math.max(largest, 1));
+  const bound = niceCeil(largest > 0 ? largest : 1);
   return { min: -bound, max: bound };
 }
 

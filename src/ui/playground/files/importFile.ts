@@ -22,8 +22,14 @@ export function fileKind(name: string, head: Uint8Array): FileKind | null {
 
 /** Where CSV and .npy numbers go: a new batch, or one lane of the current batch (same shape). */
 export interface LaneTarget {
-  lane: Lane;
+  /** `auto`: the lane the estimator scans (rewards; KL for REINFORCE++). */
+  lane: Lane | "auto";
   into: "new" | "current";
+}
+
+export function resolveLane(lane: LaneTarget["lane"], state: PlaygroundState): Lane {
+  if (lane !== "auto") return lane;
+  return state.estimator === "reinforce_pp" ? "kl" : "rewards";
 }
 
 export type Imported =
@@ -57,16 +63,17 @@ export function importFile(
       notes: [...imported.notes, ...opened.notes],
     };
   }
+  const lane = resolveLane(target.lane, current);
   const batch =
     kind === "npy"
-      ? importNpy(bytes, target.lane, name)
+      ? importNpy(bytes, lane, name)
       : target.into === "current"
-        ? importCsvLane(new TextDecoder().decode(bytes), target.lane, rows, name)
-        : importCsv(new TextDecoder().decode(bytes), target.lane, name);
+        ? importCsvLane(new TextDecoder().decode(bytes), lane, rows, name)
+        : importCsv(new TextDecoder().decode(bytes), lane, name);
   if (!batch.ok) return batch;
   let next = batch.value;
   if (kind === "npy" && target.into === "current") {
-    const merged = mergeLane(next, rows, target.lane);
+    const merged = mergeLane(next, rows, lane);
     if (typeof merged === "string") return failure(new IoError("", merged, name));
     next = merged;
   }

@@ -35,7 +35,7 @@ export function useImport(
   load: (state: PlaygroundState) => void,
   onError: (message: string | null) => void,
 ): ImportControls {
-  const [target, setTarget] = useState<LaneTarget>({ lane: "rewards", into: "new" });
+  const [target, setTarget] = useState<LaneTarget>({ lane: "auto", into: "new" });
   const [caseFile, setCaseFile] = useState<OpenCaseFile | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
 

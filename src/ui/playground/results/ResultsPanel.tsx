@@ -1,4 +1,4 @@
-import { type Ref, useRef } from "react";
+import { type Ref, useCallback, useMemo, useRef } from "react";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
 import { ErrorChart } from "../../charts/ErrorChart";
@@ -40,16 +40,32 @@ export function ResultsPanel(props: ResultsPanelProps) {
   const { result, rowResult, rows, selectedRow, output, chunkStarts, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
   const width = useWidth(boxRef, 800);
-  const view = rowView(result, rowResult, selectedRow, output);
-  const masks = rows.length === result.rows ? maskTable(rows, result.cols) : undefined;
+  // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
+  const view = useMemo(() => rowView(result, rowResult, selectedRow, output), [result, rowResult, selectedRow, output]);
+  const masks = useMemo(
+    () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
+    [rows, result.rows, result.cols],
+  );
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const chunkedLabel = `chunked ${precision} (${result.ran.backend}${result.ran.precision === "float32-engine" ? `, ${result.ran.strategy}` : ""})`;
   // A short row's charts cover only its tokens: narrowing them keeps token t at the editor's x.
   const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
   const chartWidth = view && result.cols > 0 ? PLOT_LEFT + PLOT_RIGHT + (plotWidth * view.length) / result.cols : width;
-  const rowMask = masks?.subarray(selectedRow * result.cols, selectedRow * result.cols + (view?.length ?? 0));
+  const rowMask = useMemo(
+    () => masks?.subarray(selectedRow * result.cols, selectedRow * result.cols + (view?.length ?? 0)),
+    [masks, selectedRow, result.cols, view],
+  );
   const hoverToken = hover && hover.row === selectedRow ? hover.token : null;
-  const onHoverToken = (t: number | null) => props.onHover(t === null ? null : { row: selectedRow, token: t });
+  const { onHover } = props;
+  const onHoverToken = useCallback(
+    (t: number | null) => onHover(t === null ? null : { row: selectedRow, token: t }),
+    [onHover, selectedRow],
+  );
+  const onHoverCell = useCallback(
+    (cell: HeatmapCell | null) => onHover(cell ? { row: cell.row, token: cell.token } : null),
+    [onHover],
+  );
+  const empty = useMemo(() => new Float64Array(0), []);
 
   return (
     <div ref={boxRef} className="results">
@@ -88,8 +104,8 @@ export function ResultsPanel(props: ResultsPanelProps) {
         rows={result.rows}
         cols={result.cols}
         lengths={result.lengths}
-        reference={result.reference[output] ?? new Float64Array(0)}
-        actual={result.chunked[output] ?? new Float64Array(0)}
+        reference={result.reference[output] ?? empty}
+        actual={result.chunked[output] ?? empty}
         lossMask={masks}
         bound={result.bound[output]}
         chunkBoundaries={chunkStarts}
@@ -98,7 +114,7 @@ export function ResultsPanel(props: ResultsPanelProps) {
         colourScope={props.scope}
         selectedRow={selectedRow}
         onSelectRow={props.onSelectRow}
-        onHoverCell={(cell: HeatmapCell | null) => props.onHover(cell ? { row: cell.row, token: cell.token } : null)}
+        onHoverCell={onHoverCell}
         hoverToken={hover?.token ?? null}
       />
     </div>

@@ -1,9 +1,10 @@
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { chunkOfToken } from "../../charts/chunkBoundaries";
-import { formatShort, formatValue } from "../../charts/formatNumber";
+import { formatShort } from "../../charts/formatNumber";
 import { cellReadout, relFloor } from "../../heatmap/cellErrors";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
+import { formatExact as formatValue } from "../formatExact";
 
 export interface ReadoutLine {
   label: string;
