@@ -17,19 +17,7 @@ export function maxAbs(x: ArrayLike<number>): number {
   return max;
 }
 
-/**
- * The cases README's uniform absolute tolerance, for data without a golden `tolerance`:
- * float64 `1e-9·scale`, float32 `2e-6·scale·max(1, √T/16)`, where scale is the largest magnitude
- * among inputs and expected outputs and T the (longest) row length.
- */
-export function uniformTolerance(precision: "float32" | "float64", scale: number, T: number): number {
-  if (precision === "float64") return 1e-9 * scale;
-  // Among subnormals float32 has a fixed absolute spacing of 2^-149, which no relative rule can
-  // go below: allow a few of those steps.
-  return Math.max(2e-6 * scale * Math.max(1, Math.sqrt(T) / 16), 8 * 2 ** -149);
-}
-
-/** The largest magnitude among several arrays: the `scale` of the tolerance rule. */
+/** The largest magnitude among several arrays. */
 export function scaleOf(...arrays: ArrayLike<number>[]): number {
   return arrays.reduce<number>((max, values) => Math.max(max, maxAbs(values)), 0);
 }

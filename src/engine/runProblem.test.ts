@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { caseToProblem, checkCases, summaryLine } from "../conformance";
-import { maxAbsError, ScanInputError, type ScanOutputs, type ScanProblem, solve } from "../core";
+import { ScanInputError, type ScanProblem, solve } from "../core";
 import { parseCaseFile } from "../io/caseFile";
-import { flat, float32Tolerance, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
+import { expectWithinBound, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
 import { STRATEGIES } from "./strategy";
 
@@ -17,42 +17,10 @@ const ragged = (lengths: number[]) => ({
   lossMasks: lengths.map((L) => maskWithHoles(random, L)),
 });
 
-/** Every output as one flat array, named, in a fixed order (ragged rows laid end to end). */
-function outputArrays(o: ScanOutputs): Record<string, ArrayLike<number>> {
-  switch (o.kind) {
-    case "discounted":
-      return { returns: o.returns };
-    case "gae":
-      return { advantages: o.advantages, returns: o.returns };
-    case "reinforce_pp":
-      return { returns: flat(o.returns), tokenLevelRewards: flat(o.tokenLevelRewards) };
-  }
-}
-
-function inputArrays(p: ScanProblem): { arrays: ArrayLike<number>[]; longestRow: number } {
-  switch (p.kind) {
-    case "discounted":
-      return { arrays: [p.rewards.data], longestRow: p.rewards.cols };
-    case "gae":
-      return { arrays: [p.rewards.data, p.values.data], longestRow: p.rewards.cols };
-    case "reinforce_pp":
-      return {
-        arrays: [p.batch.rewards, ...p.batch.kl],
-        longestRow: Math.max(0, ...p.batch.kl.map((row) => row.length)),
-      };
-  }
-}
-
-/** Holds a run to core's float64 serial truth within the float32 rule (inputs are float32-exact). */
+/** Holds every output of a run to its error bound around core's float64 serial truth. */
 async function expectNearTruth(problem: ScanProblem, strategy: (typeof STRATEGIES)[number]): Promise<void> {
   const run = await runProblem(problem, strategy);
-  const truth = outputArrays(solve(problem, "serial").outputs);
-  const actual = outputArrays(run.outputs);
-  const { arrays, longestRow } = inputArrays(problem);
-  const tolerance = float32Tolerance(longestRow, ...arrays, ...Object.values(truth));
-  for (const name of Object.keys(truth)) {
-    expect(maxAbsError(actual[name], truth[name]), name).toBeLessThanOrEqual(tolerance);
-  }
+  expectWithinBound(problem, strategy, run.outputs, solve(problem, "serial").outputs);
 }
 
 /** What core's chunked solver throws for the problem (it must throw). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ChunkTrace, chunkedDiscountedReturns, chunkedGae, maxAbsError, reinforcePPReturns } from "../core";
-import { float32Tolerance, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
+import { intermediateTolerance, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
 import { STRATEGIES, type Strategy } from "./strategy";
 
@@ -15,7 +15,7 @@ function expectSameTrace(actual: ChunkTrace, core: ChunkTrace, longestRow: numbe
     nChunks,
     pad,
   });
-  const tolerance = float32Tolerance(longestRow, ...inputs, core.localScans, core.carriesIn);
+  const tolerance = intermediateTolerance(longestRow, ...inputs, core.localScans, core.carriesIn);
   expect(maxAbsError(actual.localScans, core.localScans), "localScans").toBeLessThanOrEqual(tolerance);
   expect(maxAbsError(actual.carriesIn, core.carriesIn), "carriesIn").toBeLessThanOrEqual(tolerance);
 }

@@ -1,3 +1,5 @@
+import type { ScanAlgorithm } from "../core";
+
 /** The ways the engine can run the discounted-return scan on tensors; all give the same math. */
 export const STRATEGIES = ["per-token", "chunked", "two-level"] as const;
 
@@ -19,4 +21,11 @@ export const STRATEGY_INFO: Record<Strategy, { label: string; description: strin
     description:
       "The local scans in one matMul, then all carries at once as a second scan over the chunk ends (fixed dispatches).",
   },
+};
+
+/** How each strategy combines chunks, which sets the error bound its results are held to. */
+export const STRATEGY_ALGORITHM: Record<Strategy, ScanAlgorithm> = {
+  "per-token": "serial",
+  chunked: "chunked",
+  "two-level": "two-level",
 };
