@@ -9,29 +9,36 @@ export const USAGE = `Usage: scanlab check FILE [options]
 
 Runs every case of a golden case file (schema: cases/SCHEMA.md; kinds discounted,
 gae, reinforce_pp and convention) and compares the results with the float64 truth
-(or with slime's own float32 output).
+(or with slime's own float32 output), each element within its own error bound.
 FILE may be - to read standard input.
 
 Options:
   --mode float64|float32|slime-exact
                     core implementation to check (default float64):
-                    float64      slime's chunked algorithm in float64, within tolerance.float64
-                    float32      the same in float32, within tolerance.float32
+                    float64      slime's chunked algorithm in float64, within the float64 bound
+                    float32      the same in float32, within the float32 bound
                     slime-exact  float32 replay with the case's float32_pow_tables,
                                  bit-identical to chunked_float32 (library-convention
-                                 cases have no such reference: held to tolerance.float32)
+                                 cases have no such reference: held to the float32 bound)
   --engine core|tfjs
                     core = pure TypeScript (default); tfjs = the TensorFlow.js engine
-                    on its cpu backend (float32, checked within tolerance.float32);
+                    on its cpu backend (float32, checked within the float32 bound);
                     it runs discounted, gae and reinforce_pp cases, not convention ones
   --strategy chunked|two-level|per-token
                     tfjs strategy (default chunked)
   --json            print one JSON object instead of the table
   -h, --help        show this help
   -v, --version     show the version
+Each option may be given once.
 
-Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error or an
-unreadable or invalid file.`;
+Limits: a case file (or standard input) of at most 256 MiB, in UTF-8, with no
+field the schema does not know; per case at most 65,536 rows, 2^24 tokens per
+row, 2^27 elements (rows x longest row) and 2^32 multiply-adds in the local
+scans (rows x padded length x min(chunk_size, T)).
+
+Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error, an
+unreadable, invalid or empty file (no cases, or nothing to compare), or an
+internal error.`;
 
 export class UsageError extends Error {}
 

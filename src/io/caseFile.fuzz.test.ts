@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CaseFileError, parseCaseFile } from "./caseFile";
-import { type Json, mutate, mutation, smallValidFile } from "./caseFuzzKit";
+import { type Json, mutate, mutation, pathsOf, smallValidFile } from "./caseFuzzKit";
+import { printable } from "./printable";
+import { firstInvalidUtf8 } from "./utf8";
 
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261129);
 
@@ -54,9 +56,43 @@ describe("parseCaseFile on fuzzed input throws only CaseFileError, and quickly",
           else if (op === "insert") out.splice(i, 0, byte);
           else out.splice(i, 1);
         }
-        parsesOrExplains(Uint8Array.from(out));
+        const edited = Uint8Array.from(out);
+        parsesOrExplains(edited);
+        const invalidAt = firstInvalidUtf8(edited);
+        if (invalidAt >= 0) expect(messageOf(edited)).toContain(`invalid byte sequence at byte offset ${invalidAt} `);
       }),
       { seed, numRuns: 200 },
     );
   });
+
+  it("a field the schema does not know, added to any object of a valid file, is reported by name", () => {
+    const objects = pathsOf(JSON.parse(valid)).filter((path) => {
+      const node = path.reduce<Json>((n, key) => (n as Record<string, Json>)[key], JSON.parse(valid));
+      return node !== null && typeof node === "object" && !Array.isArray(node);
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(...objects), fc.string({ maxLength: 6 }), (path, name) => {
+        const json = JSON.parse(valid);
+        const key = `x_${name}`;
+        path.reduce((n, k) => n[k], json)[key] = 0;
+        expect(messageOf(JSON.stringify(json))).toContain(`${quotedKey(key)}: unknown field`);
+      }),
+      { seed, numRuns: 100 },
+    );
+  });
 });
+
+function messageOf(input: string | Uint8Array): string {
+  try {
+    parseCaseFile(input, "fuzz.json");
+  } catch (error) {
+    if (error instanceof CaseFileError) return error.message;
+    throw error;
+  }
+  return "";
+}
+
+/** How a path names a key: `x_a` for a plain name, `["x_ b"]` otherwise. */
+function quotedKey(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : `[${printable(JSON.stringify(key))}]`;
+}

@@ -39,7 +39,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 type Path = (string | number)[];
 
 /** Every place in a JSON tree, the root included. */
-function pathsOf(node: Json, path: Path = [], out: Path[] = []): Path[] {
+export function pathsOf(node: Json, path: Path = [], out: Path[] = []): Path[] {
   out.push(path);
   if (Array.isArray(node)) {
     node.forEach((child, i) => {
