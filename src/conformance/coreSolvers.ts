@@ -1,6 +1,6 @@
 import { arrayOf, type Precision, runConvention, type ScanMethod, solve } from "../core";
 import type { ConventionCase, ScanCase } from "../io/caseSchema";
-import { casePowTables, caseToProblem } from "./caseProblem";
+import { casePowTables, caseToProblem, checkFloat32Range } from "./caseProblem";
 import type { CaseSolver, Expectation } from "./checkCase";
 import type { CaseOutputs } from "./outputs";
 
@@ -35,6 +35,8 @@ export function coreSolver(mode: CoreMode, method: ScanMethod = "chunked"): Case
 
 /** A library-convention case: the library's own token rewards, returns and advantages. */
 function solveConvention(c: ConventionCase, precision: Precision): CaseOutputs {
+  // Inputs float32 cannot hold fail with their place named, not as a non-finite value later.
+  if (precision === "float32") checkFloat32Range(c);
   const array = (values: number[]) => arrayOf(precision, values);
   const { inputs, params } = c;
   const batch = {

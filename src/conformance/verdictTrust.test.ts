@@ -138,3 +138,20 @@ describe("case files must agree with themselves", () => {
     ]);
   });
 });
+
+describe("float32 modes name an input float32 cannot hold", () => {
+  it("in a library-convention case too", async () => {
+    const conventions = parseCaseFile(
+      readFileSync(new URL("../../cases/conventions_public.json", import.meta.url), "utf8"),
+      "conventions",
+    ).cases;
+    const c = structuredClone(conventions[0]);
+    if (c.kind !== "convention") throw new Error("expected a convention case");
+    c.inputs.kl[0][1] = 1e308;
+    const verdict = await checkCase(c, coreSolver("float32"), "float32");
+    expect(verdict).toMatchObject({
+      passed: false,
+      detail: expect.stringContaining("inputs.kl[0][1]: 1e+308 overflows float32"),
+    });
+  });
+});
