@@ -140,7 +140,7 @@ const VerdictRow = memo(function VerdictRow({ index, listIndex, measure, positio
       <td className="case-name" title={name}>
         {name}
       </td>
-      <td>{kind}</td>
+      <td title={kind}>{kind}</td>
       <td title={verdict?.shape}>{verdict?.shape ?? ""}</td>
       <td className="number">{formatError(verdict?.maxAbsError)}</td>
       <td className="number">{formatError(verdict?.tolerance)}</td>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { backendMenuLabels } from "./backendLabels";
-import { formatBoundFraction, formatError } from "./verdictFormat";
+import { formatBoundFraction, formatError, formatMillis } from "./verdictFormat";
 
 describe("verdict formatting", () => {
   it("writes the error as a fraction of its bound with two significant digits", () => {
@@ -21,6 +21,19 @@ describe("verdict formatting", () => {
     expect(formatError(0)).toBe("0");
     expect(formatError(Number.POSITIVE_INFINITY)).toBe("Infinity");
     expect(formatError(undefined)).toBe("");
+  });
+
+  it("writes run times in at most four digits, so they fit their column", () => {
+    expect([0.61, 26.24, 99.96, 104.9, 999.6, 1234, 61234, undefined].map(formatMillis)).toEqual([
+      "0.6 ms",
+      "26.2 ms",
+      "100 ms",
+      "105 ms",
+      "1.00 s",
+      "1.23 s",
+      "61.2 s",
+      "",
+    ]);
   });
 });
 

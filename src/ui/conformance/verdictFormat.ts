@@ -29,6 +29,10 @@ export function formatBoundFraction(value: number | null | undefined): string {
   return String(Number(value.toPrecision(2)));
 }
 
+/** A case's run time in at most four digits: `0.6 ms`, `26.2 ms`, `105 ms`, `1.23 s`. */
 export function formatMillis(millis: number | undefined): string {
-  return millis === undefined ? "" : `${millis.toFixed(1)} ms`;
+  if (millis === undefined) return "";
+  if (millis < 99.95) return `${millis.toFixed(1)} ms`;
+  if (millis < 999.5) return `${Math.round(millis)} ms`;
+  return `${(millis / 1000).toPrecision(3)} s`;
 }
