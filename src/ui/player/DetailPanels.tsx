@@ -1,5 +1,5 @@
 import { formatShort } from "../charts/formatNumber";
-import { f32, f64, outputSymbol } from "./captions";
+import { dataValue, f32, f64, outputSymbol } from "./captions";
 import { type ErrorSummary, errorSummary } from "./cells";
 import { CARRY_COLOUR } from "./colors";
 import type { CarryView, Frame } from "./frame";
@@ -22,7 +22,7 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
           <>
             carry s = {G}
             <sub>{cv.sourceT}</sub> ={" "}
-            <strong style={{ color: CARRY_COLOUR }} data-value={String(cv.carry)}>
+            <strong style={{ color: CARRY_COLOUR }} data-value={dataValue(cv.carry)}>
               {f32(cv.carry)}
             </strong>
             , added as s·{d}^(k+1)
@@ -50,12 +50,12 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
               <tr key={k}>
                 <td>{k}</td>
                 <td>{tokenOf(r, cv.chunk * C + k)}</td>
-                <td data-value={String(cv.locals[k])}>{f32(cv.locals[k])}</td>
-                <td data-value={String(cv.terms[k])} style={{ color: CARRY_COLOUR }}>
+                <td data-value={dataValue(cv.locals[k])}>{f32(cv.locals[k])}</td>
+                <td data-value={dataValue(cv.terms[k])} style={{ color: CARRY_COLOUR }}>
                   {f32(cv.terms[k])}
                 </td>
-                <td data-value={String(cv.combined[k])}>{f32(cv.combined[k])}</td>
-                <td data-value={String(serialAt(r, cv, k, b))}>{f64(serialAt(r, cv, k, b))}</td>
+                <td data-value={dataValue(cv.combined[k])}>{f32(cv.combined[k])}</td>
+                <td data-value={dataValue(serialAt(r, cv, k, b))}>{f64(serialAt(r, cv, k, b))}</td>
               </tr>
             ),
           )}
@@ -98,7 +98,7 @@ function TokenTable({
               {columns.map((c) => {
                 const v = c.value(t);
                 return (
-                  <td key={c.name} data-value={typeof v === "number" ? String(v) : undefined}>
+                  <td key={c.name} data-value={typeof v === "number" ? dataValue(v) : undefined}>
                     {typeof v === "number" ? f32(v) : v}
                   </td>
                 );
@@ -149,23 +149,23 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
             <tbody>
               <tr>
                 <th>γλ (float64)</th>
-                <td data-value={String(r.discount)}>{f64(r.discount)}</td>
+                <td data-value={dataValue(r.discount)}>{f64(r.discount)}</td>
               </tr>
               <tr>
                 <th>fl32(γλ)</th>
-                <td data-value={String(Math.fround(r.discount))}>{f32(Math.fround(r.discount))}</td>
+                <td data-value={dataValue(Math.fround(r.discount))}>{f32(Math.fround(r.discount))}</td>
               </tr>
               {[1, 2, 3]
                 .filter((k) => k < C)
                 .map((k) => (
                   <tr key={k}>
                     <th>(γλ)^{k}</th>
-                    <td data-value={String(r.kernelRow[k])}>{f32(r.kernelRow[k])}</td>
+                    <td data-value={dataValue(r.kernelRow[k])}>{f32(r.kernelRow[k])}</td>
                   </tr>
                 ))}
               <tr>
                 <th>(γλ)^{C} (carry over a chunk)</th>
-                <td data-value={String(r.carryPowers[C - 1])}>{f32(r.carryPowers[C - 1])}</td>
+                <td data-value={dataValue(r.carryPowers[C - 1])}>{f32(r.carryPowers[C - 1])}</td>
               </tr>
             </tbody>
           </table>
@@ -250,7 +250,7 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
                   <tr key={i}>
                     <td>{i}</td>
                     <td>{tokenOf(r, i)}</td>
-                    <td data-value={String(r.scanned[j(tokenOf(r, i))])}>{f32(r.scanned[j(tokenOf(r, i))])}</td>
+                    <td data-value={dataValue(r.scanned[j(tokenOf(r, i))])}>{f32(r.scanned[j(tokenOf(r, i))])}</td>
                   </tr>
                 ),
               )}
@@ -297,7 +297,7 @@ export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: 
             <>
               <tr>
                 <th>max |error|</th>
-                <td data-testid="player-max-error" data-value={String(s.maxAbs)}>
+                <td data-testid="player-max-error" data-value={dataValue(s.maxAbs)}>
                   {formatShort(s.maxAbs)}
                 </td>
               </tr>

@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { f32 } from "./captions";
+import { memo, type ReactNode } from "react";
+import { dataValue, f32 } from "./captions";
 import { CARRY_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
 import type { MatrixView } from "./frame";
 import { localIndex, type Replay, tokenOf } from "./replay";
@@ -35,47 +35,21 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
   const active = original ? C - 1 - m.k : m.k;
   const [w0, w1] = matrixWindow(C, active);
   const n = w1 - w0 + 1;
-  const s = Math.max(16, Math.min(25, Math.floor(280 / (n + 2))));
-  const pad = 28;
+  const s = Math.max(12, Math.min(24, Math.floor(240 / (n + 1))));
+  // Index labels need about 18 px each (three digits of t).
+  const labelEvery = Math.ceil(18 / s);
+  // Matrix origin (mx, my): the chunk's values sit above it (original) or left of it (reversed).
+  const mx = original ? 4 : 34 + s;
+  const my = original ? 30 + s : 18;
   const inputExtent = Math.max(1e-30, ...m.x.map(Math.abs));
   const localExtent = Math.max(
     1e-30,
     ...Array.from({ length: m.valid }, (_, k) => Math.abs(localOf(r, b, m.chunk, k))),
   );
-  const cells: ReactNode[] = [];
   const label = (l: number) => {
     const t = tokenOf(r, m.chunk * C + l);
     return original ? (t < 0 ? "pad" : `${t}`) : `${m.chunk * C + l}`;
   };
-
-  for (let row = w0; row <= w1; row++) {
-    for (let col = w0; col <= w1; col++) {
-      // Original: row i, column j, M[i][j] = d^(j−i). Reversed: row l, column k, M[l][k] = d^(k−l).
-      const power = col - row;
-      const x = pad + s * (col - w0) + s;
-      const y = pad + s * (row - w0) + s;
-      const inActive = original ? row === active : col === active;
-      const feeds = inActive && power >= 0;
-      const value = power >= 0 ? r.kernelRow[power] : 0;
-      cells.push(
-        <g key={`${row}-${col}`} className={`m-cell${power < 0 ? " zero" : ""}${feeds ? " active" : ""}`}>
-          <rect
-            x={x}
-            y={y}
-            width={s - 1}
-            height={s - 1}
-            fill={power < 0 ? "#fff" : powerFill(value)}
-            data-value={String(value)}
-          />
-          {s >= 23 && power >= 0 ? (
-            <text x={x + s / 2} y={y + s / 2 + 3} textAnchor="middle">
-              {compact(value)}
-            </text>
-          ) : null}
-        </g>,
-      );
-    }
-  }
 
   // The chunk's values beside M: above the columns (original) or left of the rows (reversed).
   const vector = [];
@@ -85,8 +59,8 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
     const isPad = l >= m.valid;
     const xv = m.x[l];
     const feeds = !isPad && l <= m.k;
-    const vx = original ? pad + s * (p - w0) + s : pad;
-    const vy = original ? pad : pad + s * (p - w0) + s;
+    const vx = original ? mx + s * (p - w0) : mx - s;
+    const vy = original ? my - s - 2 : my + s * (p - w0);
     vector.push(
       <g key={`v${p}`} className={`m-vector${feeds ? " feeding" : ""}`}>
         <rect
@@ -95,26 +69,28 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
           width={s - 1}
           height={s - 1}
           fill={isPad ? "url(#player-matrix-hatch)" : signedFill(xv, inputExtent)}
-          data-value={String(xv)}
+          data-value={dataValue(xv)}
         />
         {s >= 23 && !isPad ? (
           <text x={vx + s / 2} y={vy + s / 2 + 3} textAnchor="middle" fill={textOn(xv, inputExtent)}>
             {compact(xv)}
           </text>
         ) : null}
-        <text
-          className="m-index"
-          x={original ? vx + s / 2 : vx - 3}
-          y={original ? vy - 4 : vy + s / 2 + 3}
-          textAnchor={original ? "middle" : "end"}
-        >
-          {label(l)}
-        </text>
+        {(p - w0) % labelEvery === 0 || l === m.k ? (
+          <text
+            className="m-index"
+            x={original ? vx + s / 2 : vx - 3}
+            y={original ? vy - 4 : vy + s / 2 + 3}
+            textAnchor={original ? "middle" : "end"}
+          >
+            {label(l)}
+          </text>
+        ) : null}
       </g>,
     );
     const known = !isPad && l <= m.k;
-    const ox = original ? pad + s * (n + 1) + 4 : pad + s * (p - w0) + s;
-    const oy = original ? pad + s * (p - w0) + s : pad + s * (n + 1) + 4;
+    const ox = original ? mx + s * n + 6 : mx + s * (p - w0);
+    const oy = original ? my + s * (p - w0) : my + s * n + 6;
     const value = known ? localOf(r, b, m.chunk, l) : 0;
     outputs.push(
       <g key={`o${p}`} className={`m-output${l === m.k ? " current" : ""}`}>
@@ -124,7 +100,7 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
           width={s - 1}
           height={s - 1}
           fill={known ? signedFill(value, localExtent) : "#fff"}
-          data-value={known ? String(value) : undefined}
+          data-value={known ? dataValue(value) : undefined}
         />
         {known && s >= 23 ? (
           <text x={ox + s / 2} y={oy + s / 2 + 3} textAnchor="middle" fill={textOn(value, localExtent)}>
@@ -134,10 +110,11 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
       </g>,
     );
   }
-  const size = pad + s * (n + 2) + 8;
+  const width = original ? mx + s * (n + 1) + 10 : mx + s * n + 4;
+  const height = original ? my + s * n + 16 : my + s * (n + 1) + 20;
   const activeRect = original
-    ? { x: pad + s - 2, y: pad + s * (active - w0) + s - 2, width: s * n + 3, height: s + 3 }
-    : { x: pad + s * (active - w0) + s - 2, y: pad + s - 2, width: s + 3, height: s * n + 3 };
+    ? { x: mx - 2, y: my + s * (active - w0) - 2, width: s * n + 3, height: s + 3 }
+    : { x: mx + s * (active - w0) - 2, y: my - 2, width: s + 3, height: s * n + 3 };
   const elided = C > MAX_SIDE ? ` (rows and columns ${w0}–${w1} of ${C})` : "";
 
   return (
@@ -147,8 +124,8 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
         {original ? "active row × r" : "x × active column"}
       </figcaption>
       <svg
-        width={size}
-        height={size}
+        width={width}
+        height={height}
         role="img"
         aria-label={`Discount matrix of chunk ${m.chunk}, position ${m.k} active`}
       >
@@ -164,18 +141,18 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
             <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
           </pattern>
         </defs>
-        <text className="m-axis" x={original ? pad + s : 4} y={12}>
+        <text className="m-axis" x={original ? mx : 4} y={10}>
           {original ? "r_t (t ascending)" : "x_i"}
         </text>
         <text
           className="m-axis"
-          x={original ? pad + s * (n + 1) + 4 : pad + s}
-          y={original ? pad + s - 6 : pad + s * (n + 2) + 4 + 10}
+          x={original ? mx + s * n + 6 : mx}
+          y={original ? my + s * n + 12 : my + s * (n + 1) + 16}
         >
           {original ? "local" : "local sums"}
         </text>
         {vector}
-        {cells}
+        <KernelGrid kernelRow={r.kernelRow} w0={w0} w1={w1} active={active} original={original} s={s} mx={mx} my={my} />
         {outputs}
         <rect className="m-active" {...activeRect} fill="none" stroke={MATRIX_COLOUR} rx={3} />
       </svg>
@@ -192,6 +169,54 @@ function compact(x: number): string {
   return x.toExponential(0).replace("e+", "e");
 }
 
+interface GridProps {
+  kernelRow: Float32Array;
+  w0: number;
+  w1: number;
+  active: number;
+  original: boolean;
+  s: number;
+  mx: number;
+  my: number;
+}
+
+/**
+ * The kernel itself: it depends only on the discount, the window and the active line, so while
+ * whole chunks are stepped (the active line stays the last one) it is not redrawn at all.
+ */
+const KernelGrid = memo(function KernelGrid({ kernelRow, w0, w1, active, original, s, mx, my }: GridProps) {
+  const cells: ReactNode[] = [];
+  for (let row = w0; row <= w1; row++) {
+    for (let col = w0; col <= w1; col++) {
+      // Original: row i, column j, M[i][j] = d^(j−i). Reversed: row l, column k, M[l][k] = d^(k−l).
+      const power = col - row;
+      const x = mx + s * (col - w0);
+      const y = my + s * (row - w0);
+      const inActive = original ? row === active : col === active;
+      const feeds = inActive && power >= 0;
+      const value = power >= 0 ? kernelRow[power] : 0;
+      cells.push(
+        <g key={`${row}-${col}`} className={`m-cell${power < 0 ? " zero" : ""}${feeds ? " active" : ""}`}>
+          <rect
+            x={x}
+            y={y}
+            width={s - 1}
+            height={s - 1}
+            fill={power < 0 ? "#fff" : powerFill(value)}
+            data-value={dataValue(value)}
+          />
+          {s >= 23 && power >= 0 ? (
+            <text x={x + s / 2} y={y + s / 2 + 3} textAnchor="middle">
+              {compact(value)}
+            </text>
+          ) : null}
+        </g>,
+      );
+    }
+  }
+  return <g>{cells}</g>;
+});
+
 function localOf(r: Replay, b: number, chunk: number, k: number): number {
   return r.localScans[localIndex(r, b, chunk * r.chunkSize + k)];
 }
@@ -201,7 +226,7 @@ function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: 
   const C = r.chunkSize;
   const d = r.kind === "gae" ? "(γλ)" : "γ";
   const rows = m.terms.map((term, l) => ({ l, term }));
-  const shown = rows.length <= 9 ? rows : [...rows.slice(0, 4), undefined, ...rows.slice(-4)];
+  const shown = rows.length <= 7 ? rows : [...rows.slice(0, 3), undefined, ...rows.slice(-3)];
   let sequential = 0;
   for (const term of m.terms) sequential = Math.fround(sequential + term);
   const t = tokenOf(r, m.chunk * C + m.k);
@@ -225,21 +250,21 @@ function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: 
           {shown.map((row) =>
             row === undefined ? (
               <tr key="gap">
-                <td colSpan={4}>⋯ {rows.length - 8} more</td>
+                <td colSpan={4}>⋯ {rows.length - 6} more</td>
               </tr>
             ) : (
               <tr key={row.l}>
                 <td>{original ? tokenOf(r, m.chunk * C + row.l) : row.l}</td>
-                <td data-value={String(m.x[row.l])}>{f32(m.x[row.l])}</td>
-                <td data-value={String(r.kernelRow[m.k - row.l])}>{f32(r.kernelRow[m.k - row.l])}</td>
-                <td data-value={String(row.term)}>{f32(row.term)}</td>
+                <td data-value={dataValue(m.x[row.l])}>{f32(m.x[row.l])}</td>
+                <td data-value={dataValue(r.kernelRow[m.k - row.l])}>{f32(r.kernelRow[m.k - row.l])}</td>
+                <td data-value={dataValue(row.term)}>{f32(row.term)}</td>
               </tr>
             ),
           )}
         </tbody>
       </table>
       <p className="term-sum">
-        Σ (engine) = <span data-value={String(m.sum)}>{f32(m.sum)}</span>
+        Σ (engine) = <span data-value={dataValue(m.sum)}>{f32(m.sum)}</span>
         {sequential !== m.sum ? (
           <span className="term-note">
             {" "}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { BackendRequest } from "../../engine/backendNames";
 import type { EngineClient } from "../../engine/client";
 import { parseCaseFile } from "../../io/caseFile";
@@ -6,10 +6,19 @@ import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
 import { frame as frameAt, type RegionId } from "./frame";
+import { Legend } from "./Legend";
 import { MatrixPanel } from "./MatrixPanel";
 import { Narrative } from "./Narrative";
 import { Overview } from "./Overview";
-import { DEFAULT_SPEED, keyAction, moveCursor, nextSpeed, type PlayerAction, stepMillis } from "./playback";
+import {
+  DEFAULT_SPEED,
+  focusOwnsKey,
+  keyAction,
+  moveCursor,
+  nextSpeed,
+  type PlayerAction,
+  stepMillis,
+} from "./playback";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
@@ -20,6 +29,7 @@ import { Transport } from "./Transport";
 import { TOUR, tourCursor } from "./tour";
 import { localStepOfChunk } from "./trace";
 import { usePlayerRun } from "./usePlayerRun";
+import { useReducedMotion } from "./useReducedMotion";
 import { useWidth } from "./useWidth";
 import "./player.css";
 
@@ -48,7 +58,6 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
 
   const [cursor, setCursor] = useState(0);
   const [playing, setPlaying] = useState(false);
-  const [scrubbing, setScrubbing] = useState(false);
   const [speed, setSpeed] = useState(DEFAULT_SPEED);
   const [view, setView] = useState<TimeView>("original");
   const [focusRow, setFocusRow] = useState(0);
@@ -57,6 +66,9 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
   const [shortcuts, setShortcuts] = useState(false);
   const [term, setTerm] = useState<RegionId>();
   const [inspected, setInspected] = useState<Inspected>();
+  // Stepping and playing animate (a short transition, then a hold); scrubbing and jumps cut.
+  const [motion, setMotion] = useState<"animate" | "cut">("cut");
+  const reducedMotion = useReducedMotion();
 
   // A new run starts at its first step, paused.
   useEffect(() => {
@@ -68,6 +80,9 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
   }, [trace]);
 
   const f = useMemo(() => (trace ? frameAt(trace, cursor, focusRow) : undefined), [trace, cursor, focusRow]);
+  // One array per focus row, so the memoised stage redraws only when something it shows changed.
+  const shownRow = f?.focusRow ?? 0;
+  const rows = useMemo(() => (trace ? visibleRows(trace.replay.rows, shownRow) : []), [trace, shownRow]);
 
   // Playing: one step per interval, stopping at the last step.
   useEffect(() => {
@@ -97,6 +112,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
       if (!trace) return;
       switch (action.type) {
         case "toggle":
+          setMotion("animate");
           if (!playing && cursor >= trace.steps.length - 1) setCursor(0);
           setPlaying(!playing);
           return;
@@ -116,6 +132,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
           return;
         default:
           setPlaying(false);
+          setMotion(action.type === "step" ? "animate" : "cut");
           setCursor((c) => moveCursor(trace, c, action));
       }
     },
@@ -126,12 +143,10 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
-      const tag = target?.tagName;
-      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || target?.isContentEditable) return;
+      if (target?.isContentEditable) return;
+      if (target && focusOwnsKey(target.tagName, (target as HTMLInputElement).type ?? "", e.key)) return;
       const action = keyAction(e);
       if (!action) return;
-      // Space on a focused button presses that button.
-      if (action.type === "toggle" && (tag === "BUTTON" || tag === "A" || tag === "SUMMARY")) return;
       e.preventDefault();
       act(action);
     };
@@ -139,8 +154,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
     return () => window.removeEventListener("keydown", onKey);
   }, [act]);
 
-  const stageRef = useRef<HTMLDivElement>(null);
-  const stageWidth = useWidth(stageRef, 800);
+  const [stageRef, stageWidth] = useWidth<HTMLDivElement>(800);
 
   const readFile = async (file: File) => {
     try {
@@ -202,7 +216,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
     focusChunk: f.focusChunk,
     width: Math.max(200, stageWidth - LABEL_WIDTH - 8),
   });
-  const rows = visibleRows(r.rows, f.focusRow);
+  const animated = motion === "animate" && !reducedMotion && layout.folds.length === 0;
   const card =
     inspected && cellView(r, f, inspected.lane, inspected.b, r.cols - 1 - inspected.t).state === "value"
       ? inspected
@@ -219,7 +233,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
 
   return (
     <section
-      className={`player${scrubbing ? " scrubbing" : ""}${tourStop !== undefined ? " touring" : ""}`}
+      className={`player${tourStop !== undefined ? " touring" : ""}${animated ? " animated" : ""}`}
       aria-label="Step-by-step player"
       data-phase={f.phase.id}
     >
@@ -264,6 +278,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
               onInspect={setInspected}
             />
           </div>
+          <Legend replay={r} rows={rows} />
           {r.rows > rows.length ? (
             <p className="rows-note">
               Rows {rows[0]}–{rows[rows.length - 1]} of {r.rows} (↑ ↓ move the focus row).
@@ -286,9 +301,9 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
         onPause={() => setPlaying(false)}
         onStep={(delta) => act({ type: "step", delta })}
         onSection={(delta) => act({ type: "section", delta })}
-        onSeek={(c, drag) => {
+        onSeek={(c) => {
           setPlaying(false);
-          setScrubbing(drag);
+          setMotion("cut");
           setCursor(c);
         }}
         onSpeed={setSpeed}

@@ -1,4 +1,4 @@
-import { f64, outputSymbol } from "./captions";
+import { dataValue, f64, outputSymbol } from "./captions";
 import type { Frame } from "./frame";
 import type { Replay } from "./replay";
 
@@ -30,7 +30,7 @@ export function SerialPanel({ replay: r, frame: f }: { replay: Replay; frame: Fr
               {f64(line.x)} + {d}·{signed(f64(line.next))}
             </span>
             <span>
-              = <span data-value={String(line.value)}>{f64(line.value)}</span>
+              = <span data-value={dataValue(line.value)}>{f64(line.value)}</span>
             </span>
           </li>
         ))}

@@ -1,6 +1,6 @@
 import { memo, type ReactNode, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
-import { f32 } from "./captions";
+import { dataValue, f32 } from "./captions";
 import { type CellView, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
@@ -8,13 +8,15 @@ import { type Replay, tokenOf } from "./replay";
 import type { StageLayout } from "./stageLayout";
 import {
   AXIS_HEIGHT,
-  extentOf,
+  cellErrors,
+  type Extents,
   LABEL_WIDTH,
   laneHeight,
   laneLabel,
   ROW_GAP,
   regionOfLane,
   type StageLane,
+  stageExtents,
   stageLanes,
 } from "./stageModel";
 
@@ -46,19 +48,13 @@ export const Stage = memo(function Stage({
   onInspect,
 }: StageProps) {
   const lanes = stageLanes(lanesOf(r));
-  const rowHeight = lanes.reduce((h, lane) => h + laneHeight(lane), 0);
+  const rowHeight = lanes.reduce((h, lane) => h + laneHeight(lane, rows.length), 0);
   const height = AXIS_HEIGHT + rows.length * (rowHeight + ROW_GAP) - ROW_GAP + 4;
   const width = LABEL_WIDTH + layout.width + 4;
-  const extents = useMemo(
-    () => ({
-      input: Math.max(extentOf(r.scanned, r.cols, rows), r.reinforce ? extentOf(r.reinforce.penalty, r.cols, rows) : 0),
-      output: Math.max(extentOf(r.serial, r.cols, rows), extentOf(r.localScans, r.nChunks * r.chunkSize, rows)),
-      returns: r.gae ? extentOf(r.gae.serialReturns, r.cols, rows) : 0,
-    }),
-    [r, rows],
-  );
-  const decades = useMemo(() => errorDecades(errorsOf(r)), [r]);
+  const extents = useMemo(() => stageExtents(r, rows), [r, rows]);
+  const decades = useMemo(() => errorDecades(cellErrors(r)), [r]);
   const dim = (region: RegionId) => (emphasis && !emphasis.includes(region) ? " dim" : "");
+  const context: CellContext = { r, w: layout.cell, extents, decades, inspected, onInspect };
 
   return (
     <svg
@@ -73,6 +69,10 @@ export const Stage = memo(function Stage({
         <pattern id="player-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
           <rect width="6" height="6" fill="#f3f4f6" />
           <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
+        </pattern>
+        <pattern id="player-mask" width="4" height="4" patternUnits="userSpaceOnUse">
+          <rect width="4" height="4" fill="#e5e7eb" />
+          <circle cx="2" cy="2" r="0.9" fill="#6b7280" />
         </pattern>
         <marker
           id="player-carry-head"
@@ -92,7 +92,7 @@ export const Stage = memo(function Stage({
         let y = top;
         const drawn: ReactNode[] = [];
         for (const lane of lanes) {
-          const h = laneHeight(lane);
+          const h = laneHeight(lane, rows.length);
           const label = laneLabel(r, lane, f.reveal.input === "penalty");
           drawn.push(
             <g key={lane} className={`lane lane-${lane}${dim(regionOfLane(lane))}`} data-region={regionOfLane(lane)}>
@@ -103,22 +103,9 @@ export const Stage = memo(function Stage({
                 <CarryLane replay={r} frame={f} layout={layout} b={b} y={y} />
               ) : (
                 <g transform={`translate(${LABEL_WIDTH} 0)`}>
-                  {layout.tokens.map((col) => {
+                  {layout.tokens.map((col, slot) => {
                     const cell = cellView(r, f, lane, b, col.i);
-                    return drawCell(
-                      r,
-                      cell,
-                      lane,
-                      b,
-                      col.i,
-                      col.x,
-                      y,
-                      layout.cell,
-                      extents,
-                      decades,
-                      inspected,
-                      onInspect,
-                    );
+                    return drawCell(context, cell, lane, b, col.i, col.x, y, h, slot);
                   })}
                   {layout.folds.map((fold) => (
                     <g key={`fold-${fold.firstChunk}`} className="fold">
@@ -150,74 +137,64 @@ export const Stage = memo(function Stage({
   );
 });
 
-function errorsOf(r: Replay): Float64Array {
-  const out = new Float64Array(r.engineOut.length);
-  for (let j = 0; j < out.length; j++) out[j] = Math.abs(r.engineOut[j] - r.serial[j]);
-  return out;
+/** What every cell of one drawing shares. */
+interface CellContext {
+  r: Replay;
+  w: number;
+  extents: Extents;
+  decades: Decades | undefined;
+  inspected: Inspected | undefined;
+  onInspect(target: Inspected | undefined): void;
 }
 
+/**
+ * One cell: always a <g> holding a <rect>, keyed by its slot on the stage, so stepping and
+ * scrubbing only update attributes instead of recreating elements.
+ */
 function drawCell(
-  r: Replay,
+  ctx: CellContext,
   cell: CellView,
   lane: StageLane,
   b: number,
   i: number,
   x: number,
   y: number,
-  w: number,
-  extents: { input: number; output: number; returns: number },
-  decades: Decades | undefined,
-  inspected: Inspected | undefined,
-  onInspect: (target: Inspected | undefined) => void,
+  h: number,
+  slot: number,
 ) {
+  const { r, w, extents, decades, inspected, onInspect } = ctx;
   const t = tokenOf(r, i);
-  const h = laneHeight(lane);
   const pad = w >= 6 ? 1 : 0;
-  const common = { x: x + pad / 2, y: y + 1, width: Math.max(1, w - pad), height: h - 2, rx: w >= 10 ? 2 : 0 };
-  if (cell.state === "hidden" || cell.state === "trimmed") {
-    return <rect key={i} className={`cell ${cell.state}`} {...common} data-state={cell.state} />;
-  }
-  if (cell.state === "chunk-pad" || (cell.state === "batch-pad" && lane === "input")) {
-    return (
-      <rect
-        key={i}
-        className={`cell ${cell.state}`}
-        {...common}
-        fill="url(#player-hatch)"
-        data-state={cell.state}
-        data-lane={lane}
-        data-row={b}
-        data-t={t}
-        data-value={cell.value === undefined ? undefined : String(cell.value)}
-      />
-    );
-  }
+  const box = { x: x + pad / 2, y: y + 1, width: Math.max(1, w - pad), height: h - 2, rx: w >= 10 ? 2 : 0 };
+  const hatched =
+    cell.state === "chunk-pad" || (cell.state === "batch-pad" && (lane === "input" || cell.value === undefined));
+  const shown = cell.state !== "hidden" && cell.state !== "trimmed" && !hatched;
   const value = cell.value ?? 0;
+  const masked = shown && lane === "input" && r.reinforce !== undefined && r.reinforce.mask[b * r.cols + t] === 0;
   const extent = lane === "input" ? extents.input : lane === "returns" ? extents.returns : extents.output;
-  const fill = lane === "error" ? errorFill(value, decades) : signedFill(value, extent);
-  const over = lane === "error" && (cell.ratio ?? 0) > 1;
-  const inspectable = lane === "local" || lane === "result" || lane === "returns" || lane === "error";
+  const fill = hatched
+    ? "url(#player-hatch)"
+    : !shown
+      ? undefined
+      : lane === "error"
+        ? errorFill(value, decades)
+        : signedFill(value, extent);
+  const over = shown && lane === "error" && (cell.ratio ?? 0) > 1;
   const selected = inspected && inspected.b === b && inspected.t === t && inspected.lane === lane;
-  const showText = w >= 34 && lane !== "error";
-  const name = lane === "error" ? "error" : lane;
-  return (
-    <g
-      key={i}
-      className={`cell ${cell.state}${cell.mark ? ` mark-${cell.mark}` : ""}${selected ? " inspected" : ""}`}
-      data-state={cell.state}
-      data-lane={lane}
-      data-row={b}
-      data-t={t}
-      data-value={String(value)}
-      data-mark={cell.mark}
-      role={inspectable ? "button" : undefined}
-      tabIndex={inspectable && (lane === "result" || lane === "returns") ? 0 : undefined}
-      aria-label={inspectable ? `${name} at t = ${t}, row ${b}: ${f32(value)}` : undefined}
-      onPointerEnter={inspectable ? () => onInspect({ b, t, lane }) : undefined}
-      onFocus={inspectable ? () => onInspect({ b, t, lane }) : undefined}
-      onClick={inspectable ? () => onInspect({ b, t, lane }) : undefined}
-    >
-      <rect {...common} fill={fill} />
+  const showText = shown && w >= 34 && lane !== "error";
+  const attributes = {
+    className: `cell ${cell.state}${cell.mark ? ` mark-${cell.mark}` : ""}${selected ? " inspected" : ""}`,
+    "data-state": cell.state,
+    "data-lane": lane,
+    "data-row": b,
+    "data-t": t,
+    "data-value": cell.value === undefined || !(shown || hatched) ? undefined : dataValue(value),
+    "data-mark": cell.mark,
+  };
+  const inner = (
+    <>
+      <rect {...box} fill={fill} />
+      {masked ? <rect {...box} className="masked" fill="url(#player-mask)" /> : null}
       {showText ? (
         <text x={x + w / 2} y={y + h / 2 + 4} textAnchor="middle" fill={textOn(value, extent)}>
           {formatShort(value)}
@@ -228,6 +205,31 @@ function drawCell(
           ✕
         </text>
       ) : null}
+    </>
+  );
+  if (lane === "input" || lane === "serial" || lane === "carry") {
+    return (
+      <g key={slot} {...attributes}>
+        {inner}
+      </g>
+    );
+  }
+  // Outputs (and local sums, errors) open the formula card on hover, focus or click.
+  const target: Inspected = { b, t, lane };
+  const focusable = shown && (lane === "result" || lane === "returns");
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG cell cannot be a <button>; it is focusable and opens the formula card
+    <g
+      key={slot}
+      {...attributes}
+      role="button"
+      tabIndex={focusable ? 0 : undefined}
+      aria-label={shown ? `${lane === "local" ? "local sum" : lane} at t = ${t}, row ${b}: ${f32(value)}` : undefined}
+      onPointerEnter={() => onInspect(target)}
+      onFocus={() => onInspect(target)}
+      onClick={() => onInspect(target)}
+    >
+      {inner}
     </g>
   );
 }
@@ -343,7 +345,7 @@ function CarryLane({
               data-testid="carry-value"
               data-row={b}
               data-chunk={c}
-              data-value={String(value)}
+              data-value={dataValue(value)}
             >
               {label}
             </text>

@@ -13,8 +13,8 @@ export interface TransportProps {
   onPause(): void;
   onStep(delta: 1 | -1): void;
   onSection(delta: 1 | -1): void;
-  /** From the scrubber: `scrubbing` while the pointer drags (drawn without transitions). */
-  onSeek(cursor: number, scrubbing: boolean): void;
+  /** From the scrubber (which pauses playback). */
+  onSeek(cursor: number): void;
   onSpeed(speed: number): void;
   onView(view: TimeView): void;
   onTour(): void;
@@ -104,9 +104,7 @@ export function Transport(p: TransportProps) {
           aria-valuetext={`step ${cursor + 1} of ${last + 1}`}
           data-control="scrubber"
           data-testid="player-scrubber"
-          onChange={(e) => p.onSeek(Number(e.currentTarget.value), true)}
-          onPointerUp={(e) => p.onSeek(Number(e.currentTarget.value), false)}
-          onKeyUp={(e) => p.onSeek(Number(e.currentTarget.value), false)}
+          onChange={(e) => p.onSeek(Number(e.currentTarget.value))}
         />
         <div className="phase-ticks" aria-hidden="true">
           {trace.phases.map((phase) => (
@@ -126,7 +124,6 @@ export function Transport(p: TransportProps) {
         {cursor + 1} / {last + 1}
       </span>
       <label className="speed" data-control="speed">
-        Speed{" "}
         <select value={p.speed} onChange={(e) => p.onSpeed(Number(e.currentTarget.value))} aria-label="Speed">
           {SPEEDS.map((s) => (
             <option key={s} value={s}>

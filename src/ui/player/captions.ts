@@ -6,6 +6,9 @@ import { type PlayerTrace, type Step, validInChunk } from "./trace";
 export const f32 = (x: number) => formatValue(x, "float32");
 export const f64 = (x: number) => formatValue(x, "float64");
 
+/** A value's full-precision text for `data-value`: the shortest round-trip form, and "-0" for negative zero. */
+export const dataValue = (x: number) => (Object.is(x, -0) ? "-0" : String(x));
+
 /** Original-time token range of chunk c, first to last in scan order ("t = 39…32"). */
 export function chunkSpan(r: Replay, c: number): string {
   const first = tokenOf(r, c * r.chunkSize);

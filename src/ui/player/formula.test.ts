@@ -37,8 +37,9 @@ describe("the formula of an output", () => {
   });
 
   it("writes a local sum out term by term, eliding the middle of long ones", () => {
+    // 13 tokens, chunk 1, k = 2: reversed position 6 is t = 6, and the chunk's tokens so far are t = 8, 7, 6.
     expect(localSumTex(r, 0, 1, 2)).toMatch(
-      /^S\^\{\\text\{local\}\}_\{1,2\} = x_\{4\}\\gamma\^\{2\} \+ x_\{5\}\\gamma\^\{1\} \+ x_\{6\}\\gamma\^\{0\}/,
+      /^S\^\{\\text\{local\}\}_\{6\} = r_\{8\}\\gamma\^\{2\} \+ r_\{7\}\\gamma\^\{1\} \+ r_\{6\}\\gamma\^\{0\}/,
     );
     const long = replayOf(discountedProblem(1, 16, 16));
     expect(localSumTex(long, 0, 0, 9)).toContain("\\cdots");

@@ -1,3 +1,4 @@
+import { formatShort } from "../charts/formatNumber";
 import { f32, f64, outputSymbol } from "./captions";
 import { carryTerm, localIndex, type Replay, reversedOf } from "./replay";
 
@@ -41,11 +42,13 @@ export function derivation(r: Replay, b: number, t: number): Derivation {
   const G = outputSymbol(r);
   const d = r.kind === "gae" ? "(\\gamma\\lambda)" : "\\gamma";
   const x = r.kind === "gae" ? "\\delta" : "r";
+  // The chunk's tokens in original time: from t up to the chunk's last token (its first in scan order).
+  const top = r.cols - 1 - chunk * C;
   const tex = [
-    `${G}_{${t}} = \\underbrace{\\textstyle\\sum_{l=0}^{${k}} x_{${chunk * C}+l}\\,${d}^{${k}-l}}_{\\text{local sum, chunk } ${chunk}} + \\underbrace{s_{${chunk}}}_{\\text{carry}}\\cdot ${d}^{${k + 1}}`,
+    `${G}_{${t}} = \\underbrace{\\textstyle\\sum_{t'=${t}}^{${top}} ${d}^{t'-${t}}\\, ${x}_{t'}}_{\\text{local sum, chunk } ${chunk}} + \\underbrace{s_{${chunk}}}_{\\text{carry}}\\cdot ${d}^{${k + 1}}`,
     `= ${num(f32(local))} + ${paren(f32(carry))} \\cdot ${paren(f32(power))} = ${num(f32(local))} + ${paren(f32(term))} = ${num(f32(value))}`,
     `${G}^{\\text{serial}}_{${t}} = \\textstyle\\sum_{t' \\ge ${t}} ${d}^{t'-${t}}\\, ${x}_{t'} = ${num(f64(serial))}`,
-    `${G}_{${t}} - ${G}^{\\text{serial}}_{${t}} = ${num(f64(difference))} \\quad (|\\cdot| ${Math.abs(difference) <= bound ? "\\le" : ">"} \\text{bound } ${num(f64(bound))})`,
+    `${G}_{${t}} - ${G}^{\\text{serial}}_{${t}} = ${num(formatShort(difference))} \\quad (|\\cdot| ${Math.abs(difference) <= bound ? "\\le" : ">"} \\text{bound } ${num(formatShort(bound))})`,
   ];
   return { b, t, chunk, k, local, carry, power, carryTerm: term, value, serial, difference, bound, tex };
 }
@@ -54,6 +57,8 @@ export function derivation(r: Replay, b: number, t: number): Derivation {
 export function localSumTex(r: Replay, b: number, chunk: number, k: number): string {
   const C = r.chunkSize;
   const d = r.kind === "gae" ? "(\\gamma\\lambda)" : "\\gamma";
+  const x = r.kind === "gae" ? "\\delta" : "r";
+  const t = r.cols - 1 - (chunk * C + k);
   const terms: string[] = [];
   const numbers: string[] = [];
   const shown = k <= 4 ? [...Array(k + 1).keys()] : [0, 1, -1, k - 1, k];
@@ -63,13 +68,14 @@ export function localSumTex(r: Replay, b: number, chunk: number, k: number): str
       numbers.push("\\cdots");
       continue;
     }
+    // In original time: token t′ = t + (k − l), discounted by d^(t′ − t).
     const i = chunk * C + l;
     const xv = i < r.cols ? r.scanned[b * r.cols + (r.cols - 1 - i)] : 0;
-    terms.push(`x_{${i}}${d}^{${k - l}}`);
+    terms.push(`${x}_{${t + k - l}}${d}^{${k - l}}`);
     numbers.push(`${paren(f32(xv))}\\cdot${paren(f32(r.kernelRow[k - l]))}`);
   }
   const sum = r.localScans[localIndex(r, b, chunk * C + k)];
-  return `S^{\\text{local}}_{${chunk},${k}} = ${terms.join(" + ")} = ${numbers.join(" + ")} = ${num(f32(sum))}`;
+  return `S^{\\text{local}}_{${t}} = ${terms.join(" + ")} = ${numbers.join(" + ")} = ${num(f32(sum))}`;
 }
 
 /** A formatted number as TeX: `1.5e-7` becomes `1.5\times10^{-7}`. */

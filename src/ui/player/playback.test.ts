@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type KeyLike, keyAction, moveCursor, nextSpeed, SPEEDS } from "./playback";
+import { focusOwnsKey, type KeyLike, keyAction, moveCursor, nextSpeed, SPEEDS } from "./playback";
 import { discountedProblem, traceOf } from "./playerTestKit";
 
 const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
@@ -51,5 +51,23 @@ describe("moving the cursor", () => {
     expect(nextSpeed(SPEEDS[0], -1)).toBe(SPEEDS[0]);
     expect(nextSpeed(SPEEDS.at(-1) ?? 0, 1)).toBe(SPEEDS.at(-1));
     expect(nextSpeed(3, -1)).toBe(2);
+  });
+});
+
+describe("keys the focused element keeps", () => {
+  it("lets fields, menus, the scrubber and focused buttons handle their own keys", () => {
+    expect(focusOwnsKey("INPUT", "text", "ArrowLeft")).toBe(true);
+    expect(focusOwnsKey("INPUT", "range", "ArrowRight")).toBe(true);
+    expect(focusOwnsKey("SELECT", "select-one", "ArrowDown")).toBe(true);
+    expect(focusOwnsKey("BUTTON", "button", " ")).toBe(true);
+    expect(focusOwnsKey("INPUT", "checkbox", " ")).toBe(true);
+  });
+
+  it("gives the player the keys those elements do not use", () => {
+    expect(focusOwnsKey("BUTTON", "button", "ArrowRight")).toBe(false);
+    expect(focusOwnsKey("INPUT", "file", "ArrowRight")).toBe(false);
+    expect(focusOwnsKey("INPUT", "checkbox", "End")).toBe(false);
+    expect(focusOwnsKey("BODY", "", " ")).toBe(false);
+    expect(focusOwnsKey("g", "", " ")).toBe(false);
   });
 });

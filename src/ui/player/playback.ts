@@ -79,6 +79,22 @@ export const SHORTCUTS: [string, string][] = [
   ["Esc", "close the formula card, the shortcuts or the tour"],
 ];
 
+/**
+ * Whether the focused element uses this key itself, so the player must leave it alone: typing
+ * and menus keep their arrows, the scrubber moves natively, a focused button or checkbox takes Space.
+ */
+export function focusOwnsKey(tag: string, type: string, key: string): boolean {
+  if (tag === "TEXTAREA" || tag === "SELECT") return true;
+  if (tag === "INPUT") {
+    if (type === "range" || type === "radio")
+      return key.startsWith("Arrow") || key === "Home" || key === "End" || key === " ";
+    if (type === "checkbox" || type === "file" || type === "button" || type === "submit") return key === " ";
+    return true;
+  }
+  if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return key === " " || key === "Enter";
+  return false;
+}
+
 /** Where a navigation action moves the cursor (clamped); other actions leave it. */
 export function moveCursor(trace: PlayerTrace, cursor: number, action: PlayerAction): number {
   const last = trace.steps.length - 1;

@@ -23,17 +23,20 @@ describe("the stage layout", () => {
 
   it("draws a window of chunks around the focus at large sizes and folds the rest", () => {
     // T = 4096, C = 16: 256 chunks, FULL_TOKENS / 16 = 4 drawn in full.
-    expect(chunkWindow(256, 16, 100)).toEqual([99, 102]);
+    expect(chunkWindow(256, 16, 100)).toEqual([100, 103]);
+    expect(chunkWindow(256, 16, 102)).toEqual([100, 103]);
+    expect(chunkWindow(256, 16, 104)).toEqual([104, 107]);
     expect(chunkWindow(256, 16, 0)).toEqual([0, 3]);
     expect(chunkWindow(256, 16, 255)).toEqual([252, 255]);
     expect(chunkWindow(4, 16, 3)).toEqual([0, 3]);
     expect(chunkWindow(32, 128, 7)).toEqual([7, 7]);
-    const layout = stageLayout({ nChunks: 256, chunkSize: 16, view: "original", focusChunk: 100, width: 800 });
+    expect(chunkWindow(10, 16, 9)).toEqual([6, 9]);
+    const layout = stageLayout({ nChunks: 256, chunkSize: 16, view: "original", focusChunk: 101, width: 800 });
     expect(layout.tokens).toHaveLength(FULL_TOKENS);
     // Original time: the later chunks (higher t, lower index) are on the right.
     expect(layout.folds.map((f) => [f.firstChunk, f.lastChunk])).toEqual([
-      [103, 255],
-      [0, 98],
+      [104, 255],
+      [0, 99],
     ]);
     expect(layout.width).toBeLessThanOrEqual(800 + 1e-9);
   });

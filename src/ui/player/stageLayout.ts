@@ -58,12 +58,16 @@ const GAP = 6;
 const FOLD = 64;
 const MAX_CELL = 64;
 
-/** The chunks drawn in full: all of them at teaching sizes, else a window around the focus chunk. */
+/**
+ * The chunks drawn in full: all of them at teaching sizes, else a page of a few chunks holding the
+ * focus chunk. Pages (not a window centred on the focus) keep the picture still while the scan
+ * moves through them, and the stage redraws far less while scrubbing.
+ */
 export function chunkWindow(nChunks: number, chunkSize: number, focusChunk: number): [number, number] {
   if (nChunks * chunkSize <= FULL_TOKENS) return [0, nChunks - 1];
   const span = Math.max(1, Math.min(nChunks, Math.floor(FULL_TOKENS / chunkSize)));
   const focus = Math.max(0, Math.min(nChunks - 1, focusChunk));
-  const start = Math.max(0, Math.min(nChunks - span, focus - Math.floor((span - 1) / 2)));
+  const start = Math.min(nChunks - span, Math.floor(focus / span) * span);
   return [start, start + span - 1];
 }
 

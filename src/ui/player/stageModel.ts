@@ -10,7 +10,7 @@ export const ROW_GAP = 12;
 export const AXIS_HEIGHT = 34;
 export const OVERVIEW_HEIGHT = 22;
 /** Rows drawn at once; ↑ ↓ move the window with the focus row. */
-export const MAX_VISIBLE_ROWS = 4;
+export const MAX_VISIBLE_ROWS = 3;
 
 export type StageLane = LaneId | "carry";
 
@@ -68,8 +68,11 @@ export function stageLanes(lanes: LaneId[]): StageLane[] {
   return out;
 }
 
-export function laneHeight(lane: StageLane): number {
-  return lane === "carry" ? CARRY_HEIGHT : LANE_HEIGHT;
+/** Lane heights: compact when three or more rows are drawn, so the stage keeps to one screen. */
+export function laneHeight(lane: StageLane, rows: number): number {
+  const dense = rows >= 3;
+  if (lane === "carry") return dense ? CARRY_HEIGHT - 4 : CARRY_HEIGHT;
+  return dense ? LANE_HEIGHT - 4 : LANE_HEIGHT;
 }
 
 /** The rows drawn: a window of up to MAX_VISIBLE_ROWS that contains the focus row. */
@@ -89,4 +92,26 @@ export function extentOf(values: ArrayLike<number>, cols: number, rows: number[]
     }
   }
   return m;
+}
+
+export interface Extents {
+  input: number;
+  output: number;
+  returns: number;
+}
+
+/** The colour domains of the drawn rows: inputs, the scan's outputs (local and final), GAE's returns. */
+export function stageExtents(r: Replay, rows: number[]): Extents {
+  return {
+    input: Math.max(extentOf(r.scanned, r.cols, rows), r.reinforce ? extentOf(r.reinforce.penalty, r.cols, rows) : 0),
+    output: Math.max(extentOf(r.serial, r.cols, rows), extentOf(r.localScans, r.nChunks * r.chunkSize, rows)),
+    returns: r.gae ? extentOf(r.gae.serialReturns, r.cols, rows) : 0,
+  };
+}
+
+/** |chunked − serial| of every cell, for the error lane's decades. */
+export function cellErrors(r: Replay): Float64Array {
+  const out = new Float64Array(r.engineOut.length);
+  for (let j = 0; j < out.length; j++) out[j] = Math.abs(r.engineOut[j] - r.serial[j]);
+  return out;
 }

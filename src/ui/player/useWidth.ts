@@ -1,18 +1,25 @@
-import { type RefObject, useLayoutEffect, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 
-/** The content width of an element, kept up to date as it resizes. */
-export function useWidth(ref: RefObject<HTMLElement | null>, fallback: number): number {
+/**
+ * The content width of an element, kept up to date as it resizes. Returns a callback ref, so the
+ * width is measured whenever the element appears (the stage mounts only once a run is ready).
+ */
+export function useWidth<E extends HTMLElement>(fallback: number): [(element: E | null) => void, number] {
   const [width, setWidth] = useState(fallback);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(element.clientWidth || fallback);
-    const observer = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w) setWidth(Math.floor(w));
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref, fallback]);
-  return width;
+  const observer = useRef<ResizeObserver | undefined>(undefined);
+  const ref = useCallback(
+    (element: E | null) => {
+      observer.current?.disconnect();
+      observer.current = undefined;
+      if (!element) return;
+      setWidth(Math.floor(element.clientWidth) || fallback);
+      observer.current = new ResizeObserver((entries) => {
+        const w = entries[0]?.contentRect.width;
+        if (w) setWidth(Math.floor(w));
+      });
+      observer.current.observe(element);
+    },
+    [fallback],
+  );
+  return [ref, width];
 }
