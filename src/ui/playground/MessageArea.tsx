@@ -1,3 +1,4 @@
+import { memo } from "react";
 export interface MessageAreaProps {
   /** Everything wrong right now: a bad file, a refused value, a failed run. Plain text, never HTML. */
   errors: string[];
@@ -9,7 +10,13 @@ export interface MessageAreaProps {
 }
 
 /** The page's messages: errors name the file, field, row, token or byte at fault; the last result stays. */
-export function MessageArea({ errors, notice, notes, urlProblems, restoring }: MessageAreaProps) {
+export const MessageArea = memo(function MessageArea({
+  errors,
+  notice,
+  notes,
+  urlProblems,
+  restoring,
+}: MessageAreaProps) {
   return (
     <>
       {restoring ? (
@@ -45,4 +52,4 @@ export function MessageArea({ errors, notice, notes, urlProblems, restoring }: M
       ) : null}
     </>
   );
-}
+});

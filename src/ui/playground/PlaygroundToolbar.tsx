@@ -148,6 +148,7 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
         charts={props.charts}
         onError={props.onError}
         onStatus={props.onStatus}
+        onCopyLink={props.onCopyLink}
       />
       <button
         type="button"

@@ -1,14 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import type { BackendReport } from "../../engine/backendNames";
-import { EngineClient } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
-import { STORAGE_KEY } from "../../io/shareLink";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
-import { CoreScanClient } from "./compute/coreScanClient";
 import { outputNames } from "./compute/outputTables";
 import { StateCodec } from "./compute/stateCodec";
 import { ControlsPanel } from "./controls/ControlsPanel";
@@ -26,6 +22,8 @@ import { ResultsBoundary } from "./results/ResultsBoundary";
 import { type Hover, ResultsPanel } from "./results/ResultsPanel";
 import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
+import { useEngines } from "./useEngines";
+import { usePersistence } from "./usePersistence";
 import { usePlaygroundCompute } from "./usePlaygroundCompute";
 import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
 import { useUndoKeys } from "./useUndoKeys";
@@ -38,8 +36,6 @@ export interface PlaygroundViewProps {
 }
 
 const HINT_KEY = "scanlab.hint.draw";
-/** The address and the saved session follow the state this long after the last edit. */
-const SAVE_DELAY_MS = 400;
 
 function storage(): Storage | null {
   try {
@@ -57,15 +53,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const [startup] = useState(() => startupState(window.location.search, storage()));
   const store = usePlaygroundStore(() => startup.state);
   const { state, committed, rows } = store;
-  const [engine, setEngine] = useState<EngineClient | null>(null);
-  const [core, setCore] = useState<CoreScanClient | null>(null);
   const [codec] = useState(() => new StateCodec());
-  const [report, setReport] = useState<BackendReport | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const [startupError, setStartupError] = useState<string | null>(startup.error);
   const [actionError, setActionError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [linkTooLong, setLinkTooLong] = useState(false);
   const [restoring, setRestoring] = useState(startup.pending?.source ?? null);
   const [mode, setMode] = useState<EditMode>("draw");
   const [hover, setHoverState] = useState<Hover | null>(null);
@@ -78,32 +69,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const errorRef = useRef<ChartHandle>(null);
   const heatmapRef = useRef<HeatmapHandle>(null);
 
-  // One engine worker and one core worker for the view's lifetime.
-  useEffect(() => {
-    const client = new EngineClient({ backend: startup.state.backend });
-    const unsubscribe = client.subscribe((event) => {
-      if (event.type === "ready") setReport(event.report);
-      else setNotice(event.message);
-    });
-    const scans = new CoreScanClient();
-    setEngine(client);
-    setCore(scans);
-    return () => {
-      unsubscribe();
-      client.dispose();
-      scans.dispose();
-      codec.dispose();
-    };
-  }, [startup, codec]);
-
-  useEffect(() => {
-    if (!engine) return;
-    if (engine.requested === committed.backend && engine.report) return;
-    engine.selectBackend(committed.backend);
-    setReport(null);
-    setNotice(null);
-    engine.ready().catch(() => {}); // a failure to start arrives as a notice
-  }, [engine, committed.backend]);
+  const { engine, core, report, notice } = useEngines(startup.state.backend, committed.backend);
+  useEffect(() => () => codec.dispose(), [codec]);
 
   // A link or session too large to decode here at startup is decoded in the codec worker.
   const { edit } = store;
@@ -119,25 +86,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
       .finally(() => setRestoring(null));
   }, [startup, codec, edit]);
 
-  // The address and the saved session follow the committed state (encoded in the codec worker).
-  useEffect(() => {
-    if (restoring) return;
-    const timer = setTimeout(() => {
-      codec
-        .encode(committed)
-        .then((encoded) => {
-          const fits = encoded.length <= MAX_LINK_CHARS;
-          setLinkTooLong(!fits);
-          const search = searchWith(fits ? encoded : null, window.location.search);
-          if (search !== window.location.search) {
-            window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
-          }
-          storage()?.setItem(STORAGE_KEY, encoded);
-        })
-        .catch(() => {}); // superseded by a newer state, or storage full: the next save tries again
-    }, SAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [committed, codec, restoring]);
+  const linkTooLong = usePersistence(committed, codec, restoring !== null);
 
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
@@ -224,16 +173,38 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
       .catch(() => {});
   };
 
-  const onDraftRow = (row: PlaygroundRow) => store.setDraft(replaceRow(store.committed, rows, selectedRow, row));
-  const dismissHint = () => {
-    if (!showHint) return;
+  // Stable callbacks: the panels are memoised, so a stroke or a result redraws only what changed.
+  const { setDraft } = store;
+  const onDraftRow = useCallback(
+    (row: PlaygroundRow) => setDraft(replaceRow(committed, rowsOf(committed.data), selectedRow, row)),
+    [setDraft, committed, selectedRow],
+  );
+  const onEditRow = useCallback(
+    (row: PlaygroundRow) => edit((s) => replaceRow(s, rowsOf(s.data), selectedRow, row)),
+    [edit, selectedRow],
+  );
+  const onEditorHover = useCallback(
+    (token: number | null) => setHover(token === null ? null : { row: selectedRow, token }),
+    [setHover, selectedRow],
+  );
+  const onExactInvalid = useCallback((reason: string | null) => onFieldError("exact", reason), [onFieldError]);
+  const dismissHint = useCallback(() => {
     setShowHint(false);
     try {
       storage()?.setItem(HINT_KEY, "used");
     } catch {
       // Without storage the hint simply comes back next visit.
     }
-  };
+  }, []);
+  const onWorstCell = useCallback(
+    (row: number, token: number) => {
+      selectRow(row);
+      heatmapRef.current?.focusCell(row, token);
+    },
+    [selectRow],
+  );
+  const committedRows = rowsOf(committed.data);
+  const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
 
   const errors = [startupError, compute.error, actionError, ...Object.values(fieldErrors)].filter((e): e is string =>
     Boolean(e),
@@ -269,8 +240,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         : null}
       <aside className="pg-left" aria-label="Settings">
         <ControlsPanel
-          state={state}
-          rows={rows}
+          state={committed}
+          rows={committedRows}
           report={report}
           edit={edit}
           setView={store.setView}
@@ -283,7 +254,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           errors={errors}
           notice={notice}
           notes={imports.notes}
-          urlProblems={[...urlProblems, ...startup.notices]}
+          urlProblems={addressProblems}
           restoring={restoring}
         />
         {imports.caseFile ? (
@@ -297,8 +268,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         ) : null}
         <section className="panel editor-panel" aria-label="Reward editor">
           <EditorToolbar
-            state={state}
-            rows={rows}
+            state={committed}
+            rows={committedRows}
             mode={mode}
             onMode={setMode}
             edit={edit}
@@ -319,11 +290,11 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             boundaries={editorStarts}
             mode={mode}
             hover={hover && hover.row === selectedRow ? hover.token : null}
-            onHover={(token) => setHover(token === null ? null : { row: selectedRow, token })}
+            onHover={onEditorHover}
             onDraft={onDraftRow}
             onCommitDraft={store.commitDraft}
-            onEdit={(row) => edit((s) => replaceRow(s, rowsOf(s.data), selectedRow, row))}
-            onInvalid={(reason) => onFieldError("exact", reason)}
+            onEdit={onEditRow}
+            onInvalid={onExactInvalid}
             showHint={showHint}
             onFirstUse={dismissHint}
           />
@@ -362,15 +333,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         </section>
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
-        <SummaryPanel
-          result={result}
-          computing={compute.computing}
-          slow={compute.slow}
-          onWorstCell={(row, token) => {
-            selectRow(row);
-            heatmapRef.current?.focusCell(row, token);
-          }}
-        />
+        <SummaryPanel result={result} computing={compute.computing} slow={compute.slow} onWorstCell={onWorstCell} />
         <HoverReadout lines={readout} />
       </aside>
     </div>

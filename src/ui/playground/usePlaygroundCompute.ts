@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
@@ -16,6 +16,8 @@ import { cloneProblem } from "./compute/rowProblem";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;
+/** While a stroke lasts, the edited row is recomputed (and its charts redrawn) at most this often. */
+export const ROW_INTERVAL_MS = 150;
 
 export interface ComputeStatus {
   /** The last finished whole-batch run (kept, dimmed, while a newer one computes). */
@@ -76,6 +78,7 @@ export function usePlaygroundCompute(
   const requestId = useRef(0);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
+  const bounds = useMemo(() => (core ? core.bounds.bind(core) : undefined), [core]);
   const settings = settingsKey(committed);
   const data = committed.data;
 
@@ -89,45 +92,62 @@ export function usePlaygroundCompute(
     const timer = setTimeout(() => {
       if (requestId.current === id) setSlow(true);
     }, SPINNER_DELAY_MS);
-    runPlayground(committed, committedRows, { solveChunked: solver, isStale: () => requestId.current !== id })
+    const control = { solveChunked: solver, solveBounds: bounds, isStale: () => requestId.current !== id };
+    runPlayground(committed, committedRows, control)
       .then((next) => {
         if (requestId.current !== id) return;
-        setResult(next);
-        setRowResult(null);
-        setError(null);
-        setRuns((n) => n + 1);
+        // One transition for the result and the end of "computing": React may spread drawing the
+        // charts and the heatmap over several frames, and aria-busy only clears with the new figures.
+        startTransition(() => {
+          setResult(next);
+          setRowResult(null);
+          setError(null);
+          setRuns((n) => n + 1);
+          setComputing(false);
+          setSlow(false);
+        });
       })
       .catch((reason: unknown) => {
         if (requestId.current !== id || reason instanceof SupersededError) return;
         setError(messageOf(reason));
-      })
-      .finally(() => {
-        clearTimeout(timer);
-        if (requestId.current !== id) return;
         setComputing(false);
         setSlow(false);
-      });
+      })
+      .finally(() => clearTimeout(timer));
     return () => clearTimeout(timer);
-  }, [solver, settings, data, report]);
+  }, [solver, bounds, settings, data, report]);
 
-  // While drawing: the edited row alone, the latest draft only.
+  // While drawing: the edited row alone, the latest draft only, at most every ROW_INTERVAL_MS
+  // (each answer redraws the charts, the costly part at 8192 tokens).
   const rowId = useRef(0);
+  const lastRowStart = useRef(0);
   useEffect(() => {
     if (!solver || !draft) return;
     const id = ++rowId.current;
-    const row = Math.min(draft.state.selectedRow, draft.rows.length - 1);
-    runPlaygroundRow(draft.state, draft.rows, row, {
-      solveChunked: solver,
-      isStale: () => rowId.current !== id,
-      yieldToPage: async () => {},
-    })
-      .then((next) => {
-        if (rowId.current === id) setRowResult(next);
+    const start = () => {
+      lastRowStart.current = performance.now();
+      const row = Math.min(draft.state.selectedRow, draft.rows.length - 1);
+      runPlaygroundRow(draft.state, draft.rows, row, {
+        solveChunked: solver,
+        solveBounds: bounds,
+        isStale: () => rowId.current !== id,
+        yieldToPage: async () => {},
       })
-      .catch(() => {
-        // A row that cannot be computed mid-stroke (e.g. fully masked) shows its error on pointer-up.
-      });
-  }, [solver, draft]);
+        .then((next) => {
+          if (rowId.current === id) startTransition(() => setRowResult(next));
+        })
+        .catch(() => {
+          // A row that cannot be computed mid-stroke (e.g. fully masked) shows its error on pointer-up.
+        });
+    };
+    const wait = ROW_INTERVAL_MS - (performance.now() - lastRowStart.current);
+    if (wait <= 0) {
+      start();
+      return;
+    }
+    const timer = setTimeout(start, wait);
+    return () => clearTimeout(timer);
+  }, [solver, bounds, draft]);
 
   return { result, rowResult, computing, slow, error, runs };
 }

@@ -3,8 +3,9 @@ import { SupersededError } from "../../../engine/client";
 import type { Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
-import { type ErrorSummary, summarizeErrors } from "./errorSummary";
+import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
 import { type OutputTables, outputTables } from "./outputTables";
+import { problemsFor } from "./problemCache";
 import { paddedWidth, rowProblem } from "./rowProblem";
 
 /** What produced the chunked side of a result, as the page reports it. */
@@ -64,8 +65,13 @@ export type ChunkedSolver = (
   strategy: Strategy,
 ) => Promise<ChunkedAnswer>;
 
+/** Computes the per-element bounds (core's outputErrorBounds) somewhere; default: here. */
+export type BoundSolver = (problem: ScanProblem, implementation: Implementation) => Promise<ScanOutputs<Float64Array>>;
+
 export interface RunControl {
   solveChunked: ChunkedSolver;
+  /** Where the error bounds are computed (the core worker in the page). */
+  solveBounds?: BoundSolver;
   /** True once a newer request exists: the run stops at its next step with SupersededError. */
   isStale(): boolean;
   /** Lets the page breathe between steps (default: a macrotask), so no step becomes a long task. */
@@ -79,7 +85,13 @@ export function implementationOf(precision: PlaygroundPrecision, strategy: Strat
   return { precision: "float32", algorithm: strategy === "per-token" ? "serial" : strategy };
 }
 
+/** Cells summarised per task: a few ms each. */
+const SUMMARY_SLICE = 2 ** 15;
+
+/** Yields to the page: scheduler.yield where the browser has it (no 4 ms clamp), else a timeout. */
 function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
@@ -106,15 +118,19 @@ async function solveTables(
   let serialMillis = performance.now() - serialStart;
   const input = state.precision === "float64" ? p64 : p32;
   const pending = control.solveChunked(input, state.precision, state.strategy);
-  pending.catch(() => {}); // awaited below; a failure before then must not go unhandled
+  const implementation = implementationOf(state.precision, state.strategy);
+  const bounding = control.solveBounds
+    ? control.solveBounds(p64, implementation)
+    : Promise.resolve().then(() => outputErrorBounds(p64, implementation));
+  // Awaited below; a failure before then must not go unhandled.
+  pending.catch(() => {});
+  bounding.catch(() => {});
   await step();
   const serialStart32 = performance.now();
   const serial32 = solve(p32, "serial").outputs as ScanOutputs<Float32Array>;
   serialMillis += performance.now() - serialStart32;
   await step();
-  const bound = outputErrorBounds(p64, implementationOf(state.precision, state.strategy));
-  await step();
-  const answer = await pending;
+  const [answer, bound] = await Promise.all([pending, bounding]);
   if (control.isStale()) throw new SupersededError();
   return {
     reference: outputTables(reference, rows, cols),
@@ -132,15 +148,22 @@ export async function runPlayground(
   rows: PlaygroundRow[],
   control: RunControl,
 ): Promise<PlaygroundResult> {
-  const p64 = stateToProblem(state, "float64", rows);
-  const p32 = stateToProblem(state, "float32", rows);
+  const { p64, p32 } = problemsFor(state, rows);
   const lengths = rows.map((row) => row.length);
   const cols = paddedWidth(p64);
   const { answer, serialMillis, ...tables } = await solveTables(state, p64, p32, cols, control);
-  await (control.yieldToPage ?? nextTask)();
-  if (control.isStale()) throw new SupersededError();
   const precision = state.precision === "float64" ? "float64" : "float32";
-  const summary = summarizeErrors({ rows: rows.length, cols, lengths, ...tables, precision });
+  const errors = new ErrorAccumulator({ rows: rows.length, cols, lengths, ...tables, precision });
+  // A slice of about SUMMARY_SLICE cells per task.
+  const slice = Math.max(1, Math.floor(SUMMARY_SLICE / Math.max(1, cols)));
+  for (const name of errors.outputs) {
+    for (let r = 0; r < rows.length; r += slice) {
+      await (control.yieldToPage ?? nextTask)();
+      if (control.isStale()) throw new SupersededError();
+      errors.add(name, r, Math.min(rows.length, r + slice));
+    }
+  }
+  const summary = errors.summary();
   const ran: RanWith = {
     precision: state.precision,
     backend: answer.backend,

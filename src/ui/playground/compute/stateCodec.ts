@@ -1,7 +1,15 @@
 import * as Comlink from "comlink";
+import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { LatestOnly } from "./latestOnly";
+import { type PackedState, packState } from "./packState";
 import type { DecodeAnswer, FileAnswer, StateCodecApi } from "./stateCodecWorker";
+
+/** The state packed into typed arrays, transferred rather than cloned number by number. */
+function packed(state: PlaygroundState): PackedState {
+  const { packed, buffers } = packState(state);
+  return Comlink.transfer(packed, buffers);
+}
 
 /** The codec worker (links, case files), started on first use; encodes coalesce to the newest state. */
 export class StateCodec {
@@ -10,7 +18,7 @@ export class StateCodec {
   private readonly encodes = new LatestOnly<string>();
 
   encode(state: PlaygroundState): Promise<string> {
-    return this.encodes.run(() => this.remote().encode(state));
+    return this.encodes.run(() => this.remote().encode(packed(state)));
   }
 
   decode(text: string, source: string): Promise<DecodeAnswer> {
@@ -18,7 +26,15 @@ export class StateCodec {
   }
 
   caseFile(state: PlaygroundState): Promise<FileAnswer> {
-    return this.remote().caseFile(state);
+    return this.remote().caseFile(packed(state));
+  }
+
+  csv(state: PlaygroundState, results: CsvResults): Promise<FileAnswer> {
+    return this.remote().csv(packed(state), results);
+  }
+
+  pytest(state: PlaygroundState): Promise<string> {
+    return this.remote().pytest(packed(state));
   }
 
   dispose(): void {

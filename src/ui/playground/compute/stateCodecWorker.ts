@@ -1,19 +1,23 @@
 /**
- * Encodes and decodes share links, and writes case files, off the main thread: lz-string over a
- * large hand-drawn batch (16 × 8192 random floats) takes seconds, and a case file of it runs two
- * scans and writes megabytes of JSON. A worker of its own, so neither ever delays a scan.
+ * Encodes and decodes share links, and writes the exports, off the main thread: lz-string over a
+ * large hand-drawn batch (16 × 8192 random floats) takes seconds, and a case file or CSV of it
+ * writes megabytes of text. A worker of its own, so none of it ever delays a scan.
  */
 import * as Comlink from "comlink";
 import { exportCase } from "../../../io/caseExport";
+import { type CsvResults, exportCsv } from "../../../io/csvExport";
+import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
+import { pytestSnippet } from "../../../io/pytestSnippet";
 import { decodeState, encodeState } from "../../../io/shareLink";
+import { type PackedState, unpackState } from "./packState";
 
 export type DecodeAnswer = { ok: true; state: PlaygroundState } | { ok: false; message: string };
 export type FileAnswer = { ok: true; text: string; fileName: string } | { ok: false; message: string };
 
 const api = {
-  encode(state: PlaygroundState): string {
-    return encodeState(state);
+  encode(packed: PackedState): string {
+    return encodeState(unpackState(packed));
   },
   /** The error crosses as its message (classes do not survive the boundary). */
   decode(text: string, source: string): DecodeAnswer {
@@ -21,11 +25,23 @@ const api = {
     return decoded.ok ? decoded : { ok: false, message: decoded.error.message };
   },
   /** The state as a golden-schema case file (io's exportCase). */
-  caseFile(state: PlaygroundState): FileAnswer {
-    const exported = exportCase(state);
+  caseFile(packed: PackedState): FileAnswer {
+    const exported = exportCase(unpackState(packed));
     return exported.ok
       ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
       : { ok: false, message: exported.error.message };
+  },
+  /** Inputs and the results on screen as a long-form CSV (io's exportCsv); `state` is what they were computed from. */
+  csv(packed: PackedState, results: CsvResults): FileAnswer {
+    const state = unpackState(packed);
+    const exported = exportCsv(state, materializeRows(state), results);
+    return exported.ok
+      ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
+      : { ok: false, message: exported.error.message };
+  },
+  /** A pytest file that rebuilds the inputs and checks slime's scan against the serial loop. */
+  pytest(packed: PackedState): string {
+    return pytestSnippet(unpackState(packed));
   },
 };
 

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../engine/backendNames";
 import { STRATEGIES, STRATEGY_INFO, type Strategy } from "../../../engine/strategy";
 import { paddingStats } from "../../../io/playgroundProblem";
@@ -55,7 +56,15 @@ export interface ControlsPanelProps {
 }
 
 /** The left column: data, estimator, algorithm and display, in that order. */
-export function ControlsPanel({ state, rows, report, edit, setView, fieldErrors, onFieldError }: ControlsPanelProps) {
+export const ControlsPanel = memo(function ControlsPanel({
+  state,
+  rows,
+  report,
+  edit,
+  setView,
+  fieldErrors,
+  onFieldError,
+}: ControlsPanelProps) {
   const set = <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K]) =>
     edit((s) => ({ ...s, [key]: value }));
   const parseKey = (label: string, key: keyof PlaygroundState) => (text: string) =>
@@ -251,4 +260,4 @@ export function ControlsPanel({ state, rows, report, edit, setView, fieldErrors,
       </section>
     </div>
   );
-}
+});

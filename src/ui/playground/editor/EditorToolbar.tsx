@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { MAX_TOKENS, type PlaygroundRow, type PlaygroundState } from "../../../io/playgroundState";
 import type { Parsed } from "../controls/controlMath";
 import { helpId } from "../controls/Field";
@@ -23,7 +24,7 @@ export interface EditorToolbarProps {
 }
 
 /** Row choice, its length and outcome, add and remove, the draw/mask mode, undo and redo. */
-export function EditorToolbar(props: EditorToolbarProps) {
+export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
   const { state, rows, mode } = props;
   const b = Math.min(state.selectedRow, rows.length - 1);
   const row = rows[b];
@@ -136,19 +137,27 @@ export function EditorToolbar(props: EditorToolbarProps) {
         </span>
       </fieldset>
       <div className="group">
-        <button type="button" disabled={!props.canUndo} onClick={props.onUndo} title="Undo (Ctrl+Z)" data-testid="undo">
-          ↶ Undo
+        <button
+          type="button"
+          disabled={!props.canUndo}
+          onClick={props.onUndo}
+          title="Undo (Ctrl+Z)"
+          aria-label="Undo"
+          data-testid="undo"
+        >
+          ↶
         </button>
         <button
           type="button"
           disabled={!props.canRedo}
           onClick={props.onRedo}
           title="Redo (Ctrl+Shift+Z)"
+          aria-label="Redo"
           data-testid="redo"
         >
-          ↷ Redo
+          ↷
         </button>
       </div>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, memo, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
@@ -51,7 +51,7 @@ const LANE_HEIGHT: Record<Lane, number> = { rewards: 88, kl: 88, values: 64, los
 const CLICK_SLOP_PX = 3;
 
 /** The lane editor of one row: draw values or paint mask holes with the pointer, or type exact values. */
-export function RowEditor(props: RowEditorProps) {
+export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   const { row, rowIndex, cols, estimator, mode, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
   const width = useWidth(boxRef, 800);
@@ -301,4 +301,4 @@ export function RowEditor(props: RowEditorProps) {
       </p>
     </div>
   );
-}
+});

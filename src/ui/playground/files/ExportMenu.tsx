@@ -3,7 +3,7 @@ import type { PlaygroundResult } from "../compute/playgroundRun";
 import type { StateCodec } from "../compute/stateCodec";
 import { Menu } from "../Menu";
 import type { ChartRefs } from "../PlaygroundToolbar";
-import { download } from "./download";
+import { copyText, download } from "./download";
 
 export interface ExportMenuProps {
   state: PlaygroundState;
@@ -13,10 +13,11 @@ export interface ExportMenuProps {
   charts: ChartRefs;
   onError(message: string | null): void;
   onStatus(message: string): void;
+  onCopyLink(): void;
 }
 
 /** Case file, CSV, PNGs and a pytest snippet of what is on screen. */
-export function ExportMenu({ state, codec, charts, onError, onStatus }: ExportMenuProps) {
+export function ExportMenu({ state, result, codec, charts, onError, onStatus, onCopyLink }: ExportMenuProps) {
   const run = (what: string, action: () => Promise<void>, close: () => void) => {
     close();
     action()
@@ -56,6 +57,53 @@ export function ExportMenu({ state, codec, charts, onError, onStatus }: ExportMe
           <li>
             <button
               type="button"
+              data-testid="export-csv"
+              disabled={!result}
+              onClick={() =>
+                run(
+                  "CSV export",
+                  async () => {
+                    if (!result) throw new Error("no result yet");
+                    const { cols, reference, chunked, serial32 } = result;
+                    const answer = await codec.csv(result.input, { cols, reference, chunked, serial32 });
+                    if (!answer.ok) throw new Error(answer.message);
+                    download(new Blob([answer.text], { type: "text/csv" }), answer.fileName);
+                    onStatus(`Saved ${answer.fileName}`);
+                  },
+                  close,
+                )
+              }
+            >
+              CSV of inputs and results
+            </button>
+            <span className="caption">one line per token: inputs, serial float64, chunked, errors</span>
+          </li>
+          <li>
+            <button
+              type="button"
+              data-testid="export-pytest"
+              onClick={() =>
+                run(
+                  "Copy as pytest",
+                  async () => {
+                    const text = await codec.pytest(state);
+                    if (await copyText(text)) onStatus("pytest copied to the clipboard");
+                    else {
+                      download(new Blob([text], { type: "text/x-python" }), "test_scanlab_playground.py");
+                      onStatus("The clipboard is not available: saved test_scanlab_playground.py");
+                    }
+                  },
+                  close,
+                )
+              }
+            >
+              Copy as pytest
+            </button>
+            <span className="caption">rebuilds the tensors and checks slime's scan against the serial loop</span>
+          </li>
+          <li>
+            <button
+              type="button"
               data-testid="export-png-returns"
               onClick={() => run("PNG export", png(charts.returns.current, "scanlab_returns.png"), close)}
             >
@@ -79,6 +127,18 @@ export function ExportMenu({ state, codec, charts, onError, onStatus }: ExportMe
             >
               Heatmap (.png)
             </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                onCopyLink();
+              }}
+            >
+              Copy link
+            </button>
+            <span className="caption">reopens this exact view</span>
           </li>
         </ul>
       )}

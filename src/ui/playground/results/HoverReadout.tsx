@@ -1,7 +1,8 @@
+import { memo } from "react";
 import type { ReadoutLine } from "./readout";
 
 /** The fixed readout in the right column: never covers the data, stays live as values change. */
-export function HoverReadout({ lines }: { lines: ReadoutLine[] | null }) {
+export const HoverReadout = memo(function HoverReadout({ lines }: { lines: ReadoutLine[] | null }) {
   return (
     <section className="panel readout" aria-labelledby="pg-readout-title">
       <h2 id="pg-readout-title">Token</h2>
@@ -19,4 +20,4 @@ export function HoverReadout({ lines }: { lines: ReadoutLine[] | null }) {
       )}
     </section>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { type Ref, useCallback, useMemo, useRef } from "react";
+import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
 import { ErrorChart } from "../../charts/ErrorChart";
@@ -36,7 +36,7 @@ export interface ResultsPanelProps {
 const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The selected row's charts and the batch heatmap, on the editor's token axis. */
-export function ResultsPanel(props: ResultsPanelProps) {
+export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps) {
   const { result, rowResult, rows, selectedRow, output, chunkStarts, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
   const width = useWidth(boxRef, 800);
@@ -119,4 +119,4 @@ export function ResultsPanel(props: ResultsPanelProps) {
       />
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { formatShort } from "../../charts/formatNumber";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { OUTPUT_LABELS } from "./labels";
@@ -24,7 +25,7 @@ function millis(ms: number): string {
  * The whole batch's figures from the last finished run. While a newer run computes they stay,
  * dimmed, and the panel says so (aria-busy); nothing here is ever from an unfinished run.
  */
-export function SummaryPanel({ result, computing, slow, onWorstCell }: SummaryPanelProps) {
+export const SummaryPanel = memo(function SummaryPanel({ result, computing, slow, onWorstCell }: SummaryPanelProps) {
   if (!result) {
     return (
       <section className="panel summary" aria-busy={computing} aria-labelledby="pg-summary-title">
@@ -82,4 +83,4 @@ export function SummaryPanel({ result, computing, slow, onWorstCell }: SummaryPa
       {computing ? <p className="muted small">Recomputing; these figures are from the previous run.</p> : null}
     </section>
   );
-}
+});

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:ui`: how smooth the playground stays on a 16 × 8192 batch. It serves the built
+ * page (run `npm run build` first; SCANLAB_OUT_DIR picks another build folder) with `vite preview`,
+ * drives it in headless Chromium (SCANLAB_CHROMIUM, default /usr/bin/chromium, with the flags of
+ * playwright.config.ts) and records main-thread long tasks (PerformanceObserver, `longtask`) during
+ * each edit: a stroke across the editor, a γ change and a chunk-size step, on wasm and on webgpu.
+ * The target is no main-thread task over 100 ms per edit. Figures are printed, never asserted.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chromium, type Page } from "@playwright/test";
+import type { PlaygroundState } from "../src/io/playgroundState";
+import { BASE_SETTINGS } from "../src/io/presets";
+import { encodeState } from "../src/io/shareLink";
+
+const OUT_DIR = process.env.SCANLAB_OUT_DIR ?? "dist";
+const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4399);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const ROWS = 16;
+const TOKENS = 8192;
+const TARGET_MS = 100;
+const ARGS = [
+  "--enable-unsafe-webgpu",
+  "--no-sandbox",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+interface EditFigure {
+  backend: string;
+  edit: string;
+  /** Longest main-thread task during the edit, up to its result on screen (0: none over 50 ms). */
+  longestMs: number;
+  /** Main-thread tasks over 50 ms during the edit. */
+  longTasks: number;
+  /** From the edit to its whole-batch result on screen. */
+  resultMs: number;
+}
+
+function benchState(backend: "wasm" | "webgpu"): PlaygroundState {
+  return {
+    ...BASE_SETTINGS,
+    estimator: "discounted",
+    backend,
+    data: { source: "preset", preset: "dense", seed: 7, rows: ROWS, tokens: TOKENS, ragged: false },
+  };
+}
+
+async function startServer(): Promise<ChildProcess> {
+  if (!existsSync(`${OUT_DIR}/index.html`)) {
+    throw new Error(`no build in ${OUT_DIR}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
+  }
+  const server = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
+    env: { ...process.env, SCANLAB_OUT_DIR: OUT_DIR },
+    stdio: "ignore",
+    detached: true,
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(ORIGIN)).ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`vite preview did not come up on ${ORIGIN}`);
+}
+
+const runCount = (page: Page) => page.getByTestId("results").getAttribute("data-run").then(Number);
+
+/** Waits for the first whole-batch result after `before`, then for the page to be idle. */
+async function nextResult(page: Page, before: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const results = document.querySelector('[data-testid="results"]');
+      return Number(results?.getAttribute("data-run")) > n && results?.getAttribute("aria-busy") === "false";
+    },
+    before,
+    { timeout: 180_000, polling: 50 },
+  );
+}
+
+async function measure(page: Page, backend: string, edit: string, action: () => Promise<void>): Promise<EditFigure> {
+  await page.waitForTimeout(1500); // let the previous edit's saving and drawing settle
+  const before = await runCount(page);
+  await page.evaluate(() => {
+    (window as unknown as { longTasks: number[] }).longTasks.length = 0;
+  });
+  const start = Date.now();
+  await action();
+  await nextResult(page, before);
+  const resultMs = Date.now() - start;
+  await page.waitForTimeout(300); // tasks that draw the result
+  const tasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.slice());
+  return { backend, edit, longestMs: Math.max(0, ...tasks), longTasks: tasks.length, resultMs };
+}
+
+async function benchBackend(page: Page, backend: "wasm" | "webgpu"): Promise<EditFigure[]> {
+  await page.goto(`${ORIGIN}/?s=${encodeState(benchState(backend))}`);
+  await nextResult(page, 0);
+  const ran = await page.getByTestId("backend").textContent();
+  if (ran !== backend) console.warn(`asked for ${backend}, the engine ran on ${ran}`);
+  const figures: EditFigure[] = [];
+  figures.push(
+    await measure(page, backend, "stroke in the editor", async () => {
+      const lane = page.locator('canvas[data-lane="rewards"]');
+      await lane.scrollIntoViewIfNeeded();
+      const box = await lane.boundingBox();
+      if (!box) throw new Error("the rewards lane is not drawn");
+      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
+      await page.mouse.down();
+      for (let i = 1; i <= 40; i++) {
+        const f = i / 40;
+        await page.mouse.move(box.x + box.width * (0.1 + 0.8 * f), box.y + box.height * (0.5 - 0.4 * Math.sin(6 * f)));
+        await page.waitForTimeout(16);
+      }
+      await page.mouse.up();
+    }),
+  );
+  figures.push(
+    await measure(page, backend, "γ change", async () => {
+      await page.getByTestId("gamma-input").fill("0.95");
+      await page.getByTestId("gamma-input").press("Enter");
+    }),
+  );
+  figures.push(
+    await measure(page, backend, "chunk size step", async () => {
+      await page.getByRole("button", { name: /^Double the chunk size/ }).click();
+    }),
+  );
+  return figures;
+}
+
+const server = await startServer();
+const browser = await chromium.launch({
+  executablePath: process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium",
+  args: ARGS,
+});
+try {
+  const figures: EditFigure[] = [];
+  for (const backend of ["wasm", "webgpu"] as const) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => {
+      const longTasks: number[] = [];
+      (window as unknown as { longTasks: number[] }).longTasks = longTasks;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) longTasks.push(Math.round(entry.duration));
+      }).observe({ type: "longtask", buffered: true });
+    });
+    figures.push(...(await benchBackend(page, backend)));
+    await page.close();
+  }
+  console.log(`Playground, ${ROWS} × ${TOKENS} tokens (dense preset, discounted returns, C = 128), headless Chromium:`);
+  console.log("| backend | edit                 | longest main-thread task | tasks > 50 ms | edit → result |");
+  console.log("| ------- | -------------------- | ------------------------ | ------------- | ------------- |");
+  for (const f of figures) {
+    const flag = f.longestMs > TARGET_MS ? " (over target)" : "";
+    console.log(
+      `| ${f.backend.padEnd(7)} | ${f.edit.padEnd(20)} | ${`${f.longestMs} ms${flag}`.padEnd(24)} | ${String(f.longTasks).padEnd(13)} | ${`${f.resultMs} ms`.padEnd(13)} |`,
+    );
+  }
+  const worst = Math.max(...figures.map((f) => f.longestMs));
+  console.log(`Target: no task over ${TARGET_MS} ms per edit. Longest seen: ${worst} ms.`);
+} finally {
+  await browser.close();
+  if (server.pid) process.kill(-server.pid);
+}
