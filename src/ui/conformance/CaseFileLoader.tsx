@@ -6,7 +6,7 @@ export interface CaseFileLoaderProps {
    * Called the moment a file is chosen, before it is read: with its name and how to read its
    * text (which rejects with a message naming the file). Parsing is the caller's job.
    */
-  onFile(sourceName: string, read: () => Promise<string>): void;
+  onFile(sourceName: string, read: () => Promise<Uint8Array>): void;
   disabled?: boolean;
 }
 
@@ -18,7 +18,8 @@ export function CaseFileLoader({ onFile, disabled = false }: CaseFileLoaderProps
     if (!file) return;
     onFile(file.name, async () => {
       try {
-        return await file.text();
+        // Bytes, not text(): invalid UTF-8 is then reported by offset instead of silently replaced.
+        return new Uint8Array(await file.arrayBuffer());
       } catch (error) {
         throw new Error(`${file.name}: could not be read (${(error as Error).message})`);
       }
@@ -30,7 +31,7 @@ export function CaseFileLoader({ onFile, disabled = false }: CaseFileLoaderProps
       try {
         const response = await fetch(publicCasesUrl);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        return await response.text();
+        return new Uint8Array(await response.arrayBuffer());
       } catch (error) {
         throw new Error(`the built-in public cases could not be loaded (${(error as Error).message})`);
       }

@@ -110,16 +110,16 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     if (engine && cases) startRun(engine, cases);
   };
 
-  const onFile = (fileName: string, read: () => Promise<string>) => {
+  const onFile = (fileName: string, read: () => Promise<Uint8Array>) => {
     const readId = ++latest.current.read;
     const isLatest = () => latest.current.read === readId;
     dispatch({ type: "read", readId, fileName });
     void (async () => {
       let next: Loaded;
       try {
-        const text = await read();
+        const bytes = await read();
         if (!isLatest()) return;
-        next = { cases: readCases(text, fileName), fileName };
+        next = { cases: readCases(bytes, fileName), fileName };
       } catch (reason) {
         if (!isLatest()) return;
         // A bad file leaves the previous results in place.
@@ -161,8 +161,9 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     <div className="conformance-view">
       <h2>Conformance</h2>
       <p className="view-intro">
-        Runs every case of a golden file on the tensor engine (in a Web Worker) and compares it with the float64 truth,
-        within the case's float32 tolerance.
+        Runs every case of a golden file on the tensor engine (in a Web Worker) and compares every output with the
+        float64 truth, each within its own float32 error bound (the roundings on its path; a file's tolerance can only
+        tighten it).
       </p>
       <Notices error={error} notice={notice} urlProblems={urlProblems} />
       <div className="conformance-controls">

@@ -65,7 +65,7 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
               max abs error
             </th>
             <th scope="col" className="number">
-              tolerance (float32)
+              bound at worst
             </th>
             <th
               scope="col"

@@ -17,4 +17,17 @@ describe("reading a chosen case file", () => {
   it("passes on the parser's message for a malformed file", () => {
     expect(() => readCases("{ cases: [", "broken.json")).toThrow("broken.json: not valid JSON");
   });
+
+  it("refuses a file whose power tables contradict its discount, naming the table and index", () => {
+    const file = JSON.parse(readFileSync(new URL("../../../cases/public_cases.json", import.meta.url), "utf8"));
+    file.cases[12].params.discount = 0.5;
+    expect(() => readCases(JSON.stringify(file), "edited.json")).toThrow(
+      /^edited\.json: the file contradicts itself: cases\[12\] \(".*"\)\.float32_pow_tables\.M_row0\[1\]/,
+    );
+  });
+
+  it("reports invalid UTF-8 by its byte offset instead of replacing it", () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"meta":{"schema_version":1},"cases":["'), 0xff, 0x22]);
+    expect(() => readCases(bytes, "bad.json")).toThrow(/byte offset/);
+  });
 });

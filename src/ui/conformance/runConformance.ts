@@ -2,7 +2,7 @@ import { type CaseVerdict, caseToProblem, checkCase } from "../../conformance";
 import type { ScanProblem } from "../../core";
 import type { EngineClient, ProblemResult } from "../../engine/client";
 import { errorFromFailure } from "../../engine/client";
-import type { Strategy } from "../../engine/strategy";
+import { STRATEGY_ALGORITHM, type Strategy } from "../../engine/strategy";
 import type { ScanCase } from "../../io/caseSchema";
 
 /** A case's verdict, with where and how fast the engine ran it. */
@@ -22,7 +22,8 @@ export interface ConformanceRun {
 
 /**
  * Checks every case on the engine in ONE worker request (so a newer run supersedes it as a
- * whole, and ten thousand small cases cost one message out), against the float32 tolerance;
+ * whole, and ten thousand small cases cost one message out), each element within the float32
+ * error bound of the strategy's algorithm;
  * `onRow` sees each case as soon as it is judged. A case the engine cannot take (a
  * library-convention case) is judged at once, with the reason. Resolves only when every case
  * has its verdict: an engine answer short of a case rejects.
@@ -45,6 +46,7 @@ export async function runConformance(
         throw errorFromFailure(result.error);
       },
       "float32",
+      STRATEGY_ALGORITHM[strategy],
     );
     const row: CaseRow =
       "ok" in result && result.ok ? { verdict, backend: result.run.backend, millis: result.run.millis } : { verdict };
