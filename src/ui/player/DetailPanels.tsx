@@ -128,7 +128,7 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
       return (
         <TokenTable
           title={`Row ${b}, from the last token: δ_t = r_t + γ·V_(t+1) − V_t (γ = ${g.gamma})`}
-          tokens={lastTokens(r.cols - 1, 8)}
+          tokens={lastTokens(r.cols - 1, 6)}
           columns={[
             { name: "r_t", value: (t) => g.rewards[j(t)] },
             { name: "V_t", value: (t) => g.values[j(t)] },
@@ -181,7 +181,7 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
       return (
         <TokenTable
           title={`Row ${b}: token rewards −β·kl·mask (β = ${x.klCoef}), outcome ${f32(x.outcomes[b])} at t = ${last}`}
-          tokens={lastTokens(end, 8)}
+          tokens={lastTokens(end, 6)}
           columns={[
             { name: "kl", value: (t) => x.kl[j(t)] },
             { name: "mask", value: (t) => String(x.mask[j(t)]) },

@@ -1,7 +1,7 @@
 import katex from "katex";
 import "katex/dist/katex.min.css";
 import { useEffect, useRef } from "react";
-import { f32 } from "./captions";
+import { f32, operand32 } from "./captions";
 import { derivation, localSumTex } from "./formula";
 import type { Replay } from "./replay";
 import type { Inspected } from "./Stage";
@@ -35,14 +35,14 @@ export function FormulaCard({ replay: r, target, onClose }: { replay: Replay; ta
     lines = d.tex;
     if (target.lane === "returns" && r.gae) {
       const j = b * r.cols + t;
-      extra = `R_t = A_t + V_t = ${f32(r.engineOut[j])} + ${f32(r.gae.values[j])} = ${f32(r.gae.returns[j])}`;
+      extra = `R_t = A_t + V_t = ${f32(r.engineOut[j])} + ${operand32(r.gae.values[j])} = ${f32(r.gae.returns[j])}`;
     }
   }
   return (
     <aside className="formula-card" data-testid="formula-card" aria-live="polite" aria-label={title}>
       <header>
         <strong>{title}</strong>
-        <button type="button" onClick={onClose} aria-label="Close the formula card">
+        <button type="button" className="formula-card-close" onClick={onClose} aria-label="Close the formula card">
           ×
         </button>
       </header>

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
 import { CARRY_COLOUR, errorDecades, errorFill, MATRIX_COLOUR, signedFill, ZERO_ERROR_FILL } from "./colors";
 import type { Replay } from "./replay";
@@ -25,7 +25,7 @@ function Swatch({ fill, stroke, children }: { fill: string; stroke?: string; chi
 }
 
 /** What the stage's colours, hatches and outlines mean, with the numbers at the ends of each scale. */
-export function Legend({ replay: r, rows }: { replay: Replay; rows: number[] }) {
+export const Legend = memo(function Legend({ replay: r, rows }: { replay: Replay; rows: number[] }) {
   const extents = useMemo(() => stageExtents(r, rows), [r, rows]);
   const decades = useMemo(() => errorDecades(cellErrors(r)), [r]);
   const ramp = (extent: number) =>
@@ -69,4 +69,4 @@ export function Legend({ replay: r, rows }: { replay: Replay; rows: number[] }) 
       </Swatch>
     </div>
   );
-}
+});

@@ -67,6 +67,22 @@ export function Narrative({
           </div>
         </section>
       ) : null}
+      {shortcuts ? (
+        <section className="shortcuts" aria-label="Keyboard shortcuts">
+          <h3>Keyboard</h3>
+          <dl>
+            {SHORTCUTS.map(([keys, what]) => (
+              <div key={keys}>
+                <dt>{keys}</dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+          <button type="button" onClick={onShortcutsClose}>
+            Close
+          </button>
+        </section>
+      ) : null}
       <p className="phase-name">
         <span>{f.phase.label}</span>
         {f.step.chunk >= 0 ? <span className="phase-chunk"> · chunk {f.step.chunk}</span> : null}
@@ -96,22 +112,6 @@ export function Narrative({
         )}
       </p>
       {children}
-      {shortcuts ? (
-        <section className="shortcuts" aria-label="Keyboard shortcuts">
-          <h3>Keyboard</h3>
-          <dl>
-            {SHORTCUTS.map(([keys, what]) => (
-              <div key={keys}>
-                <dt>{keys}</dt>
-                <dd>{what}</dd>
-              </div>
-            ))}
-          </dl>
-          <button type="button" onClick={onShortcutsClose}>
-            Close
-          </button>
-        </section>
-      ) : null}
     </aside>
   );
 }

@@ -296,7 +296,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
         playing={playing}
         speed={speed}
         view={view}
-        dimmed={Boolean(emphasis && !emphasis.includes("transport") && !emphasis.includes("scrubber"))}
+        spotlight={Boolean(tourRegions?.includes("transport"))}
         onPlay={() => act({ type: "toggle" })}
         onPause={() => setPlaying(false)}
         onStep={(delta) => act({ type: "step", delta })}

@@ -5,7 +5,7 @@ import { type CellView, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
 import { type Replay, tokenOf } from "./replay";
-import type { StageLayout } from "./stageLayout";
+import type { StageLayout, TokenColumn } from "./stageLayout";
 import {
   AXIS_HEIGHT,
   cellErrors,
@@ -103,9 +103,22 @@ export const Stage = memo(function Stage({
                 <CarryLane replay={r} frame={f} layout={layout} b={b} y={y} />
               ) : (
                 <g transform={`translate(${LABEL_WIDTH} 0)`}>
-                  {layout.tokens.map((col, slot) => {
-                    const cell = cellView(r, f, lane, b, col.i);
-                    return drawCell(context, cell, lane, b, col.i, col.x, y, h, slot);
+                  {layout.bands.map((band, n) => {
+                    const columns = layout.tokens.slice(n * r.chunkSize, (n + 1) * r.chunkSize);
+                    const cells = columns.map((col) => cellView(r, f, lane, b, col.i));
+                    return (
+                      <BandCells
+                        key={band.x}
+                        ctx={context}
+                        lane={lane}
+                        b={b}
+                        y={y}
+                        h={h}
+                        columns={columns}
+                        cells={cells}
+                        firstSlot={n * r.chunkSize}
+                      />
+                    );
                   })}
                   {layout.folds.map((fold) => (
                     <g key={`fold-${fold.firstChunk}`} className="fold">
@@ -145,6 +158,49 @@ interface CellContext {
   decades: Decades | undefined;
   inspected: Inspected | undefined;
   onInspect(target: Inspected | undefined): void;
+}
+
+interface BandProps {
+  ctx: CellContext;
+  lane: StageLane;
+  b: number;
+  y: number;
+  h: number;
+  columns: TokenColumn[];
+  cells: CellView[];
+  firstSlot: number;
+}
+
+/**
+ * One chunk of one lane. A step changes the cells of a chunk or two, so the others are compared
+ * by content and not redrawn: stepping and scrubbing touch only what changed.
+ */
+const BandCells = memo(function BandCells({ ctx, lane, b, y, h, columns, cells, firstSlot }: BandProps) {
+  return <>{columns.map((col, n) => drawCell(ctx, cells[n], lane, b, col.i, col.x, y, h, firstSlot + n))}</>;
+}, sameBand);
+
+function sameBand(a: BandProps, z: BandProps): boolean {
+  const [p, q] = [a.ctx, z.ctx];
+  if (p.r !== q.r || p.w !== q.w || p.extents !== q.extents || p.decades !== q.decades || p.onInspect !== q.onInspect) {
+    return false;
+  }
+  if (a.lane !== z.lane || a.b !== z.b || a.y !== z.y || a.h !== z.h || a.firstSlot !== z.firstSlot) return false;
+  if (a.columns.length !== z.columns.length) return false;
+  if (inspectedToken(a) !== inspectedToken(z)) return false;
+  for (let n = 0; n < a.columns.length; n++) {
+    if (a.columns[n].i !== z.columns[n].i || a.columns[n].x !== z.columns[n].x) return false;
+    const [c, d] = [a.cells[n], z.cells[n]];
+    if (c.state !== d.state || c.mark !== d.mark || !Object.is(c.value, d.value) || c.ratio !== d.ratio) return false;
+  }
+  return true;
+}
+
+/** The reversed position of the inspected cell if it lies in this band's lane and row, else -1. */
+function inspectedToken({ ctx, lane, b, columns }: BandProps): number {
+  const target = ctx.inspected;
+  if (!target || target.lane !== lane || target.b !== b) return -1;
+  const i = ctx.r.cols - 1 - target.t;
+  return columns.some((col) => col.i === i) ? i : -1;
 }
 
 /**

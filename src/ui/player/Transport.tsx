@@ -8,7 +8,8 @@ export interface TransportProps {
   playing: boolean;
   speed: number;
   view: TimeView;
-  dimmed: boolean;
+  /** The tour points at the transport bar. */
+  spotlight: boolean;
   onPlay(): void;
   onPause(): void;
   onStep(delta: 1 | -1): void;
@@ -27,7 +28,7 @@ export function Transport(p: TransportProps) {
   const last = trace.steps.length - 1;
   const atEnd = cursor >= last;
   return (
-    <div className={`transport${p.dimmed ? " dim" : ""}`} data-region="transport">
+    <div className={`transport${p.spotlight ? " spotlight" : ""}`} data-region="transport">
       <div className="transport-buttons">
         <button
           type="button"

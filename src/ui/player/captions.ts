@@ -6,6 +6,9 @@ import { type PlayerTrace, type Step, validInChunk } from "./trace";
 export const f32 = (x: number) => formatValue(x, "float32");
 export const f64 = (x: number) => formatValue(x, "float64");
 
+/** A float32 value as an operand: negative ones in parentheses, so "a − (−b)" never reads "a − -b". */
+export const operand32 = (x: number) => (x < 0 || Object.is(x, -0) ? `(${f32(x)})` : f32(x));
+
 /** A value's full-precision text for `data-value`: the shortest round-trip form, and "-0" for negative zero. */
 export const dataValue = (x: number) => (Object.is(x, -0) ? "-0" : String(x));
 
@@ -52,7 +55,7 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
       if (!x) return "";
       const t = cols - 1;
       const j = b * cols + t;
-      return `TD residuals δ_t = r_t + γ·V_(t+1) − V_t with V_T = 0, in float32; at the last token${row}: δ_${t} = ${f32(x.rewards[j])} + ${x.gamma}·0 − ${f32(x.values[j])} = ${f32(r.scanned[j])}.`;
+      return `TD residuals δ_t = r_t + γ·V_(t+1) − V_t with V_T = 0, in float32; at the last token${row}: δ_${t} = ${f32(x.rewards[j])} + ${x.gamma}·0 − ${operand32(x.values[j])} = ${f32(r.scanned[j])}.`;
     }
     case "discount": {
       const x = r.gae;
@@ -100,7 +103,7 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
       const x = r.gae;
       if (!x) return "";
       const j = b * cols;
-      return `GAE's returns are R_t = A_t + V_t, one float32 addition per token; at t = 0${row}: ${f32(r.engineOut[j])} + ${f32(x.values[j])} = ${f32(x.returns[j])}.`;
+      return `GAE's returns are R_t = A_t + V_t, one float32 addition per token; at t = 0${row}: ${f32(r.engineOut[j])} + ${operand32(x.values[j])} = ${f32(x.returns[j])}.`;
     }
     case "trim": {
       const cut = r.lengths.reduce((sum, L) => sum + (cols - L), 0);

@@ -109,8 +109,19 @@ export interface ErrorSummary {
   replayMismatches: number;
 }
 
-/** The comparison the last step reports, over every real token of every row. */
+const summaries = new WeakMap<Replay, ErrorSummary>();
+
+/** The comparison the last step reports, over every real token of every row (computed once per run). */
 export function errorSummary(r: Replay): ErrorSummary {
+  let summary = summaries.get(r);
+  if (!summary) {
+    summary = summarise(r);
+    summaries.set(r, summary);
+  }
+  return summary;
+}
+
+function summarise(r: Replay): ErrorSummary {
   let cells = 0;
   let maxAbs = 0;
   let maxRatio = 0;

@@ -172,8 +172,10 @@ export function previousSection(trace: PlayerTrace, cursor: number): number {
 
 /** The first step that works on chunk c in the local phase (for jumps from the chunk overview). */
 export function localStepOfChunk(trace: PlayerTrace, chunk: number): number {
-  const i = trace.steps.findIndex((s) => s.phase === "local" && s.chunk === chunk);
-  return i < 0 ? 0 : i;
+  return Math.max(
+    0,
+    trace.steps.findIndex((s) => s.phase === "local" && s.chunk === chunk),
+  );
 }
 
 /** Is phase `id` complete at `step` (the step lies in a later phase)? */
