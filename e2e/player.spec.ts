@@ -9,6 +9,8 @@ import {
 } from "../src/core";
 import { maskWithHoles, normals, seededRandom } from "../src/core/testRandom";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
+import { BASE_SETTINGS } from "../src/io/presets";
+import { playerSearch } from "../src/ui/player/playerLink";
 
 /**
  * The player on a case file built here (never seen by any other test): 2 rows of 29 tokens in
@@ -287,6 +289,35 @@ test("the tour drives the player and every stop lands on its step", async ({ pag
   await expect(page.getByTestId("step-caption")).toContainText("Compare with the float64 serial loop");
   await tour.getByRole("button", { name: "Skip" }).click();
   await expect(tour).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("opens a playground state from ?view=player&s=…, and reports a damaged one", async ({ page }) => {
+  const values = [0.5, -0.25, 0.125, 1, 0, -1, 0.75, 0.5, 0.25, -0.5, 2, 0.5];
+  const state = {
+    ...BASE_SETTINGS,
+    estimator: "gae" as const,
+    gamma: 0.9,
+    lambd: 0.8,
+    chunkSize: 4,
+    data: {
+      source: "inline" as const,
+      rows: [{ length: 12, rewards: values, values: values.map((v) => v / 2) }],
+    },
+  };
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.goto(`/${playerSearch(state)}&backend=cpu`);
+  await expect(page.getByTestId("player-source")).toHaveText("From the playground", { timeout: 30_000 });
+  // GAE: residuals and γλ first, then reverse, pad (none), 12 local steps + 3 chunk ends, 3 carries, combine, returns, compare.
+  await expect(page.getByTestId("player-position")).toHaveText(`1 / ${2 + 2 + 15 + 3 + 3}`);
+  await expect(page.getByTestId("step-caption")).toContainText(
+    "δ_11 = 0.500000000 + 0.9·0 − 0.250000000 = 0.250000000",
+  );
+
+  await page.goto("/?view=player&backend=cpu&s=damaged");
+  await expect(page.getByTestId("url-notice")).toContainText("Player link");
+  await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
   expect(problems).toEqual([]);
 });
 

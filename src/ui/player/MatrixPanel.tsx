@@ -185,36 +185,51 @@ interface GridProps {
  * whole chunks are stepped (the active line stays the last one) it is not redrawn at all.
  */
 const KernelGrid = memo(function KernelGrid({ kernelRow, w0, w1, active, original, s, mx, my }: GridProps) {
-  const cells: ReactNode[] = [];
-  for (let row = w0; row <= w1; row++) {
-    for (let col = w0; col <= w1; col++) {
-      // Original: row i, column j, M[i][j] = d^(j−i). Reversed: row l, column k, M[l][k] = d^(k−l).
-      const power = col - row;
-      const x = mx + s * (col - w0);
-      const y = my + s * (row - w0);
-      const inActive = original ? row === active : col === active;
-      const feeds = inActive && power >= 0;
-      const value = power >= 0 ? kernelRow[power] : 0;
-      cells.push(
-        <g key={`${row}-${col}`} className={`m-cell${power < 0 ? " zero" : ""}${feeds ? " active" : ""}`}>
-          <rect
-            x={x}
-            y={y}
-            width={s - 1}
-            height={s - 1}
-            fill={power < 0 ? "#fff" : powerFill(value)}
-            data-value={dataValue(value)}
-          />
-          {s >= 23 && power >= 0 ? (
-            <text x={x + s / 2} y={y + s / 2 + 3} textAnchor="middle">
-              {compact(value)}
-            </text>
-          ) : null}
-        </g>,
+  // M is Toeplitz: every diagonal holds one power of the discount, so each diagonal is one path
+  // (a few dozen elements instead of C² cells), carrying its value once.
+  const n = w1 - w0 + 1;
+  const box = (row: number, col: number) =>
+    `M${mx + s * (col - w0)},${my + s * (row - w0)}h${s - 1}v${s - 1}h${1 - s}z`;
+  const diagonals: ReactNode[] = [];
+  const labels: ReactNode[] = [];
+  let zeros = "";
+  let activeCells = "";
+  for (let power = -(n - 1); power <= n - 1; power++) {
+    let d = "";
+    for (let row = w0; row <= w1; row++) {
+      const col = row + power;
+      if (col < w0 || col > w1) continue;
+      d += box(row, col);
+      if (power >= 0 && (original ? row === active : col === active)) activeCells += box(row, col);
+      if (power >= 0 && s >= 23) {
+        labels.push(
+          <text
+            key={`${row}-${col}`}
+            x={mx + s * (col - w0) + s / 2}
+            y={my + s * (row - w0) + s / 2 + 3}
+            textAnchor="middle"
+          >
+            {compact(kernelRow[power])}
+          </text>,
+        );
+      }
+    }
+    if (power < 0) zeros += d;
+    else if (d) {
+      const value = kernelRow[power];
+      diagonals.push(
+        <path key={power} d={d} fill={powerFill(value)} data-value={dataValue(value)} data-power={power} />,
       );
     }
   }
-  return <g>{cells}</g>;
+  return (
+    <g className="m-grid">
+      <path className="m-zero" d={zeros} fill="#fff" />
+      {diagonals}
+      <path className="m-active-cells" d={activeCells} fill="none" />
+      <g className="m-labels">{labels}</g>
+    </g>
+  );
 });
 
 function localOf(r: Replay, b: number, chunk: number, k: number): number {

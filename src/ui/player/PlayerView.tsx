@@ -34,8 +34,13 @@ import { useWidth } from "./useWidth";
 import "./player.css";
 
 export interface PlayerViewProps {
-  /** What to open: a playground state or a case of a case file; the first built-in example by default. */
+  /**
+   * What to open first: a playground state or a case of a case file; the first built-in example by
+   * default. Read once, at mount (remount with a new `key` to open another source from outside).
+   */
   initial?: PlayerSource;
+  /** A message about the address (a damaged `s`), shown above the player. */
+  notice?: string;
   /** The engine backend to ask for (the playground's or the address's choice). */
   backend?: BackendRequest;
   /** An engine client to share with the rest of the page; the player starts its own otherwise. */
@@ -47,11 +52,8 @@ export interface PlayerViewProps {
  * beside the float64 serial loop. Every frame is `frame(trace, cursor)`: stepping back, scrubbing
  * and jumping land on exactly the same picture.
  */
-export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProps) {
+export function PlayerView({ initial, notice, backend = "auto", engine }: PlayerViewProps) {
   const [source, setSource] = useState<PlayerSource>(() => initial ?? exampleSource("returns"));
-  useEffect(() => {
-    if (initial) setSource(initial);
-  }, [initial]);
   const run = usePlayerRun(source, backend, engine);
   const [fileError, setFileError] = useState<string>();
   const trace = run.trace;
@@ -174,6 +176,11 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
   };
 
   const error = fileError ?? run.error;
+  const noticeLine = notice ? (
+    <p className="player-notice" role="status" data-testid="url-notice">
+      {notice}
+    </p>
+  ) : null;
   const sourceBar = (
     <SourceBar
       source={source}
@@ -193,6 +200,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
   if (!trace || !f) {
     return (
       <section className="player" aria-label="Step-by-step player">
+        {noticeLine}
         {sourceBar}
         {error ? (
           <p className="player-error" role="alert" data-testid="error-message">
@@ -237,6 +245,7 @@ export function PlayerView({ initial, backend = "auto", engine }: PlayerViewProp
       aria-label="Step-by-step player"
       data-phase={f.phase.id}
     >
+      {noticeLine}
       {sourceBar}
       {error ? (
         <p className="player-error" role="alert" data-testid="error-message">

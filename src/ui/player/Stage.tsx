@@ -320,6 +320,9 @@ function Axis({
         const t = layout.view === "original" ? tokenOf(r, col.i) : col.i;
         if (t < 0 && layout.view === "original") return null;
         if (t % every !== 0 && !(layout.view === "original" && t === r.cols - 1)) return null;
+        // Leave room for the label of a fold beside the first or last drawn chunk.
+        const nearFold = layout.folds.some((fold) => Math.abs(col.x - fold.x) < fold.width + 14);
+        if (nearFold && every > 1) return null;
         return (
           <text key={col.i} x={col.x + layout.cell / 2} y={AXIS_HEIGHT - 6} textAnchor="middle" className="tick">
             {t}
@@ -382,7 +385,7 @@ function CarryLane({
                 : undefined;
         const into = layout.view === "original" ? band.x + band.width : band.x;
         const label =
-          band.width >= 40 ? `s = ${band.width >= 90 ? f32(value) : formatShort(value)}` : formatShort(value);
+          band.width >= 40 ? `s = ${band.width >= 130 ? f32(value) : formatShort(value)}` : formatShort(value);
         return (
           <g key={c} className={`carry${current ? " current" : ""}`}>
             <line className="carry-bracket" x1={band.x + 1} x2={band.x + band.width - 1} y1={mid + 6} y2={mid + 6} />

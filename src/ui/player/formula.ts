@@ -21,7 +21,7 @@ export interface Derivation {
   serial: number;
   difference: number;
   bound: number;
-  /** Lines of TeX, one display each. */
+  /** Lines of TeX, one display each: the formula, the numbers (two lines), the serial value, the difference. */
   tex: string[];
 }
 
@@ -46,7 +46,8 @@ export function derivation(r: Replay, b: number, t: number): Derivation {
   const top = r.cols - 1 - chunk * C;
   const tex = [
     `${G}_{${t}} = \\underbrace{\\textstyle\\sum_{t'=${t}}^{${top}} ${d}^{t'-${t}}\\, ${x}_{t'}}_{\\text{local sum, chunk } ${chunk}} + \\underbrace{s_{${chunk}}}_{\\text{carry}}\\cdot ${d}^{${k + 1}}`,
-    `= ${num(f32(local))} + ${paren(f32(carry))} \\cdot ${paren(f32(power))} = ${num(f32(local))} + ${paren(f32(term))} = ${num(f32(value))}`,
+    `= ${num(f32(local))} + ${paren(f32(carry))} \\cdot ${paren(f32(power))}`,
+    `= ${num(f32(local))} + ${paren(f32(term))} = ${num(f32(value))}`,
     `${G}^{\\text{serial}}_{${t}} = \\textstyle\\sum_{t' \\ge ${t}} ${d}^{t'-${t}}\\, ${x}_{t'} = ${num(f64(serial))}`,
     `${G}_{${t}} - ${G}^{\\text{serial}}_{${t}} = ${num(formatShort(difference))} \\quad (|\\cdot| ${Math.abs(difference) <= bound ? "\\le" : ">"} \\text{bound } ${num(formatShort(bound))})`,
   ];
