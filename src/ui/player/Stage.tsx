@@ -1,10 +1,12 @@
 import { memo, type ReactNode, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
+import { CarryLane } from "./CarryLane";
 import { dataValue, f32 } from "./captions";
 import { type CellView, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
 import { type Replay, tokenOf } from "./replay";
+import { Axis } from "./StageAxis";
 import type { StageLayout, TokenColumn } from "./stageLayout";
 import {
   AXIS_HEIGHT,
@@ -286,131 +288,6 @@ function drawCell(
       onClick={() => onInspect(target)}
     >
       {inner}
-    </g>
-  );
-}
-
-function Axis({
-  replay: r,
-  frame: f,
-  layout,
-  height,
-}: {
-  replay: Replay;
-  frame: Frame;
-  layout: StageLayout;
-  height: number;
-}) {
-  const every = layout.cell >= 14 ? 1 : layout.cell >= 7 ? 4 : layout.cell >= 3 ? 8 : 32;
-  return (
-    <g className="axis" transform={`translate(${LABEL_WIDTH} 0)`}>
-      {layout.bands.map((band) => {
-        const current = band.chunk === f.focusChunk && f.step.chunk >= 0;
-        const short = band.chunk === r.nChunks - 1 && r.pad > 0;
-        return (
-          <g key={band.chunk} className={`chunk-band${current ? " current" : ""}`} data-chunk={band.chunk}>
-            <rect x={band.x - 2} y={14} width={band.width + 4} height={height - 14} rx={4} />
-            <text x={band.x + band.width / 2} y={10} textAnchor="middle" className="chunk-label">
-              {band.width >= 60 ? `chunk ${band.chunk}${short ? " (short)" : ""}` : `c${band.chunk}`}
-            </text>
-          </g>
-        );
-      })}
-      {layout.tokens.map((col) => {
-        const t = layout.view === "original" ? tokenOf(r, col.i) : col.i;
-        if (t < 0 && layout.view === "original") return null;
-        if (t % every !== 0 && !(layout.view === "original" && t === r.cols - 1)) return null;
-        // Leave room for the label of a fold beside the first or last drawn chunk.
-        const nearFold = layout.folds.some((fold) => Math.abs(col.x - fold.x) < fold.width + 14);
-        if (nearFold && every > 1) return null;
-        return (
-          <text key={col.i} x={col.x + layout.cell / 2} y={AXIS_HEIGHT - 6} textAnchor="middle" className="tick">
-            {t}
-          </text>
-        );
-      })}
-      {layout.folds.map((fold) => (
-        <text
-          key={fold.firstChunk}
-          x={fold.x + fold.width / 2}
-          y={AXIS_HEIGHT - 6}
-          textAnchor="middle"
-          className="tick"
-        >
-          {fold.lastChunk - fold.firstChunk + 1} chunks
-        </text>
-      ))}
-      <text x={-8} y={AXIS_HEIGHT - 6} textAnchor="end" className="tick axis-name">
-        {layout.view === "original" ? "t" : "i (reversed)"}
-      </text>
-    </g>
-  );
-}
-
-/** Arrows from each chunk's last value into the next chunk, labelled with the carry (per row). */
-function CarryLane({
-  replay: r,
-  frame: f,
-  layout,
-  b,
-  y,
-}: {
-  replay: Replay;
-  frame: Frame;
-  layout: StageLayout;
-  b: number;
-  y: number;
-}) {
-  const C = r.chunkSize;
-  const mid = y + 15;
-  return (
-    <g transform={`translate(${LABEL_WIDTH} 0)`}>
-      {layout.bands.map((band) => {
-        const c = band.chunk;
-        if (c >= f.reveal.carried) return null;
-        const value = r.carriesIn[b * r.nChunks + c];
-        const current = f.step.kind === "carry" && f.step.chunk === c;
-        const source = layout.tokens.find((col) => col.i === c * C - 1);
-        const fold = layout.folds.find((fd) => fd.firstChunk <= c - 1 && c - 1 <= fd.lastChunk);
-        // The source cell (or the fold that hides it) lies next to the band: right of it in original time.
-        const sourceX =
-          c === 0
-            ? undefined
-            : source
-              ? source.x + layout.cell / 2
-              : fold
-                ? layout.view === "original"
-                  ? fold.x
-                  : fold.x + fold.width
-                : undefined;
-        const into = layout.view === "original" ? band.x + band.width : band.x;
-        const label =
-          band.width >= 40 ? `s = ${band.width >= 130 ? f32(value) : formatShort(value)}` : formatShort(value);
-        return (
-          <g key={c} className={`carry${current ? " current" : ""}`}>
-            <line className="carry-bracket" x1={band.x + 1} x2={band.x + band.width - 1} y1={mid + 6} y2={mid + 6} />
-            {sourceX !== undefined ? (
-              <path
-                className="carry-arrow"
-                d={`M${sourceX},${y + 1} C${sourceX},${mid + 6} ${into},${mid + 6} ${into + (layout.view === "original" ? -2 : 2)},${mid + 6}`}
-                markerEnd="url(#player-carry-head)"
-              />
-            ) : null}
-            <text
-              className="carry-value"
-              x={band.x + band.width / 2}
-              y={mid + 1}
-              textAnchor="middle"
-              data-testid="carry-value"
-              data-row={b}
-              data-chunk={c}
-              data-value={dataValue(value)}
-            >
-              {label}
-            </text>
-          </g>
-        );
-      })}
     </g>
   );
 }
