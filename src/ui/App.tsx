@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { ConformanceView } from "./conformance/ConformanceView";
 import { TopNav } from "./nav/TopNav";
+import { linkedSource } from "./player/playerLink";
+import { PlayerView } from "./player/PlayerView";
 import { PlaygroundView } from "./playground/PlaygroundView";
 import { parseUrlState } from "./urlState";
 
@@ -9,13 +11,20 @@ export function App() {
   const [{ state, problems }] = useState(() => parseUrlState(window.location.search));
   const [debug] = useState(() => new URLSearchParams(window.location.search).has("debug"));
   const [actions, setActions] = useState<HTMLDivElement | null>(null);
+  const [linked] = useState(() => linkedSource(window.location.search));
   const conformance = state.view === "conformance";
+  const player = state.view === "player";
+  const playerNotice = [linked.error?.message, ...problems].filter(Boolean).join(" ");
   return (
     <div className={conformance ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
       {conformance ? (
         <main className="app">
           <ConformanceView initial={state} urlProblems={problems} debug={debug} />
+        </main>
+      ) : player ? (
+        <main className="player-page">
+          <PlayerView initial={linked.source} notice={playerNotice || undefined} backend={state.backend} />
         </main>
       ) : (
         <PlaygroundView toolbarSlot={actions} urlProblems={problems} />

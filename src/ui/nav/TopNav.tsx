@@ -8,6 +8,7 @@ export interface TopNavProps {
 
 const VIEWS: { view: View; label: string; href: string }[] = [
   { view: "home", label: "Playground", href: "./" },
+  { view: "player", label: "Player", href: "?view=player" },
   { view: "conformance", label: "Conformance", href: "?view=conformance" },
 ];
 
