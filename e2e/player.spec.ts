@@ -332,47 +332,34 @@ test("a bad case file is reported and the current run stays", async ({ page }) =
   expect(problems).toEqual([]);
 });
 
-test("T = 4096: scrubbing end to end runs no main-thread task over 100 ms", async ({ page }) => {
+test("T = 4096: a drag of the scrubber end to end and back lands on the steps it passes", async ({ page }) => {
+  // How long each frame takes is measured by `npm run bench:player`, never asserted here.
   const problems = await openPlayer(page);
   await page.getByLabel("Example").selectOption("long");
   await expect(page.getByTestId("player-source")).toHaveText(/4096 tokens/, { timeout: 30_000 });
   await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ 516$/);
   await blur(page);
-
-  // Chromium's trace gives every main-thread task its wall time and its CPU time: on a shared
-  // machine the wall time also counts the waits for a core, the CPU time only the page's own work.
-  const cdp = await page.context().newCDPSession(page);
-  const events: { name: string; ph: string; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as typeof events)));
-  const complete = new Promise((resolve) => cdp.on("Tracing.tracingComplete", resolve));
-  await cdp.send("Tracing.start", { categories: "devtools.timeline,toplevel" });
-  const positions = await page.evaluate(async () => {
+  const first = await snapshot(page);
+  const landed = await page.evaluate(async () => {
     const input = document.querySelector<HTMLInputElement>('[data-testid="player-scrubber"]');
-    if (!input) throw new Error("no scrubber");
+    const position = document.querySelector('[data-testid="player-position"]');
+    if (!input || !position) throw new Error("no scrubber");
     const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set;
-    // A drag from the first step to the last and back, one position per frame.
     const forward: number[] = [];
     for (let k = 0; k <= Number(input.max); k += 6) forward.push(k);
     const drag = [...forward, Number(input.max), ...forward.reverse()];
+    const seen: string[] = [];
     for (const k of drag) {
       setValue?.call(input, String(k));
       input.dispatchEvent(new Event("input", { bubbles: true }));
       await new Promise((resolve) => requestAnimationFrame(resolve));
+      seen.push(position.textContent ?? "");
     }
-    return drag.length;
+    return { seen, drag };
   });
-  await cdp.send("Tracing.end");
-  await complete;
+  // Each position shows the step under the scrubber, the last one included.
+  expect(landed.seen).toEqual(landed.drag.map((k) => `${k + 1} / 516`));
   await expect(page.getByTestId("player-position")).toHaveText("1 / 516");
-
-  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")?.tid;
-  const tasks = events.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.ph === "X" && e.tid === main);
-  const cpu = Math.max(...tasks.map((e) => (e.tdur ?? 0) / 1000));
-  const wall = Math.max(...tasks.map((e) => (e.dur ?? 0) / 1000));
-  const note = `${positions} positions, ${tasks.length} main-thread tasks: longest ${cpu.toFixed(1)} ms of CPU (${wall.toFixed(0)} ms wall)`;
-  test.info().annotations.push({ type: "T = 4096 scrub", description: note });
-  console.log(`T = 4096 scrub: ${note}`);
-  expect(tasks.length).toBeGreaterThan(positions);
-  expect(cpu).toBeLessThan(100);
+  expect(await snapshot(page)).toEqual(first);
   expect(problems).toEqual([]);
 });

@@ -1,0 +1,48 @@
+/** The built page served by `vite preview` for the browser benchmarks, and Chromium as the e2e tests launch it. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { type Browser, chromium } from "@playwright/test";
+
+export const OUT_DIR = process.env.SCANLAB_OUT_DIR ?? "dist";
+export const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4399);
+export const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+/** The flags of playwright.config.ts: WebGPU (SwiftShader without a GPU), no network of its own. */
+const ARGS = [
+  "--enable-unsafe-webgpu",
+  "--no-sandbox",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+}
+
+export async function startServer(): Promise<ChildProcess> {
+  if (!existsSync(`${OUT_DIR}/index.html`)) {
+    throw new Error(`no build in ${OUT_DIR}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
+  }
+  const server = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
+    env: { ...process.env, SCANLAB_OUT_DIR: OUT_DIR },
+    stdio: "ignore",
+    detached: true,
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(ORIGIN)).ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`vite preview did not come up on ${ORIGIN}`);
+}
+
+/** Ends the server and everything it started (npx, vite). */
+export function stopServer(server: ChildProcess): void {
+  if (server.pid !== undefined) process.kill(-server.pid);
+}
