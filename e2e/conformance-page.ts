@@ -1,21 +1,13 @@
 /** Shared by the conformance specs: opening the view, loading a file, and case files built for a test. */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { collectProblems } from "./pageProblems";
 
 export const publicCasesText = readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8");
 
 /** Opens the conformance view and collects console errors and page errors (the page's and its worker's). */
 export async function openConformance(page: Page, query: string): Promise<string[]> {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("worker", (worker) => {
-    worker.on("console", (message) => {
-      if (message.type() === "error") problems.push(`worker: ${message.text()}`);
-    });
-  });
+  const problems = collectProblems(page);
   await page.goto(`/?view=conformance&${query}`);
   return problems;
 }

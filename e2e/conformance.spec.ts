@@ -1,30 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { unseenCaseFile } from "../src/testing/unseenCases";
-
-const publicCases = readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8");
-
-/** Opens the conformance view and collects console errors and page errors (the page's and its worker's). */
-async function openConformance(page: Page, query: string): Promise<string[]> {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("worker", (worker) => {
-    worker.on("console", (message) => {
-      if (message.type() === "error") problems.push(`worker: ${message.text()}`);
-    });
-  });
-  await page.goto(`/?view=conformance&${query}`);
-  return problems;
-}
-
-async function loadCaseFile(page: Page, name: string, text: string): Promise<void> {
-  await page
-    .getByTestId("case-file-input")
-    .setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
-}
+import { loadCaseFile, openConformance, publicCasesText as publicCases } from "./conformance-page";
 
 async function expectAllPassed(page: Page, backend: string, count: number, timeout: number): Promise<void> {
   await expect(page.getByTestId("conformance-summary")).toHaveText(`${count} passed, 0 failed`, { timeout });

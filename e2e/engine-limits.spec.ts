@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { loadCaseFile, openConformance } from "./conformance-page";
 
 /**
  * A discounted case with discount 1 and small integer rewards: every return is an exact float32
@@ -30,21 +31,8 @@ function caseFile(withSmallCase: boolean): string {
 }
 
 async function runOn(page: Page, backend: string, withSmallCase: boolean): Promise<string[]> {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("worker", (worker) => {
-    worker.on("console", (message) => {
-      if (message.type() === "error") problems.push(`worker: ${message.text()}`);
-    });
-  });
-  await page.goto(`/?view=conformance&backend=${backend}`);
-  await page
-    .getByTestId("case-file-input")
-    .setInputFiles({
-      name: "chunk_16384.json",
-      mimeType: "application/json",
-      buffer: Buffer.from(caseFile(withSmallCase)),
-    });
+  const problems = await openConformance(page, `backend=${backend}`);
+  await loadCaseFile(page, "chunk_16384.json", caseFile(withSmallCase));
   // A refusal is immediate: running the 1 GiB kernel took 34 s on webgpu (and returned zeros).
   const summary = withSmallCase ? "1 passed, 1 failed" : "0 passed, 1 failed";
   await expect(page.getByTestId("conformance-summary")).toHaveText(summary, { timeout: 20_000 });

@@ -11,6 +11,7 @@ import { maskWithHoles, normals, seededRandom } from "../src/core/testRandom";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { BASE_SETTINGS } from "../src/io/presets";
 import { playerSearch } from "../src/ui/player/playerLink";
+import { collectProblems } from "./pageProblems";
 
 /**
  * The player on a case file built here (never seen by any other test): 2 rows of 29 tokens in
@@ -40,16 +41,7 @@ const CASE_FILE = JSON.stringify(
 );
 
 async function openPlayer(page: Page, query = ""): Promise<string[]> {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("worker", (worker) => {
-    worker.on("console", (message) => {
-      if (message.type() === "error") problems.push(`worker: ${message.text()}`);
-    });
-  });
+  const problems = collectProblems(page);
   await page.goto(`/?view=player&backend=cpu${query}`);
   await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
   return problems;
