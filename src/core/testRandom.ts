@@ -1,23 +1,13 @@
 /** Seeded random inputs for tests and benchmarks (no product code uses them): reproducible, and float32-representable like the golden files. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  // mulberry32: tiny, fast and good enough to draw test data.
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { normal, seededRandom } from "./seededRandom";
+
+export { seededRandom };
 
 /** n standard normal draws (Box–Muller), each rounded to float32, optionally scaled. */
 export function normals(random: () => number, n: number, scale = 1): Float64Array {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const u = 1 - random();
-    const v = random();
-    out[i] = Math.fround(scale * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
+    out[i] = Math.fround(scale * normal(random));
   }
   return out;
 }

@@ -1,5 +1,5 @@
+import { intBetween, normal, seededRandom } from "../core/seededRandom";
 import type { GeneratorId, PlaygroundRow } from "./playgroundState";
-import { intBetween, normal, seededRandom } from "./seededRandom";
 
 /** What one generator draws for a row of `length` tokens; every lane is filled, so any estimator has data. */
 type RowDraw = (random: () => number, length: number) => Required<Omit<PlaygroundRow, "length">>;

@@ -1,6 +1,6 @@
 /**
- * The playground's seeded draws: mulberry32, tiny and fast, so a preset is stored as its seed and
- * reproduced exactly by anyone who opens the link (core/testRandom.ts is for tests only).
+ * Seeded draws: mulberry32, tiny and fast, so a playground preset is stored as its seed and
+ * reproduced exactly by anyone who opens the link, and tests draw the same data on every run.
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
