@@ -6,6 +6,7 @@ import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
 import { outputNames } from "./compute/outputTables";
+import type { PlaygroundResult } from "./compute/playgroundRun";
 import { StateCodec } from "./compute/stateCodec";
 import { ControlsPanel } from "./controls/ControlsPanel";
 import { EditorToolbar } from "./editor/EditorToolbar";
@@ -18,8 +19,9 @@ import { MessageArea } from "./MessageArea";
 import { PlaygroundToolbar } from "./PlaygroundToolbar";
 import { MAX_LINK_CHARS, searchWith, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
+import { OUTPUT_LABELS } from "./results/labels";
 import { ResultsBoundary } from "./results/ResultsBoundary";
-import { type Hover, ResultsPanel } from "./results/ResultsPanel";
+import { chunkStartsOf, type Hover, ResultsPanel } from "./results/ResultsPanel";
 import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
 import { useEngines } from "./useEngines";
@@ -105,10 +107,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         : chunkStarts(cols, state.chunkSize).filter((t) => t > 0),
     [cols, state.chunkSize, state.precision, state.strategy],
   );
-  const resultStarts = useMemo(
-    () => (result && result.ran.strategy !== "per-token" ? chunkStarts(result.cols, result.ran.chunkSize) : []),
-    [result],
-  );
+  const resultStarts = useMemo(() => (result ? chunkStartsOf(result) : []), [result]);
+  // The results panel draws a result in stages; it counts as shown once every stage has drawn it.
+  const [drawn, setDrawn] = useState<PlaygroundResult | null>(null);
+  const busy = compute.computing || (result !== null && drawn !== result);
   const readout = useMemo(
     () => (result && hover ? readoutAt(result, resultRows, output, resultStarts, hover.row, hover.token) : null),
     [result, hover, resultRows, output, resultStarts],
@@ -204,6 +206,12 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [selectRow],
   );
   const committedRows = rowsOf(committed.data);
+  // While a stroke lasts, the recomputed row is drawn in the editor itself (cheap, every answer);
+  // the charts and the heatmap wait for the release and the whole batch.
+  const liveOutput = useMemo(() => {
+    const live = store.drawing && compute.liveRow?.row === selectedRow ? compute.liveRow : null;
+    return live?.chunked[output]?.subarray(0, live.length) ?? null;
+  }, [store.drawing, compute.liveRow, output, selectedRow]);
   const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
 
   const errors = [startupError, compute.error, actionError, ...Object.values(fieldErrors)].filter((e): e is string =>
@@ -297,20 +305,21 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             onInvalid={onExactInvalid}
             showHint={showHint}
             onFirstUse={dismissHint}
+            liveOutput={liveOutput}
+            liveLabel={`${OUTPUT_LABELS[output]}, live`}
           />
         </section>
         <section
           className={`panel results-panel${compute.computing ? " stale" : ""}`}
           aria-label="Results"
-          aria-busy={compute.computing}
+          aria-busy={busy}
           data-testid="results"
           data-run={compute.runs}
         >
           {result ? (
-            <ResultsBoundary resetKey={result}>
+            <ResultsBoundary resetKey={result} onFailure={() => setDrawn(result)}>
               <ResultsPanel
                 result={result}
-                rowResult={compute.rowResult}
                 rows={resultRows}
                 selectedRow={Math.min(selectedRow, result.rows - 1)}
                 output={output}
@@ -323,6 +332,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 returnsRef={returnsRef}
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
+                onDrawn={setDrawn}
               />
             </ResultsBoundary>
           ) : (

@@ -7,23 +7,23 @@ import { LatestOnly } from "./compute/latestOnly";
 import {
   type ChunkedAnswer,
   type ChunkedSolver,
+  type LiveRow,
   type PlaygroundResult,
-  type RowResult,
+  runLiveRow,
   runPlayground,
-  runPlaygroundRow,
 } from "./compute/playgroundRun";
 import { cloneProblem } from "./compute/rowProblem";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;
-/** While a stroke lasts, the edited row is recomputed (and its charts redrawn) at most this often. */
-export const ROW_INTERVAL_MS = 150;
+/** While a stroke lasts, the edited row is recomputed at most this often (its line is drawn in the editor). */
+export const ROW_INTERVAL_MS = 16;
 
 export interface ComputeStatus {
   /** The last finished whole-batch run (kept, dimmed, while a newer one computes). */
   result: PlaygroundResult | null;
-  /** The edited row recomputed alone while a stroke lasts (null otherwise). */
-  rowResult: RowResult | null;
+  /** The edited row's chunked output while a stroke lasts (null otherwise). */
+  liveRow: LiveRow | null;
   /** A whole-batch run is in flight. */
   computing: boolean;
   /** It has been in flight for more than SPINNER_DELAY_MS. */
@@ -70,7 +70,7 @@ export function usePlaygroundCompute(
   report: BackendReport | null,
 ): ComputeStatus {
   const [result, setResult] = useState<PlaygroundResult | null>(null);
-  const [rowResult, setRowResult] = useState<RowResult | null>(null);
+  const [liveRow, setLiveRow] = useState<LiveRow | null>(null);
   const [computing, setComputing] = useState(false);
   const [slow, setSlow] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -100,7 +100,7 @@ export function usePlaygroundCompute(
         // charts and the heatmap over several frames, and aria-busy only clears with the new figures.
         startTransition(() => {
           setResult(next);
-          setRowResult(null);
+          setLiveRow(null);
           setError(null);
           setRuns((n) => n + 1);
           setComputing(false);
@@ -117,8 +117,8 @@ export function usePlaygroundCompute(
     return () => clearTimeout(timer);
   }, [solver, bounds, settings, data, report]);
 
-  // While drawing: the edited row alone, the latest draft only, at most every ROW_INTERVAL_MS
-  // (each answer redraws the charts, the costly part at 8192 tokens).
+  // While drawing: the edited row alone, the latest draft only (drafts come at most once per frame),
+  // at most every ROW_INTERVAL_MS.
   const rowId = useRef(0);
   const lastRowStart = useRef(0);
   useEffect(() => {
@@ -127,14 +127,9 @@ export function usePlaygroundCompute(
     const start = () => {
       lastRowStart.current = performance.now();
       const row = Math.min(draft.state.selectedRow, draft.rows.length - 1);
-      runPlaygroundRow(draft.state, draft.rows, row, {
-        solveChunked: solver,
-        solveBounds: bounds,
-        isStale: () => rowId.current !== id,
-        yieldToPage: async () => {},
-      })
+      runLiveRow(draft.state, draft.rows, row, solver)
         .then((next) => {
-          if (rowId.current === id) startTransition(() => setRowResult(next));
+          if (rowId.current === id) setLiveRow(next);
         })
         .catch(() => {
           // A row that cannot be computed mid-stroke (e.g. fully masked) shows its error on pointer-up.
@@ -147,9 +142,9 @@ export function usePlaygroundCompute(
     }
     const timer = setTimeout(start, wait);
     return () => clearTimeout(timer);
-  }, [solver, bounds, draft]);
+  }, [solver, draft]);
 
-  return { result, rowResult, computing, slow, error, runs };
+  return { result, liveRow, computing, slow, error, runs };
 }
 
 function messageOf(reason: unknown): string {

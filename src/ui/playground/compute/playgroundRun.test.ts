@@ -3,7 +3,7 @@ import { maxAbsError, solve } from "../../../core";
 import { SupersededError } from "../../../engine/client";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
-import { type ChunkedSolver, runPlayground, runPlaygroundRow } from "./playgroundRun";
+import { type ChunkedSolver, runLiveRow, runPlayground } from "./playgroundRun";
 
 /** Core's chunked scan standing in for the engine worker. */
 const coreChunked: ChunkedSolver = async (problem) => ({
@@ -59,8 +59,8 @@ describe("runPlayground", () => {
   it("recomputes one row with the batch's bits", async () => {
     const control = { solveChunked: coreChunked, isStale: () => false, yieldToPage: now };
     const whole = await runPlayground(state, rows, control);
-    const one = await runPlaygroundRow(state, rows, 1, control);
-    expect(one.cols).toBe(10);
+    const one = await runLiveRow(state, rows, 1, coreChunked);
+    expect(one.length).toBe(6);
     expect(Array.from((one.chunked.returns as Float32Array).subarray(0, 6))).toEqual(
       Array.from((whole.chunked.returns as Float32Array).subarray(10, 16)),
     );

@@ -45,13 +45,6 @@ export interface PlaygroundResult extends ResultTables {
   input: PlaygroundState;
 }
 
-/** One row recomputed alone while a stroke lasts: tables of one row, `cols` wide. */
-export interface RowResult extends ResultTables {
-  row: number;
-  length: number;
-  cols: number;
-}
-
 export interface ChunkedAnswer {
   outputs: ScanOutputs;
   backend: string;
@@ -86,7 +79,7 @@ export function implementationOf(precision: PlaygroundPrecision, strategy: Strat
 }
 
 /** Cells summarised per task: a few ms each. */
-const SUMMARY_SLICE = 2 ** 15;
+const SUMMARY_SLICE = 2 ** 13;
 
 /** Yields to the page: scheduler.yield where the browser has it (no 4 ms clamp), else a timeout. */
 function nextTask(): Promise<void> {
@@ -148,6 +141,10 @@ export async function runPlayground(
   rows: PlaygroundRow[],
   control: RunControl,
 ): Promise<PlaygroundResult> {
+  // Start in a task of its own: the edit that asked for this run (a key press, a release of the
+  // pointer) has its own rendering to finish first.
+  await (control.yieldToPage ?? nextTask)();
+  if (control.isStale()) throw new SupersededError();
   const { p64, p32 } = problemsFor(state, rows);
   const lengths = rows.map((row) => row.length);
   const cols = paddedWidth(p64);
@@ -175,17 +172,28 @@ export async function runPlayground(
   return { kind: p64.kind, rows: rows.length, cols, lengths, ...tables, summary, ran, input: state };
 }
 
-/** Row `row` alone, padded to the batch's width so it gives the batch's bits (for live drawing). */
-export async function runPlaygroundRow(
+/** The edited row's chunked output while a stroke lasts (only what the editor draws). */
+export interface LiveRow {
+  row: number;
+  /** Chunked outputs of the row, padded to the batch's width: the same bits the whole batch gives. */
+  chunked: OutputTables;
+  length: number;
+}
+
+/**
+ * Row `row` alone, padded to the batch's width so that its scan gives the batch's bits, through
+ * the chunked side only: no serial reference, no bounds, so a stroke costs the main thread a few
+ * ms per frame. The whole batch (reference, errors, bounds) follows on release.
+ */
+export async function runLiveRow(
   state: PlaygroundState,
   rows: PlaygroundRow[],
   row: number,
-  control: RunControl,
-): Promise<RowResult> {
+  solveChunked: ChunkedSolver,
+): Promise<LiveRow> {
   const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
-  const lone = [rows[row]];
-  const p64 = rowProblem(stateToProblem(state, "float64", lone), 0, cols);
-  const p32 = rowProblem(stateToProblem(state, "float32", lone), 0, cols);
-  const { answer: _answer, serialMillis: _ms, ...tables } = await solveTables(state, p64, p32, cols, control);
-  return { row, length: rows[row].length, cols, ...tables };
+  const precision = state.precision === "float64" ? "float64" : "float32";
+  const problem = rowProblem(stateToProblem(state, precision, [rows[row]]), 0, cols);
+  const answer = await solveChunked(problem, state.precision, state.strategy);
+  return { row, chunked: outputTables(answer.outputs, 1, cols), length: rows[row].length };
 }

@@ -31,6 +31,10 @@ export interface RowEditorProps {
   onInvalid(reason: string | null): void;
   showHint: boolean;
   onFirstUse(): void;
+  /** The edited row's chunked output while a stroke lasts, drawn over the first lane. */
+  liveOutput?: ArrayLike<number> | null;
+  /** What the live line is, for its label ("returns", "advantages"). */
+  liveLabel?: string;
 }
 
 interface Stroke {
@@ -44,6 +48,7 @@ interface Stroke {
   range: LaneRange;
   paint: 0 | 1;
   frame: number;
+  rect: DOMRect;
 }
 
 const LANE_HEIGHT: Record<Lane, number> = { rewards: 88, kl: 88, values: 64, lossMask: 18 };
@@ -62,6 +67,8 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   const [exact, setExact] = useState<{ lane: Lane; token: number } | null>(null);
   const [focused, setFocused] = useState(false);
   const stroke = useRef<Stroke | null>(null);
+  // The drawn lane keeps its scale while a stroke lasts, even if the stroke removes its largest value.
+  const [frozen, setFrozen] = useState<{ lane: Lane; range: LaneRange } | null>(null);
   const latest = useRef(props);
   latest.current = props;
 
@@ -79,13 +86,16 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   const ranges = useMemo(() => {
     const out = {} as Record<Lane, LaneRange>;
     for (const l of lanesFor(estimator)) out[l] = l === "lossMask" ? { min: 0, max: 1 } : laneRange(values[l]);
+    if (frozen) out[frozen.lane] = frozen.range;
     return out;
-  }, [values, estimator]);
+  }, [values, estimator, frozen]);
 
   const rowWith = (l: Lane, lane: number[]): PlaygroundRow => ({ ...latest.current.row, [l]: lane });
 
-  const pointerToken = (event: PointerEvent<HTMLCanvasElement>) => {
-    const rect = event.currentTarget.getBoundingClientRect();
+  // During a stroke the lane's rectangle is the one measured at pointer-down: measuring on every
+  // move would force a layout of the whole page (charts included) after each redraw.
+  const pointerToken = (event: PointerEvent<HTMLCanvasElement>, known?: DOMRect) => {
+    const rect = known ?? event.currentTarget.getBoundingClientRect();
     const x = event.clientX - rect.left;
     const y = event.clientY - rect.top;
     return { x, y, token: tokenAt(x, rect.width, cols), height: rect.height };
@@ -95,10 +105,10 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
     if (event.button !== 0 || row.length === 0) return;
     event.currentTarget.setPointerCapture(event.pointerId);
     boxRef.current?.focus({ preventScroll: true });
-    const { x, y, token: t, height } = pointerToken(event);
+    const rect = event.currentTarget.getBoundingClientRect();
+    const { x, y, token: t, height } = pointerToken(event, rect);
     const target: Lane = mode === "mask" ? "lossMask" : l;
     const clamped = Math.min(t, row.length - 1);
-    const range = stroke.current?.range ?? ranges[target];
     stroke.current = {
       lane: target,
       pointerId: event.pointerId,
@@ -107,9 +117,10 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
       started: false,
       working: laneOf(row, target).slice(),
       last: { token: clamped, value: target === "lossMask" ? 0 : valueAt(y, height, ranges[target]) },
-      range: target === "lossMask" ? range : ranges[target],
+      range: ranges[target],
       paint: mask[clamped] === 1 ? 0 : 1,
       frame: 0,
+      rect,
     };
   };
 
@@ -122,8 +133,8 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   };
 
   const onPointerMove = (l: Lane) => (event: PointerEvent<HTMLCanvasElement>) => {
-    const { x, y, token: t, height } = pointerToken(event);
     const s = stroke.current;
+    const { x, y, token: t, height } = pointerToken(event, s?.rect);
     if (!s || s.pointerId !== event.pointerId) {
       props.onHover(t < row.length ? t : null);
       return;
@@ -131,6 +142,7 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
     if (!s.started) {
       if (Math.hypot(x - s.x0, y - s.y0) < CLICK_SLOP_PX) return;
       s.started = true;
+      setFrozen({ lane: s.lane, range: s.range });
       props.onFirstUse();
       applyMove(s, s.last.token, s.last.value, true);
     }
@@ -151,13 +163,14 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
     if (!s || s.pointerId !== event.pointerId) return;
     stroke.current = null;
     cancelAnimationFrame(s.frame);
+    setFrozen(null);
     if (s.started) {
       props.onDraft(rowWith(s.lane, s.working.slice()));
       props.onCommitDraft();
       return;
     }
     // A click: the mask toggles, a value lane opens exact entry for that token.
-    const { token: t } = pointerToken(event);
+    const { token: t } = pointerToken(event, s.rect);
     if (t >= row.length) return;
     setCursor(t);
     setActiveLane(l);
@@ -240,6 +253,9 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
               ) : (
                 <span className="lane-range num">±{ranges[l].max}</span>
               )}
+              {l === lanes[0] && props.liveOutput ? (
+                <span className="lane-live">— {props.liveLabel ?? "output"}</span>
+              ) : null}
             </div>
             <LaneCanvas
               label={l}
@@ -255,6 +271,7 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
                 boundaries: props.boundaries,
                 cursor: showCursor && l === lane ? token : null,
                 hover: hoverToken,
+                overlay: l === lanes[0] ? props.liveOutput : null,
               }}
               onPointerDown={onPointerDown(l)}
               onPointerMove={onPointerMove(l)}

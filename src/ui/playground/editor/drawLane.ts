@@ -9,6 +9,8 @@ const PADDING_FILL = "rgba(156, 163, 175, 0.28)";
 const MASK_ON = "#4b5563";
 const HOLE_FILL = "#fee2e2";
 const CURSOR_FILL = "rgba(37, 99, 235, 0.18)";
+/** The live returns line: the chunked series colour of the charts (Okabe–Ito vermillion). */
+const OVERLAY = "#D55E00";
 
 export interface LanePicture {
   /** CSS pixel size of the plot. */
@@ -27,6 +29,11 @@ export interface LanePicture {
   boundaries: readonly number[];
   cursor: number | null;
   hover: number | null;
+  /**
+   * A line drawn over the bars on a scale of its own (the row's returns while a stroke lasts),
+   * pooled like the bars so a long row costs one segment per pixel.
+   */
+  overlay?: ArrayLike<number> | null;
 }
 
 /** Draws one lane: padding, masked tokens, chunk boundaries, bars (pooled past 1 token per 2 px), cursor. */
@@ -98,6 +105,7 @@ export function drawLane(ctx: CanvasRenderingContext2D, p: LanePicture): void {
       }
     }
   }
+  if (p.overlay && p.overlay.length > 0) drawOverlay(ctx, p.overlay, p, bins, binX, perToken ? width / cols : 1);
   if (p.cursor !== null) {
     ctx.fillStyle = CURSOR_FILL;
     ctx.fillRect(xOf(p.cursor), 0, Math.max(2, width / cols), height);
@@ -106,4 +114,46 @@ export function drawLane(ctx: CanvasRenderingContext2D, p: LanePicture): void {
     ctx.fillStyle = HOVER_STROKE;
     ctx.fillRect(Math.round(xOf(p.hover + 0.5)), 0, 1, height);
   }
+}
+
+/** The overlay as a min/max band per bin, scaled to its own range with a little margin. */
+function drawOverlay(
+  ctx: CanvasRenderingContext2D,
+  values: ArrayLike<number>,
+  p: LanePicture,
+  bins: number,
+  binX: (i: number) => number,
+  binWidth: number,
+): void {
+  const pooled = poolBars(values, values.length, p.cols, bins);
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < pooled.length; i++) {
+    const v = pooled[i];
+    if (Number.isFinite(v)) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  }
+  if (!(hi >= lo)) return;
+  const span = hi - lo || 1;
+  const y = (v: number) => 4 + (1 - (v - lo) / span) * (p.height - 8);
+  ctx.save();
+  ctx.strokeStyle = OVERLAY;
+  ctx.lineWidth = 1.5;
+  ctx.lineJoin = "round";
+  ctx.beginPath();
+  let started = false;
+  for (let i = 0; i < bins; i++) {
+    const a = pooled[2 * i];
+    const b = pooled[2 * i + 1];
+    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    const x = binX(i) + binWidth / 2;
+    if (!started) ctx.moveTo(x, y(a));
+    else ctx.lineTo(x, y(a));
+    if (b !== a) ctx.lineTo(x, y(b));
+    started = true;
+  }
+  ctx.stroke();
+  ctx.restore();
 }

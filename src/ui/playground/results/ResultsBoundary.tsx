@@ -3,6 +3,8 @@ import { Component, type ReactNode } from "react";
 interface Props {
   /** A new result clears a previous failure. */
   resetKey: unknown;
+  /** Called when drawing failed, so the page stops waiting for the drawing to finish. */
+  onFailure(): void;
   children: ReactNode;
 }
 
@@ -24,6 +26,10 @@ export class ResultsBoundary extends Component<Props, State> {
 
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
     return props.resetKey === state.key ? null : { failed: null, key: props.resetKey };
+  }
+
+  componentDidCatch(): void {
+    this.props.onFailure();
   }
 
   render() {

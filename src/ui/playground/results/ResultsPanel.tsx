@@ -1,15 +1,22 @@
-import { memo, type Ref, useCallback, useMemo, useRef } from "react";
+import { memo, type Ref, useCallback, useEffect, useMemo, useRef } from "react";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
+import { chunkStarts } from "../../charts/chunkBoundaries";
 import { ErrorChart } from "../../charts/ErrorChart";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
 import type { OutputName } from "../compute/outputTables";
-import type { PlaygroundResult, RowResult } from "../compute/playgroundRun";
+import type { PlaygroundResult } from "../compute/playgroundRun";
 import { OUTPUT_LABELS } from "./labels";
 import { maskTable, rowView } from "./rowView";
+import { useStaged } from "./useStaged";
+
+/** Where the chunks of a result start (none for the per-token strategy, which has no chunks). */
+export function chunkStartsOf(result: PlaygroundResult): number[] {
+  return result.ran.strategy === "per-token" ? [] : chunkStarts(result.cols, result.ran.chunkSize);
+}
 
 export interface Hover {
   row: number;
@@ -18,7 +25,6 @@ export interface Hover {
 
 export interface ResultsPanelProps {
   result: PlaygroundResult;
-  rowResult: RowResult | null;
   rows: PlaygroundRow[];
   selectedRow: number;
   output: OutputName;
@@ -28,6 +34,8 @@ export interface ResultsPanelProps {
   hover: Hover | null;
   onHover(hover: Hover | null): void;
   onSelectRow(row: number): void;
+  /** Told each result once every part of the panel has drawn it. */
+  onDrawn(result: PlaygroundResult): void;
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
@@ -37,14 +45,29 @@ const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The selected row's charts and the batch heatmap, on the editor's token axis. */
 export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps) {
-  const { result, rowResult, rows, selectedRow, output, chunkStarts, hover } = props;
+  const { result, rows, selectedRow, output, chunkStarts, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
   const width = useWidth(boxRef, 800);
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
-  const view = useMemo(() => rowView(result, rowResult, selectedRow, output), [result, rowResult, selectedRow, output]);
+  const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
+  // Drawn in three commits, a task apart: the returns chart, then the error chart, then the heatmap,
+  // so that a new 16 × 8192 result is never one long main-thread task.
+  const [, errorResult, heatmapResult] = useStaged(result, 3);
+  const settled = useMemo(() => rowView(errorResult, selectedRow, output), [errorResult, selectedRow, output]);
+  const heatmapStarts = useMemo(() => chunkStartsOf(heatmapResult), [heatmapResult]);
+  const { onDrawn } = props;
+  useEffect(() => {
+    if (heatmapResult === result) onDrawn(result);
+  }, [heatmapResult, result, onDrawn]);
+  // The error chart shows its own (one task older) result while it catches up, if it is the same row.
+  const errorView = settled && view && settled.length === view.length ? settled : view;
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
     [rows, result.rows, result.cols],
+  );
+  const heatmapMasks = useMemo(
+    () => (rows.length === heatmapResult.rows ? maskTable(rows, heatmapResult.cols) : undefined),
+    [rows, heatmapResult.rows, heatmapResult.cols],
   );
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const chunkedLabel = `chunked ${precision} (${result.ran.backend}${result.ran.precision === "float32-engine" ? `, ${result.ran.strategy}` : ""})`;
@@ -73,7 +96,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
           <ReturnsChart
             ref={props.returnsRef}
-            title={`${CAPITAL(OUTPUT_LABELS[output])}, row ${selectedRow}${view.live ? " (live while drawing)" : ""}`}
+            title={`${CAPITAL(OUTPUT_LABELS[output])}, row ${selectedRow}`}
             reference={view.reference}
             chunked={view.chunked}
             chunkedLabel={chunkedLabel}
@@ -86,9 +109,9 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
           />
           <ErrorChart
             ref={props.errorRef}
-            chunkedError={view.chunkedError}
-            serialError={view.serialError}
-            bound={view.bound}
+            chunkedError={errorView?.chunkedError ?? view.chunkedError}
+            serialError={errorView?.serialError ?? view.serialError}
+            bound={errorView?.bound ?? view.bound}
             chunkBoundaries={chunkStarts}
             chunkedLabel={`${chunkedLabel} − serial float64`}
             hoverToken={hoverToken}
@@ -99,24 +122,26 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
       ) : (
         <p className="muted">Row {selectedRow} has no tokens: give it a length to see its returns.</p>
       )}
-      <ErrorHeatmap
-        ref={props.heatmapRef}
-        rows={result.rows}
-        cols={result.cols}
-        lengths={result.lengths}
-        reference={result.reference[output] ?? empty}
-        actual={result.chunked[output] ?? empty}
-        lossMask={masks}
-        bound={result.bound[output]}
-        chunkBoundaries={chunkStarts}
-        metric={props.metric}
-        precision={precision}
-        colourScope={props.scope}
-        selectedRow={selectedRow}
-        onSelectRow={props.onSelectRow}
-        onHoverCell={onHoverCell}
-        hoverToken={hover?.token ?? null}
-      />
+      {heatmapResult.reference[output] && heatmapResult.chunked[output] ? (
+        <ErrorHeatmap
+          ref={props.heatmapRef}
+          rows={heatmapResult.rows}
+          cols={heatmapResult.cols}
+          lengths={heatmapResult.lengths}
+          reference={heatmapResult.reference[output] ?? empty}
+          actual={heatmapResult.chunked[output] ?? empty}
+          lossMask={heatmapMasks}
+          bound={heatmapResult.bound[output]}
+          chunkBoundaries={heatmapStarts}
+          metric={props.metric}
+          precision={heatmapResult.ran.precision === "float64" ? "float64" : "float32"}
+          colourScope={props.scope}
+          selectedRow={selectedRow}
+          onSelectRow={props.onSelectRow}
+          onHoverCell={onHoverCell}
+          hoverToken={hover?.token ?? null}
+        />
+      ) : null}
     </div>
   );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlaygroundResult, RowResult } from "../compute/playgroundRun";
+import type { PlaygroundResult } from "../compute/playgroundRun";
 import { maskTable, rowView } from "./rowView";
 
 const result = {
@@ -14,30 +14,14 @@ const result = {
 
 describe("rowView", () => {
   it("cuts the row's valid tokens out of the padded tables with both errors", () => {
-    const view = rowView(result, null, 1, "returns");
+    const view = rowView(result, 1, "returns");
     expect(view?.length).toBe(2);
     expect(Array.from(view?.reference ?? [])).toEqual([4, 5]);
     expect(Array.from(view?.chunkedError ?? [])).toEqual([0, 1]);
     expect(Array.from(view?.serialError ?? [])).toEqual([0, 0]);
-    expect(view?.live).toBe(false);
-    expect(Array.from(rowView(result, null, 0, "returns")?.serialError ?? [])).toEqual([0, 0, 0.25]);
-  });
-
-  it("prefers the stroke's one-row recompute for its own row only", () => {
-    const live = {
-      row: 1,
-      length: 2,
-      cols: 3,
-      reference: { returns: new Float64Array([7, 7, 0]) },
-      chunked: { returns: new Float32Array([7, 6, 0]) },
-      serial32: { returns: new Float32Array([7, 7, 0]) },
-      bound: { returns: new Float64Array([1, 1, 0]) },
-    } as unknown as RowResult;
-    expect(Array.from(rowView(result, live, 1, "returns")?.chunked ?? [])).toEqual([7, 6]);
-    expect(rowView(result, live, 1, "returns")?.live).toBe(true);
-    expect(Array.from(rowView(result, live, 0, "returns")?.chunked ?? [])).toEqual([1, 2.5, 3]);
-    expect(rowView(result, null, 0, "advantages")).toBeNull();
-    expect(rowView(null, null, 0, "returns")).toBeNull();
+    expect(Array.from(rowView(result, 0, "returns")?.serialError ?? [])).toEqual([0, 0, 0.25]);
+    expect(rowView(result, 0, "advantages")).toBeNull();
+    expect(rowView(null, 0, "returns")).toBeNull();
   });
 
   it("pads the loss mask, ones where a row has none", () => {

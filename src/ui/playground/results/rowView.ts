@@ -1,6 +1,6 @@
 import type { FloatArray } from "../../../core";
 import type { OutputName } from "../compute/outputTables";
-import type { PlaygroundResult, RowResult } from "../compute/playgroundRun";
+import type { PlaygroundResult } from "../compute/playgroundRun";
 
 /** One row of one output, as the charts draw it: valid tokens only. */
 export interface RowView {
@@ -12,29 +12,17 @@ export interface RowView {
   /** |float32 serial loop − float64 serial| per token. */
   serialError: Float64Array;
   bound: Float64Array;
-  /** True when the values come from the one-row recompute of a stroke still in progress. */
-  live: boolean;
 }
 
-/**
- * The charted row: from the stroke's one-row recompute when it is for this row, else from the last
- * whole-batch result. Null when the row or output does not exist in what was computed.
- */
-export function rowView(
-  result: PlaygroundResult | null,
-  rowResult: RowResult | null,
-  row: number,
-  output: OutputName,
-): RowView | null {
-  const source = rowResult && rowResult.row === row ? rowResult : result;
-  if (!source) return null;
-  const live = source === rowResult;
-  const offset = live ? 0 : row * source.cols;
-  const length = live ? (rowResult as RowResult).length : (result as PlaygroundResult).lengths[row];
-  const reference = source.reference[output];
-  const chunked = source.chunked[output];
-  const serial = source.serial32[output];
-  const bound = source.bound[output];
+/** The charted row of a whole-batch result; null when the row or output is not in it. */
+export function rowView(result: PlaygroundResult | null, row: number, output: OutputName): RowView | null {
+  if (!result) return null;
+  const offset = row * result.cols;
+  const length = result.lengths[row];
+  const reference = result.reference[output];
+  const chunked = result.chunked[output];
+  const serial = result.serial32[output];
+  const bound = result.bound[output];
   if (length === undefined || !reference || !chunked || !serial || !bound) return null;
   const ref = reference.subarray(offset, offset + length);
   const act = chunked.subarray(offset, offset + length);
@@ -52,15 +40,22 @@ export function rowView(
     chunkedError,
     serialError,
     bound: bound.subarray(offset, offset + length),
-    live,
   };
 }
 
-/** The loss mask as a padded `[rows, cols]` table (1 where a row has no mask lane; 0 past its length). */
+const maskTables = new WeakMap<object, { cols: number; table: Uint8Array }>();
+
+/**
+ * The loss mask as a padded `[rows, cols]` table (1 where a row has no mask lane; 0 past its
+ * length), built once per rows array and width (a γ change reuses it).
+ */
 export function maskTable(rows: { length: number; lossMask?: ArrayLike<number> }[], cols: number): Uint8Array {
+  const cached = maskTables.get(rows);
+  if (cached?.cols === cols) return cached.table;
   const out = new Uint8Array(rows.length * cols);
   rows.forEach((row, b) => {
     for (let t = 0; t < row.length && t < cols; t++) out[b * cols + t] = row.lossMask ? row.lossMask[t] : 1;
   });
+  maskTables.set(rows, { cols, table: out });
   return out;
 }
