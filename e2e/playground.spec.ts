@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { decodeState } from "../src/io/shareLink";
 
 const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8"));
 
@@ -155,7 +156,14 @@ test("the link reproduces the view in a new page: same inputs, same max abs erro
     await page.getByTestId("exact-value-input").fill("2.5");
     await page.getByTestId("exact-value-input").press("Enter");
   });
-  await expect(page).toHaveURL(/[?&]s=/);
+  // The address follows each edit a moment later: read the link once it holds the last one.
+  await expect
+    .poll(() => {
+      const decoded = decodeState(new URL(page.url()).searchParams.get("s") ?? "");
+      if (!decoded.ok || decoded.state.data.source !== "inline") return null;
+      return [decoded.state.gamma, decoded.state.data.rows[0].rewards?.[1]];
+    })
+    .toEqual([0.97, 2.5]);
   await expect.poll(() => page.evaluate(() => new URLSearchParams(location.search).has("backend"))).toBe(false);
   const url = page.url();
 

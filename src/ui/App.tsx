@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { ConformanceView } from "./conformance/ConformanceView";
 import { TopNav } from "./nav/TopNav";
-import { linkedSource } from "./player/playerLink";
 import { PlayerView } from "./player/PlayerView";
+import { linkedSource } from "./player/playerLink";
 import { PlaygroundView } from "./playground/PlaygroundView";
 import { parseUrlState } from "./urlState";
 
