@@ -78,7 +78,7 @@ test("the built-in example is computed on the first visit", async ({ page }) => 
   expect(maxAbs).toBeLessThan(1e-4);
   await expect(page.getByTestId("backend")).toHaveText(/^(webgpu|webgl|wasm|cpu)$/);
   await expect(page.getByTestId("strategy")).toHaveText("chunked");
-  await expect(page.getByTestId("cells-over-bound")).toHaveText(/^0 of /);
+  await expect(page.getByTestId("cells-over-bound")).toHaveText(/^0 \/ [\d,]+$/);
   await expect(page.locator("canvas.error-heatmap, .error-heatmap canvas").first()).toBeVisible();
   await expect(page.getByTestId("error-message")).toHaveCount(0);
   watch.finish();
@@ -230,11 +230,12 @@ test("a CSV and a .npy written here load the right numbers", async ({ page }) =>
 test("a bad file or value shows what is wrong and where, and keeps the last result", async ({ page }) => {
   const watch = await openPlayground(page, "?backend=wasm");
   const before = await settledMaxAbsError(page);
+  const beforeText = (await page.getByTestId("max-abs-error").textContent()) ?? "";
   await loadFile(page, "bad.csv", Buffer.from("1,2,3\n4,x,6\n"), "text/csv");
   const error = page.getByTestId("error-message");
   await expect(error).toContainText("bad.csv");
   await expect(error).toContainText("row 2");
-  await expect(page.getByTestId("max-abs-error")).toHaveText(String(before === 0 ? 0 : Number(before.toPrecision(6))));
+  await expect(page.getByTestId("max-abs-error")).toHaveText(beforeText);
   await loadFile(page, "broken.npy", Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, 3, 0]));
   await expect(error).toContainText("broken.npy");
   await page.getByTestId("chunk-size-input").fill("0");

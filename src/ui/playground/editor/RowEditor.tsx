@@ -1,6 +1,7 @@
 import { type KeyboardEvent, memo, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
+import { drawableBoundaries } from "../../charts/chunkBoundaries";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { useWidth } from "../../charts/useWidth";
 import { formatExact } from "../formatExact";
@@ -52,6 +53,8 @@ interface Stroke {
 }
 
 const LANE_HEIGHT: Record<Lane, number> = { rewards: 88, kl: 88, values: 64, lossMask: 18 };
+/** Closest chunk-boundary lines may be drawn in the lanes, in CSS px. */
+const MIN_BOUNDARY_GAP_PX = 12;
 /** A press that moves less than this is a click (exact entry), not a stroke. */
 const CLICK_SLOP_PX = 3;
 
@@ -221,6 +224,11 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
     }
   };
 
+  // Chunk boundaries only where they stay apart (the charts below always show them).
+  const shownBoundaries = useMemo(
+    () => drawableBoundaries(props.boundaries, cols, plotWidth, MIN_BOUNDARY_GAP_PX).lines,
+    [props.boundaries, cols, plotWidth],
+  );
   const showCursor = focused || exact !== null;
   const hoverToken = hover !== null && hover < cols ? hover : null;
   const readLane = exact?.lane ?? lane;
@@ -268,7 +276,7 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
                 mask,
                 kind: l === "lossMask" ? "mask" : "values",
                 range: ranges[l],
-                boundaries: props.boundaries,
+                boundaries: shownBoundaries,
                 cursor: showCursor && l === lane ? token : null,
                 hover: hoverToken,
                 overlay: l === lanes[0] ? props.liveOutput : null,

@@ -10,11 +10,13 @@ export interface SummaryPanelProps {
   onWorstCell(row: number, token: number): void;
 }
 
-/** A figure as plain text a script can parse with Number(), 6 significant digits. */
+/** A figure as plain text a script can parse with Number(): 6 significant digits, an exponent when small or large. */
 export function plainNumber(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   if (x === 0) return "0";
-  return String(Number(x.toPrecision(6)));
+  const rounded = Number(x.toPrecision(6));
+  const a = Math.abs(rounded);
+  return a >= 1e-3 && a < 1e6 ? String(rounded) : rounded.toExponential();
 }
 
 function millis(ms: number): string {
@@ -54,13 +56,19 @@ export const SummaryPanel = memo(function SummaryPanel({ result, computing, slow
         <dd data-testid="max-rel-error" title={String(summary.maxRel)}>
           {formatShort(summary.maxRel)}
         </dd>
-        <dt>max ulps</dt>
+        <dt title="Largest distance in units in the last place of the chunked side's precision (large near 0, where ulps are tiny)">
+          max ulps
+        </dt>
         <dd data-testid="max-ulps">{String(summary.maxUlps)}</dd>
-        <dt>cells over bound</dt>
-        <dd data-testid="cells-over-bound" className={summary.overBound ? "alert" : ""}>
+        <dt title="Cells whose |chunked − serial| is over core's per-element error bound for what ran">over bound</dt>
+        <dd
+          data-testid="cells-over-bound"
+          className={summary.overBound ? "alert" : ""}
+          title={`${summary.cells.toLocaleString("en-US")} cells compared`}
+        >
           {summary.overBound === null
             ? "–"
-            : `${summary.overBound ? "▲ " : ""}${summary.overBound} of ${summary.cells.toLocaleString("en-US")}`}
+            : `${summary.overBound ? "▲ " : ""}${summary.overBound} / ${summary.cells.toLocaleString("en-US")}`}
         </dd>
       </dl>
       {worst && summary.maxAbs > 0 ? (

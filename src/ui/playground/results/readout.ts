@@ -35,7 +35,15 @@ export function readoutAt(
   row: number,
   token: number,
 ): ReadoutLine[] | null {
-  if (row < 0 || row >= result.rows || token < 0 || token >= result.lengths[row]) return null;
+  if (row < 0 || row >= result.rows || token < 0 || token >= result.cols) return null;
+  const chunk = chunkStarts.length > 0 ? String(chunkOfToken(chunkStarts, token)) : "–";
+  if (token >= result.lengths[row]) {
+    return [
+      { label: "row · token", value: `${row} · ${token}` },
+      { label: "chunk", value: chunk },
+      { label: "padding", value: `past the row's ${result.lengths[row]} tokens` },
+    ];
+  }
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const reference = result.reference[output];
   const chunked = result.chunked[output];
@@ -45,7 +53,7 @@ export function readoutAt(
   const i = row * result.cols + token;
   const lines: ReadoutLine[] = [
     { label: "row · token", value: `${row} · ${token}` },
-    { label: "chunk", value: chunkStarts.length > 0 ? String(chunkOfToken(chunkStarts, token)) : "–" },
+    { label: "chunk", value: chunk },
   ];
   const input = rows[row];
   if (input && token < input.length) {
