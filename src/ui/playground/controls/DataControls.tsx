@@ -10,6 +10,7 @@ import { GENERATOR_INFO } from "../../../io/presets";
 import { Field, helpId } from "./Field";
 import { NumberEntry } from "./NumberEntry";
 import { parseForState } from "./validateEdit";
+import { WithHelp } from "./WithHelp";
 
 export interface DataControlsProps {
   state: PlaygroundState;
@@ -122,20 +123,30 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
                   describedBy={helpId("pg-seed")}
                   width="10ch"
                 />
-                <button type="button" onClick={() => setData({ seed: newSeed(preset.seed) })}>
+                <button
+                  type="button"
+                  aria-describedby={helpId("pg-seed")}
+                  onClick={() => setData({ seed: newSeed(preset.seed) })}
+                >
                   New seed
                 </button>
               </div>
             </Field>
           </div>
-          <label className="check" title="Rows of different lengths, right-padded to the longest for one batched scan">
-            <input
-              type="checkbox"
-              checked={preset.ragged}
-              onChange={(event) => setData({ ragged: event.currentTarget.checked })}
-            />
-            ragged rows (different lengths)
-          </label>
+          <WithHelp
+            id="pg-ragged-help"
+            help="Rows of different lengths, right-padded to the longest for one batched scan."
+          >
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={preset.ragged}
+                aria-describedby="pg-ragged-help"
+                onChange={(event) => setData({ ragged: event.currentTarget.checked })}
+              />
+              ragged rows (different lengths)
+            </label>
+          </WithHelp>
         </>
       ) : null}
       <p className="padding-share num" data-testid="padding-share">

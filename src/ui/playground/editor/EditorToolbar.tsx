@@ -4,6 +4,7 @@ import type { Parsed } from "../controls/controlMath";
 import { helpId } from "../controls/Field";
 import { NumberEntry } from "../controls/NumberEntry";
 import { parseForState } from "../controls/validateEdit";
+import { WithHelp } from "../controls/WithHelp";
 import type { EditMode } from "./RowEditor";
 import { addRow, removeRow, setOutcome, setRowLength } from "./rowEdits";
 
@@ -42,8 +43,14 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
     parseForState(`row ${b} outcome`, text, (outcome) => setOutcome(state, rows, b, outcome));
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Row editing">
-      <div className="group">
-        <button type="button" aria-label="Previous row" disabled={b <= 0} onClick={() => props.onSelectRow(b - 1)}>
+      <WithHelp id="pg-row-help" help="The row shown in the editor and the charts; a heatmap row click chooses it too.">
+        <button
+          type="button"
+          aria-label="Previous row"
+          aria-describedby="pg-row-help"
+          disabled={b <= 0}
+          onClick={() => props.onSelectRow(b - 1)}
+        >
           ◀
         </button>
         <label className="num" htmlFor="pg-row-select">
@@ -53,6 +60,7 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           id="pg-row-select"
           className="num"
           value={b}
+          aria-describedby="pg-row-help"
           data-testid="row-select"
           onChange={(event) => props.onSelectRow(Number(event.currentTarget.value))}
         >
@@ -67,54 +75,57 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
         <button
           type="button"
           aria-label="Next row"
+          aria-describedby="pg-row-help"
           disabled={b >= rows.length - 1}
           onClick={() => props.onSelectRow(b + 1)}
         >
           ▶
         </button>
-      </div>
-      <div className={`group${props.fieldErrors.rowLength ? " invalid" : ""}`}>
-        <label htmlFor="pg-row-length" title="Tokens in this row; the batch is right-padded to the longest row">
-          length
-        </label>
+      </WithHelp>
+      <WithHelp
+        id="pg-length-help"
+        help="Tokens in this row (ragged batches): the batch is right-padded to its longest row for one scan."
+        className={props.fieldErrors.rowLength ? "invalid" : ""}
+      >
+        <label htmlFor="pg-row-length">length</label>
         <NumberEntry
           id="pg-row-length"
           value={row.length}
           parse={parseLength}
           onCommit={(length) => props.edit((s) => setRowLength(s, rows, b, length))}
           onInvalid={(reason) => props.onFieldError("rowLength", reason)}
+          describedBy="pg-length-help"
           width="7ch"
           testId="row-length-input"
         />
-        {state.estimator === "reinforce_pp" ? (
-          <>
-            <label htmlFor="pg-outcome" title="The row's outcome reward, added at its last unmasked token">
-              outcome
-            </label>
-            <NumberEntry
-              id="pg-outcome"
-              value={row.outcome ?? 0}
-              parse={parseOutcome}
-              onCommit={(outcome) => props.edit((s) => setOutcome(s, rows, b, outcome))}
-              onInvalid={(reason) => props.onFieldError("outcome", reason)}
-              width="7ch"
-              testId="outcome-input"
-            />
-          </>
-        ) : null}
-      </div>
-      <div className="group">
-        <button
-          type="button"
-          onClick={() => props.edit((s) => addRow(s, rows, b))}
-          title="Add a zero row after this one"
+      </WithHelp>
+      {state.estimator === "reinforce_pp" ? (
+        <WithHelp
+          id="pg-outcome-help"
+          help="The row's outcome reward (a verifier's score), added at its last unmasked token."
+          className={props.fieldErrors.outcome ? "invalid" : ""}
         >
+          <label htmlFor="pg-outcome">outcome</label>
+          <NumberEntry
+            id="pg-outcome"
+            value={row.outcome ?? 0}
+            parse={parseOutcome}
+            onCommit={(outcome) => props.edit((s) => setOutcome(s, rows, b, outcome))}
+            onInvalid={(reason) => props.onFieldError("outcome", reason)}
+            describedBy="pg-outcome-help"
+            width="7ch"
+            testId="outcome-input"
+          />
+        </WithHelp>
+      ) : null}
+      <WithHelp id="pg-rows-help" help="Add a row of zeros after this one, or remove this row (undo brings it back).">
+        <button type="button" aria-describedby="pg-rows-help" onClick={() => props.edit((s) => addRow(s, rows, b))}>
           + row
         </button>
         <button
           type="button"
+          aria-describedby="pg-rows-help"
           disabled={rows.length <= 1}
-          title="Remove this row (undo brings it back)"
           onClick={() => {
             const next = removeRow(state, rows, b);
             if (typeof next === "string") props.onError(next);
@@ -123,26 +134,37 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
         >
           − row
         </button>
-      </div>
-      <fieldset className="segmented compact" aria-describedby={helpId("pg-mode")}>
-        <legend className="sr-only">Pointer mode</legend>
-        {(["draw", "mask"] as const).map((m) => (
-          <label key={m} className={m === mode ? "on" : ""}>
-            <input type="radio" name="pg-mode" checked={m === mode} onChange={() => props.onMode(m)} />
-            {m === "draw" ? "draw values" : "paint mask"}
-          </label>
-        ))}
-        <span id={helpId("pg-mode")} className="sr-only">
-          Draw values: drag across the bars to set them. Paint mask: drag to cut holes in the loss mask (or fill them).
-        </span>
-      </fieldset>
-      <div className="group">
+      </WithHelp>
+      <WithHelp
+        id={helpId("pg-mode")}
+        help="Draw values: drag across the bars to set them. Paint mask: drag to cut holes in the loss mask (or fill them)."
+      >
+        <fieldset className="segmented compact" aria-describedby={helpId("pg-mode")}>
+          <legend className="sr-only">Pointer mode</legend>
+          {(["draw", "mask"] as const).map((m) => (
+            <label key={m} className={m === mode ? "on" : ""}>
+              <input
+                type="radio"
+                name="pg-mode"
+                checked={m === mode}
+                aria-describedby={helpId("pg-mode")}
+                onChange={() => props.onMode(m)}
+              />
+              {m === "draw" ? "draw values" : "paint mask"}
+            </label>
+          ))}
+        </fieldset>
+      </WithHelp>
+      <WithHelp
+        id="pg-undo-help"
+        help="Undo or redo a whole edit: a stroke, a typed value, a setting (Ctrl+Z, Ctrl+Shift+Z)."
+      >
         <button
           type="button"
           disabled={!props.canUndo}
           onClick={props.onUndo}
-          title="Undo (Ctrl+Z)"
           aria-label="Undo"
+          aria-describedby="pg-undo-help"
           data-testid="undo"
         >
           ↶
@@ -151,13 +173,13 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           type="button"
           disabled={!props.canRedo}
           onClick={props.onRedo}
-          title="Redo (Ctrl+Shift+Z)"
           aria-label="Redo"
+          aria-describedby="pg-undo-help"
           data-testid="redo"
         >
           ↷
         </button>
-      </div>
+      </WithHelp>
     </div>
   );
 });

@@ -292,7 +292,9 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
         ))}
         {props.showHint && row.length > 0 ? (
           <div className="draw-hint" style={{ left: PLOT_LEFT + 12 }} aria-hidden="true">
-            {mode === "mask" ? "Drag to paint mask holes" : "Drag to draw rewards · click a bar to type a value"}
+            {mode === "mask"
+              ? "Drag to paint mask holes"
+              : `Drag to draw ${lanes[0] === "kl" ? "the KL" : "rewards"} · click a bar to type a value`}
           </div>
         ) : null}
       </div>
