@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { type Browser, chromium } from "@playwright/test";
 
 export const OUT_DIR = process.env.SCANLAB_OUT_DIR ?? "dist";
-export const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4399);
+export const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4397);
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 /** The flags of playwright.config.ts: WebGPU (SwiftShader without a GPU), no network of its own. */
@@ -22,27 +22,41 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
 }
 
+async function isUp(): Promise<boolean> {
+  try {
+    return (await fetch(ORIGIN)).ok;
+  } catch {
+    return false;
+  }
+}
+
 export async function startServer(): Promise<ChildProcess> {
   if (!existsSync(`${OUT_DIR}/index.html`)) {
     throw new Error(`no build in ${OUT_DIR}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
   }
+  // Another server on the port would be measured instead of this build.
+  if (await isUp()) throw new Error(`port ${PORT} is taken: set SCANLAB_BENCH_PORT to a free one`);
   const server = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
     env: { ...process.env, SCANLAB_OUT_DIR: OUT_DIR },
     stdio: "ignore",
     detached: true,
   });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(ORIGIN)).ok) return server;
-    } catch {
-      // not up yet
-    }
+  let exited = false;
+  server.on("exit", () => {
+    exited = true;
+  });
+  for (let i = 0; i < 150 && !exited; i++) {
+    if (await isUp()) return server;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`vite preview did not come up on ${ORIGIN}`);
+  throw new Error(`vite preview did not come up on ${ORIGIN}${exited ? " (it exited)" : ""}`);
 }
 
 /** Ends the server and everything it started (npx, vite). */
 export function stopServer(server: ChildProcess): void {
-  if (server.pid !== undefined) process.kill(-server.pid);
+  try {
+    if (server.pid !== undefined) process.kill(-server.pid);
+  } catch {
+    // the preview server is already gone
+  }
 }

@@ -6,29 +6,16 @@
  * each edit: a stroke across the editor, a γ change and a chunk-size step, on wasm and on webgpu.
  * The target is no main-thread task over 100 ms per edit. Figures are printed, never asserted.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { chromium, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS } from "../src/io/presets";
 import { encodeState } from "../src/io/shareLink";
+import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
 
-const OUT_DIR = process.env.SCANLAB_OUT_DIR ?? "dist";
-const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4397);
-const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROWS = 16;
 const TOKENS = 8192;
 const TARGET_MS = 100;
-const ARGS = [
-  "--enable-unsafe-webgpu",
-  "--no-sandbox",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 interface EditFigure {
   backend: string;
@@ -48,36 +35,6 @@ function benchState(backend: "wasm" | "webgpu"): PlaygroundState {
     backend,
     data: { source: "preset", preset: "dense", seed: 7, rows: ROWS, tokens: TOKENS, ragged: false },
   };
-}
-
-async function isUp(): Promise<boolean> {
-  try {
-    return (await fetch(ORIGIN)).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer(): Promise<ChildProcess> {
-  if (!existsSync(`${OUT_DIR}/index.html`)) {
-    throw new Error(`no build in ${OUT_DIR}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
-  }
-  // Another server on the port would be measured instead of this build.
-  if (await isUp()) throw new Error(`port ${PORT} is taken: set SCANLAB_BENCH_PORT to a free one`);
-  const server = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-    env: { ...process.env, SCANLAB_OUT_DIR: OUT_DIR },
-    stdio: "ignore",
-    detached: true,
-  });
-  let exited = false;
-  server.on("exit", () => {
-    exited = true;
-  });
-  for (let i = 0; i < 150 && !exited; i++) {
-    if (await isUp()) return server;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`vite preview did not come up on ${ORIGIN}${exited ? " (it exited)" : ""}`);
 }
 
 const runCount = (page: Page) => page.getByTestId("results").getAttribute("data-run").then(Number);
@@ -158,10 +115,7 @@ function median(values: number[]): number {
 }
 
 const server = await startServer();
-const browser = await chromium.launch({
-  executablePath: process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium",
-  args: ARGS,
-});
+const browser = await launchChromium();
 try {
   const figures: EditFigure[] = [];
   for (const backend of ["wasm", "webgpu"] as const) {
@@ -209,9 +163,5 @@ try {
   console.log(`Target: no task over ${TARGET_MS} ms per edit. Longest seen: ${worst} ms.`);
 } finally {
   await browser.close();
-  try {
-    if (server.pid) process.kill(-server.pid);
-  } catch {
-    // the preview server is already gone
-  }
+  stopServer(server);
 }
