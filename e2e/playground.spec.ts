@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { decodeState } from "../src/io/shareLink";
+import { collectProblems } from "./pageProblems";
 
 const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8"));
 
@@ -10,17 +11,8 @@ const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json"
  * request that leaves the page's own origin. `finish` asserts none happened.
  */
 async function openPlayground(page: Page, query = "") {
-  const problems: string[] = [];
+  const problems = collectProblems(page);
   const foreign: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("worker", (worker) => {
-    worker.on("console", (message) => {
-      if (message.type() === "error") problems.push(`worker: ${message.text()}`);
-    });
-  });
   const origin = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1").origin;
   page.on("request", (request) => {
     const url = new URL(request.url());
@@ -262,3 +254,13 @@ function npyFloat64(shape: number[], values: number[]): Buffer {
   });
   return Buffer.concat([prefix, Buffer.from(header, "latin1"), data]);
 }
+
+test("Open in player shows the same inputs in the step-by-step player", async ({ page }) => {
+  const session = await openPlayground(page);
+  await settledMaxAbsError(page);
+  await page.getByTestId("open-in-player").click();
+  await expect(page).toHaveURL(/[?&]view=player&s=/);
+  await expect(page.getByTestId("player-source")).toContainText("From the playground", { timeout: 30_000 });
+  await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/);
+  session.finish();
+});

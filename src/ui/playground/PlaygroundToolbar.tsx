@@ -27,6 +27,8 @@ export interface PlaygroundToolbarProps {
   onLoad(state: PlaygroundState): void;
   onReset(): void;
   onCopyLink(): void;
+  /** Opens the same inputs and settings in the step-by-step player. */
+  onOpenInPlayer(): void;
   linkStatus: string | null;
   onError(message: string | null): void;
   onStatus(message: string): void;
@@ -150,6 +152,14 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
         onStatus={props.onStatus}
         onCopyLink={props.onCopyLink}
       />
+      <button
+        type="button"
+        onClick={props.onOpenInPlayer}
+        data-testid="open-in-player"
+        title="Watch the chunked scan of these inputs step by step in the player"
+      >
+        Open in player
+      </button>
       <button
         type="button"
         onClick={props.onCopyLink}

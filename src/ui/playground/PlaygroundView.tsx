@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
+import { SHARE_PARAM } from "../../io/shareLink";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
@@ -175,6 +176,21 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
       .catch(() => {});
   };
 
+  const openInPlayer = () => {
+    codec
+      .encode(committed)
+      .then((encoded) => {
+        if (encoded.length > MAX_LINK_CHARS) {
+          setActionError(
+            `Open in player: this batch makes a ${(encoded.length / 1e6).toFixed(1)} MB link, more than a browser opens; the player is made for teaching sizes (a few rows of up to 4096 tokens).`,
+          );
+          return;
+        }
+        window.location.assign(`${window.location.pathname}?view=player&${SHARE_PARAM}=${encodeURIComponent(encoded)}`);
+      })
+      .catch(() => {});
+  };
+
   // Stable callbacks: the panels are memoised, so a stroke or a result redraws only what changed.
   const { setDraft } = store;
   const onDraftRow = useCallback(
@@ -238,6 +254,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 load(DEFAULT_PLAYGROUND_STATE);
               }}
               onCopyLink={copyLink}
+              onOpenInPlayer={openInPlayer}
               linkStatus={linkTooLong ? "too large for a link" : linkStatus}
               onError={setActionError}
               onStatus={setLinkStatus}
