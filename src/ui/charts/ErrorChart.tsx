@@ -1,4 +1,4 @@
-import { type Ref, useMemo, useRef } from "react";
+import { type Ref, useDeferredValue, useMemo, useRef } from "react";
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
@@ -67,66 +67,70 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  const plot = useMemo(
-    () => (
-      <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
-        <CartesianGrid vertical={false} stroke="#e5e7eb" />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={tokenDomain(series.length)}
-          ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-          allowDataOverflow
-          height={X_AXIS_HEIGHT}
-          tick={TICK}
-        />
-        <YAxis
-          width={PLOT_LEFT}
-          type="number"
-          domain={[series.floor, series.top]}
-          ticks={series.ticks}
-          tickFormatter={decadeLabel}
-          allowDataOverflow
-          tick={TICK}
-        />
-        <Line
-          name="serial loop"
-          dataKey="serial"
-          type="linear"
-          dot={false}
-          activeDot={false}
-          isAnimationActive={false}
-          stroke={SERIES.serialLoop.colour}
-          strokeWidth={SERIES.serialLoop.width}
-          strokeDasharray={SERIES.serialLoop.dash}
-        />
-        <Line
-          name="chunked"
-          dataKey="chunked"
-          type="linear"
-          dot={false}
-          activeDot={false}
-          isAnimationActive={false}
-          stroke={SERIES.chunked.colour}
-          strokeWidth={SERIES.chunked.width}
-          strokeDasharray={SERIES.chunked.dash}
-        />
-        {hasBound && (
+  // Recharts' own work on a few thousand points is tens of milliseconds: deferred, the new plot is
+  // drawn in a render of its own, after the task that brought the result (the last plot stays until then).
+  const plot = useDeferredValue(
+    useMemo(
+      () => (
+        <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
+          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={tokenDomain(series.length)}
+            ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
+            allowDataOverflow
+            height={X_AXIS_HEIGHT}
+            tick={TICK}
+          />
+          <YAxis
+            width={PLOT_LEFT}
+            type="number"
+            domain={[series.floor, series.top]}
+            ticks={series.ticks}
+            tickFormatter={decadeLabel}
+            allowDataOverflow
+            tick={TICK}
+          />
           <Line
-            name="tolerance"
-            dataKey="bound"
+            name="serial loop"
+            dataKey="serial"
             type="linear"
             dot={false}
             activeDot={false}
             isAnimationActive={false}
-            stroke={SERIES.bound.colour}
-            strokeWidth={SERIES.bound.width}
-            strokeDasharray={SERIES.bound.dash}
+            stroke={SERIES.serialLoop.colour}
+            strokeWidth={SERIES.serialLoop.width}
+            strokeDasharray={SERIES.serialLoop.dash}
           />
-        )}
-      </LineChart>
+          <Line
+            name="chunked"
+            dataKey="chunked"
+            type="linear"
+            dot={false}
+            activeDot={false}
+            isAnimationActive={false}
+            stroke={SERIES.chunked.colour}
+            strokeWidth={SERIES.chunked.width}
+            strokeDasharray={SERIES.chunked.dash}
+          />
+          {hasBound && (
+            <Line
+              name="tolerance"
+              dataKey="bound"
+              type="linear"
+              dot={false}
+              activeDot={false}
+              isAnimationActive={false}
+              stroke={SERIES.bound.colour}
+              strokeWidth={SERIES.bound.width}
+              strokeDasharray={SERIES.bound.dash}
+            />
+          )}
+        </LineChart>
+      ),
+      [series, width, height, hasBound],
     ),
-    [series, width, height, hasBound],
   );
 
   const entries: LegendEntry[] = [

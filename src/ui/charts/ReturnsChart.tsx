@@ -1,4 +1,4 @@
-import { type Ref, useMemo, useRef } from "react";
+import { type Ref, useDeferredValue, useMemo, useRef } from "react";
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
@@ -68,51 +68,55 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [lossMask, reference, chunked, length, gap],
   );
 
-  const plot = useMemo(
-    () => (
-      <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
-        <CartesianGrid vertical={false} stroke="#e5e7eb" />
-        <XAxis
-          dataKey="t"
-          type="number"
-          domain={tokenDomain(series.length)}
-          ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-          allowDataOverflow
-          height={X_AXIS_HEIGHT}
-          tick={TICK}
-        />
-        <YAxis
-          width={PLOT_LEFT}
-          type="number"
-          {...niceDomain(series.points, ["reference", "chunked"])}
-          allowDataOverflow
-          tickFormatter={formatShort}
-          tick={TICK}
-        />
-        <Line
-          name="serial float64"
-          dataKey="reference"
-          type="linear"
-          dot={false}
-          activeDot={false}
-          isAnimationActive={false}
-          stroke={SERIES.reference.colour}
-          strokeWidth={SERIES.reference.width}
-        />
-        <Line
-          name="chunked"
-          dataKey="chunked"
-          type="linear"
-          dot={false}
-          activeDot={false}
-          isAnimationActive={false}
-          stroke={SERIES.chunked.colour}
-          strokeWidth={SERIES.chunked.width}
-          strokeDasharray={SERIES.chunked.dash}
-        />
-      </LineChart>
+  // Recharts' own work on a few thousand points is tens of milliseconds: deferred, the new plot is
+  // drawn in a render of its own, after the task that brought the result (the last plot stays until then).
+  const plot = useDeferredValue(
+    useMemo(
+      () => (
+        <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
+          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={tokenDomain(series.length)}
+            ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
+            allowDataOverflow
+            height={X_AXIS_HEIGHT}
+            tick={TICK}
+          />
+          <YAxis
+            width={PLOT_LEFT}
+            type="number"
+            {...niceDomain(series.points, ["reference", "chunked"])}
+            allowDataOverflow
+            tickFormatter={formatShort}
+            tick={TICK}
+          />
+          <Line
+            name="serial float64"
+            dataKey="reference"
+            type="linear"
+            dot={false}
+            activeDot={false}
+            isAnimationActive={false}
+            stroke={SERIES.reference.colour}
+            strokeWidth={SERIES.reference.width}
+          />
+          <Line
+            name="chunked"
+            dataKey="chunked"
+            type="linear"
+            dot={false}
+            activeDot={false}
+            isAnimationActive={false}
+            stroke={SERIES.chunked.colour}
+            strokeWidth={SERIES.chunked.width}
+            strokeDasharray={SERIES.chunked.dash}
+          />
+        </LineChart>
+      ),
+      [series, width, height],
     ),
-    [series, width, height],
   );
 
   const [masked, broken] = shades;

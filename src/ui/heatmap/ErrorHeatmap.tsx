@@ -12,13 +12,13 @@ import {
 } from "react";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
-import { cellErrors } from "./cellErrors";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
 import { type ColourScope, heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
+import { useShownData } from "./useShownData";
 import "./heatmap.css";
 
 export type { ColourScope, HeatmapCell };
@@ -72,8 +72,11 @@ export interface ErrorHeatmapProps {
 type Bin = { bx: number; by: number };
 
 export function ErrorHeatmap(props: ErrorHeatmapProps) {
-  const { rows, cols, lengths, reference, actual, lossMask, bound, metric, precision, chunkBoundaries } = props;
   const { selectedRow, onSelectRow, onHoverCell } = props;
+  // The picture lags the props by a task or two (see useShownData), so everything below reads the
+  // data it was computed from, never newer props.
+  const shown = useShownData(props);
+  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, errors } = shown;
   const scope = props.colourScope ?? "batch";
   const wrapRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
@@ -82,10 +85,6 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
   const layout = useMemo(() => heatmapLayout(width, rows, dpr), [width, rows, dpr]);
 
-  const errors = useMemo(
-    () => cellErrors({ rows, cols, lengths, reference, actual, bound, metric, precision }),
-    [rows, cols, lengths, reference, actual, bound, metric, precision],
-  );
   const modelInput = {
     rows,
     cols,
@@ -93,8 +92,8 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     errors,
     lossMask,
     hasBound: bound !== undefined,
-    metric,
-    precision,
+    metric: shown.metric,
+    precision: shown.precision,
     maxBinsX: layout.maxBinsX,
     maxBinsY: layout.maxBinsY,
     scope,
@@ -107,7 +106,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   );
   const rowScoped = scope === "row" ? selectedRow : -1;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the selected row matters only for a row scope
-  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped, metric, precision]);
+  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped]);
   const picture: HeatmapPicture = useMemo(
     () => ({ grid, scale: model.scale, rows, cols, layout, chunkBoundaries, worst: model.worst }),
     [grid, model.scale, model.worst, rows, cols, layout, chunkBoundaries],
@@ -145,7 +144,16 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     drawHeatmapOverlay(ctx, picture, { selectedRow, cursor: inGrid, hoverToken }, dpr);
   }, [picture, layout, dpr, selectedRow, marked, hoverToken]);
 
-  const cellInput = { cols, lengths, reference, actual, lossMask, chunkBoundaries, precision, errors };
+  const cellInput = {
+    cols,
+    lengths,
+    reference,
+    actual,
+    lossMask,
+    chunkBoundaries,
+    precision: shown.precision,
+    errors,
+  };
   const cellAt = (bin: Bin) => {
     const { row, token } = cellOfBin(grid, cols, bin.bx, bin.by);
     return heatmapCell(cellInput, row, token);
@@ -233,7 +241,11 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
           Error heatmap · {rows} rows × {cols} tokens
         </span>
         <output className="error-heatmap-readout" aria-live="polite">
-          {readout ? <CellReadout cell={readout} precision={precision} /> : "hover or focus a cell for its values"}
+          {readout ? (
+            <CellReadout cell={readout} precision={shown.precision} />
+          ) : (
+            "hover or focus a cell for its values"
+          )}
         </output>
       </figcaption>
       <div

@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from "react";
+import { type CellErrors, cellErrors, type ErrorMetric, type Precision } from "./cellErrors";
+
+/** The data one heatmap picture is drawn from, with its per-cell errors. */
+export interface ShownData {
+  rows: number;
+  cols: number;
+  lengths: ArrayLike<number>;
+  reference: ArrayLike<number>;
+  actual: ArrayLike<number>;
+  lossMask?: ArrayLike<number>;
+  bound?: ArrayLike<number>;
+  chunkBoundaries: number[];
+  metric: ErrorMetric;
+  precision: Precision;
+  errors: CellErrors;
+}
+
+export type HeatmapData = Omit<ShownData, "errors">;
+
+const KEYS = [
+  "rows",
+  "cols",
+  "lengths",
+  "reference",
+  "actual",
+  "lossMask",
+  "bound",
+  "chunkBoundaries",
+  "metric",
+  "precision",
+] as const satisfies readonly (keyof HeatmapData)[];
+
+/** True when every input is the same (by identity) as the one the picture was drawn from. */
+export function sameData(a: HeatmapData, b: HeatmapData): boolean {
+  return KEYS.every((k) => a[k] === b[k]);
+}
+
+export function measure(data: HeatmapData): ShownData {
+  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = data;
+  const errors = cellErrors({ rows, cols, lengths, reference, actual, bound, metric, precision });
+  return { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision, errors };
+}
+
+/**
+ * The heatmap's data, a task behind the props after the first picture. A new 16 × 8192 result
+ * costs tens of milliseconds in cell errors and as much again in pooling and drawing; measured in
+ * the task that delivers the result, it would add to the charts' work and make one long task. So
+ * the errors are measured in a task of their own, and the pooled picture is drawn in the render
+ * that follows, in another. Until then the last picture (and its readouts) stays, consistent with
+ * the data it was drawn from. Several results arriving at once are measured once, for the newest.
+ */
+export function useShownData(props: HeatmapData): ShownData {
+  const [shown, setShown] = useState(() => measure(props));
+  const latest = useRef(props);
+  latest.current = props;
+  const stale = !sameData(shown, props);
+  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = props;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs name when to measure; latest holds them
+  useEffect(() => {
+    if (!stale) return;
+    const id = setTimeout(() => setShown(measure(latest.current)), 0);
+    return () => clearTimeout(id);
+  }, [stale, rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision]);
+  return shown;
+}
