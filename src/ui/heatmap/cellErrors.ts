@@ -133,16 +133,28 @@ export interface CellErrors {
 }
 
 export function cellErrors(input: CellErrorInput): CellErrors {
-  const { rows, cols, lengths, reference, actual, bound, metric, precision } = input;
+  const errors = emptyCellErrors(input);
+  measureRows(input, errors, 0, input.rows);
+  return errors;
+}
+
+/** Storage for cellErrors, all zero, with the batch's relative floor; measureRows fills it. */
+export function emptyCellErrors(input: CellErrorInput): CellErrors {
+  const { rows, cols, reference, actual, precision } = input;
   const n = rows * cols;
   if (reference.length < n || actual.length < n) {
     throw new Error(`heatmap data has ${Math.min(reference.length, actual.length)} values, expected ${rows}×${cols}`);
   }
-  const error = new Float64Array(n);
-  const overBound = new Uint8Array(n);
-  const floor = relFloor(reference, precision);
+  return { error: new Float64Array(n), overBound: new Uint8Array(n), relFloor: relFloor(reference, precision) };
+}
+
+/** Measures rows [fromRow, toRow) into errors, so a large batch can be measured a slice at a time. */
+export function measureRows(input: CellErrorInput, errors: CellErrors, fromRow: number, toRow: number): void {
+  const { cols, lengths, reference, actual, bound, metric, precision } = input;
+  const { error, overBound } = errors;
+  const floor = errors.relFloor;
   // One loop per metric keeps the per-cell work branch-free for the common, finite case.
-  for (let r = 0; r < rows; r++) {
+  for (let r = fromRow; r < Math.min(toRow, input.rows); r++) {
     const length = Math.min(cols, lengths[r] ?? cols);
     const from = r * cols;
     const to = from + length;
@@ -157,7 +169,6 @@ export function cellErrors(input: CellErrorInput): CellErrors {
       for (let i = from; i < to; i++) if (!(absError(reference[i], actual[i]) <= bound[i])) overBound[i] = 1;
     }
   }
-  return { error, overBound, relFloor: floor };
 }
 
 /** One cell's errors in all three measures, for the hover readout. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { type CellErrors, cellErrors, type ErrorMetric, type Precision } from "./cellErrors";
+import { type CellErrors, type ErrorMetric, emptyCellErrors, measureRows, type Precision } from "./cellErrors";
 
 /** The data one heatmap picture is drawn from, with its per-cell errors. */
 export interface ShownData {
@@ -36,17 +36,42 @@ export function sameData(a: HeatmapData, b: HeatmapData): boolean {
   return KEYS.every((k) => a[k] === b[k]);
 }
 
-export function measure(data: HeatmapData): ShownData {
+/** About this many cells are measured per task (a few milliseconds), never less than a row. */
+export const CELLS_PER_SLICE = 16384;
+
+/**
+ * Measures the data a slice of rows per call of step(); step() returns the shown data once every
+ * row is measured, else null.
+ */
+export function measureJob(data: HeatmapData, cellsPerSlice = CELLS_PER_SLICE): { step(): ShownData | null } {
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = data;
-  const errors = cellErrors({ rows, cols, lengths, reference, actual, bound, metric, precision });
-  return { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision, errors };
+  const input = { rows, cols, lengths, reference, actual, bound, metric, precision };
+  const errors = emptyCellErrors(input);
+  const rowsPerSlice = Math.max(1, Math.floor(cellsPerSlice / Math.max(1, cols)));
+  let next = 0;
+  return {
+    step() {
+      measureRows(input, errors, next, next + rowsPerSlice);
+      next += rowsPerSlice;
+      if (next < rows) return null;
+      return { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision, errors };
+    },
+  };
+}
+
+/** All rows at once (the first picture). */
+export function measure(data: HeatmapData): ShownData {
+  const job = measureJob(data, Number.POSITIVE_INFINITY);
+  let shown = job.step();
+  while (!shown) shown = job.step();
+  return shown;
 }
 
 /**
  * The heatmap's data, a task behind the props after the first picture. A new 16 × 8192 result
  * costs tens of milliseconds in cell errors and as much again in pooling and drawing; measured in
  * the task that delivers the result, it would add to the charts' work and make one long task. So
- * the errors are measured in a task of their own, and the pooled picture is drawn in the render
+ * the errors are measured a slice of rows per task, and the pooled picture is drawn in the render
  * that follows, in another. Until then the last picture (and its readouts) stays, consistent with
  * the data it was drawn from. Several results arriving at once are measured once, for the newest.
  */
@@ -59,7 +84,15 @@ export function useShownData(props: HeatmapData): ShownData {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs name when to measure; latest holds them
   useEffect(() => {
     if (!stale) return;
-    const id = setTimeout(() => setShown(measure(latest.current)), 0);
+    let id = 0;
+    let job: ReturnType<typeof measureJob> | null = null;
+    const slice = () => {
+      job ??= measureJob(latest.current);
+      const done = job.step();
+      if (done) setShown(done);
+      else id = window.setTimeout(slice, 0);
+    };
+    id = window.setTimeout(slice, 0);
     return () => clearTimeout(id);
   }, [stale, rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision]);
   return shown;
