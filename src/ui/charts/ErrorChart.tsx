@@ -6,6 +6,7 @@ import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { errorSeries, tokenDomain, tokenTicks } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
+import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
@@ -52,7 +53,7 @@ export function ErrorChart(props: ErrorChartProps) {
   const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
 
   const series = useMemo(
-    () => errorSeries(chunkedError, serialError, bound, plotWidth),
+    () => errorSeries(chunkedError, serialError, bound, plotWidth / PX_PER_BUCKET),
     [chunkedError, serialError, bound, plotWidth],
   );
   const { length } = series;
@@ -180,7 +181,9 @@ function errorNotes(series: ReturnType<typeof errorSeries>, length: number, tooD
     notes.push(`log axis: ${[what, below].filter(Boolean).join(" and ")} drawn at ${decadeLabel(series.floor)}`);
   }
   if (series.points.length < length) {
-    notes.push(`${series.points.length} of ${length} tokens drawn: each pixel's minimum and maximum`);
+    notes.push(
+      `${series.points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`,
+    );
   }
   if (tooDense) notes.push("chunks too narrow to draw their boundaries at this width");
   if (series.nonFiniteTokens.length) notes.push(`${series.nonFiniteTokens.length} tokens with NaN or infinite error`);

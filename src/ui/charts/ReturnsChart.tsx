@@ -5,6 +5,7 @@ import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { niceDomain, returnsSeries, tokenDomain, tokenTicks } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
+import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
@@ -49,7 +50,10 @@ export function ReturnsChart(props: ReturnsChartProps) {
   const width = useWidth(wrapRef);
   const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
 
-  const series = useMemo(() => returnsSeries(reference, chunked, plotWidth), [reference, chunked, plotWidth]);
+  const series = useMemo(
+    () => returnsSeries(reference, chunked, plotWidth / PX_PER_BUCKET),
+    [reference, chunked, plotWidth],
+  );
   const { length } = series;
   const boundaries = useMemo(
     () => drawableBoundaries(chunkBoundaries, length, plotWidth),
@@ -131,7 +135,9 @@ export function ReturnsChart(props: ReturnsChartProps) {
     ],
     notes: [
       ...(series.points.length < length
-        ? [`${series.points.length} of ${length} tokens drawn: each pixel's minimum and maximum`]
+        ? [
+            `${series.points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`,
+          ]
         : []),
       ...(boundaries.tooDense ? ["chunks too narrow to draw their boundaries at this width"] : []),
       ...(series.nonFinite ? [`${series.nonFinite} tokens NaN or infinite: gaps`] : []),

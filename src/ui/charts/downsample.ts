@@ -5,6 +5,12 @@
  * (token, value) pair. Only what is drawn is reduced, never what is computed.
  */
 
+/**
+ * Screen pixels per envelope bucket in the charts. Two keeps the lines' shape at a glance and every
+ * spike, with half the points for recharts to sort and freeze (a few thousand at 8192 tokens).
+ */
+export const PX_PER_BUCKET = 2;
+
 /** Below this many tokens every point is drawn. */
 export const DOWNSAMPLE_ABOVE = 2000;
 
