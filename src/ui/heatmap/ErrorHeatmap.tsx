@@ -75,15 +75,15 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const { selectedRow, onSelectRow, onHoverCell } = props;
   // The picture lags the props by a task or two (see useShownData), so everything below reads the
   // data it was computed from, never newer props.
-  const shown = useShownData(props);
-  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, errors } = shown;
-  const scope = props.colourScope ?? "batch";
   const wrapRef = useRef<HTMLDivElement>(null);
-  const baseRef = useRef<HTMLCanvasElement>(null);
-  const overlayRef = useRef<HTMLCanvasElement>(null);
   const width = useWidth(wrapRef);
   const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
-  const layout = useMemo(() => heatmapLayout(width, rows, dpr), [width, rows, dpr]);
+  const layout = useMemo(() => heatmapLayout(width, props.rows, dpr), [width, props.rows, dpr]);
+  const shown = useShownData(props, layout);
+  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, errors } = shown;
+  const scope = props.colourScope ?? "batch";
+  const baseRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
 
   const modelInput = {
     rows,
@@ -101,7 +101,10 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: the grid depends on these fields only
   const grid = useMemo(
-    () => pooledGrid(modelInput),
+    () =>
+      shown.pooled.maxBinsX === layout.maxBinsX && shown.pooled.maxBinsY === layout.maxBinsY
+        ? shown.pooled.grid
+        : pooledGrid(modelInput),
     [rows, cols, lengths, errors, lossMask, bound, layout.maxBinsX, layout.maxBinsY],
   );
   const rowScoped = scope === "row" ? selectedRow : -1;

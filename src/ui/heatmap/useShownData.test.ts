@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { cellErrors } from "./cellErrors";
+import { BinKind } from "./pooling";
 import { type HeatmapData, measure, measureJob, sameData } from "./useShownData";
 
 function data(rows: number, cols: number): HeatmapData {
   const n = rows * cols;
   const reference = Float64Array.from({ length: n }, (_, i) => Math.sin(i) * 10 ** (i % 7));
   const actual = Float32Array.from(reference);
-  actual[n - 1] = Number.NaN;
+  actual[3] = Number.NaN;
   const lengths = Int32Array.from({ length: rows }, (_, r) => cols - r);
   const bound = new Float64Array(n).fill(1e-6);
   return { rows, cols, lengths, reference, actual, bound, chunkBoundaries: [0], metric: "ulp", precision: "float32" };
@@ -15,8 +16,8 @@ function data(rows: number, cols: number): HeatmapData {
 describe("measureJob", () => {
   it("measures a slice of rows per step and ends with the same errors as one pass", () => {
     const d = data(7, 10);
-    const job = measureJob(d, 20); // two rows per step
-    const steps = [job.step(), job.step(), job.step()];
+    const job = measureJob(d, () => ({ maxBinsX: 5, maxBinsY: 7 }), 20); // two rows per step, then pooling
+    const steps = [job.step(), job.step(), job.step(), job.step()];
     expect(steps.every((s) => s === null)).toBe(true);
     const shown = job.step();
     expect(shown).not.toBeNull();
@@ -25,10 +26,13 @@ describe("measureJob", () => {
     expect(Array.from(shown?.errors.overBound ?? [])).toEqual(Array.from(whole.overBound));
     expect(shown?.errors.relFloor).toBe(whole.relFloor);
     expect(shown && sameData(shown, d)).toBe(true);
+    expect(shown?.pooled.grid.binsX).toBe(5);
+    expect(Array.from(shown?.pooled.grid.kind ?? [])).toContain(BinKind.nonFinite);
   });
 
   it("measures at least one row per step however wide the rows", () => {
-    const job = measureJob(data(2, 50), 1);
+    const job = measureJob(data(2, 50), () => ({ maxBinsX: 10, maxBinsY: 2 }), 1);
+    expect(job.step()).toBeNull();
     expect(job.step()).toBeNull();
     expect(job.step()?.errors.error.length).toBe(100);
   });
@@ -37,7 +41,7 @@ describe("measureJob", () => {
 describe("sameData", () => {
   it("tells a new result or a new metric from the data shown", () => {
     const d = data(2, 3);
-    const shown = measure(d);
+    const shown = measure(d, { maxBinsX: 3, maxBinsY: 2 });
     expect(sameData(shown, { ...d })).toBe(true);
     expect(sameData(shown, { ...d, actual: Float32Array.from(d.actual) })).toBe(false);
     expect(sameData(shown, { ...d, metric: "abs" })).toBe(false);

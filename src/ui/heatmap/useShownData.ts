@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { type CellErrors, type ErrorMetric, emptyCellErrors, measureRows, type Precision } from "./cellErrors";
+import { type PooledGrid, poolByMax } from "./pooling";
 
 /** The data one heatmap picture is drawn from, with its per-cell errors. */
 export interface ShownData {
@@ -14,9 +15,17 @@ export interface ShownData {
   metric: ErrorMetric;
   precision: Precision;
   errors: CellErrors;
+  /** The errors pooled for the bins the layout offered when they were measured. */
+  pooled: { maxBinsX: number; maxBinsY: number; grid: PooledGrid };
 }
 
-export type HeatmapData = Omit<ShownData, "errors">;
+export type HeatmapData = Omit<ShownData, "errors" | "pooled">;
+
+/** The most bins across and down the heatmap's layout offers. */
+export interface Bins {
+  maxBinsX: number;
+  maxBinsY: number;
+}
 
 const KEYS = [
   "rows",
@@ -36,6 +45,19 @@ export function sameData(a: HeatmapData, b: HeatmapData): boolean {
   return KEYS.every((k) => a[k] === b[k]);
 }
 
+export function poolShown(shown: Omit<ShownData, "pooled">, bins: Bins): PooledGrid {
+  const { rows, cols, lengths, errors, lossMask, bound } = shown;
+  return poolByMax({
+    rows,
+    cols,
+    lengths,
+    error: errors.error,
+    overBound: bound ? errors.overBound : undefined,
+    lossMask,
+    ...bins,
+  });
+}
+
 /** About this many cells are measured per task (a few milliseconds), never less than a row. */
 export const CELLS_PER_SLICE = 16384;
 
@@ -43,7 +65,11 @@ export const CELLS_PER_SLICE = 16384;
  * Measures the data a slice of rows per call of step(); step() returns the shown data once every
  * row is measured, else null.
  */
-export function measureJob(data: HeatmapData, cellsPerSlice = CELLS_PER_SLICE): { step(): ShownData | null } {
+export function measureJob(
+  data: HeatmapData,
+  bins: () => Bins,
+  cellsPerSlice = CELLS_PER_SLICE,
+): { step(): ShownData | null } {
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = data;
   const input = { rows, cols, lengths, reference, actual, bound, metric, precision };
   const errors = emptyCellErrors(input);
@@ -51,17 +77,34 @@ export function measureJob(data: HeatmapData, cellsPerSlice = CELLS_PER_SLICE): 
   let next = 0;
   return {
     step() {
-      measureRows(input, errors, next, next + rowsPerSlice);
-      next += rowsPerSlice;
-      if (next < rows) return null;
-      return { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision, errors };
+      if (next < rows) {
+        measureRows(input, errors, next, next + rowsPerSlice);
+        next += rowsPerSlice;
+        // Pooling is a step (a task) of its own, unless the whole batch fits one step.
+        if (next < rows || cellsPerSlice < rows * cols) return null;
+      }
+      const shown = {
+        rows,
+        cols,
+        lengths,
+        reference,
+        actual,
+        lossMask,
+        bound,
+        chunkBoundaries,
+        metric,
+        precision,
+        errors,
+      };
+      const at = bins();
+      return { ...shown, pooled: { ...at, grid: poolShown(shown, at) } };
     },
   };
 }
 
 /** All rows at once (the first picture). */
-export function measure(data: HeatmapData): ShownData {
-  const job = measureJob(data, Number.POSITIVE_INFINITY);
+export function measure(data: HeatmapData, bins: Bins): ShownData {
+  const job = measureJob(data, () => bins, Number.POSITIVE_INFINITY);
   let shown = job.step();
   while (!shown) shown = job.step();
   return shown;
@@ -71,14 +114,16 @@ export function measure(data: HeatmapData): ShownData {
  * The heatmap's data, a task behind the props after the first picture. A new 16 × 8192 result
  * costs tens of milliseconds in cell errors and as much again in pooling and drawing; measured in
  * the task that delivers the result, it would add to the charts' work and make one long task. So
- * the errors are measured a slice of rows per task, and the pooled picture is drawn in the render
- * that follows, in another. Until then the last picture (and its readouts) stays, consistent with
+ * the errors are measured a slice of rows per task, pooled in another, and the picture is drawn in
+ * the render that follows, in another. Until then the last picture (and its readouts) stays, consistent with
  * the data it was drawn from. Several results arriving at once are measured once, for the newest.
  */
-export function useShownData(props: HeatmapData): ShownData {
-  const [shown, setShown] = useState(() => measure(props));
+export function useShownData(props: HeatmapData, bins: Bins): ShownData {
+  const [shown, setShown] = useState(() => measure(props, bins));
   const latest = useRef(props);
   latest.current = props;
+  const latestBins = useRef(bins);
+  latestBins.current = bins;
   const stale = !sameData(shown, props);
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = props;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs name when to measure; latest holds them
@@ -87,7 +132,7 @@ export function useShownData(props: HeatmapData): ShownData {
     let id = 0;
     let job: ReturnType<typeof measureJob> | null = null;
     const slice = () => {
-      job ??= measureJob(latest.current);
+      job ??= measureJob(latest.current, () => latestBins.current);
       const done = job.step();
       if (done) setShown(done);
       else id = window.setTimeout(slice, 0);
