@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { decodeState } from "../src/io/shareLink";
 import { collectProblems } from "./pageProblems";
 
@@ -49,6 +49,18 @@ async function afterEdit(page: Page, edit: () => Promise<void>): Promise<number>
   return settledMaxAbsError(page);
 }
 
+/** A chart line's path once the chart has caught up: charts redraw in a deferred render after a result or a row change. */
+async function settledPath(line: Locator): Promise<string | null> {
+  let previous = await line.getAttribute("d");
+  for (let i = 0; i < 40; i++) {
+    await line.page().waitForTimeout(250);
+    const current = await line.getAttribute("d");
+    if (current === previous) return current;
+    previous = current;
+  }
+  throw new Error("the chart kept changing");
+}
+
 async function loadFile(page: Page, name: string, buffer: Buffer, mimeType = "application/octet-stream") {
   await page.getByTestId("case-file-input").setInputFiles({ name, mimeType, buffer });
 }
@@ -84,7 +96,7 @@ test("drawing on the editor with the mouse changes the chart and the summary; un
   // Draw on the row that holds the batch's largest error, so the batch figure must move too.
   await page.getByRole("button", { name: /^Worst cell: row/ }).click();
   const line = page.locator(".returns-chart path.recharts-line-curve, figure path.recharts-line-curve").first();
-  const pathBefore = await line.getAttribute("d");
+  const pathBefore = await settledPath(line);
   const lane = page.locator('canvas[data-lane="kl"]');
   await lane.scrollIntoViewIfNeeded(); // the worst-cell button scrolled the heatmap into view
   const box = await lane.boundingBox();
@@ -97,9 +109,9 @@ test("drawing on the editor with the mouse changes the chart and the summary; un
     await page.mouse.up();
   });
   expect(after).not.toBe(before);
-  expect(await line.getAttribute("d")).not.toBe(pathBefore);
+  await expect(line).not.toHaveAttribute("d", pathBefore ?? "");
   expect(await afterEdit(page, () => page.keyboard.press("Control+z"))).toBe(before);
-  expect(await line.getAttribute("d")).toBe(pathBefore);
+  await expect(line).toHaveAttribute("d", pathBefore ?? "");
   expect(await afterEdit(page, () => page.keyboard.press("Control+Shift+z"))).toBe(after);
   watch.finish();
 });
