@@ -9,7 +9,7 @@ import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
-import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
 import { useWidth } from "./useWidth";
 
@@ -93,41 +93,9 @@ export function ErrorChart(props: ErrorChartProps) {
             allowDataOverflow
             tick={TICK}
           />
-          <Line
-            name="serial loop"
-            dataKey="serial"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.serialLoop.colour}
-            strokeWidth={SERIES.serialLoop.width}
-            strokeDasharray={SERIES.serialLoop.dash}
-          />
-          <Line
-            name="chunked"
-            dataKey="chunked"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.chunked.colour}
-            strokeWidth={SERIES.chunked.width}
-            strokeDasharray={SERIES.chunked.dash}
-          />
-          {hasBound && (
-            <Line
-              name="tolerance"
-              dataKey="bound"
-              type="linear"
-              dot={false}
-              activeDot={false}
-              isAnimationActive={false}
-              stroke={SERIES.bound.colour}
-              strokeWidth={SERIES.bound.width}
-              strokeDasharray={SERIES.bound.dash}
-            />
-          )}
+          <Line name="serial loop" dataKey="serial" {...lineProps("serialLoop")} />
+          <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />
+          {hasBound && <Line name="tolerance" dataKey="bound" {...lineProps("bound")} />}
         </LineChart>
       ),
       [series, width, height, hasBound],

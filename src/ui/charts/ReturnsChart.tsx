@@ -8,7 +8,7 @@ import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
-import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
 import { useWidth } from "./useWidth";
 
@@ -96,27 +96,8 @@ export function ReturnsChart(props: ReturnsChartProps) {
             tickFormatter={formatShort}
             tick={TICK}
           />
-          <Line
-            name="serial float64"
-            dataKey="reference"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.reference.colour}
-            strokeWidth={SERIES.reference.width}
-          />
-          <Line
-            name="chunked"
-            dataKey="chunked"
-            type="linear"
-            dot={false}
-            activeDot={false}
-            isAnimationActive={false}
-            stroke={SERIES.chunked.colour}
-            strokeWidth={SERIES.chunked.width}
-            strokeDasharray={SERIES.chunked.dash}
-          />
+          <Line name="serial float64" dataKey="reference" {...lineProps("reference")} />
+          <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />
         </LineChart>
       ),
       [series, width, height],

@@ -20,3 +20,20 @@ export const BOUNDARY_STROKE = "#9ca3af";
 export const BOUNDARY_STROKE_FAINT = "#d8dce2";
 export const HOVER_STROKE = "#111827";
 export const NON_FINITE_FILL = "#D55E00";
+
+/**
+ * The props every recharts line shares (straight segments, no dots, no animation) and the stroke of
+ * one series, so a chart only names its data: `<Line dataKey="chunked" {...lineProps("chunked")} />`.
+ */
+export function lineProps(series: keyof typeof SERIES) {
+  const { colour, dash, width } = SERIES[series];
+  return {
+    type: "linear",
+    dot: false,
+    activeDot: false,
+    isAnimationActive: false,
+    stroke: colour,
+    strokeWidth: width,
+    strokeDasharray: dash,
+  } as const;
+}
