@@ -90,6 +90,34 @@ export type PlaygroundData =
   /** Concrete rows: drawn by hand, imported or edited. */
   | { source: "inline"; rows: PlaygroundRow[] };
 
+/** The libraries whose conventions the playground runs (core's LIBRARIES, repeated so io stays free of core math). */
+export const CONVENTION_LIBRARIES = ["slime", "openrlhf", "verl"] as const;
+export type ConventionLibrary = (typeof CONVENTION_LIBRARIES)[number];
+
+/**
+ * How slime, OpenRLHF or verl would turn the same rollout into REINFORCE++ or GAE outputs
+ * (cases/SCHEMA.md, library conventions): the library shown, the others run beside it, whether
+ * advantages are whitened and OpenRLHF's clamp of the outcome reward. Absent in older links:
+ * DEFAULT_CONVENTION then applies.
+ */
+export interface ConventionSettings {
+  library: ConventionLibrary;
+  /** Other libraries run on the same inputs and overlaid (none: no comparison). */
+  compare: ConventionLibrary[];
+  /** Whiten advantages (slime's normalize_advantages; OpenRLHF and verl always do, off shows them before it). */
+  normalize: boolean;
+  /** OpenRLHF's clamp of the outcome reward, [low, high]; null for none. */
+  rewardClip: [number, number] | null;
+}
+
+/** OpenRLHF's command-line default clip is [-10, 10]. */
+export const DEFAULT_CONVENTION: ConventionSettings = {
+  library: "slime",
+  compare: [],
+  normalize: false,
+  rewardClip: [-10, 10],
+};
+
 export interface PlaygroundState {
   estimator: Estimator;
   /** Discount γ in [0, 1]. */
@@ -110,6 +138,8 @@ export interface PlaygroundState {
   errorScope: ErrorScope;
   /** GAE only: which output the charts show. */
   output: "advantages" | "returns";
+  /** Library conventions (REINFORCE++ and GAE); absent: DEFAULT_CONVENTION. */
+  convention?: ConventionSettings;
 }
 
 /** "1.5", "\"abc\"", "missing": how a bad value is quoted in a message. */
@@ -195,6 +225,39 @@ const dataSchema = z.discriminatedUnion(
   { error: (issue) => (issue.code === "invalid_union" ? `expected source "preset" or "inline"` : undefined) },
 );
 
+const conventionSchema = z
+  .object({
+    library: oneOf(CONVENTION_LIBRARIES),
+    compare: z.array(oneOf(CONVENTION_LIBRARIES), {
+      error: (issue) => `expected a list of libraries, got ${showValue(issue.input)}`,
+    }),
+    normalize: z.boolean({ error: (issue) => `expected true or false, got ${showValue(issue.input)}` }),
+    rewardClip: z
+      .tuple([numberIn(-FLOAT32_MAX, FLOAT32_MAX), numberIn(-FLOAT32_MAX, FLOAT32_MAX)], {
+        error: (issue) => `expected [low, high] or null, got ${showValue(issue.input)}`,
+      })
+      .nullable(),
+  })
+  .strict()
+  .superRefine((convention, ctx) => {
+    const { library, compare, rewardClip } = convention;
+    const seen = new Set<string>([library]);
+    compare.forEach((other, i) => {
+      if (seen.has(other)) {
+        const why = other === library ? "is the library shown" : "is listed twice";
+        ctx.addIssue({ code: "custom", path: ["compare", i], message: `${other} ${why}` });
+      }
+      seen.add(other);
+    });
+    if (rewardClip && rewardClip[0] > rewardClip[1]) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["rewardClip"],
+        message: `low ${rewardClip[0]} is above high ${rewardClip[1]}`,
+      });
+    }
+  });
+
 export const playgroundStateSchema = z
   .object({
     estimator: oneOf(ESTIMATORS),
@@ -210,6 +273,7 @@ export const playgroundStateSchema = z
     errorMetric: oneOf(ERROR_METRICS),
     errorScope: oneOf(ERROR_SCOPES),
     output: oneOf(["advantages", "returns"] as const),
+    convention: conventionSchema.optional(),
   })
   .strict()
   .superRefine((state, ctx) => {

@@ -2,6 +2,7 @@ import LZString from "lz-string";
 import { describeThrown } from "./ioError";
 import { decompressBounded } from "./lzBounded";
 import {
+  DEFAULT_CONVENTION,
   MAX_CELLS,
   type PlaygroundState,
   PlaygroundStateError,
@@ -101,6 +102,9 @@ export const READABLE_PARAMS = {
 /** Readable parameters of a seeded preset; `preset` switches inline data to that generator. */
 export const PRESET_PARAMS = ["preset", "seed", "rows", "tokens", "ragged"] as const;
 
+/** Readable parameters of the library conventions: `?library=verl&compare=slime,openrlhf&normalize=1`. */
+export const CONVENTION_PARAMS = ["library", "compare", "normalize"] as const;
+
 /** Parameters owned by the page's own URL state (src/ui/urlState.ts), left in place when writing `s`. */
 const PAGE_PARAMS = new Set(["backend", "strategy"]);
 
@@ -153,6 +157,15 @@ export function stateFromSearch(search: string, fallback: PlaygroundState): Sear
     const value = param === "ragged" ? readBoolean(raw) : readValue(raw);
     tryOverride(param, raw, { ...state, data: { ...base, [param]: value } });
   }
+  for (const param of CONVENTION_PARAMS) {
+    const raw = params.get(param);
+    if (raw === null) continue;
+    const value = param === "normalize" ? readBoolean(raw) : param === "compare" ? raw.split(",").filter(Boolean) : raw;
+    const convention = { ...(state.convention ?? DEFAULT_CONVENTION), [param]: value };
+    // A library also named in the compare list leaves it, so `?library=verl` alone always works.
+    if (param === "library") convention.compare = convention.compare.filter((other) => other !== raw);
+    tryOverride(param, raw, { ...state, convention });
+  }
   return { state, fromLink: token !== null && !error, error, problems };
 }
 
@@ -168,7 +181,7 @@ function readBoolean(raw: string): unknown {
 /** The query string carrying the state in `s`; other parameters (view, …) are kept, readable overrides dropped. */
 export function stateToSearch(state: PlaygroundState, previousSearch = ""): string {
   const params = new URLSearchParams(previousSearch);
-  for (const param of [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS]) {
+  for (const param of [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS]) {
     if (!PAGE_PARAMS.has(param)) params.delete(param);
   }
   params.set(SHARE_PARAM, encodeState(state));
