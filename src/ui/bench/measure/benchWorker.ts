@@ -1,0 +1,186 @@
+/**
+ * The bench worker: measures a plan off the main thread, so the page stays responsive while it runs.
+ * It imports the engine itself (runProblem, the backends), not the playground's engine client:
+ * a benchmark times the engine, not the messages around it. Cancelling is `worker.terminate()`.
+ */
+import * as tf from "@tensorflow/tfjs-core";
+import * as Comlink from "comlink";
+import { initBackend, probeWebGPU } from "../../../engine/backends";
+import { runProblem } from "../../../engine/runProblem";
+import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
+import { type BenchCase, type BenchPlan, caseLabel, JS_LOOP, NO_BACKEND, planCases, sizeLabel } from "../benchPlan";
+import type { BenchEnvironment, BenchRow } from "../benchResult";
+import { calibrationCols, EXTRA_RUNS, estimatePerToken, skipNote } from "../skipEstimate";
+import { jsLoopReturns } from "./jsLoop";
+import { measureRuns } from "./measureRuns";
+import { checkRun } from "./runCheck";
+import { elementBounds, makeSizeData, rowPrefixes, type SizeData } from "./sizeData";
+
+export type BenchEvent =
+  | { type: "case"; index: number; total: number; label: string }
+  | { type: "row"; index: number; total: number; row: BenchRow };
+
+export interface BenchWorkerApi {
+  describe(): Promise<BenchEnvironment>;
+  /** Measures every case of the plan in order, reporting each before it starts and when it ends. */
+  run(plan: BenchPlan, onEvent: (event: BenchEvent) => unknown): Promise<void>;
+}
+
+const api: BenchWorkerApi = {
+  async describe() {
+    const probe = await probeWebGPU();
+    const a = probe.adapter;
+    const adapter = a
+      ? [a.vendor, a.architecture, a.description].filter(Boolean).join(" / ") +
+        (a.isFallbackAdapter ? " (software fallback adapter)" : "")
+      : `no WebGPU: ${probe.reason ?? "unknown reason"}`;
+    return {
+      userAgent: navigator.userAgent,
+      hardwareConcurrency: navigator.hardwareConcurrency,
+      adapter,
+      hasWebGPU: a !== undefined,
+    };
+  },
+
+  async run(plan, onEvent) {
+    const cases = planCases(plan);
+    const session = new Session(plan);
+    for (const [index, c] of cases.entries()) {
+      await onEvent({ type: "case", index, total: cases.length, label: caseLabel(c) });
+      const row = await session.measure(c);
+      await onEvent({ type: "row", index, total: cases.length, row });
+    }
+  },
+};
+
+Comlink.expose(api);
+
+/** The inputs, references and bounds of one plan, built once and shared by its rows. */
+class Session {
+  private readonly data = new Map<string, SizeData>();
+  private readonly bounds = new Map<string, Float64Array>();
+  private backend?: string;
+  private backendFailure?: string;
+
+  constructor(private readonly plan: BenchPlan) {}
+
+  async measure(c: BenchCase): Promise<BenchRow> {
+    const empty: BenchRow = { ...c, status: "failed", timesMs: [], loops: 0, checkedRuns: 0 };
+    try {
+      if (c.backend !== NO_BACKEND) {
+        const failure = await this.switchBackend(c.backend);
+        if (failure) return { ...empty, note: failure };
+      }
+      return await this.time(c, empty);
+    } catch (error) {
+      return { ...empty, note: `failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  private async switchBackend(name: string): Promise<string | undefined> {
+    if (this.backend === name) return this.backendFailure;
+    this.backend = name;
+    const report = await initBackend(name as Parameters<typeof initBackend>[0]);
+    this.backendFailure =
+      report.backend === name
+        ? undefined
+        : `the ${name} backend did not come up (${report.reason ?? "no reason given"})`;
+    return this.backendFailure;
+  }
+
+  private sizeData(c: BenchCase): SizeData {
+    const key = sizeLabel(c.size);
+    let data = this.data.get(key);
+    if (!data) {
+      data = makeSizeData(c.size, this.plan.seed, this.plan.discount);
+      this.data.set(key, data);
+    }
+    return data;
+  }
+
+  private boundsOf(c: BenchCase, data: SizeData): Float64Array {
+    const algorithm = c.strategy === JS_LOOP ? "serial" : STRATEGY_ALGORITHM[c.strategy];
+    const key = `${sizeLabel(c.size)} ${algorithm} ${c.chunkSize}`;
+    let bound = this.bounds.get(key);
+    if (!bound) {
+      bound = elementBounds(data, this.plan.discount, algorithm, c.chunkSize);
+      this.bounds.set(key, bound);
+    }
+    return bound;
+  }
+
+  private runner(c: BenchCase, rewards: Float32Array, cols: number): () => Promise<Float32Array> | Float32Array {
+    const { rows } = c.size;
+    const { discount } = this.plan;
+    if (c.strategy === JS_LOOP) return () => jsLoopReturns(rewards, rows, cols, discount);
+    const strategy = c.strategy;
+    const problem = {
+      kind: "discounted" as const,
+      rewards: { rows, cols, data: rewards },
+      discount,
+      chunkSize: c.chunkSize,
+    };
+    return async () => {
+      const run = await runProblem(problem, strategy);
+      if (run.backend !== c.backend) throw new Error(`the run went to ${run.backend}, not ${c.backend}`);
+      if (run.outputs.kind !== "discounted") throw new Error(`${run.outputs.kind} outputs for a discounted problem`);
+      return run.outputs.returns;
+    };
+  }
+
+  private async time(c: BenchCase, empty: BenchRow): Promise<BenchRow> {
+    const data = this.sizeData(c);
+    if (c.strategy === "per-token") {
+      const skipped = await this.perTokenSkip(c, data);
+      if (skipped) return { ...empty, status: "skipped", note: skipped.note, estimatedMs: skipped.perRunMs };
+    }
+    const bound = this.boundsOf(c, data);
+    const engine = c.backend !== NO_BACKEND;
+    const m = await measureRuns(this.plan.reps, {
+      run: this.runner(c, data.rewards, c.size.cols),
+      check: (out) => checkRun(out, data.reference, bound),
+      ...(engine ? { countTensors: () => tf.memory().numTensors } : {}),
+    });
+    const correct = m.check.worstBoundFraction <= 1;
+    const notes: string[] = [];
+    if (!correct) {
+      notes.push(
+        `wrong: an element is ${m.check.worstBoundFraction.toPrecision(3)}× its float32 error bound ` +
+          `(max abs error ${m.check.maxAbsError.toExponential(2)})`,
+      );
+    }
+    if (m.tensorsBefore !== undefined && m.tensorsAfter !== m.tensorsBefore) {
+      notes.push(`tf.memory().numTensors went from ${m.tensorsBefore} to ${m.tensorsAfter}`);
+    }
+    return {
+      ...empty,
+      status: correct ? "ok" : "wrong",
+      medianMs: m.medianMs,
+      timesMs: m.timesMs,
+      loops: m.loops,
+      warmupMs: m.warmupMs,
+      maxAbsError: m.check.maxAbsError,
+      worstBoundFraction: m.check.worstBoundFraction,
+      checkedRuns: m.checkedRuns,
+      ...(m.tensorsBefore === undefined ? {} : { tensorsBefore: m.tensorsBefore }),
+      ...(m.tensorsAfter === undefined ? {} : { tensorsAfter: m.tensorsAfter }),
+      ...(notes.length ? { note: notes.join("; ") } : {}),
+    };
+  }
+
+  /** Times per-token on a short prefix of the rows; a row estimated over the plan's limit is skipped. */
+  private async perTokenSkip(c: BenchCase, data: SizeData): Promise<{ note: string; perRunMs: number } | undefined> {
+    const cols = calibrationCols(c.size.cols);
+    if (cols === c.size.cols) return undefined;
+    const run = this.runner(c, rowPrefixes(data.rewards, c.size, cols), cols);
+    await run(); // compiles the per-token shaders, which do not depend on T
+    const start = performance.now();
+    await run();
+    const calibrationMs = performance.now() - start;
+    const runs = this.plan.reps + EXTRA_RUNS;
+    const estimate = estimatePerToken(calibrationMs, cols, c.size.cols, runs, this.plan.skipOverMs);
+    if (!estimate.skip) return undefined;
+    const calibrated = `${c.size.rows}×${cols}`;
+    return { note: skipNote(estimate, this.plan.skipOverMs, calibrationMs, calibrated), perRunMs: estimate.perRunMs };
+  }
+}
