@@ -1,9 +1,9 @@
 import * as Comlink from "comlink";
 import { afterEach, describe, expect, it } from "vitest";
-import { ScanInputError, type ScanProblem } from "../core";
+import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import type { BackendRequest } from "./backendNames";
 import { EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
-import type { EngineWorkerApi, ProblemResult } from "./worker";
+import type { ConventionProblemResult, EngineWorkerApi, ProblemResult } from "./worker";
 
 /**
  * A stand-in for the worker: the real comlink protocol over a MessageChannel, with an engine
@@ -72,6 +72,28 @@ function fakeWorkers(delayMs = 20) {
         }
         return { completed, superseded: false, backend: fake.request ?? "?" };
       },
+      async runConventions(runId, problems, _strategy, onResult) {
+        latest = runId;
+        let completed = 0;
+        for (const [index, problem] of problems.entries()) {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          if (latest !== runId) return { completed, superseded: true, backend: "fake" };
+          // Echoes the KL as every output: enough to see order, transfer and supersede.
+          const kl = problem.batch.kl.map((row) => Float32Array.from(row));
+          const result: ConventionProblemResult = {
+            index,
+            ok: true,
+            run: {
+              result: { tokenLevelRewards: kl, returns: kl, advantages: kl, rewardIndex: kl.map(() => 0) },
+              backend: fake.request ?? "?",
+              millis: delayMs,
+            },
+          };
+          completed++;
+          await onResult(result);
+        }
+        return { completed, superseded: false, backend: fake.request ?? "?" };
+      },
       simulateFault() {},
     };
     Comlink.expose(api, port2);
@@ -100,6 +122,16 @@ function discounted(values: number[], discount = 0.9): ScanProblem {
     rewards: { rows: 1, cols: values.length, data: Float32Array.from(values) },
     discount,
     chunkSize: 4,
+  };
+}
+
+function convention(kl: number[]): ConventionProblem {
+  return {
+    library: "verl",
+    estimator: "reinforce_pp",
+    batch: { rewards: [1], kl: [Float32Array.from(kl)], lossMasks: [kl.map(() => 1)] },
+    params: { gamma: 1, klCoef: 0.1, normalize: false },
+    chunkSize: 128,
   };
 }
 
@@ -179,5 +211,23 @@ describe("EngineClient", () => {
     await expect(pending).rejects.toBeInstanceOf(SupersededError);
     expect(started[0].terminated).toBe(true);
     expect((await client.ready()).backend).toBe("cpu");
+  });
+
+  it("runs conventions in one request, in order, inputs transferred, and a convention run supersedes a scan run", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ createWorker: create });
+    const scans = client.runProblems([discounted([1]), discounted([2]), discounted([3])], "chunked");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const problems = [convention([0.5, 0.25]), convention([2])];
+    const seen: number[] = [];
+    const conventions = client.runConventions(problems, "two-level", (r) => seen.push(r.index));
+    await expect(scans).rejects.toBeInstanceOf(SupersededError);
+    const outcome = await conventions;
+    expect(seen).toEqual([0, 1]);
+    const first = outcome.results[0];
+    expect(first.ok && Array.from(first.run.result.returns[0])).toEqual([0.5, 0.25]);
+    expect(problems[0].batch.kl[0].length).toBe(0);
+    const run = await client.runConvention(convention([3]), "chunked");
+    expect(Array.from(run.result.advantages[0])).toEqual([3]);
   });
 });

@@ -4,13 +4,22 @@
  * replaced by one on the next backend down, and every call pending on it rejects at once.
  */
 import * as Comlink from "comlink";
-import { ScanInputError, type ScanProblem } from "../core";
+import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "./backendNames";
+import type { ConventionRun } from "./conventions/runConventionProblem";
 import type { EngineRun } from "./runProblem";
 import type { Strategy } from "./strategy";
-import type { EngineWorkerApi, ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
+import type {
+  ConventionProblemResult,
+  EngineWorkerApi,
+  ProblemFailure,
+  ProblemResult,
+  RunEnd,
+  SimulatedFault,
+} from "./worker";
 
-export type { ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
+export type { ConventionRun } from "./conventions/runConventionProblem";
+export type { ConventionProblemResult, ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
 
 /** The promise of a request that a newer one replaced; its results were dropped. */
 export class SupersededError extends Error {
@@ -37,6 +46,14 @@ export type EngineEvent =
 export interface RunOutcome {
   /** One per problem, in order (fewer only if the run ended early). */
   results: ProblemResult[];
+  /** `tf.getBackend()` in the worker at the end of the run. */
+  backend: string;
+  report: BackendReport;
+}
+
+export interface ConventionRunOutcome {
+  /** One per problem, in order (fewer only if the run ended early). */
+  results: ConventionProblemResult[];
   /** `tf.getBackend()` in the worker at the end of the run. */
   backend: string;
   report: BackendReport;
@@ -119,6 +136,45 @@ export class EngineClient {
     strategy: Strategy,
     onResult?: (result: ProblemResult) => void,
   ): Promise<RunOutcome> {
+    return this.sendRequest<ProblemResult>(
+      (api, id, receive) =>
+        api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), strategy, receive),
+      onResult,
+    );
+  }
+
+  /**
+   * Computes library conventions (slime, OpenRLHF, verl) on the engine, one request, in order,
+   * exactly as runProblems does for scan problems: `onResult` sees each as it finishes, the
+   * problems' typed arrays are transferred (empty here afterwards: pass copies of what you keep),
+   * and any newer request (of either kind) makes this one reject with SupersededError.
+   */
+  async runConventions(
+    problems: ConventionProblem[],
+    strategy: Strategy,
+    onResult?: (result: ConventionProblemResult) => void,
+  ): Promise<ConventionRunOutcome> {
+    return this.sendRequest<ConventionProblemResult>(
+      (api, id, receive) =>
+        api.runConventions(id, Comlink.transfer(problems, conventionBuffers(problems)), strategy, receive),
+      onResult,
+    );
+  }
+
+  /** Computes one convention; throws its error re-created (a ScanInputError keeps its referenceType). */
+  async runConvention(problem: ConventionProblem, strategy: Strategy): Promise<ConventionRun> {
+    const { results } = await this.runConventions([problem], strategy);
+    const result = results[0];
+    if (!result) throw new Error("the engine returned no result");
+    if (!result.ok) throw errorFromFailure(result.error);
+    return result.run;
+  }
+
+  /** One worker request: the latest wins, and the session's end or a cancel rejects it at once. */
+  private async sendRequest<R>(
+    call: (api: Comlink.Remote<EngineWorkerApi>, id: number, receive: (result: R) => void) => Promise<RunEnd>,
+    onResult?: (result: R) => void,
+  ): Promise<{ results: R[]; backend: string; report: BackendReport }> {
     this.activeRun?.cancel(new SupersededError());
     const id = ++this.runCounter;
     let cancel!: (error: Error) => void;
@@ -131,15 +187,14 @@ export class EngineClient {
       const session = this.session();
       // The session's end and the cancel come first: when several have settled, they win.
       const report = await Promise.race([session.ended, cancelled, session.ready]);
-      const results: ProblemResult[] = [];
-      const receive = Comlink.proxy((result: ProblemResult) => {
+      const results: R[] = [];
+      const receive = Comlink.proxy((result: R) => {
         if (this.activeRun?.id !== id) return;
         results.push(result);
         onResult?.(result);
       });
-      const sent = Comlink.transfer(problems, problemBuffers(problems));
-      const call = (async () => session.api.runProblems(id, sent, strategy, receive))();
-      const end = await Promise.race([session.ended, cancelled, call]);
+      const pending = (async () => call(session.api, id, receive))();
+      const end = await Promise.race([session.ended, cancelled, pending]);
       return { results, backend: end.backend, report };
     } catch (error) {
       throw reviveError(error);
@@ -268,13 +323,21 @@ function reviveError(error: unknown): unknown {
   return error;
 }
 
-/** The input buffers that can move to the worker: whole-buffer typed arrays, each once. */
-function problemBuffers(problems: ScanProblem[]): Transferable[] {
+/** Collects the buffers of whole-buffer typed arrays, each once: what can move to the worker. */
+function bufferCollector(): { add(a: unknown): void; buffers: Set<ArrayBuffer> } {
   const buffers = new Set<ArrayBuffer>();
-  const add = (a: unknown) => {
-    if (!ArrayBuffer.isView(a) || !(a.buffer instanceof ArrayBuffer)) return;
-    if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) buffers.add(a.buffer);
+  return {
+    buffers,
+    add(a) {
+      if (!ArrayBuffer.isView(a) || !(a.buffer instanceof ArrayBuffer)) return;
+      if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) buffers.add(a.buffer);
+    },
   };
+}
+
+/** The input buffers of scan problems that can move to the worker. */
+function problemBuffers(problems: ScanProblem[]): Transferable[] {
+  const { add, buffers } = bufferCollector();
   for (const p of problems) {
     if (p.kind === "discounted") add(p.rewards.data);
     else if (p.kind === "gae") {
@@ -285,6 +348,18 @@ function problemBuffers(problems: ScanProblem[]): Transferable[] {
       p.batch.kl.forEach(add);
       p.batch.lossMasks.forEach(add);
     }
+  }
+  return [...buffers];
+}
+
+/** The input buffers of convention problems that can move to the worker. */
+function conventionBuffers(problems: ConventionProblem[]): Transferable[] {
+  const { add, buffers } = bufferCollector();
+  for (const { batch } of problems) {
+    add(batch.rewards);
+    batch.kl.forEach(add);
+    batch.lossMasks.forEach(add);
+    batch.values?.forEach(add);
   }
   return [...buffers];
 }

@@ -3,7 +3,7 @@
  * `EngineClient` (client.ts), over comlink; typed arrays are transferred both ways, never copied.
  */
 import * as Comlink from "comlink";
-import { ScanInputError, type ScanProblem } from "../core";
+import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import {
   type BackendReport,
   type BackendRequest,
@@ -12,6 +12,7 @@ import {
   watchDeviceLoss,
   webgpuDevice,
 } from "./backends";
+import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
 import { type EngineRun, runProblem } from "./runProblem";
 import type { Strategy } from "./strategy";
 
@@ -26,6 +27,11 @@ export interface ProblemFailure {
 /** One problem of a run, finished: its index in the request, and the run or the error. */
 export type ProblemResult =
   | { index: number; ok: true; run: EngineRun }
+  | { index: number; ok: false; error: ProblemFailure };
+
+/** One convention problem of a run, finished: its index in the request, and the run or the error. */
+export type ConventionProblemResult =
+  | { index: number; ok: true; run: ConventionRun }
   | { index: number; ok: false; error: ProblemFailure };
 
 export interface RunEnd {
@@ -53,6 +59,13 @@ export interface EngineWorkerApi {
     strategy: Strategy,
     onResult: (result: ProblemResult) => unknown,
   ): Promise<RunEnd>;
+  /** runProblems for library conventions (slime, OpenRLHF, verl); a newer run of either kind stops it. */
+  runConventions(
+    runId: number,
+    problems: ConventionProblem[],
+    strategy: Strategy,
+    onResult: (result: ConventionProblemResult) => unknown,
+  ): Promise<RunEnd>;
   simulateFault(fault: SimulatedFault): void;
 }
 
@@ -67,22 +80,13 @@ const api: EngineWorkerApi = {
     return report;
   },
 
-  async runProblems(runId, problems, strategy, onResult) {
-    latestRunId = Math.max(latestRunId, runId);
-    let completed = 0;
-    for (const [index, problem] of problems.entries()) {
-      if (runId !== latestRunId) return { completed, superseded: true, backend: currentBackend() };
-      let result: ProblemResult;
-      try {
-        const run = await runProblem(problem, strategy);
-        result = { index, ok: true, run: ownArrays(run) };
-      } catch (error) {
-        result = { index, ok: false, error: failureOf(error) };
-      }
-      completed++;
-      await onResult(Comlink.transfer(result, result.ok ? buffersOf(result.run) : []));
-    }
-    return { completed, superseded: false, backend: currentBackend() };
+  runProblems(runId, problems, strategy, onResult) {
+    return solveInOrder(runId, problems, (p) => runProblem(p, strategy), ownArrays, buffersOf, onResult);
+  },
+
+  runConventions(runId, problems, strategy, onResult) {
+    const solve = (p: ConventionProblem) => runConventionProblem(p, strategy);
+    return solveInOrder(runId, problems, solve, ownConventionArrays, conventionBuffersOf, onResult);
   },
 
   simulateFault(fault) {
@@ -100,6 +104,36 @@ const api: EngineWorkerApi = {
 
 Comlink.expose(api);
 
+/**
+ * Solves problems one by one, handing each result (its arrays transferred) to `onResult`, and
+ * stops before the next problem once a newer run has started.
+ */
+async function solveInOrder<P, Run>(
+  runId: number,
+  problems: P[],
+  solve: (problem: P) => Promise<Run>,
+  own: (run: Run) => Run,
+  buffers: (run: Run) => Transferable[],
+  onResult: (
+    result: { index: number; ok: true; run: Run } | { index: number; ok: false; error: ProblemFailure },
+  ) => unknown,
+): Promise<RunEnd> {
+  latestRunId = Math.max(latestRunId, runId);
+  let completed = 0;
+  for (const [index, problem] of problems.entries()) {
+    if (runId !== latestRunId) return { completed, superseded: true, backend: currentBackend() };
+    let result: { index: number; ok: true; run: Run } | { index: number; ok: false; error: ProblemFailure };
+    try {
+      result = { index, ok: true, run: own(await solve(problem)) };
+    } catch (error) {
+      result = { index, ok: false, error: failureOf(error) };
+    }
+    completed++;
+    await onResult(Comlink.transfer(result, result.ok ? buffers(result.run) : []));
+  }
+  return { completed, superseded: false, backend: currentBackend() };
+}
+
 function failureOf(error: unknown): ProblemFailure {
   if (error instanceof ScanInputError) {
     return { name: error.name, message: error.message, referenceType: error.referenceType };
@@ -115,15 +149,7 @@ type Floats = Float32Array<ArrayBufferLike>;
  * (a view into wasm memory or a shared buffer is copied first).
  */
 function ownArrays(run: EngineRun): EngineRun {
-  const seen = new Set<ArrayBufferLike>();
-  const own = <A extends Floats>(a: A): A => {
-    const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
-    if (whole && !seen.has(a.buffer)) {
-      seen.add(a.buffer);
-      return a;
-    }
-    return a.slice() as A;
-  };
+  const own = ownership();
   const o = run.outputs;
   const outputs: EngineRun["outputs"] =
     o.kind === "discounted"
@@ -133,6 +159,37 @@ function ownArrays(run: EngineRun): EngineRun {
         : { kind: o.kind, returns: o.returns.map(own), tokenLevelRewards: o.tokenLevelRewards.map(own) };
   const trace = { ...run.trace, localScans: own(run.trace.localScans), carriesIn: own(run.trace.carriesIn) };
   return { ...run, outputs, trace };
+}
+
+/** A copier that keeps an array whose buffer is its own and not yet seen, and copies any other. */
+function ownership(): <A extends Floats>(a: A) => A {
+  const seen = new Set<ArrayBufferLike>();
+  return <A extends Floats>(a: A): A => {
+    const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
+    if (whole && !seen.has(a.buffer)) {
+      seen.add(a.buffer);
+      return a;
+    }
+    return a.slice() as A;
+  };
+}
+
+function ownConventionArrays(run: ConventionRun): ConventionRun {
+  const own = ownership();
+  const r = run.result;
+  const result = {
+    tokenLevelRewards: r.tokenLevelRewards.map(own),
+    returns: r.returns.map(own),
+    advantages: r.advantages.map(own),
+    rewardIndex: r.rewardIndex,
+  };
+  return { ...run, result };
+}
+
+function conventionBuffersOf(run: ConventionRun): Transferable[] {
+  const r = run.result;
+  const arrays: Floats[] = [...r.tokenLevelRewards, ...r.returns, ...r.advantages];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
 function buffersOf(run: EngineRun): Transferable[] {

@@ -49,7 +49,12 @@ export function runConvention<A extends FloatArray>(
   return { tokenLevelRewards: tokens, returns, advantages, rewardIndex };
 }
 
-function checkConventionInputs(estimator: ConventionEstimator, batch: ConventionBatch, params: ConventionParams): void {
+/** Every check core makes on a convention's inputs before computing it, in core's order. */
+export function checkConventionInputs(
+  estimator: ConventionEstimator,
+  batch: ConventionBatch,
+  params: ConventionParams,
+): void {
   checkDiscount(params.gamma, "gamma");
   checkDiscount(params.klCoef, "kl_coef");
   const B = batch.rewards.length;

@@ -31,3 +31,19 @@ export interface ConventionResult<A extends FloatArray = FloatArray> {
   /** Per sequence, the token that received the outcome reward (−1 when it fell into padding). */
   rewardIndex: number[];
 }
+
+/** slime's chunk size (the default of `chunked_discounted_returns`), the engine's default for conventions. */
+export const CONVENTION_CHUNK_SIZE = 128;
+
+/**
+ * One library convention to compute: the library, the estimator, its inputs and parameters, and
+ * the chunk size of the scans that compute it (any chunk size gives the same math; it changes only
+ * the float32 rounding, which the error bounds follow). Use CONVENTION_CHUNK_SIZE unless asked.
+ */
+export interface ConventionProblem<A extends FloatArray = FloatArray> {
+  library: Library;
+  estimator: ConventionEstimator;
+  batch: ConventionBatch<A>;
+  params: ConventionParams;
+  chunkSize: number;
+}

@@ -1,0 +1,127 @@
+import type { ConventionResult } from "../../core";
+import { EngineOutputError } from "../engineErrors";
+import { OVERFLOW_GUARD, RESIDUAL_FLOOR, RESIDUAL_FRACTION } from "../outputCheck";
+import type { PreparedConvention } from "./prepareConvention";
+
+const SILENT =
+  "the backend failed without raising an error (a buffer or texture it could not allocate reads back as zeros)";
+
+/**
+ * What outputCheck.ts does for the scan problems, for a convention: every output has one value
+ * per token, and the returns satisfy the library's own recursion within float32 rounding (as a
+ * fraction of the magnitude flowing into each token), on every sequence and token; whitened
+ * advantages are finite wherever the statistics are. A silent device failure is reported with
+ * its sequence and token instead of being judged as numbers.
+ */
+export function checkConventionOutputs(
+  p: PreparedConvention,
+  backend: string,
+  r: ConventionResult<Float32Array>,
+): void {
+  const fail = (what: string) => {
+    throw new EngineOutputError(`the ${backend} engine returned ${what}`);
+  };
+  for (const [name, rows] of [
+    ["returns", r.returns],
+    ["advantages", r.advantages],
+  ] as const) {
+    if (rows.length !== p.tokens.length) fail(`${rows.length} sequences of ${name} for a batch of ${p.tokens.length}`);
+    rows.forEach((row, b) => {
+      if (row.length !== p.tokens[b].length) {
+        fail(`${row.length} ${name} for sequence ${b} of ${p.tokens[b].length} tokens`);
+      }
+    });
+  }
+  const gamma = Math.fround(p.gamma);
+  p.tokens.forEach((tok, b) => {
+    const m = p.masks[b];
+    const L = tok.length;
+    const masked = p.library === "openrlhf";
+    if (p.estimator === "reinforce_pp") {
+      const x = masked ? tok.map((v, t) => v * m[t]) : tok;
+      // verl cuts the carry into t when m_{t+1} = 0.
+      const decay = (t: number) => (p.library === "verl" && t + 1 < L && m[t + 1] === 0 ? 0 : gamma);
+      const order = Array.from({ length: L }, (_, t) => L - 1 - t);
+      checkChain(r.returns[b], x, Array.from(x, Math.abs), order, decay, (t, message) =>
+        fail(`returns = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
+      );
+    } else {
+      const v = p.values?.[b] ?? new Float32Array(L);
+      const value = (t: number) => (masked ? v[t] * m[t] : v[t]);
+      const reward = (t: number) => (masked ? tok[t] * m[t] : tok[t]);
+      // The advantages before any whitening, as returns − V; verl's chain runs over mask-1 tokens only.
+      const order: number[] = [];
+      for (let t = L - 1; t >= 0; t--) if (p.library !== "verl" || m[t] === 1) order.push(t);
+      const nextOf = new Map(order.map((t, i) => [t, i > 0 ? order[i - 1] : -1]));
+      const deltas = new Float64Array(L);
+      const magnitudes = new Float64Array(L);
+      const raw = new Float64Array(L);
+      for (const t of order) {
+        const next = nextOf.get(t) ?? -1;
+        const nextValue = next >= 0 ? value(next) : 0;
+        deltas[t] = reward(t) + gamma * nextValue - value(t);
+        magnitudes[t] = Math.abs(reward(t)) + Math.abs(gamma * nextValue) + 2 * Math.abs(value(t));
+      }
+      for (let t = 0; t < L; t++) raw[t] = r.returns[b][t] - value(t);
+      const discount = Math.fround(p.gamma * p.lambd);
+      checkChain(
+        raw,
+        deltas,
+        magnitudes,
+        order,
+        () => discount,
+        (t, message) => fail(`returns − values = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
+      );
+      if (!p.normalize) {
+        for (let t = 0; t < L; t++) {
+          const allowed = RESIDUAL_FRACTION * (Math.abs(r.returns[b][t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
+          if (!(Math.abs(r.advantages[b][t] - raw[t]) <= allowed)) {
+            fail(
+              `advantages = ${r.advantages[b][t]} at sequence ${b}, token ${t}, but returns − values gives ${raw[t]}; ${SILENT}`,
+            );
+          }
+        }
+      }
+    }
+  });
+  // OpenRLHF whitens over N = 0 tokens into NaN, as the library does; otherwise the statistics are finite.
+  if (p.normalize && p.validTokens > 0) {
+    r.advantages.forEach((row, b) => {
+      const t = row.findIndex((a) => !Number.isFinite(a));
+      if (t >= 0 && finiteInputs(p))
+        fail(`advantages = ${row[t]} at sequence ${b}, token ${t} after whitening; ${SILENT}`);
+    });
+  }
+}
+
+/** Below OVERFLOW_GUARD no value on the way can overflow: a non-finite output is a failure. */
+function finiteInputs(p: PreparedConvention): boolean {
+  const big = (row: Float32Array) => row.some((x) => !(Math.abs(x) < OVERFLOW_GUARD / (row.length + 1)));
+  return !p.tokens.some(big) && !(p.values ?? []).some(big);
+}
+
+/**
+ * Along `order` (each token after the one it reads from): `g_t = x_t + d·g_next` within
+ * RESIDUAL_FRACTION of the magnitude flowing in, unless that magnitude reaches OVERFLOW_GUARD.
+ */
+function checkChain(
+  g: ArrayLike<number>,
+  x: ArrayLike<number>,
+  magnitudes: ArrayLike<number>,
+  order: number[],
+  decay: (t: number) => number,
+  fail: (t: number, message: string) => void,
+): void {
+  let next = 0;
+  let magnitude = 0;
+  for (const t of order) {
+    const d = decay(t);
+    magnitude = magnitudes[t] + Math.abs(d) * magnitude;
+    if (!(magnitude < OVERFLOW_GUARD)) return;
+    const expected = x[t] + d * next;
+    if (!(Math.abs(g[t] - expected) <= RESIDUAL_FRACTION * magnitude + RESIDUAL_FLOOR)) {
+      fail(t, `${g[t]}, but the recursion gives ${expected} there (off by ${Math.abs(g[t] - expected)})`);
+    }
+    next = g[t];
+  }
+}
