@@ -1,5 +1,6 @@
 export * from "./batch";
 export * from "./chunkedScan";
+export * from "./contextParallel";
 export * from "./conventions";
 export * from "./discountPowers";
 export * from "./errorBound";

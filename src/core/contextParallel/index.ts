@@ -1,0 +1,5 @@
+export * from "./cpWhiten";
+export * from "./gather";
+export * from "./layout";
+export * from "./ppoByRank";
+export * from "./reinforcePPByRank";
