@@ -1,6 +1,6 @@
 import { memo } from "react";
 import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../engine/backendNames";
-import { STRATEGIES, STRATEGY_INFO, type Strategy } from "../../../engine/strategy";
+import { STRATEGY_INFO, type Strategy, strategyMenu } from "../../../engine/strategy";
 import { paddingStats } from "../../../io/playgroundProblem";
 import {
   ERROR_METRICS,
@@ -217,7 +217,7 @@ export const ControlsPanel = memo(function ControlsPanel({
             data-testid="strategy-select"
             onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
           >
-            {STRATEGIES.map((s) => (
+            {strategyMenu(report?.backend ?? null, state.backend, state.strategy).map((s) => (
               <option key={s} value={s}>
                 {STRATEGY_INFO[s].label}
               </option>
