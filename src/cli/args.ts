@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { CORE_MODES, type CoreMode } from "../conformance";
 import { STRATEGIES, type Strategy } from "../engine/strategy";
+import { CP_LAYOUT_USAGE, type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
 
 export const ENGINES = ["core", "tfjs"] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -38,7 +39,9 @@ scans (rows x padded length x min(chunk_size, T)).
 
 Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error, an
 unreadable, invalid or empty file (no cases, or nothing to compare), or an
-internal error.`;
+internal error.
+
+${CP_LAYOUT_USAGE}`;
 
 export class UsageError extends Error {}
 
@@ -51,9 +54,14 @@ export interface CheckArgs {
   json: boolean;
 }
 
-export type Args = CheckArgs | { command: "help" } | { command: "version" };
+export type Args = CheckArgs | CpLayoutArgs | { command: "help" } | { command: "version" };
 
 export function parseCliArgs(argv: string[]): Args {
+  if (isCpLayout(argv)) {
+    const cp = parseCpLayoutArgs(argv);
+    if (!cp.ok) throw new UsageError(cp.message);
+    return cp.args;
+  }
   let parsed: ReturnType<typeof parseWith>;
   try {
     parsed = parseWith(argv);
@@ -66,7 +74,7 @@ export function parseCliArgs(argv: string[]): Args {
   if (values.version) return { command: "version" };
   const [command, file, ...rest] = positionals;
   if (command !== "check") {
-    throw new UsageError(command === undefined ? "missing command: check" : `unknown command: ${command}`);
+    throw new UsageError(command === undefined ? "missing command: check or cp-layout" : `unknown command: ${command}`);
   }
   if (file === undefined) throw new UsageError("check needs a case file (or - for standard input)");
   if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);

@@ -12,6 +12,7 @@ import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from
 import type { ScanCase } from "../io/caseSchema";
 import { escapeWhere, isUnprintable, printable, printableLines } from "../io/printable";
 import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
+import { runCpLayout } from "./cpLayoutReport";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
 import { formatTable } from "./table";
 
@@ -65,6 +66,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`scanlab ${VERSION}`);
     return 0;
   }
+  if (args.command === "cp-layout") return runCpLayout(args, io.stdout);
   return check(args, io);
 }
 

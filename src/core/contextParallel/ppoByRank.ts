@@ -176,3 +176,23 @@ export function vectorDifference(a: ArrayLike<number>, b: ArrayLike<number>): Ve
   }
   return { differing, maxAbs, worst };
 }
+
+/**
+ * The placement in words, for the command and the page: where slime's PPO path puts the outcome
+ * reward for this layout and what that does to the advantages against cp_size 1.
+ */
+export function ppoPlacementNote(layout: CpLayout): string {
+  const { lastToken, landsAt, correct } = ppoRewardPlacement(layout);
+  if (correct) {
+    return `rank 0's last local element is response token ${lastToken}, the last one: slime's PPO path adds the outcome reward where cp_size 1 does.`;
+  }
+  if (landsAt === null) {
+    return `rank 0 holds no response token: slime's PPO path fails at token_level_rewards[-1] += reward (IndexError: ${EMPTY_RANK0}).`;
+  }
+  const moved = landsAt + 1 === lastToken ? `token ${lastToken} gets` : `tokens ${landsAt + 1}–${lastToken} get`;
+  return (
+    `rank 0's last local element is response token ${landsAt}, not the last one (${lastToken}): slime's PPO path adds ` +
+    `the outcome reward there, so ${moved} none of it in their advantages, and tokens 0–${landsAt} get it discounted ` +
+    `over ${landsAt} − t steps instead of ${lastToken} − t as with cp_size 1.`
+  );
+}

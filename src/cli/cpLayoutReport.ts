@@ -1,0 +1,101 @@
+import {
+  type CpLayout,
+  type CpSpan,
+  cpLayout,
+  formatSpan,
+  ppoPlacementNote,
+  ppoRewardPlacement,
+  responseIndices,
+} from "../core";
+import type { CpLayoutArgs } from "./cpLayoutArgs";
+
+/** `scanlab cp-layout`: the layout as a table per rank, or as JSON; status 0 (bad arguments never get here). */
+export function runCpLayout(args: CpLayoutArgs, stdout: (text: string) => void): number {
+  const layout = cpLayout(args.totalLength, args.responseLength, args.cpSize);
+  stdout(args.json ? compactJson(cpLayoutJson(layout)) : cpLayoutText(layout));
+  return 0;
+}
+
+/** Indented JSON with every list of numbers on one line: a long response's indices stay readable. */
+export function compactJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]/g,
+    (_, list: string) => `[${list.split(/,\s*/).join(", ")}]`,
+  );
+}
+
+const positions = (s: CpSpan) => formatSpan(s);
+
+export function cpLayoutText(layout: CpLayout): string {
+  const { totalLength: T, responseLength: R, promptLength: P, cpSize: n, chunkLength: c } = layout;
+  const headers = ["rank", "chunk", "positions", "response logits", "response indices", "local"];
+  const rows: string[][] = [];
+  for (const rank of layout.ranks) {
+    rank.pieces.forEach((piece, i) => {
+      const local = piece.response
+        ? formatSpan({ start: piece.localOffset, end: piece.localOffset + piece.response.end - piece.response.start })
+        : "none";
+      rows.push([
+        i === 0 ? String(rank.rank) : "",
+        String(piece.chunk),
+        positions(piece.positions),
+        formatSpan(piece.logits),
+        formatSpan(piece.response),
+        local,
+      ]);
+    });
+  }
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
+  const held = layout.ranks.map((rank) => `rank ${rank.rank} ${rank.localLength}`).join(", ");
+  const padding = layout.paddedLength - T;
+  return [
+    `total length ${T} = prompt ${P} + response ${R}, cp_size ${n}`,
+    `${2 * n} chunks of c = ${c} positions (${padding === 0 ? "no padding" : `padded with ${padding} to ${layout.paddedLength}`}); ` +
+      `the response's logits are ${P - 1}–${T - 2} (logit j predicts token j + 1)`,
+    "",
+    line(headers),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+    "",
+    `response tokens held: ${held}`,
+    `PPO reward placement: ${ppoRewardPlacement(layout).correct ? "" : "WARNING "}${ppoPlacementNote(layout)}`,
+    "REINFORCE++ adds the reward after the gather, at the last unmasked token: not affected.",
+  ].join("\n");
+}
+
+const spanJson = (s: CpSpan | null) => (s ? [s.start, s.end] : null);
+
+export function cpLayoutJson(layout: CpLayout) {
+  const placement = ppoRewardPlacement(layout);
+  return {
+    total_length: layout.totalLength,
+    response_length: layout.responseLength,
+    prompt_length: layout.promptLength,
+    cp_size: layout.cpSize,
+    chunk_length: layout.chunkLength,
+    padded_length: layout.paddedLength,
+    spans: "half-open [start, end); null when empty",
+    ranks: layout.ranks.map((rank) => ({
+      rank: rank.rank,
+      response_indices: responseIndices(rank),
+      chunks: rank.pieces.map((p) => ({
+        chunk: p.chunk,
+        positions: spanJson(p.positions),
+        logits: spanJson(p.logits),
+        response: spanJson(p.response),
+        local_offset: p.localOffset,
+      })),
+    })),
+    ppo_reward_placement: {
+      last_token: placement.lastToken,
+      lands_at: placement.landsAt,
+      correct: placement.correct,
+      note: ppoPlacementNote(layout),
+    },
+  };
+}
