@@ -1,34 +1,30 @@
-import { conventionErrorBounds, type Implementation, outputErrorBounds, type ScanAlgorithm } from "../core";
+import {
+  type BatchedScanOrder,
+  conventionErrorBounds,
+  type Implementation,
+  outputErrorBounds,
+  type ScanAlgorithm,
+} from "../core";
 import type { ScanCase } from "../io/caseSchema";
-import { caseToProblem } from "./caseProblem";
+import { caseToConventionProblem, caseToProblem } from "./caseProblem";
 import { type CaseOutputs, pairOutputs } from "./outputs";
 
 /**
  * Every output's per-element error bound for a case (docs/ERROR_BOUND.md), flattened and named
- * as `pairOutputs` names them, for an implementation in `precision` using `algorithm`.
+ * as `pairOutputs` names them, for an implementation in `precision` using `algorithm`; a
+ * convention computed by batched scans (`order`) is bounded for those scans.
  */
 export function caseErrorBounds(
   c: ScanCase,
   precision: Implementation["precision"],
   algorithm: ScanAlgorithm,
+  order?: BatchedScanOrder,
 ): Map<string, ArrayLike<number>> {
   let bounds: CaseOutputs;
   if (c.kind === "convention") {
-    const { inputs, params } = c;
-    const batch = {
-      rewards: inputs.rewards,
-      kl: inputs.kl.map((row) => Float64Array.from(row)),
-      lossMasks: inputs.loss_masks,
-      values: inputs.values?.map((row) => Float64Array.from(row)),
-    };
-    const conventionParams = {
-      gamma: params.gamma,
-      lambd: params.lambd,
-      klCoef: params.kl_coef,
-      normalize: params.normalize,
-      rewardClipRange: params.reward_clip_range,
-    };
-    const result = conventionErrorBounds(c.library, c.estimator, batch, conventionParams, precision);
+    const { library, estimator, batch, params } = caseToConventionProblem(c, "float64");
+    const exact = { ...batch, kl: batch.kl as Float64Array[], values: batch.values as Float64Array[] | undefined };
+    const result = conventionErrorBounds(library, estimator, exact, params, precision, order);
     bounds = { kind: "convention", ...result };
   } else {
     bounds = outputErrorBounds(caseToProblem(c, "float64"), { precision, algorithm });

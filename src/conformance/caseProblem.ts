@@ -1,10 +1,18 @@
-import { arrayOf, type FloatArray, type PowTables, type Precision, type ScanProblem } from "../core";
-import type { ScanCase } from "../io/caseSchema";
+import {
+  arrayOf,
+  CONVENTION_CHUNK_SIZE,
+  type ConventionProblem,
+  type FloatArray,
+  type PowTables,
+  type Precision,
+  type ScanProblem,
+} from "../core";
+import type { ConventionCase, ScanCase } from "../io/caseSchema";
 
 /**
  * The case's inputs as a problem in the given precision (inputs are float32-representable by the
  * schema's contract; in float32 one that is not even finite there is a Float32OverflowError).
- * Library-convention cases are not one scan problem: they run in core only.
+ * A library-convention case is not one scan problem: caseToConventionProblem reads it.
  */
 export function caseToProblem(c: ScanCase, precision: Precision): ScanProblem {
   if (precision === "float32") checkFloat32Range(c);
@@ -39,10 +47,37 @@ export function caseToProblem(c: ScanCase, precision: Precision): ScanProblem {
       };
     }
     case "convention":
-      throw new Error(
-        "library-convention cases (slime, OpenRLHF, verl) run in core only: scanlab check --mode float64 or float32",
-      );
+      throw new Error("a library-convention case (slime, OpenRLHF, verl) is a convention problem, not a scan problem");
   }
+}
+
+/**
+ * A library-convention case as a convention problem in the given precision, with slime's chunk
+ * size (the files record none: the libraries' math does not depend on it).
+ */
+export function caseToConventionProblem(c: ConventionCase, precision: Precision): ConventionProblem {
+  // Inputs float32 cannot hold fail with their place named, not as a non-finite value later.
+  if (precision === "float32") checkFloat32Range(c);
+  const array = (values: number[]) => arrayOf(precision, values);
+  const { inputs, params } = c;
+  return {
+    library: c.library,
+    estimator: c.estimator,
+    batch: {
+      rewards: inputs.rewards,
+      kl: inputs.kl.map(array),
+      lossMasks: inputs.loss_masks,
+      values: inputs.values?.map(array),
+    },
+    params: {
+      gamma: params.gamma,
+      lambd: params.lambd,
+      klCoef: params.kl_coef,
+      normalize: params.normalize,
+      rewardClipRange: params.reward_clip_range,
+    },
+    chunkSize: CONVENTION_CHUNK_SIZE,
+  };
 }
 
 /** The exact float32 power tables torch used for this case, when the file carries them. */

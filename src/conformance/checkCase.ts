@@ -69,7 +69,8 @@ export async function checkCase(
   // libraries' float32 runs, whose reductions no emulation can replay bit for bit.
   const bitExact = expectation === "bit-exact" && c.kind !== "convention";
   const precision = expectation === "float64" ? "float64" : "float32";
-  const bounds = bitExact ? undefined : caseErrorBounds(c, precision, algorithm);
+  const order = outputs.kind === "convention" ? outputs.order : undefined;
+  const bounds = bitExact ? undefined : caseErrorBounds(c, precision, algorithm, order);
   const fileTolerance = bitExact ? undefined : c.tolerance?.[precision];
   const judged = judgeOutputs(pairOutputs(c, outputs, bitExact ? "chunked_float32" : "expected"), (name, i) => {
     if (!bounds) return 0;

@@ -1,6 +1,6 @@
-import { arrayOf, type Precision, runConvention, type ScanMethod, solve } from "../core";
+import { type Precision, runConvention, type ScanMethod, solve } from "../core";
 import type { ConventionCase, ScanCase } from "../io/caseSchema";
-import { casePowTables, caseToProblem, checkFloat32Range } from "./caseProblem";
+import { casePowTables, caseToConventionProblem, caseToProblem } from "./caseProblem";
 import type { CaseSolver, Expectation } from "./checkCase";
 import type { CaseOutputs } from "./outputs";
 
@@ -35,22 +35,6 @@ export function coreSolver(mode: CoreMode, method: ScanMethod = "chunked"): Case
 
 /** A library-convention case: the library's own token rewards, returns and advantages. */
 function solveConvention(c: ConventionCase, precision: Precision): CaseOutputs {
-  // Inputs float32 cannot hold fail with their place named, not as a non-finite value later.
-  if (precision === "float32") checkFloat32Range(c);
-  const array = (values: number[]) => arrayOf(precision, values);
-  const { inputs, params } = c;
-  const batch = {
-    rewards: inputs.rewards,
-    kl: inputs.kl.map(array),
-    lossMasks: inputs.loss_masks,
-    values: inputs.values?.map(array),
-  };
-  const result = runConvention(c.library, c.estimator, batch, {
-    gamma: params.gamma,
-    lambd: params.lambd,
-    klCoef: params.kl_coef,
-    normalize: params.normalize,
-    rewardClipRange: params.reward_clip_range,
-  });
-  return { kind: "convention", ...result };
+  const { library, estimator, batch, params } = caseToConventionProblem(c, precision);
+  return { kind: "convention", ...runConvention(library, estimator, batch, params) };
 }

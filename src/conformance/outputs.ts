@@ -1,4 +1,4 @@
-import type { ConventionResult, FloatArray, ScanOutputs } from "../core";
+import type { BatchedScanOrder, ConventionResult, FloatArray, ScanOutputs } from "../core";
 import type { ScanCase } from "../io/caseSchema";
 
 /** One compared output: its name in the case file, what was computed and what it should be. */
@@ -8,8 +8,14 @@ export interface OutputPair {
   reference: ArrayLike<number>;
 }
 
-/** What a solver computes for a case: a scan estimator's outputs, or a library convention's. */
-export type CaseOutputs = ScanOutputs | ({ kind: "convention" } & ConventionResult<FloatArray>);
+/**
+ * What a solver computes for a case: a scan estimator's outputs, or a library convention's. A
+ * convention computed by batched scans (the engine) says so in `order`, since its rounding, and
+ * so its error bound, follows those scans rather than each library's own loops.
+ */
+export type CaseOutputs =
+  | ScanOutputs
+  | ({ kind: "convention"; order?: BatchedScanOrder } & ConventionResult<FloatArray>);
 
 type Reference = "expected" | "chunked_float32" | "float32";
 
