@@ -33,8 +33,9 @@ export interface CpLayoutArgs {
 }
 
 /**
- * Whether the command line asks for cp-layout: its first word that is not an option. An option's
- * value never reads as the command, since cp-layout's options all come after it.
+ * Whether the command line asks for cp-layout: its first word that is not an option (check's
+ * command line never has "cp-layout" there unless an option's value is that word, and no check
+ * option takes it).
  */
 export function isCpLayout(argv: string[]): boolean {
   return argv.find((a) => !a.startsWith("-")) === CP_LAYOUT_COMMAND;
