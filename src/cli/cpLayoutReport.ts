@@ -16,12 +16,21 @@ export function runCpLayout(args: CpLayoutArgs, stdout: (text: string) => void):
   return 0;
 }
 
-/** Indented JSON with every list of numbers on one line: a long response's indices stay readable. */
-export function compactJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]/g,
-    (_, list: string) => `[${list.split(/,\s*/).join(", ")}]`,
-  );
+/**
+ * Indented JSON with every list of numbers on one line, so a long response's indices stay readable
+ * (and 2^24 of them print without a line each). Values here are numbers, strings, null and lists.
+ */
+export function compactJson(value: unknown, indent = ""): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === "number")) return `[${value.join(", ")}]`;
+    return `[\n${value.map((v) => inner + compactJson(v, inner)).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const fields = Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compactJson(v, inner)}`);
+    return `{\n${fields.join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }
 
 const positions = (s: CpSpan) => formatSpan(s);
