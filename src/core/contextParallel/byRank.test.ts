@@ -1,11 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { chunkedDiscountedReturns } from "../chunkedScan";
+import { chunkedGae } from "../gae";
 import { reinforcePPReturns } from "../reinforcePP";
 import { ScanInputError } from "../validation";
 import { gatherPieces, reassemble, sameBits, sliceBack, zeroFilledPieces } from "./gather";
 import { cpLayout } from "./layout";
 import { ppoGaeByRank, ppoGaeCp1, vectorDifference } from "./ppoByRank";
 import { reinforcePPByRank } from "./reinforcePPByRank";
+import { discountedByRank, gaeByRank } from "./scanByRank";
 
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261129);
 fc.configureGlobal({ seed });
@@ -146,5 +149,34 @@ describe("PPO (GAE) rank by rank", () => {
     const run = () => ppoGaeByRank([ppoSample(6, 1)], [cpLayout(13, 6, 2)], 0.5, 1, 1);
     expect(run).toThrow(ScanInputError);
     expect(run).toThrow("index -1 is out of bounds for dimension 0 with size 0");
+  });
+});
+
+describe("discounted returns and GAE on per-token rewards, rank by rank", () => {
+  it("reassemble to the cp_size 1 scan bit for bit", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), samples(2000), fc.constantFrom(1, 16, 128), (n, batch, chunkSize) => {
+        const layouts = batch.map((s) => cpLayout(s.P + s.R, s.R, n));
+        const rewards = batch.map((s) => f32(s.kl));
+        const values = batch.map((s) => f32(s.kl.map((x) => x * 0.5 + 1)));
+        const cols = Math.max(...batch.map((s) => s.R));
+        const padded = (rows: Float32Array[]) => {
+          const data = new Float32Array(rows.length * cols);
+          rows.forEach((r, b) => {
+            data.set(r, b * cols);
+          });
+          return { rows: rows.length, cols, data };
+        };
+        const disc = discountedByRank(rewards, layouts, 0.99, { chunkSize });
+        const disc1 = chunkedDiscountedReturns(padded(rewards), 0.99, { chunkSize }).returns.data;
+        const gae = gaeByRank(rewards, values, layouts, 0.99, 0.95, { chunkSize });
+        const gae1 = chunkedGae(padded(rewards), padded(values), 0.99, 0.95, { chunkSize }).advantages.data;
+        batch.forEach((s, b) => {
+          expect(sameBits(disc.reassembled[b], disc1.subarray(b * cols, b * cols + s.R))).toBe(true);
+          expect(sameBits(gae.reassembled[b], gae1.subarray(b * cols, b * cols + s.R))).toBe(true);
+        });
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -3,3 +3,4 @@ export * from "./gather";
 export * from "./layout";
 export * from "./ppoByRank";
 export * from "./reinforcePPByRank";
+export * from "./scanByRank";

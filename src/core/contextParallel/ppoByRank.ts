@@ -1,11 +1,10 @@
 import { type FloatArray, roundingOf, zerosLike } from "../batch";
 import type { ChunkedScanOptions } from "../chunkedScan";
-import { chunkedGae } from "../gae";
-import { padRight, trimRow } from "../reinforcePP";
 import { checkDiscount, ScanInputError } from "../validation";
 import { gatherIfSplit, reassemble, sliceBack } from "./gather";
 import { type CpLayout, responseIndices } from "./layout";
 import { checkLayouts, ranksFirst } from "./reinforcePPByRank";
+import { gaeOverBatch } from "./scanByRank";
 
 /** One PPO sample: per-token KL and critic values of the response, and its scalar outcome reward. */
 export interface PpoSample<A extends FloatArray = FloatArray> {
@@ -135,22 +134,6 @@ function penalty<A extends FloatArray>(kl: A, klCoef: number): A {
   const out = zerosLike(kl, kl.length);
   for (let t = 0; t < kl.length; t++) out[t] = round(kl[t] * coef);
   return out;
-}
-
-/** `get_advantages_and_returns_batch`: zero-pad to the longest response, `chunked_gae`, trim. */
-function gaeOverBatch<A extends FloatArray>(
-  rewards: A[],
-  values: A[],
-  gamma: number,
-  lambd: number,
-  options: ChunkedScanOptions,
-): { advantages: A[]; returns: A[] } {
-  const like = rewards[0] ?? (new Float64Array(0) as A);
-  const result = chunkedGae(padRight(rewards, like), padRight(values, like), gamma, lambd, options);
-  return {
-    advantages: rewards.map((r, b) => trimRow(result.advantages, b, r.length)),
-    returns: rewards.map((r, b) => trimRow(result.returns, b, r.length)),
-  };
 }
 
 /** How two vectors of the same length differ: tokens that differ and the largest absolute difference. */
