@@ -30,14 +30,15 @@ async function isUp(): Promise<boolean> {
   }
 }
 
-export async function startServer(): Promise<ChildProcess> {
-  if (!existsSync(`${OUT_DIR}/index.html`)) {
-    throw new Error(`no build in ${OUT_DIR}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
+/** Serves `outDir` (default SCANLAB_OUT_DIR, else dist) on PORT. */
+export async function startServer(outDir = OUT_DIR): Promise<ChildProcess> {
+  if (!existsSync(`${outDir}/index.html`)) {
+    throw new Error(`no build in ${outDir}/: run \`npm run build\` first (or set SCANLAB_OUT_DIR)`);
   }
   // Another server on the port would be measured instead of this build.
   if (await isUp()) throw new Error(`port ${PORT} is taken: set SCANLAB_BENCH_PORT to a free one`);
   const server = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-    env: { ...process.env, SCANLAB_OUT_DIR: OUT_DIR },
+    env: { ...process.env, SCANLAB_OUT_DIR: outDir },
     stdio: "ignore",
     detached: true,
   });

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { BenchView } from "./bench/BenchView";
 import { ConformanceView } from "./conformance/ConformanceView";
 import { TopNav } from "./nav/TopNav";
 import { PlayerView } from "./player/PlayerView";
@@ -14,13 +15,18 @@ export function App() {
   const [linked] = useState(() => linkedSource(window.location.search));
   const conformance = state.view === "conformance";
   const player = state.view === "player";
+  const bench = state.view === "bench";
   const playerNotice = [linked.error?.message, ...problems].filter(Boolean).join(" ");
   return (
-    <div className={conformance ? "shell" : "shell shell-wide"}>
+    <div className={conformance || bench ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
       {conformance ? (
         <main className="app">
           <ConformanceView initial={state} urlProblems={problems} debug={debug} />
+        </main>
+      ) : bench ? (
+        <main className="app">
+          <BenchView urlProblems={problems} />
         </main>
       ) : player ? (
         <main className="player-page">

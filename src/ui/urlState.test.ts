@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { STRATEGIES } from "../engine/strategy";
 import { DEFAULT_URL_STATE, formatUrlState, parseUrlState } from "./urlState";
 
 describe("url state", () => {
@@ -6,6 +7,13 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?view=conformance&backend=wasm&strategy=two-level");
     expect(state).toEqual({ view: "conformance", backend: "wasm", strategy: "two-level" });
     expect(problems).toEqual([]);
+  });
+
+  it("opens the benchmark panel, and names every view when the view is unknown", () => {
+    expect(parseUrlState("?view=bench")).toEqual({ state: { ...DEFAULT_URL_STATE, view: "bench" }, problems: [] });
+    expect(parseUrlState("?view=benchmark").problems).toEqual([
+      'Ignored view="benchmark" in the address: view is one of home, conformance, player, bench; using home.',
+    ]);
   });
 
   it("falls back to the default for an unknown value and says why", () => {
@@ -44,7 +52,7 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?strategy=fast&strategy=fast&strategy=fast");
     expect(state).toEqual(DEFAULT_URL_STATE);
     expect(problems).toEqual([
-      'Ignored strategy in the address: it appears 3 times ("fast", "fast", "fast") and strategy is one of per-token, chunked, two-level; using chunked.',
+      `Ignored strategy in the address: it appears 3 times ("fast", "fast", "fast") and strategy is one of ${STRATEGIES.join(", ")}; using chunked.`,
     ]);
   });
 

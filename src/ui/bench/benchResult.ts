@@ -8,7 +8,9 @@ export type BenchStatus =
   | "wrong"
   /** Not run: estimated to take too long (per-token only). */
   | "skipped"
-  /** The backend did not come up, or a run threw. */
+  /** The backend did not come up in this browser: nothing was run. */
+  | "unavailable"
+  /** A run threw. */
   | "failed";
 
 /** One measured row, as the JSON holds it. */

@@ -35,6 +35,8 @@ export function timeCell(row: BenchRow | undefined, rows: readonly BenchRow[]): 
       return row.estimatedMs === undefined ? "skipped" : `skipped (≈ ${formatMs(row.estimatedMs)} a run)`;
     case "failed":
       return "failed";
+    case "unavailable":
+      return "unavailable";
     case "wrong":
       return `wrong (${formatMs(row.medianMs ?? Number.NaN)})`;
     case "ok": {
@@ -122,5 +124,19 @@ export function notes(rows: readonly BenchRow[]): string[] {
       );
     }
   }
+  return out;
+}
+
+/** Everything a run printed: the time table, the error table, the sweep and the notes. */
+export function markdownReport(rows: readonly BenchRow[]): string[] {
+  const out: string[] = [];
+  if (rows.some((r) => !r.sweep)) {
+    out.push("Median time (speedup over per-token on the same backend):", "", ...timeTable(rows), "");
+    out.push("Max abs error against the float64 serial reference, worst of every run:", "", ...errorTable(rows), "");
+  }
+  const sweep = sweepTable(rows);
+  if (sweep.length > 0) out.push("Chunk-size sweep: median time, max abs error; best C in bold:", "", ...sweep, "");
+  const n = notes(rows);
+  if (n.length > 0) out.push("Notes:", ...n);
   return out;
 }

@@ -10,6 +10,7 @@ const VIEWS: { view: View; label: string; href: string }[] = [
   { view: "home", label: "Playground", href: "./" },
   { view: "player", label: "Player", href: "?view=player" },
   { view: "conformance", label: "Conformance", href: "?view=conformance" },
+  { view: "bench", label: "Benchmark", href: "?view=bench" },
 ];
 
 /** The slim bar on every view: the name, the views, and the active view's actions. */

@@ -69,7 +69,7 @@ class Session {
     try {
       if (c.backend !== NO_BACKEND) {
         const failure = await this.switchBackend(c.backend);
-        if (failure) return { ...empty, note: failure };
+        if (failure) return { ...empty, status: "unavailable", note: failure };
       }
       return await this.time(c, empty);
     } catch (error) {

@@ -1,0 +1,66 @@
+import { formatError, formatMs, formatSpeedup } from "./benchFormat";
+import { JS_LOOP, sizeLabel } from "./benchPlan";
+import type { BenchRow } from "./benchResult";
+import { speedupOverPerToken } from "./benchStats";
+
+const STATUS_TEXT: Record<BenchRow["status"], string> = {
+  ok: "within bound",
+  wrong: "✗ beyond bound",
+  skipped: "skipped",
+  failed: "failed",
+  unavailable: "backend unavailable",
+};
+
+/** Every measured row: time, speedup over per-token, error, tensors, and why a row has no time. */
+export function BenchResultsTable({ rows }: { rows: readonly BenchRow[] }) {
+  return (
+    <div className="bench-table-scroll">
+      <table className="bench-table" data-testid="bench-table">
+        <caption className="sr-only">Benchmark rows</caption>
+        <thead>
+          <tr>
+            <th scope="col">backend</th>
+            <th scope="col">strategy</th>
+            <th scope="col">B×T</th>
+            <th scope="col">C</th>
+            <th scope="col">median</th>
+            <th scope="col">vs per-token</th>
+            <th scope="col">warm-up</th>
+            <th scope="col">max abs error</th>
+            <th scope="col">checked</th>
+            <th scope="col">tensors before → after</th>
+            <th scope="col">note</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const speedup = speedupOverPerToken(r, rows);
+            const key = `${r.backend} ${r.strategy} ${sizeLabel(r.size)} ${r.chunkSize} ${r.sweep}`;
+            return (
+              <tr key={key} data-status={r.status} data-strategy={r.strategy} data-backend={r.backend}>
+                <td>{r.strategy === JS_LOOP ? "–" : r.backend}</td>
+                <td>{r.strategy === JS_LOOP ? "plain JS loop" : r.strategy}</td>
+                <td className="num">{sizeLabel(r.size)}</td>
+                <td className="num">{r.strategy === JS_LOOP || r.strategy === "per-token" ? "–" : r.chunkSize}</td>
+                <td className="num" data-testid="bench-median">
+                  {r.medianMs === undefined ? "–" : formatMs(r.medianMs)}
+                </td>
+                <td className="num">{speedup === undefined ? "–" : formatSpeedup(speedup)}</td>
+                <td className="num">{r.warmupMs === undefined ? "–" : formatMs(r.warmupMs)}</td>
+                <td className="num">{formatError(r.maxAbsError)}</td>
+                <td className={`status status-${r.status}`}>
+                  {STATUS_TEXT[r.status]}
+                  {r.checkedRuns > 0 ? <span className="muted"> ({r.checkedRuns} runs)</span> : null}
+                </td>
+                <td className="num">
+                  {r.tensorsBefore === undefined ? "–" : `${r.tensorsBefore} → ${r.tensorsAfter ?? "?"}`}
+                </td>
+                <td className="note">{r.note ?? ""}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useMemo, useState } from "react";
+import { BenchControls } from "./BenchControls";
+import { BenchResultsTable } from "./BenchResultsTable";
+import { sweepCharts, timeCharts } from "./benchChartData";
+import { markdownReport } from "./benchTable";
+import { DEFAULT_PANEL, panelPlan } from "./panelSettings";
+import { SweepCharts } from "./SweepCharts";
+import { TimeCharts } from "./TimeCharts";
+import { useBenchRun } from "./useBenchRun";
+import "./bench.css";
+
+/** `/?view=bench`: the engine's strategies timed side by side in this browser, in a worker of the page. */
+export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
+  const bench = useBenchRun();
+  const [settings, setSettings] = useState(DEFAULT_PANEL);
+  const [copied, setCopied] = useState<string>();
+  const { plan, problems } = panelPlan(settings);
+  const { rows, progress, running, report, environment } = bench;
+  const times = useMemo(() => timeCharts(rows), [rows]);
+  const sweeps = useMemo(() => sweepCharts(rows), [rows]);
+  const jsonHref = useMemo(
+    () =>
+      report
+        ? URL.createObjectURL(new Blob([JSON.stringify(report, null, 2)], { type: "application/json" }))
+        : undefined,
+    [report],
+  );
+
+  const run = () => {
+    if (plan) bench.start(plan).catch(() => undefined);
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(markdownReport(rows).join("\n"));
+      setCopied("Copied the tables as markdown.");
+    } catch (error) {
+      setCopied(`Could not copy: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const percent = progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : 0;
+
+  return (
+    <div className="bench-view">
+      <header className="bench-intro">
+        <h2>Benchmark</h2>
+        <p>
+          Every engine strategy timed side by side in <em>this</em> browser, in a worker of the page: per-token (the
+          loop slime replaced), chunked (slime's scan), two-level, the fused WebGPU kernel, and a plain JavaScript loop
+          as the floor. Each row runs once to warm up (shader compilation is not timed), then the median of the runs;
+          every run is checked against the float64 serial reference within its error bound.
+        </p>
+        <p className="bench-env" data-testid="bench-adapter">
+          WebGPU adapter:{" "}
+          <strong>
+            {environment?.adapter ?? (bench.environmentError ? `unknown (${bench.environmentError})` : "asking…")}
+          </strong>
+          {environment ? <span className="muted"> · {environment.hardwareConcurrency} logical CPUs</span> : null}
+        </p>
+      </header>
+
+      {urlProblems.length > 0 ? (
+        <p className="bench-url-notice" role="status" data-testid="url-notice">
+          {urlProblems.join(" ")}
+        </p>
+      ) : null}
+
+      <BenchControls
+        settings={settings}
+        onChange={setSettings}
+        running={running}
+        problems={problems}
+        onRun={run}
+        onCancel={bench.cancel}
+      />
+
+      <section className="bench-results" aria-busy={running} aria-label="Results" data-testid="bench-results">
+        <div className="bench-progress" aria-live="polite">
+          {progress ? (
+            <>
+              <label htmlFor="bench-progress-bar">
+                {running
+                  ? `Measuring ${progress.done} of ${progress.total || "…"}${progress.current ? `: ${progress.current}` : ""}`
+                  : report?.cancelled
+                    ? `Stopped after ${report.rows.length} of ${report.planned} rows${report.error ? `: ${report.error}` : " (cancelled)"}.`
+                    : `Done: ${rows.length} rows.`}
+              </label>
+              <progress
+                id="bench-progress-bar"
+                data-testid="bench-progress"
+                max={100}
+                value={running ? percent : report?.cancelled ? percent : 100}
+              >
+                {percent}%
+              </progress>
+            </>
+          ) : (
+            <p className="muted">Choose what to measure and press Run benchmark.</p>
+          )}
+        </div>
+
+        {times.length > 0 ? <TimeCharts charts={times} /> : null}
+        {sweeps.length > 0 ? <SweepCharts charts={sweeps} /> : null}
+        {rows.length > 0 ? (
+          <>
+            <div className="bench-export">
+              <button type="button" onClick={copy} disabled={running}>
+                Copy tables as markdown
+              </button>
+              {jsonHref && !running ? (
+                <a href={jsonHref} download="scanlab-bench.json" data-testid="bench-json">
+                  Download JSON
+                </a>
+              ) : null}
+              {copied ? (
+                <span className="muted small" role="status">
+                  {copied}
+                </span>
+              ) : null}
+            </div>
+            <BenchResultsTable rows={rows} />
+          </>
+        ) : null}
+      </section>
+    </div>
+  );
+}

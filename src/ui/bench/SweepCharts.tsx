@@ -1,0 +1,125 @@
+import { useRef } from "react";
+import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, XAxis, YAxis } from "recharts";
+import { useWidth } from "../charts/useWidth";
+import { logTicks, STRATEGY_STYLE, type StrategySeries, type SweepPoint } from "./benchChartData";
+import { formatError, formatMs } from "./benchFormat";
+
+type Series = StrategySeries<SweepPoint> & { best?: SweepPoint };
+
+const HEIGHT = 220;
+const MARGIN = { top: 16, right: 20, bottom: 4, left: 8 };
+const TICK = { fontSize: 11 };
+
+function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: number[]; width: number }) {
+  const { series, value, chunks, width } = props;
+  const values = series.flatMap((s) => s.points.map((p) => p[value])).filter((v) => v > 0);
+  if (values.length === 0) return <p className="muted small">Nothing to plot.</p>;
+  const yMin = Math.min(...values) / 1.6;
+  const yMax = Math.max(...values) * 1.6;
+  const format = value === "ms" ? formatMs : (v: number) => formatError(v);
+  return (
+    <LineChart width={width} height={HEIGHT} margin={MARGIN}>
+      <CartesianGrid stroke="#e5e7eb" />
+      <XAxis
+        dataKey="chunkSize"
+        type="number"
+        scale="log"
+        domain={[chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3]}
+        ticks={chunks}
+        tick={TICK}
+        allowDataOverflow
+        label={{ value: "chunk size C (log)", position: "insideBottom", offset: -2, fontSize: 11 }}
+        height={36}
+      />
+      <YAxis
+        type="number"
+        scale="log"
+        domain={[yMin, yMax]}
+        ticks={logTicks(yMin, yMax).filter((t) => t >= yMin && t <= yMax)}
+        tickFormatter={format}
+        tick={TICK}
+        allowDataOverflow
+        width={64}
+      />
+      <Legend wrapperStyle={{ fontSize: 12 }} />
+      {series.map((s) => (
+        <Line
+          key={s.strategy}
+          data={s.points.filter((p) => p[value] > 0)}
+          dataKey={value}
+          name={STRATEGY_STYLE[s.strategy].label}
+          type="linear"
+          stroke={STRATEGY_STYLE[s.strategy].colour}
+          strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
+          strokeWidth={2}
+          dot={{ r: 3 }}
+          isAnimationActive={false}
+        />
+      ))}
+      {series.map((s) =>
+        s.best && s.best[value] > 0 ? (
+          <ReferenceDot
+            key={`best-${s.strategy}`}
+            x={s.best.chunkSize}
+            y={s.best[value]}
+            r={8}
+            fill="none"
+            stroke={STRATEGY_STYLE[s.strategy].colour}
+            strokeWidth={2}
+            label={{ value: `best ${s.best.chunkSize}`, position: "top", fontSize: 11 }}
+          />
+        ) : null,
+      )}
+    </LineChart>
+  );
+}
+
+/** The chunk-size trade-off on one backend: time and max float32 error against C, the best C ringed. */
+function SweepChart({ backend, size, series }: { backend: string; size: string; series: Series[] }) {
+  const wrap = useRef<HTMLDivElement>(null);
+  const width = useWidth(wrap, 640);
+  const chunks = [...new Set(series.flatMap((s) => s.points.map((p) => p.chunkSize)))].sort((a, b) => a - b);
+  const half = width >= 640 ? Math.floor((width - 16) / 2) : width;
+  return (
+    <figure className="bench-chart bench-sweep" ref={wrap}>
+      <figcaption>
+        <strong>{backend}</strong>, chunk-size sweep at {size}. Best C (fastest correct):{" "}
+        {series.map((s, i) => (
+          <span key={s.strategy}>
+            {i > 0 ? "; " : ""}
+            {STRATEGY_STYLE[s.strategy].label}{" "}
+            {s.best ? (
+              <strong data-testid="bench-best-chunk">
+                C = {s.best.chunkSize} ({formatMs(s.best.ms)})
+              </strong>
+            ) : (
+              "none"
+            )}
+          </span>
+        ))}
+      </figcaption>
+      {chunks.length === 0 ? null : (
+        <div className="bench-sweep-plots">
+          <div>
+            <p className="small plot-title">Median time</p>
+            <SweepPlot series={series} value="ms" chunks={chunks} width={half} />
+          </div>
+          <div>
+            <p className="small plot-title">Max abs error against float64</p>
+            <SweepPlot series={series} value="error" chunks={chunks} width={half} />
+          </div>
+        </div>
+      )}
+    </figure>
+  );
+}
+
+export function SweepCharts({ charts }: { charts: { backend: string; size: string; series: Series[] }[] }) {
+  return (
+    <div data-testid="bench-sweep-charts">
+      {charts.map((c) => (
+        <SweepChart key={c.backend} {...c} />
+      ))}
+    </div>
+  );
+}
