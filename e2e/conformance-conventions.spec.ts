@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { unseenConventionFile } from "../src/conformance/conventionTestCases";
+import { strategiesFor } from "../src/engine/strategy";
+import { loadCaseFile, openConformance } from "./conformance-page";
+
+/**
+ * Library-convention cases (slime, OpenRLHF, verl) on the engine in the conformance view: the
+ * public file, and a file the page has never seen (built from core's float64 conventions), on
+ * webgpu and wasm with every strategy each backend offers.
+ */
+
+const publicConventions = readFileSync(new URL("../cases/conventions_public.json", import.meta.url), "utf8");
+
+async function expectAllPassed(page: Page, backend: string, count: number): Promise<void> {
+  await expect(page.getByTestId("conformance-summary")).toHaveText(`${count} passed, 0 failed`, { timeout: 120_000 });
+  await expect(page.getByTestId("backend")).toHaveText(backend);
+  await expect(page.getByTestId("error-message")).toHaveCount(0);
+  await expect(page.getByTestId("backend-notice")).toHaveCount(0);
+}
+
+const unseenFile = unseenConventionFile();
+const unseen = { text: JSON.stringify(unseenFile), count: unseenFile.cases.length };
+
+for (const backend of ["webgpu", "wasm"]) {
+  test(`${backend} offers the strategies the engine runs there`, async ({ page }) => {
+    const problems = await openConformance(page, `backend=${backend}`);
+    await loadCaseFile(page, "conventions_public.json", publicConventions);
+    await expectAllPassed(page, backend, 12);
+    const offered = await page
+      .getByTestId("strategy-select")
+      .locator("option")
+      .evaluateAll((options) =>
+        options.filter((o) => !(o as HTMLOptionElement).disabled).map((o) => (o as HTMLOptionElement).value),
+      );
+    expect(offered).toEqual([...strategiesFor(backend)]);
+    expect(problems).toEqual([]);
+  });
+
+  for (const strategy of strategiesFor(backend)) {
+    test(`convention cases pass on ${backend} with the ${strategy} strategy: the public file and one never seen`, async ({
+      page,
+    }) => {
+      const problems = await openConformance(page, `backend=${backend}&strategy=${strategy}`);
+      await loadCaseFile(page, "conventions_public.json", publicConventions);
+      await expectAllPassed(page, backend, 12);
+      await expect(page.getByTestId("strategy-select")).toHaveValue(strategy);
+      await loadCaseFile(page, "unseen_conventions.json", unseen.text);
+      await expectAllPassed(page, backend, unseen.count);
+      expect(problems).toEqual([]);
+    });
+  }
+}
+
+test("a wrong convention fails: verl's cut returns given slime's carried-through numbers", async ({ page }) => {
+  const problems = await openConformance(page, "backend=wasm");
+  const file = JSON.parse(publicConventions);
+  const slime = file.cases.find((c: { name: string }) => c.name === "slime_rpp_g1_raw");
+  const verl = file.cases.find((c: { name: string }) => c.name === "verl_rpp_g1_raw");
+  verl.expected.returns = slime.expected.returns;
+  file.cases = [verl];
+  await loadCaseFile(page, "wrong.json", JSON.stringify(file));
+  await expect(page.getByTestId("conformance-summary")).toHaveText("0 passed, 1 failed", { timeout: 60_000 });
+  await expect(page.getByTestId("verdict-table")).toContainText("returns[");
+  expect(problems).toEqual([]);
+});
