@@ -8,7 +8,10 @@ import { EngineLimitError } from "./engineErrors";
 import { checkEngineLimits } from "./engineLimits";
 import { normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { STRATEGIES, type Strategy } from "./strategy";
+import { type Strategy, strategiesFor } from "./strategy";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 const random = seeded(11);
 const rect = (rows: number, cols: number) => ({ rows, cols, data: normals(random, rows * cols) });
@@ -166,5 +169,23 @@ describe("the limits on their own", () => {
   it("lets an empty batch through whatever the chunk size", () => {
     expect(() => checkEngineLimits({ rows: 0, cols: 10 ** 9, chunkSize: 2 ** 20 }, "chunked", tiny)).not.toThrow();
     expect(() => checkEngineLimits({ rows: 5, cols: 0, chunkSize: 2 ** 20 }, "two-level", tiny)).not.toThrow();
+  });
+});
+
+describe("the fused strategy's limits", () => {
+  const budget = hostCapacity("webgpu-like");
+  it("needs only the batch without a trace, and refuses a trace beyond the budget by name", () => {
+    // 1024 rows of 1 token with C = 65536: a tiny batch, but a 1024×1×65537 trace.
+    const shape = { rows: 1024, cols: 1, chunkSize: 65536 };
+    expect(() => checkEngineLimits(shape, "fused", budget, false)).not.toThrow();
+    expect(() => checkEngineLimits(shape, "fused", budget)).toThrow(
+      /^the 1024×1 batch needs a trace \(each chunk's local scan and carry\) of 67,109,888 float32 values .*or use a smaller chunk size$/,
+    );
+  });
+
+  it("builds no kernel: a chunk size the matMul strategies refuse is fine", () => {
+    const shape = { rows: 1, cols: 16384, chunkSize: 16384 };
+    expect(() => checkEngineLimits(shape, "chunked", budget)).toThrow(/discount kernel/);
+    expect(() => checkEngineLimits(shape, "fused", budget)).not.toThrow();
   });
 });

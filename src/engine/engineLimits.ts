@@ -19,12 +19,25 @@ export interface ScanShape {
  *   values (the padded batch, the local scans); one matMul of `B·⌈T/C⌉` rows;
  * - two-level also: the `n×n` carry kernel (n ≤ 1024 chunks), or past that a second-level scan in
  *   chunks of 256 with its own kernel and padded data;
- * - per-token: only `B×T` tensors (no kernel, no matMul).
+ * - per-token: only `B×T` tensors (no kernel, no matMul);
+ * - fused: only `B×T` tensors, and with the trace one `B×⌈T/C⌉×(C+1)` tensor (no kernel, no matMul).
  */
-export function checkEngineLimits(shape: ScanShape, strategy: Strategy, capacity: BackendCapacity): void {
+export function checkEngineLimits(shape: ScanShape, strategy: Strategy, capacity: BackendCapacity, trace = true): void {
   const { rows, cols, chunkSize } = shape;
   if (rows * cols === 0) return;
   const maxValues = capacity.maxTensorValues;
+  if (strategy === "fused") {
+    const { nChunks } = chunkLayout(cols, chunkSize);
+    const data = trace ? Math.max(rows * cols, rows * nChunks * (chunkSize + 1)) : rows * cols;
+    if (data > maxValues) {
+      const what = data > rows * cols ? "a trace (each chunk's local scan and carry)" : "tensors";
+      throw new EngineLimitError(
+        `the ${rows}×${cols} batch needs ${what} of ${formatCount(data)} float32 values (${formatBytes(4 * data)}); ` +
+          `${capacity.tensorLimit}: split the batch into smaller ones${trace ? " or use a smaller chunk size" : ""}`,
+      );
+    }
+    return;
+  }
   if (strategy !== "per-token") {
     const kernelRows = Math.min(chunkSize, cols);
     const kernel = kernelRows * chunkSize;

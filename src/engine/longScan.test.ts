@@ -9,8 +9,11 @@ import {
   useCpuBackend,
 } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { STRATEGIES } from "./strategy";
+import { strategiesFor } from "./strategy";
 import { MAX_DIRECT_CHUNKS } from "./twoLevelScan";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 // Long horizons, where float32 error grows: γ = 0.999 over 8192 tokens (ALGORITHM.md §7.1 measured
 // 5.0e-4 for slime's own scan, mostly from rounding γ to float32) and a ragged REINFORCE++ batch.

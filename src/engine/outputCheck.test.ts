@@ -10,7 +10,10 @@ import { maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { checkEngineOutputs } from "./outputCheck";
 import { prepareProblem } from "./prepareProblem";
 import { runProblem } from "./runProblem";
-import { STRATEGIES, type Strategy } from "./strategy";
+import { type Strategy, strategiesFor } from "./strategy";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 const random = seeded(7);
 const rect = (rows: number, cols: number, scale = 1) => ({ rows, cols, data: normals(random, rows * cols, scale) });

@@ -28,7 +28,8 @@ export const RESIDUAL_FLOOR = 2 ** -100;
  */
 export const OVERFLOW_GUARD = 2 ** 124;
 
-type Run = { outputs: ScanOutputs<Float32Array>; trace: ChunkTrace<Float32Array> };
+/** A run's outputs, and its trace when the caller asked for one. */
+type Run = { outputs: ScanOutputs<Float32Array>; trace?: ChunkTrace<Float32Array> };
 
 /**
  * Checks what the backend returned before anything judges it: every output has the size the
@@ -46,10 +47,12 @@ export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backe
   };
   const o = run.outputs;
   if (o.kind !== p.kind) fail(`${o.kind} outputs for a ${p.kind} problem`);
-  const layout = scanLayout(cols, p.chunkSize, strategy);
-  const traceShape = `${rows} rows × ${layout.nChunks} chunks`;
-  expectLength("the local scans", run.trace.localScans, rows * layout.nChunks * layout.chunkSize, traceShape);
-  expectLength("the carries", run.trace.carriesIn, rows * layout.nChunks, traceShape);
+  if (run.trace) {
+    const layout = scanLayout(cols, p.chunkSize, strategy);
+    const traceShape = `${rows} rows × ${layout.nChunks} chunks`;
+    expectLength("the local scans", run.trace.localScans, rows * layout.nChunks * layout.chunkSize, traceShape);
+    expectLength("the carries", run.trace.carriesIn, rows * layout.nChunks, traceShape);
+  }
 
   if (rows * cols === 0) return;
   switch (p.kind) {

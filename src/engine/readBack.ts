@@ -1,21 +1,32 @@
 import type * as tf from "@tensorflow/tfjs-core";
 
+/** What readBack returns for each name: an array, or undefined where no tensor was given. */
+export type ReadArrays<T> = { [K in keyof T]: undefined extends T[K] ? Float32Array | undefined : Float32Array };
+
 /**
  * Reads device tensors back to float32 host arrays and disposes them, even when a read fails
  * (a lost WebGL context, a WebGPU device error), so a failed run leaks nothing either. The same
  * tensor may appear under two names (GAE's advantages are the scan's returns); it is read and
- * disposed once.
+ * disposed once. A name whose tensor is absent (a trace nobody asked for) reads as undefined.
  */
-export async function readBack<K extends string>(tensors: Record<K, tf.Tensor>): Promise<Record<K, Float32Array>> {
-  const names = Object.keys(tensors) as K[];
-  const unique = [...new Set(names.map((name) => tensors[name]))];
+export async function readBack<T extends Record<string, tf.Tensor | undefined>>(tensors: T): Promise<ReadArrays<T>> {
+  const names = Object.keys(tensors) as (keyof T & string)[];
+  const given: tf.Tensor[] = [];
+  for (const name of names) {
+    const tensor: tf.Tensor | undefined = tensors[name];
+    if (tensor !== undefined) given.push(tensor);
+  }
+  const unique = [...new Set(given)];
   try {
     // All reads in flight together: on GPU backends each one waits for the queue anyway.
     const arrays = await Promise.all(unique.map((t) => t.data() as Promise<Float32Array>));
     const byTensor = new Map(unique.map((t, i) => [t, arrays[i]]));
-    const out = {} as Record<K, Float32Array>;
-    for (const name of names) out[name] = byTensor.get(tensors[name]) as Float32Array;
-    return out;
+    const out = {} as Record<string, Float32Array | undefined>;
+    for (const name of names) {
+      const tensor: tf.Tensor | undefined = tensors[name];
+      out[name] = tensor === undefined ? undefined : byTensor.get(tensor);
+    }
+    return out as ReadArrays<T>;
   } finally {
     for (const t of unique) t.dispose();
   }

@@ -6,7 +6,10 @@ import { ScanInputError, type ScanProblem, solve } from "../core";
 import { parseCaseFile } from "../io/caseFile";
 import { expectWithinBound, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { STRATEGIES } from "./strategy";
+import { strategiesFor } from "./strategy";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 const file = parseCaseFile(readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"), "public");
 const random = seeded(3);
@@ -239,4 +242,29 @@ it("refuses to run, rather than pick a backend itself, when the chosen one did n
     await useCpuBackend();
   }
   expect((await runProblem(problem, "chunked")).backend).toBe("cpu");
+});
+
+it("refuses the fused strategy off webgpu, naming the backend and what runs there", async () => {
+  const problem: ScanProblem = { kind: "discounted", rewards: rect(1, 4), discount: 0.9, chunkSize: 2 };
+  const error = await runProblem(problem, "fused").catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ScanInputError);
+  expect((error as Error).message).toBe(
+    "the fused strategy runs only on webgpu, and the engine runs on cpu here; choose one of per-token, chunked, two-level",
+  );
+});
+
+describe.each(STRATEGIES)("without a trace (%s)", (strategy) => {
+  it("returns the same outputs and no trace", async () => {
+    const problems: ScanProblem[] = [
+      { kind: "discounted", rewards: rect(3, 37), discount: 0.95, chunkSize: 8 },
+      { kind: "gae", rewards: rect(2, 20), values: rect(2, 20), gamma: 0.99, lambd: 0.9, chunkSize: 4 },
+    ];
+    for (const problem of problems) {
+      const traced = await runProblem(problem, strategy);
+      const bare = await runProblem(problem, strategy, { trace: false });
+      expect(bare.outputs).toEqual(traced.outputs);
+      expect(bare.trace).toBeUndefined();
+      expect(traced.trace?.localScans.length).toBeGreaterThan(0);
+    }
+  });
 });

@@ -9,13 +9,13 @@ import {
   trimRow,
 } from "../core";
 import { activeCapacity } from "./backendCapacity";
-import { discountedScan, type ScanTensors, scanLayout } from "./discountedScan";
+import { discountedScan, type ScanResultTensors, scanLayout } from "./discountedScan";
 import { checkEngineLimits } from "./engineLimits";
 import { gaeScan } from "./gaeScan";
 import { checkEngineOutputs } from "./outputCheck";
 import { type PreparedProblem, prepareProblem, scanShape } from "./prepareProblem";
 import { readBack } from "./readBack";
-import { STRATEGIES, type Strategy } from "./strategy";
+import { runsOn, STRATEGIES, STRATEGY_BACKEND, type Strategy, strategiesFor } from "./strategy";
 
 export interface EngineRun {
   outputs: ScanOutputs<Float32Array>;
@@ -26,7 +26,18 @@ export interface EngineRun {
   millis: number;
 }
 
-type Solved = Pick<EngineRun, "outputs" | "trace">;
+/** A run whose caller did not ask for the chunk intermediates (a benchmark). */
+export type EngineResult = Omit<EngineRun, "trace"> & { trace?: ChunkTrace<Float32Array> };
+
+export interface RunOptions {
+  /**
+   * Whether to return the trace (each chunk's local scan and carry). Default true: the player and
+   * the conformance trace read it; a benchmark passes false and times only the outputs.
+   */
+  trace?: boolean;
+}
+
+type Solved = Pick<EngineResult, "outputs" | "trace">;
 
 /**
  * Solves a problem on the active TensorFlow.js backend in float32 with the chosen strategy.
@@ -36,15 +47,32 @@ type Solved = Pick<EngineRun, "outputs" | "trace">;
  * caller's choice (tf.setBackend); this never picks or initialises one, and every tensor it
  * creates is disposed before it returns or throws.
  */
-export async function runProblem(problem: ScanProblem, strategy: Strategy): Promise<EngineRun> {
+export async function runProblem(
+  problem: ScanProblem,
+  strategy: Strategy,
+  options?: RunOptions & { trace?: true },
+): Promise<EngineRun>;
+export async function runProblem(problem: ScanProblem, strategy: Strategy, options: RunOptions): Promise<EngineResult>;
+export async function runProblem(
+  problem: ScanProblem,
+  strategy: Strategy,
+  options: RunOptions = {},
+): Promise<EngineResult> {
   const start = performance.now();
   if (!STRATEGIES.includes(strategy)) {
     throw new ScanInputError(`strategy must be one of ${STRATEGIES.join(", ")}, got ${String(strategy)}`);
   }
   const prepared = prepareProblem(problem);
   const backend = activeBackend();
-  checkEngineLimits(scanShape(prepared), strategy, activeCapacity(backend));
-  const solved = await solvePrepared(prepared, strategy);
+  if (!runsOn(strategy, backend)) {
+    throw new ScanInputError(
+      `the ${strategy} strategy runs only on ${STRATEGY_BACKEND[strategy]}, and the engine runs on ${backend} here; ` +
+        `choose one of ${strategiesFor(backend).join(", ")}`,
+    );
+  }
+  const trace = options.trace ?? true;
+  checkEngineLimits(scanShape(prepared), strategy, activeCapacity(backend), trace);
+  const solved = await solvePrepared(prepared, strategy, trace);
   checkEngineOutputs(prepared, strategy, backend, solved);
   return { ...solved, backend, millis: performance.now() - start };
 }
@@ -63,34 +91,37 @@ function activeBackend(): string {
   return name;
 }
 
-async function solvePrepared(p: PreparedProblem, strategy: Strategy): Promise<Solved> {
+async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: boolean): Promise<Solved> {
+  const options = { trace };
   switch (p.kind) {
     case "discounted": {
       const { rows, cols, data } = p.rewards;
       const layout = scanLayout(cols, p.chunkSize, strategy);
       if (rows * cols === 0)
-        return { outputs: { kind: "discounted", returns: new Float32Array(0) }, trace: noTrace(layout) };
+        return { outputs: { kind: "discounted", returns: new Float32Array(0) }, ...noTrace(layout, trace) };
       const a = await readBack(
-        tf.tidy(() => discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.discount, p.chunkSize, strategy)),
+        tf.tidy(() =>
+          discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.discount, p.chunkSize, strategy, options),
+        ),
       );
-      return { outputs: { kind: "discounted", returns: a.returns }, trace: traceOf(layout, a) };
+      return { outputs: { kind: "discounted", returns: a.returns }, ...traceOf(layout, a) };
     }
     case "gae": {
       const { rows, cols } = p.rewards;
       const layout = scanLayout(cols, p.chunkSize, strategy);
       if (rows * cols === 0) {
         const empty = new Float32Array(0);
-        return { outputs: { kind: "gae", advantages: empty, returns: empty.slice() }, trace: noTrace(layout) };
+        return { outputs: { kind: "gae", advantages: empty, returns: empty.slice() }, ...noTrace(layout, trace) };
       }
       const a = await readBack(
         tf.tidy(() => {
           const rewards = tf.tensor2d(p.rewards.data, [rows, cols], "float32");
           const values = tf.tensor2d(p.values.data, [rows, cols], "float32");
-          const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy);
+          const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy, options);
           return { advantages: gae.advantages, returns: gae.returns, ...traceTensors(gae.scan) };
         }),
       );
-      return { outputs: { kind: "gae", advantages: a.advantages, returns: a.returns }, trace: traceOf(layout, a) };
+      return { outputs: { kind: "gae", advantages: a.advantages, returns: a.returns }, ...traceOf(layout, a) };
     }
     case "reinforce_pp": {
       // slime's vectorised REINFORCE++ (§d): ONE scan of the right-padded batch, rows trimmed
@@ -99,30 +130,34 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy): Promise<So
       const layout = scanLayout(cols, p.chunkSize, strategy);
       const tokenLevelRewards = p.tokens;
       if (rows * cols === 0)
-        return { outputs: { kind: "reinforce_pp", returns: [], tokenLevelRewards }, trace: noTrace(layout) };
+        return { outputs: { kind: "reinforce_pp", returns: [], tokenLevelRewards }, ...noTrace(layout, trace) };
       const { data } = padRight(tokenLevelRewards, new Float32Array(0));
       const a = await readBack(
-        tf.tidy(() => discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.gamma, p.chunkSize, strategy)),
+        tf.tidy(() =>
+          discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.gamma, p.chunkSize, strategy, options),
+        ),
       );
       const scanned = { rows, cols, data: a.returns };
       const returns = tokenLevelRewards.map((tok, b) => trimRow(scanned, b, tok.length));
-      return { outputs: { kind: "reinforce_pp", returns, tokenLevelRewards }, trace: traceOf(layout, a) };
+      return { outputs: { kind: "reinforce_pp", returns, tokenLevelRewards }, ...traceOf(layout, a) };
     }
   }
 }
 
-function traceTensors(scan: ScanTensors): { localScans: tf.Tensor; carriesIn: tf.Tensor } {
-  return { localScans: scan.localScans, carriesIn: scan.carriesIn };
+/** The scan's trace tensors, when it kept them (only when the caller asked). */
+function traceTensors(scan: ScanResultTensors): Partial<Record<"localScans" | "carriesIn", tf.Tensor>> {
+  return scan.localScans && scan.carriesIn ? { localScans: scan.localScans, carriesIn: scan.carriesIn } : {};
 }
 
 function traceOf(
   layout: ChunkLayout,
-  a: { localScans: Float32Array; carriesIn: Float32Array },
-): ChunkTrace<Float32Array> {
-  return { ...layout, localScans: a.localScans, carriesIn: a.carriesIn };
+  a: { localScans?: Float32Array; carriesIn?: Float32Array },
+): { trace?: ChunkTrace<Float32Array> } {
+  if (!a.localScans || !a.carriesIn) return {};
+  return { trace: { ...layout, localScans: a.localScans, carriesIn: a.carriesIn } };
 }
 
 /** An empty batch's trace: the layout is still the one the scan would use, with no values. */
-function noTrace(layout: ChunkLayout): ChunkTrace<Float32Array> {
-  return { ...layout, localScans: new Float32Array(0), carriesIn: new Float32Array(0) };
+function noTrace(layout: ChunkLayout, trace: boolean): { trace?: ChunkTrace<Float32Array> } {
+  return trace ? { trace: { ...layout, localScans: new Float32Array(0), carriesIn: new Float32Array(0) } } : {};
 }

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type ChunkTrace, chunkedDiscountedReturns, chunkedGae, maxAbsError, reinforcePPReturns } from "../core";
 import { intermediateTolerance, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { STRATEGIES, type Strategy } from "./strategy";
+import { type Strategy, strategiesFor } from "./strategy";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 const random = seeded(11);
 const rect = (rows: number, cols: number) => ({ rows, cols, data: Float32Array.from(normals(random, rows * cols)) });

@@ -3,7 +3,10 @@ import { beforeAll, expect, it } from "vitest";
 import type { ScanProblem } from "../core";
 import { maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { STRATEGIES } from "./strategy";
+import { strategiesFor } from "./strategy";
+
+/** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
+const STRATEGIES = strategiesFor("cpu");
 
 beforeAll(useCpuBackend);
 

@@ -1,5 +1,5 @@
 import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../engine/backendNames";
-import { STRATEGIES, STRATEGY_INFO, type Strategy } from "../../engine/strategy";
+import { STRATEGY_INFO, type Strategy, strategyMenu } from "../../engine/strategy";
 import { backendMenuLabels } from "./backendLabels";
 
 export interface EngineControlsProps {
@@ -16,7 +16,7 @@ export interface EngineControlsProps {
 /**
  * The backend to ask for and the scan strategy to run; both also live in the URL. Beside the
  * menu, and in its chosen option, the backend that really runs: after a fallback or a crash it is
- * not the one asked for.
+ * not the one asked for. The strategy menu offers what that backend can run (fused: webgpu only).
  */
 export function EngineControls({ backend, running, adapter, strategy, onBackend, onStrategy }: EngineControlsProps) {
   const labels = backendMenuLabels(backend, running);
@@ -52,7 +52,7 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
           data-testid="strategy-select"
           onChange={(event) => onStrategy(event.currentTarget.value as Strategy)}
         >
-          {STRATEGIES.map((name) => (
+          {strategyMenu(running, backend, strategy).map((name) => (
             <option key={name} value={name}>
               {STRATEGY_INFO[name].label}
             </option>

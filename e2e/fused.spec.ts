@@ -1,0 +1,252 @@
+/**
+ * The fused WGSL strategy on WebGPU (SwiftShader here): every layout, forced through the
+ * SCANLAB_FUSED_LAYOUT flag of the worker's tfjs, on awkward shapes and discounts, each output
+ * within its per-element bound of core's float64 reference (the conformance view judges), the
+ * trace within bound of core's float32 chunked scan, and no tensor left behind.
+ */
+import { expect, type Page, test, type Worker } from "@playwright/test";
+import {
+  type Batch,
+  chunkedDiscountedReturns,
+  type ScanProblem,
+  scanErrorBound,
+  serialDiscountedReturns,
+} from "../src/core";
+import { normals, seededRandom } from "../src/core/testRandom";
+import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
+import { unseenCaseFile } from "../src/testing/unseenCases";
+import { loadCaseFile, openConformance, publicCasesText } from "./conformance-page";
+
+const LAYOUTS = ["rows", "segments"] as const;
+/** The smallest normal float32. */
+const MIN_NORMAL = 2 ** -126;
+const DISCOUNTS = [0, 0.5, 0.99, 1];
+/** [B, T, C]: T = 1, 3, 5 and others not multiples of 4 (scalar rows), B = 1, C > T, T = 8192. */
+const SHAPES: [number, number, number][] = [
+  [1, 1, 128],
+  [2, 3, 2],
+  [3, 5, 4],
+  [1, 7, 512],
+  [4, 8, 3],
+  [2, 130, 16],
+  [1, 8192, 128],
+];
+
+function awkwardCases(): string {
+  const random = seededRandom(8);
+  const cases = [];
+  for (const [rows, cols, chunkSize] of SHAPES) {
+    for (const discount of DISCOUNTS) {
+      const rewards = { rows, cols, data: normals(random, rows * cols) };
+      cases.push(
+        buildCase({ kind: "discounted", rewards, discount, chunkSize }, `B${rows}_T${cols}_C${chunkSize}_d${discount}`),
+      );
+    }
+  }
+  const gae: ScanProblem = {
+    kind: "gae",
+    rewards: { rows: 2, cols: 301, data: normals(random, 602) },
+    values: { rows: 2, cols: 301, data: normals(random, 602) },
+    gamma: 0.99,
+    lambd: 0.95,
+    chunkSize: 64,
+  };
+  cases.push(buildCase(gae, "gae_B2_T301"));
+  const lengths = [5, 77, 1];
+  const rpp: ScanProblem = {
+    kind: "reinforce_pp",
+    batch: {
+      rewards: [1, -0.5, 2],
+      kl: lengths.map((L) => normals(random, L, 0.05)),
+      lossMasks: lengths.map((L) => Array.from({ length: L }, (_, t) => (t % 3 === 1 ? 0 : 1))),
+    },
+    klCoef: 0.1,
+    gamma: 0.99,
+    chunkSize: 32,
+  };
+  cases.push(buildCase(rpp, "rpp_ragged"));
+  return JSON.stringify(buildCaseFile(cases));
+}
+
+/** The engine's worker: the one whose global scope holds tfjs's engine. */
+async function engineWorker(page: Page): Promise<Worker> {
+  await expect(page.getByTestId("backend")).toHaveText("webgpu", { timeout: 30_000 });
+  for (const worker of page.workers()) {
+    if (await worker.evaluate(() => "_tfengine" in globalThis)) return worker;
+  }
+  throw new Error("no worker runs tfjs");
+}
+
+/** Forces a layout in the worker's tfjs; returns the number of live tensors there. */
+function forceLayout(worker: Worker, layout: string): Promise<number> {
+  return worker.evaluate((name) => {
+    const engine = (globalThis as unknown as { _tfengine: TfEngine })._tfengine;
+    engine.ENV.set("SCANLAB_FUSED_LAYOUT", name);
+    return engine.memory().numTensors;
+  }, layout);
+}
+
+interface TfTensor {
+  data(): Promise<Float32Array>;
+  dispose(): void;
+}
+interface TfEngine {
+  ENV: { set(name: string, value: string): void };
+  memory(): { numTensors: number };
+  makeTensor(values: Float32Array, shape: number[], dtype: string): TfTensor;
+  runKernel(name: string, inputs: Record<string, TfTensor>, attrs: Record<string, number>): TfTensor;
+}
+
+async function expectAllPassed(page: Page, count: number, timeout = 60_000): Promise<void> {
+  await expect(page.getByTestId("conformance-summary")).toHaveText(`${count} passed, 0 failed`, { timeout });
+  await expect(page.getByTestId("backend")).toHaveText("webgpu");
+  await expect(page.getByTestId("error-message")).toHaveCount(0);
+}
+
+test("every fused layout passes awkward shapes and discounts within each element's bound, leaking no tensor", async ({
+  page,
+}) => {
+  const problems = await openConformance(page, "backend=webgpu&strategy=fused");
+  const worker = await engineWorker(page);
+  const file = awkwardCases();
+  const count = JSON.parse(file).cases.length;
+  for (const [i, layout] of LAYOUTS.entries()) {
+    const before = await forceLayout(worker, layout);
+    if (i === 0) await loadCaseFile(page, "awkward.json", file);
+    else await page.getByRole("button", { name: "Run again" }).click();
+    await expectAllPassed(page, count);
+    await expect(page.getByTestId("strategy-select")).toHaveValue("fused");
+    expect(await forceLayout(worker, "auto")).toBe(before);
+  }
+  expect(problems).toEqual([]);
+});
+
+test("the fused trace equals core's chunked trace within bound, in every layout, for the returns too", async ({
+  page,
+}) => {
+  const problems = await openConformance(page, "backend=webgpu&strategy=fused");
+  const worker = await engineWorker(page);
+  const random = seededRandom(11);
+  for (const layout of LAYOUTS) {
+    for (const [rows, cols, chunkSize] of [
+      [3, 5, 2],
+      [1, 7, 512],
+      [2, 1030, 128],
+    ]) {
+      for (const discount of [0, 0.5, 0.99, 1]) {
+        const data = Float32Array.from(normals(random, rows * cols));
+        const got = await worker.evaluate(
+          async (a) => {
+            const engine = (globalThis as unknown as { _tfengine: TfEngine })._tfengine;
+            engine.ENV.set("SCANLAB_FUSED_LAYOUT", a.layout);
+            const before = engine.memory().numTensors;
+            const x = engine.makeTensor(Float32Array.from(a.data), [a.rows, a.cols], "float32");
+            const nChunks = Math.ceil(a.cols / a.chunkSize);
+            const attrs = { discount: a.discount, chunkSize: a.chunkSize, nChunks };
+            const returns = engine.runKernel("ScanlabFusedScan", { x }, attrs);
+            const packed = engine.runKernel("ScanlabFusedTrace", { x }, attrs);
+            const out = { returns: Array.from(await returns.data()), packed: Array.from(await packed.data()) };
+            for (const t of [x, returns, packed]) t.dispose();
+            engine.ENV.set("SCANLAB_FUSED_LAYOUT", "auto");
+            return { ...out, leaked: engine.memory().numTensors - before };
+          },
+          { layout, rows, cols, chunkSize, discount, data: Array.from(data) },
+        );
+        expect(got.leaked).toBe(0);
+        expectTraceWithinBound(
+          { rows, cols, data },
+          discount,
+          chunkSize,
+          got,
+          `${layout} B${rows} T${cols} d${discount}`,
+        );
+      }
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+/**
+ * Returns within the serial loop's bound of float64 truth; each chunk's local scan and carry within
+ * the sum of the fused (serial) and chunked bounds of core's float32 chunked trace.
+ */
+function expectTraceWithinBound(
+  rewards: Batch<Float32Array>,
+  discount: number,
+  chunkSize: number,
+  got: { returns: number[]; packed: number[] },
+  label: string,
+): void {
+  const { rows, cols } = rewards;
+  const truth = serialDiscountedReturns({ ...rewards, data: Float64Array.from(rewards.data) }, discount).data;
+  const chunked = chunkedDiscountedReturns(rewards, discount, { chunkSize });
+  const { nChunks } = chunked.trace;
+  const rounding = (algorithm: "serial" | "chunked") => ({
+    precision: "float32" as const,
+    algorithm,
+    chunkSize,
+    inputRoundings: 1,
+  });
+  for (let b = 0; b < rows; b++) {
+    const row = rewards.data.subarray(b * cols, (b + 1) * cols);
+    const serialBound = scanErrorBound({ magnitudes: row }, discount, rounding("serial"));
+    const chunkedBound = scanErrorBound({ magnitudes: row }, discount, rounding("chunked"));
+    for (let t = 0; t < cols; t++) {
+      const error = Math.abs(got.returns[b * cols + t] - truth[b * cols + t]);
+      if (!(error <= serialBound[t]))
+        throw new Error(`${label}: returns[${b}, ${t}] off by ${error} > ${serialBound[t]}`);
+    }
+    for (let c = 0; c < nChunks; c++) {
+      // The chunk's values in reversed time (zeros past the row), as magnitudes in original time.
+      const chunk = new Float64Array(chunkSize);
+      for (let j = 0; j < chunkSize; j++) {
+        const i = c * chunkSize + j;
+        chunk[chunkSize - 1 - j] = i < cols ? row[cols - 1 - i] : 0;
+      }
+      const localSerial = scanErrorBound({ magnitudes: chunk }, discount, rounding("serial"));
+      const localChunked = scanErrorBound({ magnitudes: chunk }, discount, rounding("chunked"));
+      const slot = (b * nChunks + c) * (chunkSize + 1);
+      for (let j = 0; j < chunkSize; j++) {
+        const expected = chunked.trace.localScans[(b * nChunks + c) * chunkSize + j];
+        const allowed = localSerial[chunkSize - 1 - j] + localChunked[chunkSize - 1 - j];
+        const value = got.packed[slot + j];
+        const error = Math.abs(value - expected);
+        // WGSL lets f32 subnormals flush to zero (SwiftShader does): where core's IEEE value has
+        // decayed below the normal range (a long padded tail), the device's may be 0 instead.
+        const flushed = Math.abs(expected) < MIN_NORMAL && Math.abs(value) < MIN_NORMAL;
+        if (!(error <= allowed || flushed)) {
+          throw new Error(`${label}: local[${b}, ${c}, ${j}] off by ${error} > ${allowed}`);
+        }
+      }
+      // The carry into chunk c is the return at reversed position cC − 1, original t = T − cC.
+      const carry = got.packed[slot + chunkSize];
+      const expected = chunked.trace.carriesIn[b * nChunks + c];
+      const t = cols - c * chunkSize;
+      const allowed = c === 0 ? 0 : serialBound[t] + chunkedBound[t];
+      if (!(Math.abs(carry - expected) <= allowed))
+        throw new Error(`${label}: carry[${b}, ${c}] ${carry} vs ${expected}`);
+    }
+  }
+}
+
+test("the public and unseen cases pass on webgpu with the fused strategy, and its menu entry is webgpu-only", async ({
+  page,
+}) => {
+  const problems = await openConformance(page, "backend=webgpu&strategy=fused");
+  await loadCaseFile(page, "public_cases.json", publicCasesText);
+  await expectAllPassed(page, 33, 90_000);
+  const unseen = unseenCaseFile();
+  await loadCaseFile(page, "unseen.json", JSON.stringify(unseen));
+  await expectAllPassed(page, unseen.cases.length, 120_000);
+  await expect(page.getByTestId("strategy-select").locator("option", { hasText: "Fused" })).toHaveCount(1);
+
+  // On wasm the menu drops fused once wasm runs; a fused run there is refused by name, case by case.
+  await page.getByTestId("backend-select").selectOption("wasm");
+  await expect(page.getByTestId("backend")).toHaveText("wasm", { timeout: 30_000 });
+  await expect(page.getByTestId("verdict-table")).toContainText("the fused strategy runs only on webgpu", {
+    timeout: 30_000,
+  });
+  await page.getByTestId("strategy-select").selectOption("two-level");
+  await expect(page.getByTestId("strategy-select").locator("option", { hasText: "Fused" })).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
