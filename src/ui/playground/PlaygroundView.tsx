@@ -10,6 +10,8 @@ import { outputNames } from "./compute/outputTables";
 import type { PlaygroundResult } from "./compute/playgroundRun";
 import { StateCodec } from "./compute/stateCodec";
 import { ControlsPanel } from "./controls/ControlsPanel";
+import { ConventionPanel } from "./conventions/ConventionPanel";
+import { useConventions } from "./conventions/useConventions";
 import { EditorToolbar } from "./editor/EditorToolbar";
 import { type EditMode, RowEditor } from "./editor/RowEditor";
 import { replaceRow } from "./editor/rowEdits";
@@ -94,6 +96,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result } = compute;
+  const conventions = useConventions(engine, committed, rowsOf(committed.data));
 
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
   // What is charted follows the result on screen (it may be of an older estimator while a new run computes).
@@ -230,8 +233,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   }, [store.drawing, compute.liveRow, output, selectedRow]);
   const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
 
-  const errors = [startupError, compute.error, actionError, ...Object.values(fieldErrors)].filter((e): e is string =>
-    Boolean(e),
+  const errors = [startupError, compute.error, conventions.error, actionError, ...Object.values(fieldErrors)].filter(
+    (e): e is string => Boolean(e),
   );
   return (
     <div className="playground">
@@ -358,6 +361,16 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             </p>
           )}
         </section>
+        {committed.estimator !== "discounted" ? (
+          <ConventionPanel
+            status={conventions}
+            rows={committedRows}
+            selectedRow={selectedRow}
+            hover={hover}
+            onHover={setHover}
+            onSelectRow={selectRow}
+          />
+        ) : null}
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
         <SummaryPanel result={result} computing={compute.computing} slow={compute.slow} onWorstCell={onWorstCell} />

@@ -1,6 +1,6 @@
 import { type Implementation, outputErrorBounds, type ScanOutputs, type ScanProblem, solve } from "../../../core";
 import { SupersededError } from "../../../engine/client";
-import type { Strategy } from "../../../engine/strategy";
+import { STRATEGY_ALGORITHM, type Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
@@ -75,7 +75,7 @@ export interface RunControl {
 export function implementationOf(precision: PlaygroundPrecision, strategy: Strategy): Implementation {
   if (precision === "float64") return { precision: "float64", algorithm: "chunked" };
   if (precision === "slime-exact") return { precision: "float32", algorithm: "chunked" };
-  return { precision: "float32", algorithm: strategy === "per-token" ? "serial" : strategy };
+  return { precision: "float32", algorithm: STRATEGY_ALGORITHM[strategy] };
 }
 
 /** Cells summarised per task: a few ms each. */

@@ -29,6 +29,10 @@ export class StateCodec {
     return this.remote().caseFile(packed(state));
   }
 
+  conventionCase(state: PlaygroundState): Promise<FileAnswer> {
+    return this.remote().conventionCase(packed(state));
+  }
+
   csv(state: PlaygroundState, results: CsvResults): Promise<FileAnswer> {
     return this.remote().csv(packed(state), results);
   }

@@ -5,6 +5,7 @@
  */
 import * as Comlink from "comlink";
 import { exportCase } from "../../../io/caseExport";
+import { exportConventionCase } from "../../../io/conventionCaseExport";
 import { type CsvResults, exportCsv } from "../../../io/csvExport";
 import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
@@ -27,6 +28,13 @@ const api = {
   /** The state as a golden-schema case file (io's exportCase). */
   caseFile(packed: PackedState): FileAnswer {
     const exported = exportCase(unpackState(packed));
+    return exported.ok
+      ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
+      : { ok: false, message: exported.error.message };
+  },
+  /** The state as a library-convention case file for the library shown (io's exportConventionCase). */
+  conventionCase(packed: PackedState): FileAnswer {
+    const exported = exportConventionCase(unpackState(packed));
     return exported.ok
       ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
       : { ok: false, message: exported.error.message };

@@ -14,6 +14,7 @@ import {
   type PlaygroundState,
   PRECISIONS,
 } from "../../../io/playgroundState";
+import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
 import { DataControls } from "./DataControls";
 import { Field, helpId } from "./Field";
@@ -137,11 +138,15 @@ export const ControlsPanel = memo(function ControlsPanel({
             </div>
           </Field>
         ) : null}
-        {state.estimator === "reinforce_pp" ? (
+        {state.estimator !== "discounted" ? (
           <Field
             id="pg-kl"
             label="KL coefficient β"
-            help="REINFORCE++ token reward is −β·KL on unmasked tokens; the outcome reward is added at each row's last unmasked token."
+            help={
+              state.estimator === "reinforce_pp"
+                ? "REINFORCE++ token reward is −β·KL on unmasked tokens; the outcome reward is added at each row's last unmasked token."
+                : "The library conventions' GAE token rewards: −β·KL plus the outcome reward (slime's own GAE scan above reads the rewards lane instead)."
+            }
             invalid={fieldErrors.klCoef}
           >
             <NumberEntry
@@ -156,6 +161,13 @@ export const ControlsPanel = memo(function ControlsPanel({
           </Field>
         ) : null}
       </section>
+
+      {state.estimator !== "discounted" ? (
+        <section className="panel" aria-labelledby="pg-convention-title">
+          <h2 id="pg-convention-title">Library convention</h2>
+          <ConventionControls state={state} edit={edit} fieldErrors={fieldErrors} onFieldError={onFieldError} />
+        </section>
+      ) : null}
 
       <section className="panel" aria-labelledby="pg-algorithm-title">
         <h2 id="pg-algorithm-title">Algorithm</h2>

@@ -31,7 +31,7 @@ function inputFor(
 ): DifferenceInput {
   const outcomes = options.outcomes ?? [1, -1];
   const klCoef = options.klCoef ?? 0.1;
-  const rewardClip = options.clip === undefined ? [-10, 10] : options.clip;
+  const rewardClip: [number, number] | null = options.clip === undefined ? [-10, 10] : options.clip;
   const reference = conventionReference({
     estimator,
     libraries,
@@ -141,6 +141,10 @@ describe("describeDifferences", () => {
       /^slime charges the KL penalty on the masked tokens 3–5 and 9 of row 0; verl does not \(token rewards differ by up to 0\.05 there\)\.$/,
     );
     expect(textOf(input, "gae-masked")).toMatch(/verl skips them/);
+    // OpenRLHF stores the penalty too; its GAE masks it out.
+    expect(textOf(inputFor("gae", ["slime", "openrlhf"]), "kl-masked")).toBe(
+      "slime charges the KL penalty on the masked tokens 3–5 and 9 of row 0; OpenRLHF keeps it in its token rewards, but its GAE multiplies them by the mask.",
+    );
     // Without a KL penalty there is nothing to charge.
     expect(rules(inputFor("gae", ["slime", "verl"], { klCoef: 0 }))).not.toContain("kl-masked");
   });

@@ -70,8 +70,6 @@ export function holes(mask: ArrayLike<number>, row: number): Span[] {
   return maskedSpans(mask, row).filter((span) => span.end < last);
 }
 
-const tokens = (span: Span) => (span.start === span.end ? `token ${span.start}` : `tokens ${span.start}–${span.end}`);
-
 /**
  * "the masked tokens 40–57 and 120–133 of row 0 (and 5 more in 3 rows)": the focus row's spans
  * first (or the first row that has any), at most three named.
@@ -208,11 +206,12 @@ function pairDifferences(
   if (chargesDiffer && input.klCoef !== 0) {
     if (charged.length > 0) {
       const [yes, no] = klOnMasked(a.library, estimator) ? [A, B] : [B, A];
-      const diff = largestOver(a.tables.tokenLevelRewards, b.tables.tokenLevelRewards, cols, spanCells(charged));
-      say(
-        "kl-masked",
-        `${yes} charges the KL penalty on ${describeSpans(charged, focusRow)}; ${no} does not (token rewards differ by up to ${short(diff)} there).`,
-      );
+      const noLibrary = klOnMasked(a.library, estimator) ? b.library : a.library;
+      // OpenRLHF writes the penalty into its token rewards too, and its estimator masks it out.
+      const how = klStored(noLibrary, estimator)
+        ? `${no} keeps it in its token rewards, but its GAE multiplies them by the mask`
+        : `${no} does not (token rewards differ by up to ${short(largestOver(a.tables.tokenLevelRewards, b.tables.tokenLevelRewards, cols, spanCells(charged)))} there)`;
+      say("kl-masked", `${yes} charges the KL penalty on ${describeSpans(charged, focusRow)}; ${how}.`);
     }
   } else if (klStored(a.library, estimator) !== klStored(b.library, estimator) && input.klCoef > 0) {
     if (charged.length > 0) {

@@ -16,7 +16,13 @@ export interface CaseBarProps {
  */
 export function CaseBar({ caseFile, result, computing, onOpen, onClose }: CaseBarProps) {
   const tolerance = caseFile.case.tolerance?.float32;
-  const judged = !computing && result !== null && result.input === caseFile.opened && tolerance !== undefined;
+  // A convention case's tolerance is for its library's outputs, not for slime's scan the results show.
+  const judged =
+    !computing &&
+    result !== null &&
+    result.input === caseFile.opened &&
+    tolerance !== undefined &&
+    caseFile.case.kind !== "convention";
   const within = judged && result.summary.maxAbs <= tolerance;
   return (
     <div className="case-bar" data-testid="case-bar">

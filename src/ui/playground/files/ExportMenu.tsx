@@ -1,6 +1,8 @@
+import { conventionOf } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import type { StateCodec } from "../compute/stateCodec";
+import { LIBRARY_LABELS } from "../conventions/conventionDifferences";
 import { Menu } from "../Menu";
 import type { ChartRefs } from "../PlaygroundToolbar";
 import { copyText, download } from "./download";
@@ -54,6 +56,29 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
             </button>
             <span className="caption">the golden schema: npx scanlab check verifies it</span>
           </li>
+          {state.estimator !== "discounted" ? (
+            <li>
+              <button
+                type="button"
+                data-testid="export-convention-case"
+                onClick={() =>
+                  run(
+                    "Convention case export",
+                    async () => {
+                      const answer = await codec.conventionCase(state);
+                      if (!answer.ok) throw new Error(answer.message);
+                      download(new Blob([answer.text], { type: "application/json" }), answer.fileName);
+                      onStatus(`Saved ${answer.fileName}: check it with npx scanlab check ${answer.fileName}`);
+                    },
+                    close,
+                  )
+                }
+              >
+                Convention case, {LIBRARY_LABELS[conventionOf(state).library]} (.json)
+              </button>
+              <span className="caption">these inputs through the library shown: npx scanlab check verifies it</span>
+            </li>
+          ) : null}
           <li>
             <button
               type="button"

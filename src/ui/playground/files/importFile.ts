@@ -1,10 +1,11 @@
-import { type CaseImport, importCaseFile, openCase } from "../../../io/caseImport";
+import { type CaseImport, importCaseFile } from "../../../io/caseImport";
 import type { ScanCase } from "../../../io/caseSchema";
 import { importCsv, importCsvLane } from "../../../io/csvImport";
 import { failure, IoError, type IoResult } from "../../../io/ioError";
 import { importNpy } from "../../../io/npyImport";
 import type { Lane } from "../../../io/playgroundProblem";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "../../../io/playgroundState";
+import { openAnyCase } from "./openCase";
 
 export type FileKind = "case" | "csv" | "npy";
 
@@ -55,7 +56,7 @@ export function importFile(
   if (kind === "case") {
     const imported = importCaseFile(bytes, name);
     if (!imported.ok) return imported;
-    const opened = openCase(imported.value, 0, current, name);
+    const opened = openAnyCase(imported.value, 0, current, name);
     if (!opened.ok) return opened;
     return {
       ok: true,

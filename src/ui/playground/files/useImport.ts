@@ -1,9 +1,10 @@
 import { useCallback, useState } from "react";
-import { type CaseImport, openCase } from "../../../io/caseImport";
+import type { CaseImport } from "../../../io/caseImport";
 import type { ScanCase } from "../../../io/caseSchema";
 import { checkFileSize } from "../../../io/ioError";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { importFile, type LaneTarget } from "./importFile";
+import { openAnyCase } from "./openCase";
 
 /** A case file that is open: its cases, the one shown, and the state it opened as (for its verdict). */
 export interface OpenCaseFile {
@@ -80,7 +81,7 @@ export function useImport(
   const openCaseAt = useCallback(
     (index: number) => {
       if (!caseFile) return;
-      const opened = openCase(caseFile.imported, index, current().state, caseFile.fileName);
+      const opened = openAnyCase(caseFile.imported, index, current().state, caseFile.fileName);
       if (!opened.ok) {
         onError(opened.error.message);
         return;

@@ -1,0 +1,125 @@
+import { type Ref, useDeferredValue, useMemo, useRef } from "react";
+import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
+import { ChartFrame } from "../../charts/ChartFrame";
+import type { ChartLegendModel } from "../../charts/chartLegend";
+import type { ChartHandle } from "../../charts/chartPng";
+import { niceDomain, tokenDomain, tokenTicks } from "../../charts/chartSeries";
+import { PX_PER_BUCKET } from "../../charts/downsample";
+import { formatShort, formatValue } from "../../charts/formatNumber";
+import { PLOT_TOP, X_AXIS_HEIGHT } from "../../charts/PlotOverlay";
+import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
+import { maskedSpans, mergeGapFor } from "../../charts/spans";
+import { useWidth } from "../../charts/useWidth";
+import { type OverlayLine, overlayPoints } from "./conventionSeries";
+
+export interface ConventionChartProps {
+  title: string;
+  /** The lines, the library shown first; each value array holds the row's valid tokens. */
+  lines: OverlayLine[];
+  length: number;
+  lossMask?: ArrayLike<number>;
+  hoverToken?: number | null;
+  onHoverToken?(t: number | null): void;
+  height?: number;
+  ref?: Ref<ChartHandle>;
+}
+
+const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
+const TICK = { fontSize: 11 };
+
+/** Two or three libraries' returns (or advantages, or token rewards) of one row, overlaid on the editor's token axis. */
+export function ConventionChart(props: ConventionChartProps) {
+  const { lines, length, lossMask } = props;
+  const height = props.height ?? 200;
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(wrapRef);
+  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+  const points = useMemo(() => overlayPoints(lines, length, plotWidth / PX_PER_BUCKET), [lines, length, plotWidth]);
+  const gap = mergeGapFor(length, plotWidth);
+  const shades = useMemo(
+    () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
+    [lossMask, length, gap],
+  );
+  const keys = useMemo(() => lines.map((line) => line.key), [lines]);
+  const plot = useDeferredValue(
+    useMemo(
+      () => (
+        <LineChart width={width} height={height} data={points} margin={MARGIN}>
+          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={tokenDomain(length)}
+            ticks={tokenTicks(length, plotWidth)}
+            allowDataOverflow
+            height={X_AXIS_HEIGHT}
+            tick={TICK}
+          />
+          <YAxis
+            width={PLOT_LEFT}
+            type="number"
+            {...niceDomain(points, keys)}
+            allowDataOverflow
+            tickFormatter={formatShort}
+            tick={TICK}
+          />
+          {lines.map((line) => (
+            <Line
+              key={line.key}
+              name={line.label}
+              dataKey={line.key}
+              type="linear"
+              dot={false}
+              activeDot={false}
+              isAnimationActive={false}
+              stroke={line.colour}
+              strokeWidth={line.width}
+              strokeDasharray={line.dash}
+            />
+          ))}
+        </LineChart>
+      ),
+      [points, width, height, length, plotWidth, keys, lines],
+    ),
+  );
+
+  const legend: ChartLegendModel = {
+    title: props.title,
+    entries: [
+      ...lines.map((line) => ({ label: line.label, colour: line.colour, dash: line.dash, width: line.width })),
+      ...(shades[0].spans.length ? [{ label: "masked tokens (loss mask 0)", colour: MASK_FILL, width: 0 }] : []),
+    ],
+    notes:
+      points.length < length
+        ? [`${points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`]
+        : [],
+  };
+  return (
+    <ChartFrame
+      className="convention-chart"
+      legend={legend}
+      width={width}
+      height={height}
+      wrapRef={wrapRef}
+      length={length}
+      plot={plot}
+      boundaries={{ lines: [], crowded: false }}
+      shades={shades}
+      hoverToken={props.hoverToken}
+      onHoverToken={props.onHoverToken}
+      handleRef={props.ref}
+      readout={(t) => (
+        <>
+          t {t}
+          {lines.map((line) => (
+            <span key={line.key}>
+              {" "}
+              · {line.label} {formatValue(line.values[t], line.key === "f32" ? "float32" : "float64")}
+            </span>
+          ))}
+          {lossMask?.[t] === 0 ? " · masked" : ""}
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,127 @@
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
+import type { Library } from "../../../core";
+import { SupersededError } from "../../../engine/client";
+import { conventionLibraries, conventionOf, conventionParams, stateToConvention } from "../../../io/conventionProblem";
+import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import type { ConventionClient } from "./conventionClient";
+import type { ConventionReference, ConventionRequest, ConventionTables, LibraryRun } from "./conventionRun";
+import { checkFloat32, type Float32Check } from "./float32Check";
+
+/** The float32 run of the library shown: where it ran, and its tables (or why the library refused the input). */
+export interface Float32Run {
+  run: LibraryRun<Float32Array>;
+  /** "core float32", or the engine's backend. */
+  backend: string;
+  millis: number;
+}
+
+/** Runs the library shown in float32 somewhere (core's worker now; the engine when it computes conventions). */
+export type Float32Solver = (request: ConventionRequest) => Promise<Float32Run>;
+
+/** What the conventions panel draws: every library in float64, the shown one in float32, and its check. */
+export interface ConventionView extends ConventionReference {
+  estimator: ConventionRequest["estimator"];
+  libraries: Library[];
+  float32: Float32Run | null;
+  check: Float32Check | null;
+  /** The state these numbers belong to. */
+  input: PlaygroundState;
+  /** The inputs each library saw, for the sentences (masks, KL, outcomes). */
+  request: ConventionRequest;
+}
+
+export interface ConventionStatus {
+  view: ConventionView | null;
+  computing: boolean;
+  error: string | null;
+  /** Finished runs, for scripts to wait on. */
+  runs: number;
+}
+
+/** The float64 inputs of a state, built once per rows array and estimator (a γ change reuses them). */
+const inputsCache = new WeakMap<PlaygroundRow[], { estimator: string; request: ConventionRequest }>();
+
+function requestFor(state: PlaygroundState, rows: PlaygroundRow[]): ConventionRequest | null {
+  const cached = inputsCache.get(rows);
+  let base = cached?.estimator === state.estimator ? cached.request : null;
+  if (!base) {
+    const inputs = stateToConvention(state, "float64", rows);
+    if (!inputs) return null;
+    base = { ...inputs, libraries: [], batch: inputs.batch as ConventionRequest["batch"] };
+    inputsCache.set(rows, { estimator: state.estimator, request: base });
+  }
+  return { ...base, libraries: conventionLibraries(conventionOf(state)), params: conventionParams(state) };
+}
+
+/** The settings and data that change what the conventions compute. */
+function conventionKey(state: PlaygroundState): string {
+  const { estimator, gamma, lambd, klCoef, precision, strategy } = state;
+  return JSON.stringify([estimator, gamma, lambd, klCoef, precision, strategy, conventionOf(state)]);
+}
+
+/**
+ * Runs the library conventions of the committed state (REINFORCE++ and GAE) on every change: the
+ * float64 references in the convention worker, the float32 run of the library shown beside them,
+ * then its check against each element's bound. Stale answers are dropped; a failure keeps the last view.
+ */
+export function useConventionCompute(
+  client: ConventionClient | null,
+  solveFloat32: Float32Solver | null,
+  committed: PlaygroundState,
+  rows: PlaygroundRow[],
+): ConventionStatus {
+  const [view, setView] = useState<ConventionView | null>(null);
+  const [computing, setComputing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [runs, setRuns] = useState(0);
+  const requestId = useRef(0);
+  const key = conventionKey(committed);
+  const active = committed.estimator !== "discounted";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and rows stand for the committed state.
+  useEffect(() => {
+    if (!client || !solveFloat32 || !active) return;
+    const request = requestFor(committed, rows);
+    if (!request) return;
+    const id = ++requestId.current;
+    setComputing(true);
+    Promise.all([client.reference(request), solveFloat32(request)])
+      .then(([reference, float32]) => {
+        if (requestId.current !== id) return;
+        const shown = reference.runs[0];
+        const check =
+          shown?.ok && float32.run.ok && reference.bound
+            ? checkFloat32(shown.tables, float32.run.tables, reference.bound, reference.lengths, reference.cols)
+            : null;
+        startTransition(() => {
+          setView({
+            ...reference,
+            estimator: request.estimator,
+            libraries: request.libraries,
+            float32,
+            check,
+            input: committed,
+            request,
+          });
+          setError(null);
+          setRuns((n) => n + 1);
+          setComputing(false);
+        });
+      })
+      .catch((reason: unknown) => {
+        if (requestId.current !== id || reason instanceof SupersededError) return;
+        setError(`Library conventions: ${reason instanceof Error ? reason.message : String(reason)}`);
+        setComputing(false);
+      });
+  }, [client, solveFloat32, key, rows, active]);
+
+  return useMemo(
+    () => ({ view: active ? view : null, computing: active && computing, error: active ? error : null, runs }),
+    [view, computing, error, runs, active],
+  );
+}
+
+/** The tables of one output of a run, or null when the library refused the input. */
+export function tablesOf(run: LibraryRun | undefined): ConventionTables | null {
+  return run?.ok ? run.tables : null;
+}
