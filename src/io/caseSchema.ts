@@ -94,9 +94,15 @@ const KNOWN_KINDS = ["discounted", "gae", "reinforce_pp", "convention"] as const
 const scanCase = z.discriminatedUnion("kind", [discountedCase, gaeCase, reinforcePPCase, conventionCase], {
   error: (issue) =>
     issue.code === "invalid_union"
-      ? `unsupported case kind ${JSON.stringify((issue.input as { kind?: unknown })?.kind)}; this version checks ${KNOWN_KINDS.join(", ")}`
+      ? `unsupported case kind ${describeKind((issue.input as { kind?: unknown })?.kind)}; this version checks ${KNOWN_KINDS.join(", ")}`
       : undefined,
 });
+
+/** The kind a file gave, short: stringifying whatever it holds could overflow the stack on deep nesting. */
+function describeKind(kind: unknown): string {
+  if (typeof kind !== "string") return describeValue(kind);
+  return JSON.stringify(kind.length > 40 ? `${kind.slice(0, 40)}…` : kind);
+}
 
 /** The documented `meta` fields (cases/SCHEMA.md); only schema_version is read. */
 const meta = z.strictObject({
