@@ -1,0 +1,183 @@
+import { type KeyboardEvent, useDeferredValue, useId, useMemo, useRef, useState } from "react";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { useWidth } from "../charts/useWidth";
+import { CpChecks } from "./CpChecks";
+import { cpPanelModel, MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
+import { CP_STEPS, STEP_TITLES, stepCaption } from "./cpSteps";
+import { LogitShiftInset } from "./LogitShiftInset";
+import { RankLanes } from "./RankLanes";
+import { RankList } from "./RankList";
+import { SequenceStrip } from "./SequenceStrip";
+import { WhiteningTable } from "./WhiteningTable";
+import "./contextParallel.css";
+
+export interface ContextParallelPanelProps {
+  /** The selected row: one sample, as slime splits each sample on its own. */
+  row: PlaygroundRow | undefined;
+  rowIndex: number;
+  settings: Pick<PlaygroundState, "estimator" | "gamma" | "lambd" | "klCoef" | "chunkSize">;
+}
+
+const DEFAULT_PROMPT_LENGTH = 64;
+
+/**
+ * How slime runs the playground's scan under Megatron context parallelism, on the selected row:
+ * the zigzag split, the logit shift, the gather, the scan and the slice-back, step by step, with the
+ * check against cp_size 1, the PPO reward placement and whitening per rank. Computed only while open.
+ */
+export function ContextParallelPanel({ row, rowIndex, settings }: ContextParallelPanelProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      className="panel cp-panel"
+      data-testid="cp-panel"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary>
+        <h2>Context parallelism</h2>
+        <span className="muted small">
+          how slime splits, gathers, scans and slices back row {rowIndex} over cp_size ranks
+        </span>
+      </summary>
+      {open ? <PanelBody row={row} settings={settings} /> : null}
+    </details>
+  );
+}
+
+function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex">) {
+  const [cpSize, setCpSize] = useState(4);
+  const [promptText, setPromptText] = useState(String(DEFAULT_PROMPT_LENGTH));
+  const [promptLength, setPromptLength] = useState(DEFAULT_PROMPT_LENGTH);
+  const [stepIndex, setStepIndex] = useState(0);
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref, 640);
+  const ids = useId();
+  const promptProblem = promptLengthProblem(promptText);
+  const { estimator, gamma, lambd, klCoef, chunkSize } = settings;
+  // A long row takes a moment in float32: typing and stepping stay responsive meanwhile.
+  const inputs = useDeferredValue({ row, estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength });
+  const result = useMemo(() => {
+    const { row: r, ...params } = inputs;
+    return r ? cpPanelModel(r, params) : null;
+  }, [inputs]);
+  const step = CP_STEPS[stepIndex];
+  const go = (index: number) => setStepIndex(Math.max(0, Math.min(CP_STEPS.length - 1, index)));
+  const onKeyDown = (event: KeyboardEvent) => {
+    const keys: Record<string, number> = {
+      ArrowLeft: stepIndex - 1,
+      ArrowRight: stepIndex + 1,
+      Home: 0,
+      End: CP_STEPS.length - 1,
+    };
+    if (!(event.key in keys)) return;
+    event.preventDefault();
+    go(keys[event.key]);
+  };
+  const model = result?.ok ? result.model : null;
+  return (
+    <div className="cp-body" ref={ref}>
+      <div className="cp-controls">
+        <label htmlFor={`${ids}-cp`}>
+          cp_size
+          <select
+            id={`${ids}-cp`}
+            value={cpSize}
+            onChange={(event) => setCpSize(Number(event.target.value))}
+            data-testid="cp-size-select"
+            title="Context-parallel ranks: the sample is cut into 2 × cp_size chunks"
+          >
+            {Array.from({ length: MAX_PANEL_CP_SIZE }, (_, i) => i + 1).map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label htmlFor={`${ids}-prompt`}>
+          prompt length
+          <input
+            id={`${ids}-prompt`}
+            className={`num${promptProblem ? " invalid" : ""}`}
+            inputMode="numeric"
+            value={promptText}
+            aria-invalid={promptProblem !== null}
+            aria-describedby={promptProblem ? `${ids}-prompt-problem` : undefined}
+            onChange={(event) => {
+              setPromptText(event.target.value);
+              if (promptLengthProblem(event.target.value) === null) setPromptLength(Number(event.target.value.trim()));
+            }}
+            data-testid="cp-prompt-input"
+            title="Prompt tokens before the row's response: the split cuts the whole sample, prompt included"
+          />
+        </label>
+        {model ? (
+          <span className="muted small num" data-testid="cp-sample">
+            T = {model.layout.promptLength} + {model.layout.responseLength} = {model.layout.totalLength} tokens,{" "}
+            {2 * cpSize} chunks of c = {model.layout.chunkLength}
+          </span>
+        ) : null}
+      </div>
+      {promptProblem ? (
+        <p className="cp-field-problem" id={`${ids}-prompt-problem`} data-testid="cp-prompt-problem">
+          {promptProblem}; still showing a prompt of {promptLength}.
+        </p>
+      ) : null}
+      {result && !result.ok ? (
+        <p className="cp-warning" data-testid="cp-message">
+          {result.message}
+        </p>
+      ) : null}
+      {!row ? <p className="muted">No row selected.</p> : null}
+      {model ? (
+        <>
+          <SequenceStrip layout={model.layout} width={width} step={step} />
+          <fieldset className="cp-stepper" onKeyDown={onKeyDown} data-testid="cp-steps">
+            <legend className="sr-only">Steps (← → on a step, Home, End)</legend>
+            <button
+              type="button"
+              onClick={() => go(stepIndex - 1)}
+              disabled={stepIndex === 0}
+              data-testid="cp-step-prev"
+            >
+              ◂ Back
+            </button>
+            <ol className="cp-step-list">
+              {CP_STEPS.map((s, i) => (
+                <li key={s}>
+                  <button
+                    type="button"
+                    aria-current={i === stepIndex ? "step" : undefined}
+                    className={i === stepIndex ? "current" : i < stepIndex ? "done" : ""}
+                    onClick={() => go(i)}
+                  >
+                    {i + 1}. {STEP_TITLES[s]}
+                  </button>
+                </li>
+              ))}
+            </ol>
+            <button
+              type="button"
+              onClick={() => go(stepIndex + 1)}
+              disabled={stepIndex === CP_STEPS.length - 1}
+              data-testid="cp-step-next"
+            >
+              Next ▸
+            </button>
+          </fieldset>
+          <p className="cp-caption" aria-live="polite" data-testid="cp-step" data-step={step}>
+            <strong>
+              Step {stepIndex + 1} of {CP_STEPS.length}: {STEP_TITLES[step]}.
+            </strong>{" "}
+            {stepCaption(step, model)}
+          </p>
+          {step === "split" ? <RankList model={model} /> : null}
+          {step === "shift" ? <LogitShiftInset layout={model.layout} /> : null}
+          {step !== "split" && step !== "shift" ? <RankLanes model={model} step={step} width={width} /> : null}
+          <CpChecks model={model} />
+          <WhiteningTable model={model} />
+        </>
+      ) : null}
+    </div>
+  );
+}

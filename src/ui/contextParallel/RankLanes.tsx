@@ -1,0 +1,158 @@
+import { formatSpan } from "../../core";
+import { envelopePath, labelColor, rankColor, valueScale } from "./cpGeometry";
+import type { CpPanelModel } from "./cpPanelModel";
+import type { CpStep } from "./cpSteps";
+
+const LABEL_WIDTH = 88;
+const LANE = 34;
+
+type LaneStep = Exclude<CpStep, "split" | "shift">;
+
+/**
+ * One lane per rank on the response axis [0, R): what the rank holds at this step. Its pieces are
+ * boxes in the rank's colour (labelled with their response indices); the values are drawn inside
+ * as a min/max envelope. The gather adds the summed vector, the scan the output every rank computes.
+ */
+export function RankLanes({ model, step, width }: { model: CpPanelModel; step: LaneStep; width: number }) {
+  const { layout } = model;
+  const R = layout.responseLength;
+  const plot = Math.max(60, width - LABEL_WIDTH - 4);
+  const x = (k: number) => LABEL_WIDTH + (k / R) * plot;
+  const showsOutput = step === "scan" || step === "slice";
+  const values = showsOutput ? model.output : model.gathered;
+  const extraLane = step === "gather" || step === "scan";
+  const lanes = layout.cpSize + (extraLane ? 1 : 0);
+  const height = lanes * LANE + 18;
+  const y0 = (lane: number) => lane * LANE;
+  const name = showsOutput ? model.outputLabel : model.inputLabel;
+  return (
+    <svg
+      className="cp-lanes"
+      width={width}
+      height={height}
+      role="img"
+      aria-label={`${STEP_LABEL[step]}: each rank's ${name} on the response axis, 0 to ${R - 1}`}
+      data-testid="cp-lanes"
+      data-step={step}
+    >
+      {layout.ranks.map((rank, r) => {
+        const fill = rankColor(r, layout.cpSize);
+        const top = y0(r);
+        const y = valueScale([values], top + 5, top + LANE - 5);
+        // At the scan every rank holds all R values; otherwise only its pieces carry values.
+        const full = step === "scan";
+        return (
+          <g key={rank.rank} data-testid="cp-lane" data-rank={r}>
+            <rect x={0} y={top + 4} width={LABEL_WIDTH - 8} height={LANE - 8} rx={3} fill={fill} />
+            <text x={(LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} fill={labelColor(fill)} className="cp-lane-label">
+              {`rank ${r}`}
+            </text>
+            <rect x={LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg" />
+            {step === "gather" || full ? (
+              <line x1={LABEL_WIDTH} x2={LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
+            ) : null}
+            {rank.pieces.map((piece) =>
+              piece.response ? (
+                <g key={piece.chunk}>
+                  <rect
+                    x={x(piece.response.start)}
+                    y={top + 4}
+                    width={Math.max(1, x(piece.response.end) - x(piece.response.start))}
+                    height={LANE - 8}
+                    fill={fill}
+                    opacity={0.3}
+                    stroke={fill}
+                  />
+                  <title>{`rank ${r}, chunk ${piece.chunk}: response ${formatSpan(piece.response)}, local ${formatSpan({ start: piece.localOffset, end: piece.localOffset + piece.response.end - piece.response.start })}`}</title>
+                  {x(piece.response.end) - x(piece.response.start) > 56 ? (
+                    <text x={x(piece.response.start) + 3} y={top + 13} className="cp-piece-label">
+                      {formatSpan(piece.response)}
+                    </text>
+                  ) : null}
+                  {!full ? (
+                    <path
+                      d={envelopePath(
+                        values,
+                        piece.response.start,
+                        piece.response.end,
+                        x(piece.response.start),
+                        x(piece.response.end),
+                        y,
+                      )}
+                      className="cp-values"
+                    />
+                  ) : null}
+                </g>
+              ) : null,
+            )}
+            {full ? <path d={envelopePath(values, 0, R, x(0), x(R), y)} className="cp-values" /> : null}
+            {rank.localLength === 0 ? (
+              <text x={LABEL_WIDTH + 6} y={top + LANE / 2 + 4} className="cp-none">
+                no response token
+              </text>
+            ) : null}
+          </g>
+        );
+      })}
+      {extraLane ? <SummaryLane model={model} step={step} top={y0(layout.cpSize)} plot={plot} x={x} /> : null}
+      <text x={LABEL_WIDTH} y={height - 3} className="cp-tick">
+        response token 0
+      </text>
+      <text x={LABEL_WIDTH + plot} y={height - 3} className="cp-tick" textAnchor="end">
+        {R - 1}
+      </text>
+    </svg>
+  );
+}
+
+const STEP_LABEL: Record<LaneStep, string> = {
+  pieces: "Local pieces",
+  gather: "Gather",
+  scan: "Scan",
+  slice: "Slice back",
+};
+
+/** Below the ranks: the all-reduce's sum (gather), or the scan's output over all R tokens. */
+function SummaryLane({
+  model,
+  step,
+  top,
+  plot,
+  x,
+}: {
+  model: CpPanelModel;
+  step: LaneStep;
+  top: number;
+  plot: number;
+  x: (k: number) => number;
+}) {
+  const R = model.layout.responseLength;
+  const values = step === "scan" ? model.output : model.gathered;
+  const y = valueScale([values], top + 5, top + LANE - 5);
+  const label = step === "scan" ? "scan" : "Σ ranks";
+  return (
+    <g data-testid="cp-summary-lane">
+      <rect x={0} y={top + 4} width={LABEL_WIDTH - 8} height={LANE - 8} rx={3} className="cp-sum-label" />
+      <text x={(LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} className="cp-lane-label sum">
+        {label}
+      </text>
+      <rect x={LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg sum" />
+      {model.layout.ranks.flatMap((rank) =>
+        rank.pieces.map((piece) =>
+          piece.response ? (
+            <rect
+              key={piece.chunk}
+              x={x(piece.response.start)}
+              y={top + LANE - 8}
+              width={Math.max(1, x(piece.response.end) - x(piece.response.start))}
+              height={4}
+              fill={rankColor(rank.rank, model.layout.cpSize)}
+            />
+          ) : null,
+        ),
+      )}
+      <line x1={LABEL_WIDTH} x2={LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
+      <path d={envelopePath(values, 0, R, x(0), x(R), y)} className="cp-values sum" />
+    </g>
+  );
+}
