@@ -173,9 +173,12 @@ export function ppoPlacementNote(layout: CpLayout): string {
     return `rank 0 holds no response token: slime's PPO path fails at token_level_rewards[-1] += reward (IndexError: ${EMPTY_RANK0}).`;
   }
   const moved = landsAt + 1 === lastToken ? `token ${lastToken} gets` : `tokens ${landsAt + 1}–${lastToken} get`;
+  const early =
+    landsAt === 0
+      ? `token 0 gets it undiscounted instead of discounted over ${lastToken} steps`
+      : `tokens 0–${landsAt} get it discounted over ${landsAt} − t steps instead of ${lastToken} − t`;
   return (
     `rank 0's last local element is response token ${landsAt}, not the last one (${lastToken}): slime's PPO path adds ` +
-    `the outcome reward there, so ${moved} none of it in their advantages, and tokens 0–${landsAt} get it discounted ` +
-    `over ${landsAt} − t steps instead of ${lastToken} − t as with cp_size 1.`
+    `the outcome reward there, so ${moved} none of it in their advantages, and ${early} as with cp_size 1.`
   );
 }

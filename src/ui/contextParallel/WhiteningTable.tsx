@@ -25,7 +25,7 @@ export function WhiteningTable({ model }: { model: CpPanelModel }) {
             <th scope="col">unmasked</th>
             <th scope="col">DP×CP group: mean ± std</th>
             <th scope="col">own pieces: mean ± std</th>
-            <th scope="col">max |difference| whitened</th>
+            <th scope="col">max |group − own| whitened</th>
           </tr>
         </thead>
         <tbody>

@@ -6,7 +6,7 @@ import type { CpLayout } from "../../core";
  * so neighbouring ranks differ in lightness; every chunk also carries its rank's label.
  */
 export function rankColor(rank: number, cpSize: number): string {
-  const t = cpSize === 1 ? 0.35 : 0.08 + (0.84 * rank) / (cpSize - 1);
+  const t = cpSize === 1 ? 0.35 : 0.02 + (0.96 * rank) / (cpSize - 1);
   return interpolateCividis(t);
 }
 
@@ -68,8 +68,9 @@ export function stripGeometry(layout: CpLayout, width: number): StripGeometry {
 }
 
 /**
- * An SVG path of `values[from..to)` drawn over [x0, x1]: one vertical stroke per pixel column from
- * its tokens' minimum to their maximum, joined, so no spike is lost however many tokens share a pixel.
+ * An SVG path of `values[from..to)` drawn over [x0, x1] as steps: each pixel column (or each token,
+ * where tokens are fewer than pixels) a level at its maximum and a stroke down to its minimum, so no
+ * spike is lost however many tokens share a pixel, and a single token is still a visible level.
  */
 export function envelopePath(
   values: ArrayLike<number>,
@@ -82,6 +83,7 @@ export function envelopePath(
   const count = to - from;
   if (count <= 0) return "";
   const columns = Math.max(1, Math.min(count, Math.round(x1 - x0)));
+  const step = (x1 - x0) / columns;
   const parts: string[] = [];
   for (let c = 0; c < columns; c++) {
     // columns ≤ count, so every column has at least one token.
@@ -93,10 +95,10 @@ export function envelopePath(
       lo = Math.min(lo, values[t]);
       hi = Math.max(hi, values[t]);
     }
-    const x = x0 + ((c + 0.5) * (x1 - x0)) / columns;
-    const cmd = c === 0 ? "M" : "L";
-    parts.push(`${cmd}${x.toFixed(1)},${y(hi).toFixed(1)}`);
-    if (lo !== hi) parts.push(`L${x.toFixed(1)},${y(lo).toFixed(1)}`);
+    const left = x0 + c * step;
+    parts.push(`${c === 0 ? "M" : "L"}${left.toFixed(1)},${y(hi).toFixed(1)}`);
+    if (step >= 2) parts.push(`L${(left + step).toFixed(1)},${y(hi).toFixed(1)}`);
+    if (lo !== hi) parts.push(`L${(left + Math.min(step, 1)).toFixed(1)},${y(lo).toFixed(1)}`);
   }
   return parts.join("");
 }

@@ -128,5 +128,7 @@ describe("the panel's geometry", () => {
     const path = envelopePath(values, 0, 1000, 0, 100, y);
     expect(path).toContain(",0.0"); // the spike reaches the top
     expect(path.match(/[ML]/g)?.length).toBe(101); // 100 columns, one with a vertical stroke
+    // Fewer tokens than pixels: each token is a level one token wide.
+    expect(envelopePath([1, 2], 0, 2, 0, 100, (v) => v)).toBe("M0.0,1.0L50.0,1.0L50.0,2.0L100.0,2.0");
   });
 });
