@@ -1,14 +1,20 @@
 import * as tf from "@tensorflow/tfjs-core";
-import type { ScanTensors } from "./discountedScan";
+import type { ScanResultTensors } from "./discountedScan";
 import { discountKernels } from "./discountKernels";
 import { localScan } from "./localScan";
 
 /**
  * slime's `chunked_discounted_returns` on tensors (ALGORITHM.md §b.1): one matMul for every
  * chunk's local scan, then the serial carry loop, O(T/C) dispatches. The carry is a multiply
- * then an add, two separate roundings as in slime's two elementwise kernels. Call inside tf.tidy.
+ * then an add, two separate roundings as in slime's two elementwise kernels. Without `trace` the
+ * carries are not gathered into a tensor of their own. Call inside tf.tidy.
  */
-export function chunkedScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
+export function chunkedScan(
+  rewards: tf.Tensor2D,
+  discount: number,
+  chunkSize: number,
+  trace = true,
+): ScanResultTensors {
   const [rows, cols] = rewards.shape;
   const { toeplitz, carryPowers } = discountKernels(discount, chunkSize, Math.min(chunkSize, cols));
   const { layout, local } = localScan(rewards, toeplitz, chunkSize);
@@ -31,9 +37,7 @@ export function chunkedScan(rewards: tf.Tensor2D, discount: number, chunkSize: n
     carry = tf.slice(global, [0, valid - 1], [rows, 1]);
   }
   const reversedReturns = scanned.length === 1 ? scanned[0] : tf.concat(scanned, 1);
-  return {
-    returns: tf.reverse(reversedReturns, 1),
-    localScans: local,
-    carriesIn: carries.length === 1 ? carries[0] : tf.concat(carries, 1),
-  };
+  const returns = tf.reverse(reversedReturns, 1);
+  if (!trace) return { returns };
+  return { returns, localScans: local, carriesIn: carries.length === 1 ? carries[0] : tf.concat(carries, 1) };
 }

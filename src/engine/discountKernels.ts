@@ -1,10 +1,12 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { discountPowers, powersOf } from "../core";
+import { hostKernelCache } from "./kernelCache";
 
 /**
  * The constant matrices of the chunked scan, built on the host and uploaded once per run: they
  * are tiny next to the data (C×C and n×n), and building them with tensor ops would add
- * dispatches that differ between backends. Call inside the caller's tf.tidy.
+ * dispatches that differ between backends. The host arrays are remembered per (discount, C, rows)
+ * (kernelCache.ts), so a repeated run only uploads them. Call inside the caller's tf.tidy.
  */
 export interface DiscountKernels {
   /**
@@ -17,11 +19,16 @@ export interface DiscountKernels {
   carryPowers: tf.Tensor1D;
 }
 
+type KernelArrays = { toeplitz: Float32Array; carryPowers: Float32Array };
+
 export function discountKernels(discount: number, chunkSize: number, rows = chunkSize): DiscountKernels {
-  // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
-  // engine and core differ only in summation order, never in the constants.
-  const { kernelRow, carryPowers } = discountPowers(discount, chunkSize, "float32");
-  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, rows);
+  const arrays = hostKernelCache.get(`discount ${discount} C ${chunkSize} rows ${rows}`, () => {
+    // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
+    // engine and core differ only in summation order, never in the constants.
+    const { kernelRow, carryPowers } = discountPowers(discount, chunkSize, "float32");
+    return arraysOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, rows);
+  });
+  return tensorsOf(arrays, chunkSize, rows);
 }
 
 /**
@@ -30,23 +37,24 @@ export function discountKernels(discount: number, chunkSize: number, rows = chun
  * level's, instead of rounding the base and compounding its error over every power.
  */
 export function powerKernels(base: number, chunkSize: number): DiscountKernels {
-  const { kernelRow, carryPowers } = powersOf(base, chunkSize, "float32");
-  return kernelsOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, chunkSize);
+  const arrays = hostKernelCache.get(`base ${base} C ${chunkSize}`, () => {
+    const { kernelRow, carryPowers } = powersOf(base, chunkSize, "float32");
+    return arraysOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, chunkSize);
+  });
+  return tensorsOf(arrays, chunkSize, chunkSize);
 }
 
-function kernelsOf(
-  kernelRow: Float32Array,
-  carryPowers: Float32Array,
-  chunkSize: number,
-  rows: number,
-): DiscountKernels {
+function arraysOf(kernelRow: Float32Array, carryPowers: Float32Array, chunkSize: number, rows: number): KernelArrays {
   const m = new Float32Array(rows * chunkSize);
-  for (let i = 0; i < rows; i++) {
-    for (let j = i; j < chunkSize; j++) m[i * chunkSize + j] = kernelRow[j - i];
-  }
+  // Row i is kernelRow shifted right by i: one copy per row.
+  for (let i = 0; i < rows; i++) m.set(kernelRow.subarray(0, chunkSize - i), i * chunkSize + i);
+  return { toeplitz: m, carryPowers };
+}
+
+function tensorsOf(arrays: KernelArrays, chunkSize: number, rows: number): DiscountKernels {
   return {
-    toeplitz: tf.tensor2d(m, [rows, chunkSize], "float32"),
-    carryPowers: tf.tensor1d(carryPowers, "float32"),
+    toeplitz: tf.tensor2d(arrays.toeplitz, [rows, chunkSize], "float32"),
+    carryPowers: tf.tensor1d(arrays.carryPowers, "float32"),
   };
 }
 
@@ -59,13 +67,19 @@ function kernelsOf(
  * Powers are taken in float64 from fl32(d) and rounded once, so a long gap costs one rounding
  * instead of a chain of float32 products. With d = 0 only `0^0 = 1` survives on the
  * superdiagonal: the carry is the previous chunk's end, which the zero carry powers then drop,
- * exactly as slime's s_prev does.
+ * exactly as slime's s_prev does. The matrix is Toeplitz: its n − 1 distinct powers are taken
+ * once and copied along the rows (n² powers cost 0.65 s at n = 1024).
  */
 export function chunkEndKernel(chunkBase: number, nChunks: number): tf.Tensor2D {
-  const base = chunkBase;
-  const w = new Float32Array(nChunks * nChunks);
-  for (let k = 0; k < nChunks; k++) {
-    for (let c = k + 1; c < nChunks; c++) w[k * nChunks + c] = base ** (c - 1 - k);
-  }
+  const w = hostKernelCache.get(`chunk ends ${chunkBase} n ${nChunks}`, () => chunkEndArray(chunkBase, nChunks));
   return tf.tensor2d(w, [nChunks, nChunks], "float32");
+}
+
+/** The values of chunkEndKernel, row-major. */
+export function chunkEndArray(chunkBase: number, nChunks: number): Float32Array {
+  const powers = new Float32Array(Math.max(0, nChunks - 1));
+  for (let j = 0; j < powers.length; j++) powers[j] = chunkBase ** j;
+  const w = new Float32Array(nChunks * nChunks);
+  for (let k = 0; k + 1 < nChunks; k++) w.set(powers.subarray(0, nChunks - 1 - k), k * nChunks + k + 1);
+  return w;
 }

@@ -76,9 +76,9 @@ function scanOf(
 ): ScanResultTensors {
   switch (strategy) {
     case "per-token":
-      return perTokenScan(rewards, discount);
+      return perTokenScan(rewards, discount, trace);
     case "chunked":
-      return chunkedScan(rewards, discount, chunkSize);
+      return chunkedScan(rewards, discount, chunkSize, trace);
     case "two-level":
       return twoLevelScan(rewards, discount, chunkSize);
     case "fused":

@@ -1,13 +1,14 @@
 import * as tf from "@tensorflow/tfjs-core";
-import type { ScanTensors } from "./discountedScan";
+import type { ScanResultTensors } from "./discountedScan";
 
 /**
  * The loop slime's chunked scan replaced: `running = r[:, t] + d·running`, right to left, one
  * slice, multiply and add per token (O(T) dispatches), kept as the baseline the other strategies
  * are timed against. Its trace reads it as chunks of one token: the local scan of a token is its
- * reward, the carry into it the return after it. Call inside tf.tidy.
+ * reward, the carry into it the return after it. Without `trace` neither is assembled (a concat of
+ * T carries). Call inside tf.tidy.
  */
-export function perTokenScan(rewards: tf.Tensor2D, discount: number): ScanTensors {
+export function perTokenScan(rewards: tf.Tensor2D, discount: number, trace = true): ScanResultTensors {
   const [rows, cols] = rewards.shape;
   // A float32 scalar: the discount is rounded to fl32(d) once, as in slime's float32 loop.
   const d = tf.scalar(discount, "float32");
@@ -15,7 +16,7 @@ export function perTokenScan(rewards: tf.Tensor2D, discount: number): ScanTensor
   const carries: tf.Tensor2D[] = [];
   const scanned: tf.Tensor2D[] = [];
   for (let t = cols - 1; t >= 0; t--) {
-    carries.push(running);
+    if (trace) carries.push(running);
     const reward = tf.slice(rewards, [0, t], [rows, 1]);
     const decayed = tf.mul(d, running);
     running = tf.add(reward, decayed);
@@ -26,8 +27,10 @@ export function perTokenScan(rewards: tf.Tensor2D, discount: number): ScanTensor
     scanned.push(running);
   }
   // `scanned` is in reversed time (slime's chunk order); flip it back for the returns.
+  const returns = tf.reverse(tf.concat(scanned, 1), 1) as tf.Tensor2D;
+  if (!trace) return { returns };
   return {
-    returns: tf.reverse(tf.concat(scanned, 1), 1),
+    returns,
     localScans: tf.reshape(tf.reverse(rewards, 1), [rows, cols, 1]),
     carriesIn: tf.concat(carries, 1),
   };
