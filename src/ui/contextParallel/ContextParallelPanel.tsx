@@ -1,13 +1,14 @@
-import { type KeyboardEvent, useDeferredValue, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useId, useRef, useState } from "react";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
-import { cpPanelModel, MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
+import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
 import { CP_STEPS, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";
 import { RankList } from "./RankList";
 import { SequenceStrip } from "./SequenceStrip";
+import { useCpModel } from "./useCpModel";
 import { WhiteningTable } from "./WhiteningTable";
 import "./contextParallel.css";
 
@@ -51,16 +52,13 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
   const [promptLength, setPromptLength] = useState(DEFAULT_PROMPT_LENGTH);
   const [stepIndex, setStepIndex] = useState(0);
   const ref = useRef<HTMLDivElement>(null);
+  const stepButtons = useRef<(HTMLButtonElement | null)[]>([]);
   const width = useWidth(ref, 640);
   const ids = useId();
   const promptProblem = promptLengthProblem(promptText);
   const { estimator, gamma, lambd, klCoef, chunkSize } = settings;
-  // A long row takes a moment in float32: typing and stepping stay responsive meanwhile.
-  const inputs = useDeferredValue({ row, estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength });
-  const result = useMemo(() => {
-    const { row: r, ...params } = inputs;
-    return r ? cpPanelModel(r, params) : null;
-  }, [inputs]);
+  // In a worker: a long row takes hundreds of ms in float32, the page stays responsive meanwhile.
+  const { result, computing } = useCpModel(row, { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength });
   const step = CP_STEPS[stepIndex];
   const go = (index: number) => setStepIndex(Math.max(0, Math.min(CP_STEPS.length - 1, index)));
   const onKeyDown = (event: KeyboardEvent) => {
@@ -72,11 +70,14 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
     };
     if (!(event.key in keys)) return;
     event.preventDefault();
-    go(keys[event.key]);
+    // Focus follows the step, so the keys keep working even where Back or Next turns disabled.
+    const index = Math.max(0, Math.min(CP_STEPS.length - 1, keys[event.key]));
+    go(index);
+    stepButtons.current[index]?.focus();
   };
   const model = result?.ok ? result.model : null;
   return (
-    <div className="cp-body" ref={ref}>
+    <div className={`cp-body${computing ? " stale" : ""}`} ref={ref} aria-busy={computing} data-testid="cp-body">
       <div className="cp-controls">
         <label htmlFor={`${ids}-cp`}>
           cp_size
@@ -129,6 +130,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
         </p>
       ) : null}
       {!row ? <p className="muted">No row selected.</p> : null}
+      {row && !result ? <p className="muted">Computing the layout and the scans…</p> : null}
       {model ? (
         <>
           <SequenceStrip layout={model.layout} width={width} step={step} />
@@ -147,6 +149,9 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
                 <li key={s}>
                   <button
                     type="button"
+                    ref={(element) => {
+                      stepButtons.current[i] = element;
+                    }}
                     aria-current={i === stepIndex ? "step" : undefined}
                     className={i === stepIndex ? "current" : i < stepIndex ? "done" : ""}
                     onClick={() => go(i)}
