@@ -5,6 +5,7 @@ import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
 import { SHARE_PARAM } from "../../io/shareLink";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
+import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
 import { outputNames } from "./compute/outputTables";
 import type { PlaygroundResult } from "./compute/playgroundRun";
@@ -371,6 +372,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             onSelectRow={selectRow}
           />
         ) : null}
+        <ContextParallelPanel row={committedRows[selectedRow]} rowIndex={selectedRow} settings={committed} />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
         <SummaryPanel result={result} computing={compute.computing} slow={compute.slow} onWorstCell={onWorstCell} />
