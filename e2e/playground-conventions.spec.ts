@@ -56,7 +56,9 @@ test("the library switch changes the results, each checked in float32 against it
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto("/");
   let run = await conventionsSettled(page);
-  await expect(page.getByTestId("convention-check")).toContainText("slime in float32 (core float32) against float64");
+  await expect(page.getByTestId("convention-check")).toHaveText(
+    /^slime in float32 \((webgpu|webgl|wasm|cpu), chunked\) against float64/,
+  );
   await expect(page.getByTestId("convention-check")).toContainText("every one within its own error bound");
   const slime = await linePath(page, 0);
   const slimeCheck = await page.getByTestId("convention-check").textContent();
@@ -64,7 +66,9 @@ test("the library switch changes the results, each checked in float32 against it
   await pickLibrary(page, "verl");
   await expect(libraryRadio(page, "verl")).toBeChecked();
   run = await conventionsSettled(page, run);
-  await expect(page.getByTestId("convention-check")).toContainText("verl in float32 (core float32) against float64");
+  await expect(page.getByTestId("convention-check")).toHaveText(
+    /^verl in float32 \((webgpu|webgl|wasm|cpu), chunked\) against float64/,
+  );
   await expect(page.getByTestId("convention-check")).toContainText("every one within its own error bound");
   const verl = await linePath(page, 0);
   // verl cuts the return at every masked tool output: its returns are another line.

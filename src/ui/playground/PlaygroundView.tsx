@@ -97,7 +97,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result } = compute;
-  const conventions = useConventions(engine, committed, rowsOf(committed.data));
+  const conventions = useConventions(engine, committed, rowsOf(committed.data), !compute.computing);
 
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
   // What is charted follows the result on screen (it may be of an older estimator while a new run computes).

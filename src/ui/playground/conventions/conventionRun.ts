@@ -1,4 +1,5 @@
 import {
+  type BatchedScanOrder,
   type ConventionBatch,
   type ConventionEstimator,
   type ConventionParams,
@@ -24,6 +25,8 @@ export type LibraryRun<A extends FloatArray = Float64Array> =
 
 export interface ConventionRequest {
   estimator: ConventionEstimator;
+  /** The batched scans that compute the float32 run (the engine's strategy), for its bound; absent: each library's own. */
+  order?: BatchedScanOrder;
   /** The library shown first, then the ones compared with it. */
   libraries: Library[];
   batch: ConventionBatch<Float64Array>;
@@ -86,14 +89,14 @@ export function runLibrary<A extends FloatArray>(
 
 /** The float64 runs of every library asked for, and the error bound of the one shown. */
 export function conventionReference(request: ConventionRequest): ConventionReference {
-  const { estimator, libraries, batch, params } = request;
+  const { estimator, libraries, batch, params, order } = request;
   const cols = paddedCols(batch);
   const like = new Float64Array(0);
   const runs = libraries.map((library) => runLibrary(library, estimator, batch, params, like));
   const shown = runs[0];
   const bound =
     shown?.ok === true
-      ? tablesOf(conventionErrorBounds(shown.library, estimator, batch, params, "float32"), cols, like)
+      ? tablesOf(conventionErrorBounds(shown.library, estimator, batch, params, "float32", order), cols, like)
       : null;
   return { rows: batch.kl.length, cols, lengths: batch.kl.map((row) => row.length), runs, bound };
 }

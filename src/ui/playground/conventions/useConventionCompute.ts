@@ -15,8 +15,14 @@ export interface Float32Run {
   millis: number;
 }
 
-/** Runs the library shown in float32 somewhere (core's worker now; the engine when it computes conventions). */
-export type Float32Solver = (request: ConventionRequest) => Promise<Float32Run>;
+/** Runs the library shown in float32: in core's float32 (the convention worker) or on the engine. */
+export interface Float32Solver {
+  solve(request: ConventionRequest): Promise<Float32Run>;
+  /** The scans it computes with, for the error bound (absent: each library's own loops). */
+  order?: ConventionRequest["order"];
+  /** It runs on the engine worker, which takes one request at a time: wait until the page's own run is done. */
+  usesEngine: boolean;
+}
 
 /** What the conventions panel draws: every library in float64, the shown one in float32, and its check. */
 export interface ConventionView extends ConventionReference {
@@ -38,6 +44,9 @@ export interface ConventionStatus {
   runs: number;
 }
 
+/** How long a float32 run superseded on the engine waits before it asks again. */
+const RETRY_MS = 250;
+
 /** The float64 inputs of a state, built once per rows array and estimator (a γ change reuses them). */
 const inputsCache = new WeakMap<PlaygroundRow[], { estimator: string; request: ConventionRequest }>();
 
@@ -47,7 +56,9 @@ function requestFor(state: PlaygroundState, rows: PlaygroundRow[]): ConventionRe
   if (!base) {
     const inputs = stateToConvention(state, "float64", rows);
     if (!inputs) return null;
-    base = { ...inputs, libraries: [], batch: inputs.batch as ConventionRequest["batch"] };
+    // Masks as bytes: a worker receives typed arrays in one copy, plain arrays number by number.
+    const batch = { ...inputs.batch, lossMasks: inputs.batch.lossMasks.map((mask) => Uint8Array.from(mask)) };
+    base = { ...inputs, libraries: [], batch: batch as ConventionRequest["batch"] };
     inputsCache.set(rows, { estimator: state.estimator, request: base });
   }
   return { ...base, libraries: conventionLibraries(conventionOf(state)), params: conventionParams(state) };
@@ -69,23 +80,30 @@ export function useConventionCompute(
   solveFloat32: Float32Solver | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
+  engineFree: boolean,
 ): ConventionStatus {
   const [view, setView] = useState<ConventionView | null>(null);
   const [computing, setComputing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [runs, setRuns] = useState(0);
+  const [retry, setRetry] = useState(0);
   const requestId = useRef(0);
   const key = conventionKey(committed);
   const active = committed.estimator !== "discounted";
+  const waiting = solveFloat32?.usesEngine === true && !engineFree;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: key and rows stand for the committed state.
   useEffect(() => {
     if (!client || !solveFloat32 || !active) return;
-    const request = requestFor(committed, rows);
-    if (!request) return;
     const id = ++requestId.current;
     setComputing(true);
-    Promise.all([client.reference(request), solveFloat32(request)])
+    // The engine answers one request at a time (a newer one supersedes the older): the page's own
+    // run goes first, and this one starts when it is done.
+    if (waiting) return;
+    const base = requestFor(committed, rows);
+    if (!base) return;
+    const request = { ...base, ...(solveFloat32.order ? { order: solveFloat32.order } : {}) };
+    Promise.all([client.reference(request), solveFloat32.solve(request)])
       .then(([reference, float32]) => {
         if (requestId.current !== id) return;
         const shown = reference.runs[0];
@@ -109,11 +127,16 @@ export function useConventionCompute(
         });
       })
       .catch((reason: unknown) => {
-        if (requestId.current !== id || reason instanceof SupersededError) return;
+        if (requestId.current !== id) return;
+        if (reason instanceof SupersededError) {
+          // Another engine request (a stroke's row) took the worker: try again shortly.
+          if (solveFloat32.usesEngine) setTimeout(() => setRetry((n) => n + 1), RETRY_MS);
+          return;
+        }
         setError(`Library conventions: ${reason instanceof Error ? reason.message : String(reason)}`);
         setComputing(false);
       });
-  }, [client, solveFloat32, key, rows, active]);
+  }, [client, solveFloat32, key, rows, active, waiting, retry]);
 
   return useMemo(
     () => ({ view: active ? view : null, computing: active && computing, error: active ? error : null, runs }),

@@ -1,17 +1,22 @@
 import { useEffect, useMemo, useState } from "react";
 import type { EngineClient } from "../../../engine/client";
+import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { ConventionClient } from "./conventionClient";
+import { float32Batch, paddedCols, tablesOf } from "./conventionRun";
 import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
 
 /**
  * The library conventions of the committed state, with the view's own convention worker: float64
- * references of every library compared, and the float32 run of the one shown in core's float32.
+ * references of every library compared, and the float32 run of the one shown, on the engine (with
+ * its backend and strategy) when the precision is the float32 engine, else in core's float32.
+ * `engineFree`: the page's own run is not using the engine worker.
  */
 export function useConventions(
-  _engine: EngineClient | null,
+  engine: EngineClient | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
+  engineFree: boolean,
 ): ConventionStatus {
   const [client, setClient] = useState<ConventionClient | null>(null);
   useEffect(() => {
@@ -19,15 +24,49 @@ export function useConventions(
     setClient(next);
     return () => next.dispose();
   }, []);
-  const solveFloat32 = useMemo<Float32Solver | null>(
-    () =>
-      client
-        ? async (request) => {
-            const answer = await client.float32(request);
-            return { run: answer.run, backend: "core float32", millis: answer.millis };
-          }
-        : null,
-    [client],
-  );
-  return useConventionCompute(client, solveFloat32, committed, rows);
+  const { precision, strategy, chunkSize } = committed;
+  const onEngine = precision === "float32-engine" && engine !== null;
+  const solver = useMemo<Float32Solver | null>(() => {
+    if (!client) return null;
+    if (!onEngine || !engine) {
+      return {
+        usesEngine: false,
+        solve: async (request) => {
+          const answer = await client.float32(request);
+          return { run: answer.run, backend: "core float32", millis: answer.millis };
+        },
+      };
+    }
+    return {
+      usesEngine: true,
+      order: { algorithm: STRATEGY_ALGORITHM[strategy], chunkSize },
+      solve: async (request) => {
+        const library = request.libraries[0];
+        const problem = {
+          library,
+          estimator: request.estimator,
+          // The engine takes the arrays (transfer): fresh copies, masks included; the request keeps its own.
+          batch: { ...float32Batch(request.batch), lossMasks: request.batch.lossMasks.map((m) => Uint8Array.from(m)) },
+          params: request.params,
+          chunkSize,
+        };
+        try {
+          const run = await engine.runConvention(problem, strategy);
+          const tables = tablesOf(run.result, paddedCols(request.batch), new Float32Array(0));
+          return {
+            run: { library, ok: true, tables, rewardIndex: run.result.rewardIndex },
+            backend: `${run.backend}, ${strategy}`,
+            millis: run.millis,
+          };
+        } catch (thrown) {
+          // Input the library rejects is a finding, not a failure of the page.
+          const referenceText = (thrown as { referenceText?: unknown }).referenceText;
+          if (typeof referenceText === "string")
+            return { run: { library, ok: false, error: referenceText }, backend: "engine", millis: 0 };
+          throw thrown;
+        }
+      },
+    };
+  }, [client, engine, onEngine, strategy, chunkSize]);
+  return useConventionCompute(client, solver, committed, rows, engineFree);
 }
