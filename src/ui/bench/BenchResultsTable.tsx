@@ -12,11 +12,12 @@ const STATUS_TEXT: Record<BenchRow["status"], string> = {
 };
 
 /** Every measured row: time, speedup over per-token, error, tensors, and why a row has no time. */
-export function BenchResultsTable({ rows }: { rows: readonly BenchRow[] }) {
+export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: string; testId: string }) {
+  const { rows, caption, testId } = props;
   return (
     <div className="bench-table-scroll">
-      <table className="bench-table" data-testid="bench-table">
-        <caption className="sr-only">Benchmark rows</caption>
+      <table className="bench-table" data-testid={testId}>
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">backend</th>
@@ -28,7 +29,7 @@ export function BenchResultsTable({ rows }: { rows: readonly BenchRow[] }) {
             <th scope="col">warm-up</th>
             <th scope="col">max abs error</th>
             <th scope="col">checked</th>
-            <th scope="col">tensors before → after</th>
+            <th scope="col">tensors</th>
             <th scope="col">note</th>
           </tr>
         </thead>

@@ -18,6 +18,8 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
   const { rows, progress, running, report, environment } = bench;
   const times = useMemo(() => timeCharts(rows), [rows]);
   const sweeps = useMemo(() => sweepCharts(rows), [rows]);
+  const mainRows = useMemo(() => rows.filter((r) => !r.sweep), [rows]);
+  const sweepRows = useMemo(() => rows.filter((r) => r.sweep), [rows]);
   const jsonHref = useMemo(
     () =>
       report
@@ -117,7 +119,16 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
                 </span>
               ) : null}
             </div>
-            <BenchResultsTable rows={rows} />
+            {mainRows.length > 0 ? (
+              <BenchResultsTable
+                rows={mainRows}
+                caption="Every row: median time, speedup over per-token, error and tensors (before → after)"
+                testId="bench-table"
+              />
+            ) : null}
+            {sweepRows.length > 0 ? (
+              <BenchResultsTable rows={sweepRows} caption="Chunk-size sweep: every point" testId="bench-sweep-table" />
+            ) : null}
           </>
         ) : null}
       </section>

@@ -1,13 +1,13 @@
 import { useRef } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, XAxis, YAxis } from "recharts";
 import { useWidth } from "../charts/useWidth";
-import { logTicks, STRATEGY_STYLE, type StrategySeries, type SweepPoint } from "./benchChartData";
+import { logTicks, STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "./benchChartData";
 import { formatError, formatMs } from "./benchFormat";
 
 type Series = StrategySeries<SweepPoint> & { best?: SweepPoint };
 
 const HEIGHT = 220;
-const MARGIN = { top: 16, right: 20, bottom: 4, left: 8 };
+const MARGIN = { top: 16, right: 32, bottom: 4, left: 8 };
 const TICK = { fontSize: 11 };
 
 function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: number[]; width: number }) {
@@ -16,7 +16,7 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
   if (values.length === 0) return <p className="muted small">Nothing to plot.</p>;
   const yMin = Math.min(...values) / 1.6;
   const yMax = Math.max(...values) * 1.6;
-  const format = value === "ms" ? formatMs : (v: number) => formatError(v);
+  const format = value === "ms" ? tickMs : (v: number) => formatError(v);
   return (
     <LineChart width={width} height={HEIGHT} margin={MARGIN}>
       <CartesianGrid stroke="#e5e7eb" />
@@ -39,9 +39,9 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
         tickFormatter={format}
         tick={TICK}
         allowDataOverflow
-        width={64}
+        width={72}
       />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
       {series.map((s) => (
         <Line
           key={s.strategy}
@@ -52,7 +52,7 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
           stroke={STRATEGY_STYLE[s.strategy].colour}
           strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
           strokeWidth={2}
-          dot={{ r: 3 }}
+          dot={{ r: 3, strokeDasharray: "0" }}
           isAnimationActive={false}
         />
       ))}
@@ -76,12 +76,13 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
 
 /** The chunk-size trade-off on one backend: time and max float32 error against C, the best C ringed. */
 function SweepChart({ backend, size, series }: { backend: string; size: string; series: Series[] }) {
-  const wrap = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrap, 640);
+  const plots = useRef<HTMLDivElement>(null);
+  const width = useWidth(plots, 640);
   const chunks = [...new Set(series.flatMap((s) => s.points.map((p) => p.chunkSize)))].sort((a, b) => a - b);
-  const half = width >= 640 ? Math.floor((width - 16) / 2) : width;
+  // Side by side when there is room for two plots of 320 px, stacked below that.
+  const half = width >= 656 ? Math.floor((width - 16) / 2) : width;
   return (
-    <figure className="bench-chart bench-sweep" ref={wrap}>
+    <figure className="bench-chart bench-sweep">
       <figcaption>
         <strong>{backend}</strong>, chunk-size sweep at {size}. Best C (fastest correct):{" "}
         {series.map((s, i) => (
@@ -99,7 +100,7 @@ function SweepChart({ backend, size, series }: { backend: string; size: string; 
         ))}
       </figcaption>
       {chunks.length === 0 ? null : (
-        <div className="bench-sweep-plots">
+        <div className="bench-sweep-plots" ref={plots}>
           <div>
             <p className="small plot-title">Median time</p>
             <SweepPlot series={series} value="ms" chunks={chunks} width={half} />

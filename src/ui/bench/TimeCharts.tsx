@@ -1,8 +1,7 @@
 import { useRef } from "react";
 import { CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from "recharts";
 import { useWidth } from "../charts/useWidth";
-import { logTicks, STRATEGY_STYLE, type StrategySeries, type TimePoint } from "./benchChartData";
-import { formatMs } from "./benchFormat";
+import { logTicks, STRATEGY_STYLE, type StrategySeries, type TimePoint, tickMs } from "./benchChartData";
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 20, bottom: 4, left: 8 };
@@ -48,12 +47,12 @@ function TimeChart({ backend, series }: { backend: string; series: StrategySerie
             scale="log"
             domain={[yMin, yMax]}
             ticks={logTicks(yMin, yMax).filter((t) => t >= yMin && t <= yMax)}
-            tickFormatter={(v: number) => formatMs(v)}
+            tickFormatter={tickMs}
             tick={TICK}
             allowDataOverflow
-            width={64}
+            width={72}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
           {series.map((s) => (
             <Line
               key={s.strategy}
@@ -64,7 +63,7 @@ function TimeChart({ backend, series }: { backend: string; series: StrategySerie
               stroke={STRATEGY_STYLE[s.strategy].colour}
               strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
               strokeWidth={2}
-              dot={{ r: 3 }}
+              dot={{ r: 3, strokeDasharray: "0" }}
               isAnimationActive={false}
             />
           ))}

@@ -95,3 +95,8 @@ export function logTicks(min: number, max: number): number[] {
   if (decades.length >= 4) return decades;
   return decades.flatMap((d) => [d, 2 * d, 5 * d]).filter((t) => t <= 10 ** hi);
 }
+
+/** A log axis tick in ms: its round value as it is (0.01 ms, 2 ms, 1000 ms). */
+export function tickMs(v: number): string {
+  return `${Number(v.toPrecision(3))} ms`;
+}

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { calibrationCols, estimatePerToken, skipNote } from "./skipEstimate";
 
 describe("per-token skip estimate", () => {
-  it("calibrates on at most 128 tokens", () => {
-    expect(calibrationCols(32768)).toBe(128);
+  it("calibrates on at most 512 tokens", () => {
+    expect(calibrationCols(32768)).toBe(512);
     expect(calibrationCols(100)).toBe(100);
   });
 

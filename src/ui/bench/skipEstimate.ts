@@ -12,7 +12,7 @@ export interface SkipEstimate {
 
 /** The calibration length: a short prefix of the row, or the whole row when it is short. */
 export function calibrationCols(cols: number): number {
-  return Math.min(cols, 128);
+  return Math.min(cols, 512);
 }
 
 export function estimatePerToken(
