@@ -1,5 +1,6 @@
 import { type DragEvent, useState } from "react";
 import publicCasesUrl from "../../../cases/public_cases.json?url";
+import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 
 export interface CaseFileLoaderProps {
   /**
@@ -17,6 +18,8 @@ export function CaseFileLoader({ onFile, disabled = false }: CaseFileLoaderProps
   const chooseFile = (file: File | undefined) => {
     if (!file) return;
     onFile(file.name, async () => {
+      // Refused by its size alone: reading a file of gigabytes would stall the page first.
+      if (file.size > MAX_CASE_FILE_BYTES) throw tooLargeError(file.name, file.size);
       try {
         // Bytes, not text(): invalid UTF-8 is then reported by offset instead of silently replaced.
         return new Uint8Array(await file.arrayBuffer());

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { BackendRequest } from "../../engine/backendNames";
 import type { EngineClient } from "../../engine/client";
-import { parseCaseFile } from "../../io/caseFile";
+import { MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../../io/caseFile";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
@@ -160,7 +160,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
 
   const readFile = async (file: File) => {
     try {
-      const parsed = parseCaseFile(await file.text(), file.name);
+      // Refused by size before reading; bytes, not text(), so invalid UTF-8 is named by offset, never replaced.
+      if (file.size > MAX_CASE_FILE_BYTES) throw tooLargeError(file.name, file.size);
+      const parsed = parseCaseFile(new Uint8Array(await file.arrayBuffer()), file.name);
       const cases = playableCases(parsed);
       if (cases.length === 0) {
         setFileError(
