@@ -96,7 +96,8 @@ test("the controls run and cancel from the keyboard, every control labelled", as
   await openPanel(page);
   const run = page.getByTestId("bench-run");
   // No backend and no strategy: the run is refused with the reason, nothing is lost.
-  for (const name of ["webgpu", "webgl", "wasm", "cpu"]) await page.getByRole("checkbox", { name, exact: true }).uncheck();
+  for (const name of ["webgpu", "webgl", "wasm", "cpu"])
+    await page.getByRole("checkbox", { name, exact: true }).uncheck();
   await expect(page.getByTestId("bench-problems")).toHaveText("Choose at least one backend.");
   await expect(run).toBeDisabled();
   await page.getByRole("checkbox", { name: "wasm", exact: true }).focus();

@@ -121,7 +121,8 @@ class Session {
       chunkSize: c.chunkSize,
     };
     return async () => {
-      const run = await runProblem(problem, strategy);
+      // No trace: a benchmark times what a trainer needs, the returns.
+      const run = await runProblem(problem, strategy, { trace: false });
       if (run.backend !== c.backend) throw new Error(`the run went to ${run.backend}, not ${c.backend}`);
       if (run.outputs.kind !== "discounted") throw new Error(`${run.outputs.kind} outputs for a discounted problem`);
       return run.outputs.returns;
