@@ -12,7 +12,10 @@ async function openPanel(page: Page, query: string) {
 }
 
 test("changing cp_size redraws the strip: 2n chunks, each labelled with its rank", async ({ page }) => {
-  const { problems } = await openPanel(page, "preset=multi-turn&rows=2&tokens=300&estimator=reinforce_pp&seed=7");
+  const { problems } = await openPanel(
+    page,
+    "preset=multi-turn&rows=2&tokens=300&estimator=reinforce_pp&seed=7&precision=float64",
+  );
   const strip = page.getByTestId("cp-strip");
   await expect(strip).toHaveAttribute("data-cp-size", "4");
   await expect(strip.getByTestId("cp-chunk")).toHaveCount(8);
@@ -31,7 +34,10 @@ test("changing cp_size redraws the strip: 2n chunks, each labelled with its rank
 test("the steps walk through gather, scan and slice-back, by button and by keyboard, and the result equals cp_size 1", async ({
   page,
 }) => {
-  const { problems } = await openPanel(page, "preset=multi-turn&rows=2&tokens=300&estimator=reinforce_pp&seed=7");
+  const { problems } = await openPanel(
+    page,
+    "preset=multi-turn&rows=2&tokens=300&estimator=reinforce_pp&seed=7&precision=float64",
+  );
   const step = page.getByTestId("cp-step");
   await expect(step).toHaveAttribute("data-step", "split");
   await page.getByTestId("cp-step-next").click();
@@ -63,7 +69,7 @@ test("the steps walk through gather, scan and slice-back, by button and by keybo
 });
 
 test("a short sample at cp_size 8 shows the PPO placement warning", async ({ page }) => {
-  const { problems } = await openPanel(page, "preset=terminal&rows=1&tokens=20&estimator=gae&seed=3");
+  const { problems } = await openPanel(page, "preset=terminal&rows=1&tokens=20&estimator=gae&seed=3&precision=float64");
   await page.getByTestId("cp-size-select").selectOption("8");
   await page.getByTestId("cp-prompt-input").fill("2");
   const warning = page.getByTestId("cp-ppo-warning");

@@ -3,7 +3,7 @@ import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
 import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
-import { CP_STEPS, STEP_TITLES, stepCaption } from "./cpSteps";
+import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";
 import { RankList } from "./RankList";
@@ -142,7 +142,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
               disabled={stepIndex === 0}
               data-testid="cp-step-prev"
             >
-              ◂ Back
+              ◂
             </button>
             <ol className="cp-step-list">
               {CP_STEPS.map((s, i) => (
@@ -156,7 +156,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
                     className={i === stepIndex ? "current" : i < stepIndex ? "done" : ""}
                     onClick={() => go(i)}
                   >
-                    {i + 1}. {STEP_TITLES[s]}
+                    {i + 1} {STEP_SHORT[s]}
                   </button>
                 </li>
               ))}
@@ -165,9 +165,11 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
               type="button"
               onClick={() => go(stepIndex + 1)}
               disabled={stepIndex === CP_STEPS.length - 1}
+              aria-label="Next step"
+              title="Next step (→)"
               data-testid="cp-step-next"
             >
-              Next ▸
+              ▸
             </button>
           </fieldset>
           <p className="cp-caption" aria-live="polite" data-testid="cp-step" data-step={step}>

@@ -13,11 +13,11 @@ export function SequenceStrip({ layout, width, step }: { layout: CpLayout; width
   const highlightLogits = step === "shift";
   const xP = (layout.promptLength / layout.paddedLength) * width;
   const ticks: { x: number; label: string; anchor: "start" | "middle" | "end" }[] = [
-    { x: 0, label: "position 0", anchor: "start" },
+    { x: 0, label: "0", anchor: "start" },
     { x: width, label: `${layout.paddedLength}`, anchor: "end" },
   ];
   // The prompt's end only where it has room between the two ends.
-  if (xP > 90 && xP < width - 60) ticks.push({ x: xP, label: `P = ${layout.promptLength}`, anchor: "middle" });
+  if (xP > 40 && xP < width - 60) ticks.push({ x: xP, label: `P = ${layout.promptLength}`, anchor: "middle" });
   return (
     <svg
       className="cp-strip"

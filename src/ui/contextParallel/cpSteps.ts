@@ -13,6 +13,16 @@ export const STEP_TITLES: Record<CpStep, string> = {
   slice: "Slice back",
 };
 
+/** The step buttons' labels: short enough for six in a row in the playground's centre column at 1024 px. */
+export const STEP_SHORT: Record<CpStep, string> = {
+  split: "Split",
+  shift: "Shift",
+  pieces: "Pieces",
+  gather: "Gather",
+  scan: "Scan",
+  slice: "Slice",
+};
+
 /** What a step shows, in words, with this sample's numbers. */
 export function stepCaption(step: CpStep, model: CpPanelModel): string {
   const { layout, inputLabel, outputLabel } = model;
