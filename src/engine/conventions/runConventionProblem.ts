@@ -65,7 +65,7 @@ function activeBackend(): string {
  * scan runs over, verl's width groups of segments and their results laid end to end, and the
  * whitening's pairwise sum (padded to a power of two).
  */
-function checkConventionLimits(p: PreparedConvention, strategy: Strategy, capacity: BackendCapacity): Layouts {
+export function checkConventionLimits(p: PreparedConvention, strategy: Strategy, capacity: BackendCapacity): Layouts {
   const { rows, cols, chunkSize } = p;
   if (rows * cols === 0) return {};
   checkEngineLimits({ rows, cols, chunkSize }, strategy, capacity);
