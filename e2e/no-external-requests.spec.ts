@@ -1,0 +1,68 @@
+import { expect, test } from "@playwright/test";
+import { VIEWS } from "../src/ui/urlState";
+import { collectProblems } from "./pageProblems";
+
+/**
+ * The page works with no network beyond its own origin: no font, script, stylesheet, wasm file or
+ * analytics ping from anywhere else, on any view, from the page or from its workers. Every request
+ * is listened to (Playwright's request event covers workers and fetches); data: and blob: URLs stay
+ * in the page. Each view is opened and made to do its main work, since some files load only then
+ * (the wasm binaries, the fonts of the player's formulas, the built-in cases).
+ */
+const WORK: Record<
+  (typeof VIEWS)[number],
+  { query: string; ready: (page: import("@playwright/test").Page) => Promise<void> }
+> = {
+  home: {
+    query: "?backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
+    },
+  },
+  conformance: {
+    query: "?view=conformance&backend=wasm",
+    ready: async (page) => {
+      await page.getByTestId("load-public-cases").click();
+      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, {
+        timeout: 90_000,
+      });
+    },
+  },
+  player: {
+    query: "?view=player&backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+      // The formula card typesets with KaTeX, whose fonts load on first use: at the last step every result shows.
+      await page.keyboard.press("End");
+      await page.locator('[data-lane="result"][data-row="0"][data-t="3"]').hover();
+      await expect(page.getByTestId("formula-card")).toBeVisible();
+    },
+  },
+  bench: {
+    query: "?view=bench",
+    ready: async (page) => {
+      await expect(page.locator("main, .app").first()).toBeVisible();
+    },
+  },
+};
+
+for (const view of VIEWS) {
+  test(`${view}: every request stays on the page's own origin`, async ({ page, baseURL }) => {
+    const origin = new URL(baseURL ?? "http://127.0.0.1").origin;
+    const foreign: string[] = [];
+    const seen: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.protocol === "data:" || url.protocol === "blob:") return;
+      seen.push(url.pathname);
+      if (url.origin !== origin) foreign.push(request.url());
+    });
+    const problems = collectProblems(page);
+    await page.goto(`/${WORK[view].query}`);
+    await WORK[view].ready(page);
+    await page.waitForLoadState("networkidle");
+    expect(seen.length).toBeGreaterThan(0); // the listener saw the page's own files
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+}
