@@ -54,7 +54,7 @@ const pickLibrary = (page: Page, name: string) =>
 test("the library switch changes the results, each checked in float32 against its bound", async ({ page }) => {
   const problems = collectProblems(page);
   await page.setViewportSize({ width: 1440, height: 1000 });
-  await page.goto("/");
+  await page.goto("/?backend=wasm");
   let run = await conventionsSettled(page);
   await expect(page.getByTestId("convention-check")).toHaveText(
     /^slime in float32 \((webgpu|webgl|wasm|cpu), chunked\) against float64/,
@@ -90,7 +90,7 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
 }) => {
   const problems = collectProblems(page);
   await page.setViewportSize({ width: 1440, height: 1100 });
-  await page.goto("/?library=slime&compare=verl,openrlhf");
+  await page.goto("/?backend=wasm&library=slime&compare=verl,openrlhf");
   await conventionsSettled(page);
   const chart = page.getByTestId("convention-chart");
   await expect(chart.locator("path.recharts-curve")).toHaveCount(3);
@@ -150,7 +150,7 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
 
 test("a convention case export passes scanlab check and the conformance view", async ({ page }, testInfo) => {
   const problems = collectProblems(page);
-  await page.goto("/?library=verl&compare=slime&normalize=1");
+  await page.goto("/?backend=wasm&library=verl&compare=slime&normalize=1");
   await conventionsSettled(page);
   await page.getByTestId("export-menu").click();
   const downloading = page.waitForEvent("download");

@@ -97,7 +97,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result } = compute;
-  const conventions = useConventions(engine, committed, rowsOf(committed.data), !compute.computing);
+  // The engine takes one request at a time: the conventions' float32 run waits for the page's run and strokes.
+  const conventions = useConventions(engine, committed, rowsOf(committed.data), !compute.computing && !store.drawing);
 
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
   // What is charted follows the result on screen (it may be of an older estimator while a new run computes).
