@@ -8,6 +8,7 @@ import {
   summaryLine,
 } from "../conformance";
 import type { ScanAlgorithm } from "../core";
+import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
 import type { ScanCase } from "../io/caseSchema";
 import { escapeWhere, isUnprintable, printable, printableLines } from "../io/printable";
@@ -107,10 +108,10 @@ function refuseNothingToCheck(cases: ScanCase[], source: string): void {
   }
 }
 
-/** The rounding path the error bound assumes: the per-token strategy is the serial loop. */
+/** The rounding path the error bound assumes, the engine strategy's own (STRATEGY_ALGORITHM). */
 function algorithmOf(args: CheckArgs): ScanAlgorithm {
   if (args.engine !== "tfjs") return "chunked";
-  return args.strategy === "per-token" ? "serial" : args.strategy;
+  return STRATEGY_ALGORITHM[args.strategy];
 }
 
 async function solverFor(args: CheckArgs): Promise<CaseSolver> {
