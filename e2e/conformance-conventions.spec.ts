@@ -19,14 +19,14 @@ async function expectAllPassed(page: Page, backend: string, count: number): Prom
   await expect(page.getByTestId("backend-notice")).toHaveCount(0);
 }
 
-const unseenFile = unseenConventionFile();
+// The smaller variant: every scenario, at sizes a software GPU runs in seconds.
+const unseenFile = unseenConventionFile(true);
 const unseen = { text: JSON.stringify(unseenFile), count: unseenFile.cases.length };
 
 for (const backend of ["webgpu", "wasm"]) {
   test(`${backend} offers the strategies the engine runs there`, async ({ page }) => {
     const problems = await openConformance(page, `backend=${backend}`);
-    await loadCaseFile(page, "conventions_public.json", publicConventions);
-    await expectAllPassed(page, backend, 12);
+    await expect(page.getByTestId("backend")).toHaveText(backend, { timeout: 60_000 });
     const offered = await page
       .getByTestId("strategy-select")
       .locator("option")

@@ -67,12 +67,13 @@ export function conventionCase(
 }
 
 /**
- * Batches the public file does not cover: 8 ragged rows up to 700 tokens, γ = 0.999; every token
+ * Batches the public file does not cover: ragged rows (8 up to 700 tokens; `small`: 4 up to 200, for
+ * the browser on a software GPU), γ = 0.999; every token
  * after the first masked in turn (one-token segments); rows that end on a masked token (verl's
  * reward lands there); lengths across chunk boundaries; λ = 0; an outcome reward OpenRLHF clips;
  * and the errors core raises (slime's fully masked sequence, verl's whitening of one token).
  */
-export function unseenConventionFile(): CaseFile {
+export function unseenConventionFile(small = false): CaseFile {
   const random = seededRandom(4242);
   const batchOf = (lengths: number[], mask: (L: number, i: number) => number[], rewardScale = 2) => ({
     rewards: Float64Array.from(lengths, () => Math.fround((random() * 2 - 1) * rewardScale)),
@@ -83,16 +84,18 @@ export function unseenConventionFile(): CaseFile {
   const holes = (L: number) => maskWithHoles(random, L);
   const scenarios: { name: string; batch: ConventionBatch<Float64Array>; params: ConventionParams }[] = [
     {
-      name: "ragged8_g0.999",
+      name: small ? "ragged4_g0.999" : "ragged8_g0.999",
       batch: batchOf(
-        Array.from({ length: 8 }, () => 1 + Math.floor(random() * 700)),
+        Array.from({ length: small ? 4 : 8 }, () => 1 + Math.floor(random() * (small ? 200 : 700))),
         holes,
       ),
       params: { gamma: 0.999, lambd: 0.97, klCoef: 0.02, normalize: true, rewardClipRange: [-10, 10] },
     },
     {
       name: "one_token_segments_g1",
-      batch: batchOf([300, 41, 2], (L) => Array.from({ length: L }, (_, t) => (t > 0 && t % 2 === 0 ? 0 : 1))),
+      batch: batchOf([small ? 90 : 300, 41, 2], (L) =>
+        Array.from({ length: L }, (_, t) => (t > 0 && t % 2 === 0 ? 0 : 1)),
+      ),
       params: { gamma: 1, lambd: 1, klCoef: 0.05, normalize: false, rewardClipRange: null },
     },
     {
