@@ -1,13 +1,16 @@
 import { expect, type Page, test } from "@playwright/test";
 import { collectProblems } from "./pageProblems";
 
+/** What the panel shows comes from its worker: on a loaded 2-core machine an answer can take seconds. */
+const worker = { timeout: 60_000 };
+
 /** Opens the playground on a seeded batch and unfolds the context-parallel panel under the results. */
 async function openPanel(page: Page, query: string) {
   const problems = collectProblems(page);
   await page.goto(`/?${query}`);
   const panel = page.getByTestId("cp-panel");
   await panel.locator("summary").click();
-  await expect(page.getByTestId("cp-strip")).toBeVisible();
+  await expect(page.getByTestId("cp-strip")).toBeVisible(worker);
   return { panel, problems };
 }
 
@@ -21,7 +24,7 @@ test("changing cp_size redraws the strip: 2n chunks, each labelled with its rank
   await expect(strip.getByTestId("cp-chunk")).toHaveCount(8);
   for (const n of [2, 8, 1]) {
     await page.getByTestId("cp-size-select").selectOption(String(n));
-    await expect(strip).toHaveAttribute("data-cp-size", String(n));
+    await expect(strip).toHaveAttribute("data-cp-size", String(n), worker);
     await expect(strip.getByTestId("cp-chunk")).toHaveCount(2 * n);
     // Rank r holds chunk r and chunk 2n − 1 − r: the last chunk is rank 0's, and says so.
     await expect(strip.getByTestId("cp-chunk").last()).toHaveAttribute("data-rank", "0");
@@ -61,7 +64,7 @@ test("the steps walk through gather, scan and slice-back, by button and by keybo
   await expect(equality).toHaveAttribute("data-state", "equal");
   await expect(equality).toContainText("bit for bit: 300 of 300 float32 values identical");
   await page.getByTestId("cp-size-select").selectOption("7");
-  await expect(equality).toContainText("Reassembled from 7 ranks");
+  await expect(equality).toContainText("Reassembled from 7 ranks", worker);
   await expect(equality).toHaveAttribute("data-state", "equal");
   await expect(page.getByTestId("cp-ppo-ok")).toBeVisible();
   await expect(page.getByTestId("cp-whitening-row")).toHaveCount(7);
@@ -73,18 +76,18 @@ test("a short sample at cp_size 8 shows the PPO placement warning", async ({ pag
   await page.getByTestId("cp-size-select").selectOption("8");
   await page.getByTestId("cp-prompt-input").fill("2");
   const warning = page.getByTestId("cp-ppo-warning");
-  await expect(warning).toContainText("rank 0's last local element is response token 0, not the last one (19)");
+  await expect(warning).toContainText("rank 0's last local element is response token 0, not the last one (19)", worker);
   await expect(page.getByTestId("cp-ppo-difference")).toContainText("differ from cp_size 1's");
   // Rank 0 with no response token at all: slime's IndexError.
   await page.getByTestId("cp-prompt-input").fill("10");
-  await expect(warning).toContainText("IndexError: index -1 is out of bounds for dimension 0 with size 0");
+  await expect(warning).toContainText("IndexError: index -1 is out of bounds for dimension 0 with size 0", worker);
   // A bad prompt length is refused with its reason; the last good one stays in use.
   await page.getByTestId("cp-prompt-input").fill("0");
   await expect(page.getByTestId("cp-prompt-problem")).toContainText("at least 1");
   await expect(page.getByTestId("cp-sample")).toContainText("T = 10 + 20 = 30");
   // A long sample at the same cp_size puts the reward where cp_size 1 does.
   await page.getByTestId("cp-prompt-input").fill("300");
-  await expect(page.getByTestId("cp-ppo-ok")).toBeVisible();
+  await expect(page.getByTestId("cp-ppo-ok")).toBeVisible(worker);
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId("cp-equality")).toHaveAttribute("data-state", "equal");
   expect(problems).toEqual([]);
