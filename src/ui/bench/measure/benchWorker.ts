@@ -5,12 +5,19 @@
  */
 import * as tf from "@tensorflow/tfjs-core";
 import * as Comlink from "comlink";
-import { initBackend, probeWebGPU } from "../../../engine/backends";
+import { type BackendName, initBackend, probeWebGPU } from "../../../engine/backends";
 import { runProblem } from "../../../engine/runProblem";
 import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
 import { type BenchCase, type BenchPlan, caseLabel, JS_LOOP, NO_BACKEND, planCases, sizeLabel } from "../benchPlan";
 import type { BenchEnvironment, BenchRow } from "../benchResult";
-import { calibrationCols, EXTRA_RUNS, estimatePerToken, skipNote } from "../skipEstimate";
+import {
+  type Calibration,
+  calibrationCols,
+  EXTRA_RUNS,
+  estimatePerToken,
+  skipNote,
+  warmupSkipNote,
+} from "../skipEstimate";
 import { jsLoopReturns } from "./jsLoop";
 import { measureRuns } from "./measureRuns";
 import { checkRun } from "./runCheck";
@@ -77,10 +84,10 @@ class Session {
     }
   }
 
-  private async switchBackend(name: string): Promise<string | undefined> {
+  private async switchBackend(name: BackendName): Promise<string | undefined> {
     if (this.backend === name) return this.backendFailure;
     this.backend = name;
-    const report = await initBackend(name as Parameters<typeof initBackend>[0]);
+    const report = await initBackend(name);
     this.backendFailure =
       report.backend === name
         ? undefined
@@ -137,11 +144,27 @@ class Session {
     }
     const bound = this.boundsOf(c, data);
     const engine = c.backend !== NO_BACKEND;
-    const m = await measureRuns(this.plan.reps, {
+    const { reps, skipOverMs } = this.plan;
+    const m = await measureRuns(reps, {
       run: this.runner(c, data.rewards, c.size.cols),
       check: (out) => checkRun(out, data.reference, bound),
       ...(engine ? { countTensors: () => tf.memory().numTensors } : {}),
+      // The estimate can be low: a per-token warm-up that shows the rest would pass the limit ends the row.
+      ...(c.strategy === "per-token" ? { afterWarmup: (ms: number) => warmupSkipNote(ms, reps + 1, skipOverMs) } : {}),
     });
+    if (m.abandoned !== undefined) {
+      return {
+        ...empty,
+        status: "skipped",
+        note: m.abandoned,
+        estimatedMs: m.warmupMs,
+        warmupMs: m.warmupMs,
+        ...(m.check ? { maxAbsError: m.check.maxAbsError, worstBoundFraction: m.check.worstBoundFraction } : {}),
+        checkedRuns: m.checkedRuns,
+        ...(m.tensorsBefore === undefined ? {} : { tensorsBefore: m.tensorsBefore }),
+        ...(m.tensorsAfter === undefined ? {} : { tensorsAfter: m.tensorsAfter }),
+      };
+    }
     const correct = m.check.worstBoundFraction <= 1;
     const notes: string[] = [];
     if (!correct) {
@@ -169,19 +192,22 @@ class Session {
     };
   }
 
-  /** Times per-token on a short prefix of the rows; a row estimated over the plan's limit is skipped. */
+  /** Times per-token on two short prefixes of the rows; a row estimated over the plan's limit is skipped. */
   private async perTokenSkip(c: BenchCase, data: SizeData): Promise<{ note: string; perRunMs: number } | undefined> {
     const cols = calibrationCols(c.size.cols);
     if (cols === c.size.cols) return undefined;
-    const run = this.runner(c, rowPrefixes(data.rewards, c.size, cols), cols);
-    await run(); // compiles the per-token shaders, which do not depend on T
-    const start = performance.now();
-    await run();
-    const calibrationMs = performance.now() - start;
+    const timed = async (n: number): Promise<Calibration> => {
+      const run = this.runner(c, rowPrefixes(data.rewards, c.size, n), n);
+      const start = performance.now();
+      await run();
+      return { cols: n, ms: performance.now() - start };
+    };
+    await timed(cols >> 1); // compiles the per-token shaders, which do not depend on T
+    const short = await timed(cols >> 1);
+    const long = await timed(cols);
     const runs = this.plan.reps + EXTRA_RUNS;
-    const estimate = estimatePerToken(calibrationMs, cols, c.size.cols, runs, this.plan.skipOverMs);
+    const estimate = estimatePerToken(short, long, c.size.cols, runs, this.plan.skipOverMs);
     if (!estimate.skip) return undefined;
-    const calibrated = `${c.size.rows}×${cols}`;
-    return { note: skipNote(estimate, this.plan.skipOverMs, calibrationMs, calibrated), perRunMs: estimate.perRunMs };
+    return { note: skipNote(estimate, this.plan.skipOverMs, long, c.size.rows), perRunMs: estimate.perRunMs };
   }
 }

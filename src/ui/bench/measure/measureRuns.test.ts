@@ -51,6 +51,19 @@ describe("timing a row", () => {
     expect(m.tensorsBefore).toBeUndefined();
   });
 
+  it("stops after the warm-up when told its runs would take too long", async () => {
+    const clock = scripted([5000, 5000]);
+    const m = await measureRuns(5, {
+      run: clock.run,
+      now: clock.now,
+      check: () => ({ maxAbsError: 0, worstBoundFraction: 0 }),
+      countTensors: () => 2,
+      afterWarmup: (ms) => (ms > 1000 ? `too slow: ${ms}` : undefined),
+    });
+    expect(m).toMatchObject({ abandoned: "too slow: 5000", timesMs: [], checkedRuns: 1, tensorsAfter: 2 });
+    expect(clock.runs()).toBe(1);
+  });
+
   it("keeps the worst check: one wrong run makes the row wrong", async () => {
     const clock = scripted([1, 1]);
     let n = 0;

@@ -11,6 +11,8 @@ export interface Measurement {
   checkedRuns: number;
   tensorsBefore?: number;
   tensorsAfter?: number;
+  /** Why the row stopped after its warm-up (`afterWarmup` said so); no time was taken then. */
+  abandoned?: string;
 }
 
 export interface MeasureHooks {
@@ -23,6 +25,8 @@ export interface MeasureHooks {
   now?(): number;
   /** Asked between samples: true stops early (the run was cancelled). */
   cancelled?(): boolean;
+  /** Told the warm-up's time: a reason stops the row there (its runs would take too long). */
+  afterWarmup?(warmupMs: number): string | undefined;
 }
 
 /**
@@ -43,6 +47,21 @@ export async function measureRuns(reps: number, hooks: MeasureHooks): Promise<Me
   let start = now();
   verify(await hooks.run());
   const warmupMs = now() - start;
+  const abandoned = hooks.afterWarmup?.(warmupMs);
+  if (abandoned !== undefined) {
+    const tensorsAfter = hooks.countTensors?.();
+    return {
+      warmupMs,
+      timesMs: [],
+      medianMs: Number.NaN,
+      loops: 0,
+      check: check as RunCheck,
+      checkedRuns,
+      abandoned,
+      ...(tensorsBefore === undefined ? {} : { tensorsBefore }),
+      ...(tensorsAfter === undefined ? {} : { tensorsAfter }),
+    };
+  }
   start = now();
   const probe = await hooks.run();
   const probeMs = now() - start;
