@@ -182,7 +182,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
           {step === "shift" ? <LogitShiftInset layout={model.layout} /> : null}
           {step !== "split" && step !== "shift" ? <RankLanes model={model} step={step} width={width} /> : null}
           <CpChecks model={model} />
-          <WhiteningTable model={model} />
+          <WhiteningTable model={model} width={width} />
         </>
       ) : null}
     </div>

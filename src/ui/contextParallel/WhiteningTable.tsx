@@ -1,12 +1,13 @@
 import { formatShort } from "../charts/formatNumber";
 import { labelColor, rankColor } from "./cpGeometry";
 import type { CpPanelModel } from "./cpPanelModel";
+import { WhiteningLanes } from "./WhiteningLanes";
 
 const meanStd = (s: { mean: number; std: number } | null) =>
   s ? `${formatShort(s.mean)} ± ${formatShort(s.std)}` : "N = 0: ValueError";
 
 /** Each rank's whitening: the DP×CP group's statistics (slime today) against its own (before PR #2235). */
-export function WhiteningTable({ model }: { model: CpPanelModel }) {
+export function WhiteningTable({ model, width }: { model: CpPanelModel; width: number }) {
   const { whitening, layout, outputLabel } = model;
   return (
     <section className="cp-whitening" aria-label="Whitening per rank" data-testid="cp-whitening">
@@ -17,6 +18,17 @@ export function WhiteningTable({ model }: { model: CpPanelModel }) {
         before it each CP rank used its own pieces. This sample is the whole group here (one DP rank).
       </p>
       {whitening.error ? <p className="cp-warning">{whitening.error}</p> : null}
+      <p className="cp-legend small">
+        <svg width="28" height="8" aria-hidden="true">
+          <line x1="0" x2="28" y1="4" y2="4" className="cp-values" />
+        </svg>{" "}
+        with the DP×CP group's statistics (slime today){"  "}
+        <svg width="28" height="8" aria-hidden="true">
+          <line x1="0" x2="28" y1="4" y2="4" className="cp-values own" />
+        </svg>{" "}
+        with the rank's own (before PR #2235)
+      </p>
+      <WhiteningLanes model={model} width={width} />
       <table className="cp-table">
         <thead>
           <tr>

@@ -73,6 +73,8 @@ describe("the context-parallel panel's model", () => {
     expect(new Set(rows.map((r) => r.group?.mean)).size).toBe(1);
     expect(rows.some((r) => r.own && r.group && r.own.mean !== r.group.mean)).toBe(true);
     expect(rows.every((r) => r.maxDifference === null || r.maxDifference >= 0)).toBe(true);
+    // Both whitenings of each rank's local vector, to draw them against each other.
+    expect(rows.every((r) => r.groupWhitened?.length === r.tokens && r.ownWhitened?.length === r.tokens)).toBe(true);
     expect(modelOf(multiTurn, { cpSize: 1 }).whitening.rows[0].maxDifference).toBe(0);
   });
 

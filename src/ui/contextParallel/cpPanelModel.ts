@@ -81,6 +81,9 @@ export interface CpWhitenRow {
   own: { mean: number; std: number } | null;
   /** Largest |group-whitened − own-whitened| over the rank's tokens; null where one is missing. */
   maxDifference: number | null;
+  /** The rank's whitened values both ways, in local order (null where N = 0). */
+  groupWhitened: Float32Array | null;
+  ownWhitened: Float32Array | null;
 }
 
 export interface CpPanelModel {
@@ -267,6 +270,8 @@ function whitening(layout: CpLayout, output: Float32Array, mask: ArrayLike<numbe
       group: meanStd(groupStats),
       own: meanStd(run.perRank.stats[r]),
       maxDifference,
+      groupWhitened: group,
+      ownWhitened: own,
     };
   });
   return { rows, error: groupStats ? null : "No unmasked token in this sample: slime raises ValueError (N = 0)." };
