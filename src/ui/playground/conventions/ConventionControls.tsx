@@ -59,7 +59,7 @@ export function ConventionControls({ state, edit, fieldErrors, onFieldError }: C
         id="pg-compare-help"
         help="Run the ticked libraries on the same inputs too: their outputs are overlaid, the heatmap shows |compared − shown| per token, and a sentence names each rule that differs and where it bites."
       >
-        <fieldset>
+        <fieldset className="compare-set">
           <legend>Compare with</legend>
           {others.map((other: ConventionLibrary) => (
             <label key={other} className="check">
