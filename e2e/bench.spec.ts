@@ -4,11 +4,11 @@ import type { BenchPlan } from "../src/ui/bench/benchPlan";
 import type { BenchReport } from "../src/ui/bench/measure/benchClient";
 import { collectProblems } from "./pageProblems";
 
-/** A plan small enough for a test: every strategy on wasm and webgpu at 1×256. No time is asserted. */
+/** A plan small enough for a test: every strategy on wasm and webgpu at 2×128. No time is asserted. */
 const PLAN: BenchPlan = {
   backends: ["wasm", "webgpu"],
   strategies: ["per-token", "chunked", "two-level", "fused", "js-loop"],
-  sizes: [{ rows: 2, cols: 256 }],
+  sizes: [{ rows: 2, cols: 128 }],
   reps: 5,
   chunkSize: 64,
   discount: 0.99,

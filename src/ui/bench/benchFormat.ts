@@ -17,3 +17,9 @@ export function formatError(e: number | undefined): string {
   if (e === 0) return "0";
   return e.toExponential(1).replace("e+", "e");
 }
+
+/** A long time, for the estimates of skipped rows: seconds, whole above 10. */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return s >= 10 ? `${Math.round(s)} s` : `${s.toFixed(1)} s`;
+}

@@ -40,8 +40,8 @@ describe("bench tables", () => {
       row("wasm", "chunked", 4096, 5.7, { tensorsBefore: 3, tensorsAfter: 3 }),
     ];
     expect(timeTable(rows).slice(2)).toEqual([
-      "| wasm    | per-token | skipped (≈ 9000 ms a run) |",
-      "| wasm    | chunked   | 5.7 ms                    |",
+      "| wasm    | per-token | skipped (≈ 9.0 s a run) |",
+      "| wasm    | chunked   | 5.7 ms                  |",
     ]);
     expect(notes(rows)).toEqual([
       "- wasm per-token at 8×4096: skipped: about 9.0 s per run",

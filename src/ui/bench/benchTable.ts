@@ -1,4 +1,4 @@
-import { formatError, formatMs, formatSpeedup } from "./benchFormat";
+import { formatError, formatMs, formatSeconds, formatSpeedup } from "./benchFormat";
 import { type BenchSize, JS_LOOP, sizeLabel } from "./benchPlan";
 import { type BenchRow, leakedTensors } from "./benchResult";
 import { speedupOverPerToken } from "./benchStats";
@@ -32,7 +32,7 @@ export function timeCell(row: BenchRow | undefined, rows: readonly BenchRow[]): 
   if (!row) return "";
   switch (row.status) {
     case "skipped":
-      return row.estimatedMs === undefined ? "skipped" : `skipped (≈ ${formatMs(row.estimatedMs)} a run)`;
+      return row.estimatedMs === undefined ? "skipped" : `skipped (≈ ${formatSeconds(row.estimatedMs)} a run)`;
     case "failed":
       return "failed";
     case "unavailable":

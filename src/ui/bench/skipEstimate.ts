@@ -1,3 +1,5 @@
+import { formatSeconds } from "./benchFormat";
+
 /**
  * Per-token runs one chain of tensor ops per token, and on some backends more than linearly in T
  * (measured on wasm: 29 ms at 1×1024, 469 ms at 8×4096). Two short calibration runs, on the first
@@ -60,9 +62,4 @@ export function warmupSkipNote(warmupMs: number, remainingRuns: number, limitMs:
     `skipped after the warm-up: it took ${formatSeconds(warmupMs)}, so the ${remainingRuns} runs left would make ` +
     `about ${formatSeconds(totalMs)} in all, over the ${formatSeconds(limitMs)} limit`
   );
-}
-
-function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return s >= 10 ? `${Math.round(s)} s` : `${s.toFixed(1)} s`;
 }
