@@ -98,7 +98,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result } = compute;
   // The engine takes one request at a time: the conventions' float32 run waits for the page's run and strokes.
-  const conventions = useConventions(engine, committed, rowsOf(committed.data), !compute.computing && !store.drawing);
+  const conventions = useConventions(
+    engine,
+    committed,
+    rowsOf(committed.data),
+    !compute.computing && !store.drawing,
+    Math.min(state.selectedRow, rows.length - 1),
+  );
 
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
   // What is charted follows the result on screen (it may be of an older estimator while a new run computes).

@@ -7,7 +7,7 @@ import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
 import { maskTable } from "../results/rowView";
 import { ConventionChart } from "./ConventionChart";
-import { type Difference, describeDifferences, LIBRARY_LABELS } from "./conventionDifferences";
+import { type Difference, LIBRARY_LABELS } from "./conventionDifferences";
 import { checkSentence, OUTPUT_TITLES, overlayLines } from "./conventionPanelModel";
 import { CONVENTION_OUTPUTS, type ConventionOutput } from "./conventionRun";
 import type { ConventionStatus, ConventionView } from "./useConventionCompute";
@@ -68,27 +68,7 @@ function ConventionBody({
     [rows, view.rows, view.cols],
   );
   const rowMask = masks?.subarray(row * view.cols, row * view.cols + (view.lengths[row] ?? 0));
-  const sentences = useMemo(() => {
-    const runs = view.runs.flatMap((run) =>
-      run.ok ? [{ library: run.library, tables: run.tables, rewardIndex: run.rewardIndex }] : [],
-    );
-    if (runs.length < 2 || !view.runs[0]?.ok) return [];
-    const { request } = view;
-    return describeDifferences({
-      estimator: view.estimator,
-      rows: view.rows,
-      cols: view.cols,
-      lengths: view.lengths,
-      masks: request.batch.lossMasks,
-      kl: request.batch.kl,
-      outcomes: request.batch.rewards,
-      klCoef: request.params.klCoef,
-      normalize: request.params.normalize,
-      rewardClip: request.params.rewardClipRange ?? null,
-      focusRow: row,
-      runs,
-    });
-  }, [view, row]);
+  const { sentences } = view;
   const compared = view.runs
     .slice(1)
     .filter((run) => run.ok)

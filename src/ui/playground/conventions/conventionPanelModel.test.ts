@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Library } from "../../../core";
 import { checkSentence, overlayLines } from "./conventionPanelModel";
 import { type ConventionRequest, conventionReference, float32Batch, runLibrary } from "./conventionRun";
+import { summarize } from "./conventionSummary";
 import { checkFloat32 } from "./float32Check";
 import type { ConventionView } from "./useConventionCompute";
 
@@ -27,19 +28,14 @@ function request(libraries: Library[], lossMasks: number[][] = masks): Conventio
 function viewOf(r: ConventionRequest): ConventionView {
   const reference = conventionReference(r);
   const run = runLibrary(r.libraries[0], r.estimator, float32Batch(r.batch), r.params, new Float32Array(0));
-  const shown = reference.runs[0];
-  const check =
-    shown.ok && run.ok && reference.bound
-      ? checkFloat32(shown.tables, run.tables, reference.bound, reference.lengths, reference.cols)
-      : null;
   return {
     ...reference,
+    ...summarize(r, reference, run, 0),
     estimator: r.estimator,
     libraries: r.libraries,
     float32: { run, backend: "core float32", millis: 1 },
-    check,
     input: {} as ConventionView["input"],
-    request: r,
+    id: 1,
   };
 }
 

@@ -4,8 +4,9 @@ import { SupersededError } from "../../../engine/client";
 import { conventionLibraries, conventionOf, conventionParams, stateToConvention } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import type { ConventionClient } from "./conventionClient";
+import type { Difference } from "./conventionDifferences";
 import type { ConventionReference, ConventionRequest, ConventionTables, LibraryRun } from "./conventionRun";
-import { checkFloat32, type Float32Check } from "./float32Check";
+import type { Float32Check } from "./float32Check";
 
 /** The float32 run of the library shown: where it ran, and its tables (or why the library refused the input). */
 export interface Float32Run {
@@ -30,10 +31,13 @@ export interface ConventionView extends ConventionReference {
   libraries: Library[];
   float32: Float32Run | null;
   check: Float32Check | null;
+  /** The rules that differ, naming spans of `sentencesRow` first (computed in the worker). */
+  sentences: Difference[];
+  sentencesRow: number;
   /** The state these numbers belong to. */
   input: PlaygroundState;
-  /** The inputs each library saw, for the sentences (masks, KL, outcomes). */
-  request: ConventionRequest;
+  /** The run's id in the convention worker (for the sentences of another row). */
+  id: number;
 }
 
 export interface ConventionStatus {
@@ -81,6 +85,7 @@ export function useConventionCompute(
   committed: PlaygroundState,
   rows: PlaygroundRow[],
   engineFree: boolean,
+  selectedRow: number,
 ): ConventionStatus {
   const [view, setView] = useState<ConventionView | null>(null);
   const [computing, setComputing] = useState(false);
@@ -91,6 +96,9 @@ export function useConventionCompute(
   const key = conventionKey(committed);
   const active = committed.estimator !== "discounted";
   const waiting = solveFloat32?.usesEngine === true && !engineFree;
+  // The selected row when a run starts (a later change asks the worker for new sentences).
+  const rowRef = useRef(selectedRow);
+  rowRef.current = selectedRow;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: key and rows stand for the committed state.
   useEffect(() => {
@@ -103,23 +111,19 @@ export function useConventionCompute(
     const base = requestFor(committed, rows);
     if (!base) return;
     const request = { ...base, ...(solveFloat32.order ? { order: solveFloat32.order } : {}) };
-    Promise.all([client.reference(request), solveFloat32.solve(request)])
-      .then(([reference, float32]) => {
-        if (requestId.current !== id) return;
-        const shown = reference.runs[0];
-        const check =
-          shown?.ok && float32.run.ok && reference.bound
-            ? checkFloat32(shown.tables, float32.run.tables, reference.bound, reference.lengths, reference.cols)
-            : null;
+    Promise.all([client.reference(id, request), solveFloat32.solve(request)])
+      .then(async ([reference, float32]) => {
+        const summary = await client.summarize(id, float32.run, rowRef.current);
+        if (requestId.current !== id || !summary) return;
         startTransition(() => {
           setView({
             ...reference,
+            ...summary,
             estimator: request.estimator,
             libraries: request.libraries,
             float32,
-            check,
             input: committed,
-            request,
+            id,
           });
           setError(null);
           setRuns((n) => n + 1);
@@ -137,6 +141,22 @@ export function useConventionCompute(
         setComputing(false);
       });
   }, [client, solveFloat32, key, rows, active, waiting, retry]);
+
+  // A newly selected row: the same run's sentences, pointing at it.
+  const viewId = view?.id;
+  const sentencesRow = view?.sentencesRow;
+  useEffect(() => {
+    if (!client || viewId === undefined || sentencesRow === selectedRow) return;
+    client
+      .sentences(viewId, selectedRow)
+      .then((sentences) => {
+        if (!sentences) return;
+        setView((old) => (old && old.id === viewId ? { ...old, sentences, sentencesRow: selectedRow } : old));
+      })
+      .catch(() => {
+        // The sentences of the previous row stay.
+      });
+  }, [client, viewId, sentencesRow, selectedRow]);
 
   return useMemo(
     () => ({ view: active ? view : null, computing: active && computing, error: active ? error : null, runs }),

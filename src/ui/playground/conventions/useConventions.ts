@@ -17,6 +17,7 @@ export function useConventions(
   committed: PlaygroundState,
   rows: PlaygroundRow[],
   engineFree: boolean,
+  selectedRow: number,
 ): ConventionStatus {
   const [client, setClient] = useState<ConventionClient | null>(null);
   useEffect(() => {
@@ -68,5 +69,5 @@ export function useConventions(
       },
     };
   }, [client, engine, onEngine, strategy, chunkSize]);
-  return useConventionCompute(client, solver, committed, rows, engineFree);
+  return useConventionCompute(client, solver, committed, rows, engineFree, selectedRow);
 }
