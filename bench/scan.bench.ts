@@ -93,7 +93,8 @@ function print(r: BenchReport, chromium: string): void {
     `Headless Chromium ${chromium}, ${cpus().length} CPUs (load average ${load}); WebGPU adapter: ${environment.adapter}.`,
   );
   console.log(
-    `γ = ${plan.discount}, C = ${plan.chunkSize}, N(0,1) rewards (seed ${plan.seed}); runProblem end to end, ` +
+    `γ = ${plan.discount}, ${plan.sweep ? `C = ${plan.sweep.chunkSizes.join(", ")} at ${sizeLabel(plan.sweep.size)}` : `C = ${plan.chunkSize}`}, ` +
+      `N(0,1) rewards (seed ${plan.seed}); runProblem end to end, ` +
       `one warm-up run excluded, median of ${plan.reps} runs, every run checked against the float64 serial reference.`,
   );
   console.log("");
