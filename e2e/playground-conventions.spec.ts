@@ -109,6 +109,11 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
     "OpenRLHF keeps the KL penalty",
   );
   await expect(sentences.locator('li[data-rule="largest"]')).toHaveCount(2);
+  // The sentences point at the selected row first.
+  await page.getByTestId("row-select").selectOption("1");
+  await expect(carry).toContainText(/masked tokens [\d–, and]+ of row 1/);
+  await page.getByTestId("row-select").selectOption("0");
+  await expect(carry).toContainText(/ of row 0/);
 
   // The heatmap of |verl − slime|: hovering a cell reads both libraries' values.
   const heatmap = page.getByTestId("convention-heatmap");

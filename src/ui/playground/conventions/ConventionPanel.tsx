@@ -97,6 +97,11 @@ function ConventionBody({
 
   return (
     <div className="conventions">
+      <p className="muted small convention-caption">
+        Each library's own rules on the same rows (outcome reward, KL, loss mask
+        {view.estimator === "gae" ? ", values" : ""}): where the reward lands, what masked tokens do, how advantages are
+        whitened. The charts above are slime's chunked scan against its serial loop.
+      </p>
       <p className="convention-check" data-testid="convention-check">
         {checkSentence(view)}
       </p>
