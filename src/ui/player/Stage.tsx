@@ -59,12 +59,13 @@ export const Stage = memo(function Stage({
   const context: CellContext = { r, w: layout.cell, extents, decades, inspected, onInspect };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG cannot be a fieldset; a group, not an image, because its cells are buttons
     <svg
       className="player-stage-svg"
       width={width}
       height={height}
       viewBox={`0 0 ${width} ${height}`}
-      role="img"
+      role="group"
       aria-label={`Stage: ${r.rows} row${r.rows === 1 ? "" : "s"} of ${r.cols} tokens in ${r.nChunks} chunks of ${r.chunkSize}`}
     >
       <defs>

@@ -51,26 +51,13 @@ export function Transport(p: TransportProps) {
           ◂
         </button>
         {playing ? (
-          <button
-            type="button"
-            className="play"
-            aria-label="Pause"
-            title="Pause (Space)"
-            data-control="play"
-            onClick={p.onPause}
-          >
-            ❚❚ Pause
+          <button type="button" className="play" title="Pause (Space)" data-control="play" onClick={p.onPause}>
+            <span aria-hidden="true">❚❚</span> Pause
           </button>
         ) : (
-          <button
-            type="button"
-            className="play"
-            aria-label="Play"
-            title="Play (Space)"
-            data-control="play"
-            onClick={p.onPlay}
-          >
-            ▶ {atEnd ? "Replay" : "Play"}
+          <button type="button" className="play" title="Play (Space)" data-control="play" onClick={p.onPlay}>
+            {/* The name is the visible word, so speech control ("click Replay") finds the button. */}
+            <span aria-hidden="true">▶</span> {atEnd ? "Replay" : "Play"}
           </button>
         )}
         <button

@@ -1,0 +1,101 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { VIEWS } from "../src/ui/urlState";
+import { collectProblems } from "./pageProblems";
+
+/**
+ * Accessibility of every view, in the state a user works in (a result on screen, a replay at its
+ * last step, a finished conformance run): axe's WCAG 2.1 A/AA rules with no serious or critical
+ * violation, and every control reachable by Tab with an accessible name.
+ */
+const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) => Promise<void> }> = {
+  home: {
+    query: "?backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
+      await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+    },
+  },
+  conformance: {
+    query: "?view=conformance&backend=wasm&debug",
+    ready: async (page) => {
+      await page.getByTestId("load-public-cases").click();
+      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, { timeout: 90_000 });
+    },
+  },
+  player: {
+    query: "?view=player&backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+      await page.keyboard.press("End");
+    },
+  },
+  bench: {
+    query: "?view=bench",
+    ready: async (page) => {
+      await expect(page.locator("main, .app").first()).toBeVisible();
+    },
+  },
+};
+
+/** A violation as one line a developer can act on: rule, impact, and the first few elements. */
+function describe(v: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }): string {
+  const where = v.nodes.slice(0, 4).map((n) => n.target.join(" "));
+  return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${where.join(" | ")})`;
+}
+
+/** What Tab reaches, in order: each element's tag, role and accessible name (from the browser's own tree). */
+async function tabStops(page: Page, max: number): Promise<{ tag: string; name: string; id: string }[]> {
+  await page.locator("body").focus();
+  const stops: { tag: string; name: string; id: string }[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const labelled = el.getAttribute("aria-labelledby");
+      const byId = labelled
+        ?.split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .join(" ");
+      const input = el as HTMLInputElement;
+      const labels = input.labels ? Array.from(input.labels, (l) => l.textContent ?? "").join(" ") : "";
+      const name =
+        el.getAttribute("aria-label") ||
+        byId ||
+        labels ||
+        (el.tagName === "INPUT" ? "" : el.textContent) ||
+        el.getAttribute("title") ||
+        "";
+      const path = `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ""}${el.className && typeof el.className === "string" ? `.${el.className.split(" ")[0]}` : ""}`;
+      return { tag: el.tagName, name: name.trim(), id: path };
+    });
+    if (!stop) break;
+    if (stops.length > 0 && stops[0].id === stop.id && stops[0].name === stop.name) break; // wrapped round
+    stops.push(stop);
+  }
+  return stops;
+}
+
+for (const view of VIEWS) {
+  test(`${view}: no serious or critical axe violation; every Tab stop has a name`, async ({ page }) => {
+    const problems = collectProblems(page);
+    await page.goto(`/${OPEN[view].query}`);
+    await OPEN[view].ready(page);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking.map(describe)).toEqual([]);
+    const stops = await tabStops(page, 250);
+    expect(stops.length).toBeGreaterThan(3);
+    expect(stops.filter((s) => s.name === "").map((s) => s.id)).toEqual([]);
+    if (view === "conformance") {
+      // Never colour alone: each verdict is written out, not only tinted.
+      for (const row of await page.getByTestId("verdict-row").all()) {
+        const state = await row.getAttribute("data-state");
+        if (state === "pass") await expect(row).toContainText("pass");
+        if (state === "fail") await expect(row).toContainText("FAIL");
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}
