@@ -4,12 +4,14 @@ import type { BenchRow } from "./benchResult";
 import { speedupOverPerToken } from "./benchStats";
 
 const STATUS_TEXT: Record<BenchRow["status"], string> = {
-  ok: "within bound",
-  wrong: "✗ beyond bound",
+  ok: "✓ within",
+  wrong: "✗ beyond",
   skipped: "skipped",
   failed: "failed",
   unavailable: "backend unavailable",
 };
+
+const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
 
 /** Every measured row: time, speedup over per-token, error, tensors, and why a row has no time. */
 export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: string; testId: string }) {
@@ -28,7 +30,7 @@ export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: s
             <th scope="col">vs per-token</th>
             <th scope="col">warm-up</th>
             <th scope="col">max abs error</th>
-            <th scope="col">checked</th>
+            <th scope="col">error bound</th>
             <th scope="col">tensors</th>
             <th scope="col">note</th>
           </tr>
@@ -51,7 +53,7 @@ export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: s
                 <td className="num">{formatError(r.maxAbsError)}</td>
                 <td className={`status status-${r.status}`}>
                   {STATUS_TEXT[r.status]}
-                  {r.checkedRuns > 0 ? <span className="muted"> ({r.checkedRuns} runs)</span> : null}
+                  {r.checkedRuns > 0 ? <span className="muted">, {runs(r.checkedRuns)} checked</span> : null}
                 </td>
                 <td className="num">
                   {r.tensorsBefore === undefined ? "–" : `${r.tensorsBefore} → ${r.tensorsAfter ?? "?"}`}
