@@ -179,6 +179,35 @@ describe("EngineClient", () => {
     expect(late.length).toBe(countAtSupersede);
   });
 
+  it("abandons a run that stops answering (a hung GPU keeps its device), restarting one backend down", async () => {
+    // Each problem answers after 400 ms; with a 50 ms fixed part its deadline is under 100 ms.
+    const { started, create } = fakeWorkers(400);
+    client = new EngineClient({ backend: "webgpu", createWorker: create, watchdogBaseMs: 50 });
+    const events: EngineEvent[] = [];
+    client.subscribe((e) => events.push(e));
+    await client.ready();
+    const error = await client.runProblems([discounted([1])], "chunked").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerDiedError);
+    expect((error as Error).message).toMatch(
+      /^The engine worker on webgpu stopped \(no answer from the engine within 0\.1 s \(the GPU may have hung\); the run was abandoned\); restarting it on webgl\.$/,
+    );
+    expect(started[0].terminated).toBe(true);
+    expect(events).toContainEqual({ type: "notice", message: (error as Error).message });
+    expect((await client.ready()).backend).toBe("webgl");
+  });
+
+  it("gives each problem its own deadline: a long run that keeps answering is never abandoned", async () => {
+    // Five problems of 60 ms each: 300 ms in all, more than one deadline (under 100 ms), less than each.
+    const { started, create } = fakeWorkers(60);
+    client = new EngineClient({ backend: "wasm", createWorker: create, watchdogBaseMs: 50 });
+    const outcome = await client.runProblems(
+      [1, 2, 3, 4, 5].map((x) => discounted([x])),
+      "chunked",
+    );
+    expect(outcome.results).toHaveLength(5);
+    expect(started).toHaveLength(1);
+  });
+
   it("rejects every pending call when the worker dies and restarts one backend down, with a notice", async () => {
     const { started, create } = fakeWorkers(50);
     client = new EngineClient({ backend: "webgpu", createWorker: create });

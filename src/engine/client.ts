@@ -9,6 +9,7 @@ import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, ba
 import type { ConventionRun } from "./conventions/runConventionProblem";
 import type { EngineRun } from "./runProblem";
 import type { Strategy } from "./strategy";
+import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
 import type {
   ConventionProblemResult,
   EngineWorkerApi,
@@ -63,6 +64,8 @@ export interface EngineClientOptions {
   backend?: BackendRequest;
   /** How to start a worker; the default is the bundled module worker. */
   createWorker?: () => Worker;
+  /** The fixed part of the watchdog's deadline per problem (watchdog.ts); tests shorten it. */
+  watchdogBaseMs?: number;
 }
 
 interface Session {
@@ -82,6 +85,7 @@ const MAX_FAILED_STARTS = BACKENDS.length + 1;
 export class EngineClient {
   private request: BackendRequest;
   private readonly createWorker: () => Worker;
+  private readonly watchdogBaseMs: number;
   private current?: Session;
   private activeRun?: { id: number; cancel(error: Error): void };
   private runCounter = 0;
@@ -93,6 +97,7 @@ export class EngineClient {
     this.request = options.backend ?? "auto";
     this.createWorker =
       options.createWorker ?? (() => new Worker(new URL("./worker.ts", import.meta.url), { type: "module" }));
+    this.watchdogBaseMs = options.watchdogBaseMs ?? WATCHDOG_BASE_MS;
   }
 
   /** The backend the next worker will be asked for (changes after a fallback restart). */
@@ -136,9 +141,11 @@ export class EngineClient {
     strategy: Strategy,
     onResult?: (result: ProblemResult) => void,
   ): Promise<RunOutcome> {
+    const deadlines = problems.map((p) => problemDeadlineMs(p, strategy, this.watchdogBaseMs));
     return this.sendRequest<ProblemResult>(
       (api, id, receive) =>
         api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), strategy, receive),
+      deadlines,
       onResult,
     );
   }
@@ -154,9 +161,11 @@ export class EngineClient {
     strategy: Strategy,
     onResult?: (result: ConventionProblemResult) => void,
   ): Promise<ConventionRunOutcome> {
+    const deadlines = problems.map((p) => problemDeadlineMs(p, strategy, this.watchdogBaseMs));
     return this.sendRequest<ConventionProblemResult>(
       (api, id, receive) =>
         api.runConventions(id, Comlink.transfer(problems, conventionBuffers(problems)), strategy, receive),
+      deadlines,
       onResult,
     );
   }
@@ -170,9 +179,14 @@ export class EngineClient {
     return result.run;
   }
 
-  /** One worker request: the latest wins, and the session's end or a cancel rejects it at once. */
+  /**
+   * One worker request: the latest wins, and the session's end or a cancel rejects it at once. A
+   * watchdog gives each problem `deadlines[i]` ms to answer; a worker that misses one is taken for
+   * hung (a GPU can stop without losing its device), abandoned and restarted one backend down.
+   */
   private async sendRequest<R>(
     call: (api: Comlink.Remote<EngineWorkerApi>, id: number, receive: (result: R) => void) => Promise<RunEnd>,
+    deadlines: number[],
     onResult?: (result: R) => void,
   ): Promise<{ results: R[]; backend: string; report: BackendReport }> {
     this.activeRun?.cancel(new SupersededError());
@@ -183,14 +197,25 @@ export class EngineClient {
     });
     cancelled.catch(() => {});
     this.activeRun = { id, cancel };
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
     try {
       const session = this.session();
       // The session's end and the cancel come first: when several have settled, they win.
       const report = await Promise.race([session.ended, cancelled, session.ready]);
       const results: R[] = [];
+      const arm = () => {
+        clearTimeout(watchdog);
+        const deadline = deadlines[Math.min(results.length, deadlines.length - 1)];
+        if (deadline === undefined || results.length >= deadlines.length) return;
+        watchdog = setTimeout(() => {
+          if (this.activeRun?.id === id) this.died(session, hungMessage(deadline));
+        }, deadline);
+      };
+      arm();
       const receive = Comlink.proxy((result: R) => {
         if (this.activeRun?.id !== id) return;
         results.push(result);
+        arm();
         onResult?.(result);
       });
       const pending = (async () => call(session.api, id, receive))();
@@ -199,6 +224,7 @@ export class EngineClient {
     } catch (error) {
       throw reviveError(error);
     } finally {
+      clearTimeout(watchdog);
       if (this.activeRun?.id === id) this.activeRun = undefined;
     }
   }

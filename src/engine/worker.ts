@@ -43,8 +43,12 @@ export interface RunEnd {
   backend: string;
 }
 
-/** Faults the client can inject to exercise its recovery (tests and the debug view only). */
-export type SimulatedFault = "crash" | "device-lost";
+/**
+ * Faults the client can inject to exercise its recovery (tests and the debug view only): the
+ * worker crashes, the WebGPU device is lost, or the next problem never answers, as a hung GPU's
+ * readback never resolves while its device stays alive.
+ */
+export type SimulatedFault = "crash" | "device-lost" | "hang";
 
 export interface EngineWorkerApi {
   /** Brings up a backend (see backends.ts); `onDeviceLost` fires if the WebGPU device is lost later. */
@@ -70,6 +74,8 @@ export interface EngineWorkerApi {
 }
 
 let latestRunId = -1;
+/** Set by the "hang" fault: the next problem waits forever. */
+let hangNext = false;
 
 const api: EngineWorkerApi = {
   async init(requested, onDeviceLost) {
@@ -90,6 +96,10 @@ const api: EngineWorkerApi = {
   },
 
   simulateFault(fault) {
+    if (fault === "hang") {
+      hangNext = true;
+      return;
+    }
     if (fault === "device-lost") {
       const device = webgpuDevice();
       if (!device) throw new Error(`cannot lose a WebGPU device: the backend is ${currentBackend()}`);
@@ -123,6 +133,7 @@ async function solveInOrder<P, Run>(
   for (const [index, problem] of problems.entries()) {
     if (runId !== latestRunId) return { completed, superseded: true, backend: currentBackend() };
     let result: { index: number; ok: true; run: Run } | { index: number; ok: false; error: ProblemFailure };
+    if (hangNext) await new Promise<never>(() => {});
     try {
       result = { index, ok: true, run: own(await solve(problem)) };
     } catch (error) {

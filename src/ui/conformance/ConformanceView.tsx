@@ -55,7 +55,10 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
 
   // One engine client (one worker) for the view's lifetime.
   useEffect(() => {
-    const engine = new EngineClient({ backend: initial.backend });
+    const engine = new EngineClient({
+      backend: initial.backend,
+      watchdogBaseMs: debug ? debugWatchdogMs() : undefined,
+    });
     const unsubscribe = engine.subscribe((event) => {
       // After a crash the client asks for the next backend down by itself: the menu follows it,
       // and shows no backend as running until the new worker reports.
@@ -73,7 +76,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       engine.dispose();
       batcher.current?.cancel();
     };
-  }, [initial.backend]);
+  }, [initial.backend, debug]);
 
   useEffect(() => {
     writeUrlState({ view: "conformance", backend: backendRequest, strategy });
@@ -184,4 +187,10 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       <ConformanceResults state={run} busy={busy} />
     </div>
   );
+}
+
+/** `?debug&watchdog=MS`: the watchdog's fixed wait shortened, to watch a hang's recovery without waiting. */
+function debugWatchdogMs(): number | undefined {
+  const ms = Number(new URLSearchParams(window.location.search).get("watchdog") ?? Number.NaN);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }

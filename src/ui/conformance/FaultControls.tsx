@@ -7,7 +7,8 @@ export interface FaultControlsProps {
 
 /**
  * Fault injection for checking the engine's recovery by hand or from a script (shown with
- * `?debug` in the address): crash the worker, or lose its WebGPU device.
+ * `?debug` in the address): crash the worker, lose its WebGPU device, or make the next run wait
+ * forever as a hung GPU does (the watchdog then abandons it; `?debug&watchdog=MS` shortens its wait).
  */
 export function FaultControls({ client, onError }: FaultControlsProps) {
   const inject = (fault: SimulatedFault) => {
@@ -23,6 +24,9 @@ export function FaultControls({ client, onError }: FaultControlsProps) {
       </button>
       <button type="button" data-testid="simulate-device-lost" disabled={!client} onClick={() => inject("device-lost")}>
         Lose the WebGPU device
+      </button>
+      <button type="button" data-testid="simulate-hang" disabled={!client} onClick={() => inject("hang")}>
+        Hang the next run
       </button>
     </section>
   );

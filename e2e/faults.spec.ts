@@ -1,0 +1,91 @@
+import { expect, type Page, test } from "@playwright/test";
+import { loadCaseFile, oneTokenCases, openConformance } from "./conformance-page";
+
+/**
+ * Every fault the engine can meet, each recovered from with a notice, the results the user had
+ * still on screen, and the next run on the backend below: a worker killed mid-run, WebGPU
+ * unavailable, the GPU device lost, and a GPU that hangs without losing its device (the watchdog).
+ * The conformance view's `?debug` buttons inject them (src/ui/conformance/FaultControls.tsx).
+ */
+
+const summary = (page: Page) => page.getByTestId("conformance-summary");
+
+async function finishedRun(page: Page, count: number): Promise<void> {
+  await loadCaseFile(page, `cases_${count}.json`, oneTokenCases(count));
+  await expect(summary(page)).toHaveText(`${count} passed, 0 failed`, { timeout: 90_000 });
+}
+
+test("a GPU that stops answering is abandoned by the watchdog; the run stops with the reason and the next runs below", async ({
+  page,
+}) => {
+  // A 2 s fixed wait instead of 10 s, so the test does not wait long for the watchdog.
+  const problems = await openConformance(page, "backend=wasm&debug&watchdog=2000");
+  await finishedRun(page, 3);
+  await page.getByTestId("simulate-hang").click();
+  const started = Date.now();
+  await page.getByRole("button", { name: "Run again" }).click();
+  await expect(page.getByTestId("error-message")).toHaveText(
+    /^The run stopped: The engine worker on wasm stopped \(no answer from the engine within 2\.\d s \(the GPU may have hung\); the run was abandoned\); restarting it on cpu\.$/,
+    { timeout: 30_000 },
+  );
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+  await expect(page.getByTestId("conformance-stopped")).toBeVisible();
+  await expect(page.getByTestId("backend-notice")).toContainText("restarting it on cpu");
+  await expect(page.getByTestId("backend")).toHaveText("cpu");
+  await page.getByRole("button", { name: "Run again" }).click();
+  await expect(summary(page)).toHaveText("3 passed, 0 failed", { timeout: 60_000 });
+  await expect(page.getByTestId("backend")).toHaveText("cpu");
+  expect(problems).toEqual([]);
+});
+
+test("a lost WebGPU device while idle keeps the finished results, and the next run is on webgl", async ({ page }) => {
+  const problems = await openConformance(page, "backend=webgpu&debug");
+  await finishedRun(page, 3);
+  await page.getByTestId("simulate-device-lost").click();
+  await expect(page.getByTestId("backend-notice")).toContainText("restarting it on webgl");
+  await expect(page.getByTestId("backend")).toHaveText("webgl");
+  // What the user had is still there, whole.
+  await expect(summary(page)).toHaveText("3 passed, 0 failed");
+  await expect(page.getByTestId("verdict-row")).toHaveCount(3);
+  await page.getByRole("button", { name: "Run again" }).click();
+  await expect(summary(page)).toHaveText("3 passed, 0 failed", { timeout: 60_000 });
+  await expect(page.getByTestId("backend")).toHaveText("webgl");
+  expect(problems).toEqual([]);
+});
+
+test("a worker killed mid-run keeps the rows it finished, says so, and restarts below", async ({ page }) => {
+  const problems = await openConformance(page, "backend=wasm&debug");
+  await loadCaseFile(page, "many.json", oneTokenCases(4000));
+  await expect(page.getByTestId("conformance-progress")).toHaveText(/Running: [1-9][\d,]* of 4,?000/, {
+    timeout: 60_000,
+  });
+  await page.getByTestId("simulate-crash").click();
+  await expect(page.getByTestId("error-message")).toContainText(
+    "The run stopped: The engine worker on wasm stopped (Uncaught Error: simulated worker crash); restarting it on cpu.",
+  );
+  await expect(page.getByTestId("conformance-stopped")).toBeVisible();
+  await expect(summary(page)).toHaveCount(0);
+  expect(await page.locator('[data-testid="verdict-row"][data-state="pass"]').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("backend")).toHaveText("cpu");
+  expect(problems).toEqual([]);
+});
+
+/** The same browser without `--enable-unsafe-webgpu`: headless Chromium on Linux then has no WebGPU adapter. */
+const withoutWebGPU = test.extend({
+  launchOptions: [
+    async ({ launchOptions }, use) => {
+      await use({ ...launchOptions, args: launchOptions.args?.filter((arg) => arg !== "--enable-unsafe-webgpu") });
+    },
+    { scope: "worker" },
+  ],
+});
+
+withoutWebGPU("with WebGPU unavailable, a run asked for on webgpu runs on webgl and says so", async ({ page }) => {
+  const problems = await openConformance(page, "backend=webgpu");
+  const hasAdapter = await page.evaluate(async () => Boolean(await navigator.gpu?.requestAdapter()));
+  test.skip(hasAdapter, "this browser has WebGPU even without --enable-unsafe-webgpu");
+  await expect(page.getByTestId("backend-notice")).toContainText("webgpu is not available here");
+  await finishedRun(page, 3);
+  await expect(page.getByTestId("backend")).toHaveText("webgl");
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,48 @@
+import type { ConventionProblem, ScanProblem } from "../core";
+import type { Strategy } from "./strategy";
+
+/**
+ * How long the client waits for one problem's answer before it takes the engine for hung: a GPU
+ * can stop answering without losing its device (a readback that never resolves), and nothing
+ * else would ever end that run. The deadline scales with the problem: a fixed part (the first run
+ * on a backend compiles shaders, about a second here, far more on a loaded machine), a part per
+ * dispatch (per-token issues one per token, chunked one per chunk), and a part per multiply-add
+ * of the local scans (B · padded T · min(C, T)). Every figure is several times what the slowest
+ * backend on this CPU-only machine takes (SwiftShader webgpu), so only a run that has stopped
+ * trips it: 64 × 32768 tokens with C = 128 gets 10 + 5 ms × 256 + 20 ns × 2^28 ≈ 17 s on chunked.
+ */
+export const WATCHDOG_BASE_MS = 10_000;
+const MS_PER_DISPATCH = 5;
+const MS_PER_MAC = 2e-5;
+
+/** The shape the cost depends on: rows, the longest row, the chunk size. */
+function shapeOf(problem: ScanProblem | ConventionProblem): { rows: number; tokens: number; chunk: number } {
+  if ("library" in problem) {
+    const kl = problem.batch.kl;
+    return { rows: kl.length, tokens: Math.max(0, ...kl.map((row) => row.length)), chunk: problem.chunkSize };
+  }
+  if (problem.kind === "reinforce_pp") {
+    const kl = problem.batch.kl;
+    return { rows: kl.length, tokens: Math.max(0, ...kl.map((row) => row.length)), chunk: problem.chunkSize };
+  }
+  return { rows: problem.rewards.rows, tokens: problem.rewards.cols, chunk: problem.chunkSize };
+}
+
+/** The deadline for one problem, in milliseconds; `baseMs` replaces the fixed part (tests, `?watchdog=`). */
+export function problemDeadlineMs(
+  problem: ScanProblem | ConventionProblem,
+  strategy: Strategy,
+  baseMs = WATCHDOG_BASE_MS,
+): number {
+  const { rows, tokens, chunk } = shapeOf(problem);
+  const c = Math.max(1, Math.min(chunk, tokens));
+  const chunks = Math.ceil(tokens / Math.max(1, chunk));
+  const dispatches = strategy === "per-token" ? tokens : chunks + 8;
+  const macs = rows * chunks * Math.max(1, chunk) * c;
+  return Math.ceil(baseMs + dispatches * MS_PER_DISPATCH + macs * MS_PER_MAC);
+}
+
+/** The message a hung run ends with: the deadline, in seconds, and what happens next. */
+export function hungMessage(deadlineMs: number): string {
+  return `no answer from the engine within ${(deadlineMs / 1000).toFixed(1)} s (the GPU may have hung); the run was abandoned`;
+}
