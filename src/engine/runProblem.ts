@@ -81,7 +81,7 @@ export async function runProblem(
  * The active backend's name. Throws rather than letting the first op quietly initialise the
  * highest-priority backend: a run must report, and time, the backend the caller asked for.
  */
-function activeBackend(): string {
+export function activeBackend(): string {
   const name = tf.getBackend();
   if (!name || tf.engine().registry[name] === undefined) {
     throw new Error(

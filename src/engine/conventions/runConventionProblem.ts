@@ -6,6 +6,7 @@ import { EngineLimitError } from "../engineErrors";
 import { checkEngineLimits } from "../engineLimits";
 import { gaeScan } from "../gaeScan";
 import { readBack } from "../readBack";
+import { activeBackend } from "../runProblem";
 import { runsOn, STRATEGIES, type Strategy } from "../strategy";
 import { type CompactLayout, compactedGae, compactLayout } from "./compactedGae";
 import { checkConventionOutputs } from "./conventionOutputCheck";
@@ -47,17 +48,6 @@ export async function runConventionProblem(problem: ConventionProblem, strategy:
   const result = await solve(p, layouts, strategy);
   checkConventionOutputs(p, backend, result);
   return { result, backend, millis: performance.now() - start };
-}
-
-/** The active backend's name; throws rather than let the first op initialise another one. */
-function activeBackend(): string {
-  const name = tf.getBackend();
-  if (!name || tf.engine().registry[name] === undefined) {
-    throw new Error(
-      `no TensorFlow.js backend is ready${name ? ` ('${name}' did not initialise)` : ""}: await tf.setBackend(...) first`,
-    );
-  }
-  return name;
 }
 
 /**
