@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { caseToConventionProblem } from "../../conformance/caseProblem";
 import {
+  CONVENTION_CHUNK_SIZE,
   type ConventionProblem,
   type ConventionResult,
   conventionErrorBounds,
@@ -20,26 +22,9 @@ const file = parseCaseFile(
 const cases = file.cases.filter((c): c is ConventionCase => c.kind === "convention");
 const strategies = STRATEGIES.filter((s) => runsOn(s, "cpu"));
 
-function problemOf(c: ConventionCase, chunkSize = 128): ConventionProblem<Float32Array> {
-  const { inputs, params } = c;
-  return {
-    library: c.library,
-    estimator: c.estimator,
-    batch: {
-      rewards: inputs.rewards,
-      kl: inputs.kl.map((row) => Float32Array.from(row)),
-      lossMasks: inputs.loss_masks,
-      values: inputs.values?.map((row) => Float32Array.from(row)),
-    },
-    params: {
-      gamma: params.gamma,
-      lambd: params.lambd,
-      klCoef: params.kl_coef,
-      normalize: params.normalize,
-      rewardClipRange: params.reward_clip_range,
-    },
-    chunkSize,
-  };
+/** The case as the conformance view builds it (float32 inputs), at `chunkSize` rather than slime's 128. */
+function problemOf(c: ConventionCase, chunkSize = CONVENTION_CHUNK_SIZE): ConventionProblem {
+  return { ...caseToConventionProblem(c, "float32"), chunkSize };
 }
 
 const float64 = (p: ConventionProblem) => ({
