@@ -1,7 +1,9 @@
-import { parseArgs } from "node:util";
 import { CORE_MODES, type CoreMode } from "../conformance";
 import { STRATEGIES, type Strategy } from "../engine/strategy";
 import { CP_LAYOUT_USAGE, type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
+import { parseOptions, UsageError } from "./parseOptions";
+
+export { UsageError };
 
 export const ENGINES = ["core", "tfjs"] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -43,8 +45,6 @@ internal error.
 
 ${CP_LAYOUT_USAGE}`;
 
-export class UsageError extends Error {}
-
 export interface CheckArgs {
   command: "check";
   file: string;
@@ -62,14 +62,14 @@ export function parseCliArgs(argv: string[]): Args {
     if (!cp.ok) throw new UsageError(cp.message);
     return cp.args;
   }
-  let parsed: ReturnType<typeof parseWith>;
-  try {
-    parsed = parseWith(argv);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals, tokens } = parsed;
-  refuseRepeats(tokens);
+  const { values, positionals } = parseOptions(argv, {
+    mode: { type: "string" },
+    engine: { type: "string" },
+    strategy: { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean", short: "v" },
+  });
   if (values.help) return { command: "help" };
   if (values.version) return { command: "version" };
   const [command, file, ...rest] = positionals;
@@ -89,35 +89,6 @@ export function parseCliArgs(argv: string[]): Args {
     throw new UsageError("--engine tfjs computes in float32: --mode must be float32");
   }
   return { command: "check", file, mode, engine, strategy, json: values.json ?? false };
-}
-
-function parseWith(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    tokens: true,
-    options: {
-      mode: { type: "string" },
-      engine: { type: "string" },
-      strategy: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  });
-}
-
-/** An option given twice is an error: silently keeping the last would run something not asked for. */
-function refuseRepeats(tokens: ReturnType<typeof parseWith>["tokens"]): void {
-  const seen = new Map<string, string | undefined>();
-  for (const token of tokens) {
-    if (token.kind !== "option") continue;
-    if (seen.has(token.name)) {
-      const values = token.value === undefined ? "" : ` (${seen.get(token.name)}, then ${token.value})`;
-      throw new UsageError(`--${token.name} is given more than once${values}; give it once`);
-    }
-    seen.set(token.name, token.value);
-  }
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {

@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import { MAX_CP_SIZE, MAX_TOTAL_LENGTH } from "../core";
+import { parseOptions, UsageError } from "./parseOptions";
 
 export const CP_LAYOUT_COMMAND = "cp-layout";
 
@@ -41,44 +41,35 @@ export function isCpLayout(argv: string[]): boolean {
   return argv.find((a) => !a.startsWith("-")) === CP_LAYOUT_COMMAND;
 }
 
-/** A usage error, as text: args.ts turns it into its UsageError (printed with the usage, status 2). */
+/** A usage error, as text: args.ts throws it again as a UsageError (printed with the usage, status 2). */
 export type CpLayoutParse = { ok: true; args: CpLayoutArgs | { command: "help" } } | { ok: false; message: string };
 
 export function parseCpLayoutArgs(argv: string[]): CpLayoutParse {
   try {
     return { ok: true, args: parseOrThrow(argv) };
   } catch (error) {
-    if (error instanceof CpUsageError) return { ok: false, message: error.message };
+    if (error instanceof UsageError) return { ok: false, message: error.message };
     throw error;
   }
 }
 
-class CpUsageError extends Error {}
-
 function parseOrThrow(argv: string[]): CpLayoutArgs | { command: "help" } {
-  let parsed: ReturnType<typeof parseWith>;
-  try {
-    parsed = parseWith(argv);
-  } catch (error) {
-    throw new CpUsageError((error as Error).message);
-  }
-  const { values, positionals, tokens } = parsed;
-  // An option given twice is refused, as check does: keeping the last would lay out something not asked for.
-  const seen = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind !== "option") continue;
-    if (seen.has(token.name)) throw new CpUsageError(`--${token.name} is given more than once; give it once`);
-    seen.add(token.name);
-  }
+  const { values, positionals } = parseOptions(argv, {
+    "total-length": { type: "string" },
+    "response-length": { type: "string" },
+    "cp-size": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) return { command: "help" };
   const extra = positionals.slice(1);
-  if (extra.length > 0) throw new CpUsageError(`unexpected argument: ${extra[0]}`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
   const whole = (flag: string, text: string | undefined, min: number, max: number): number => {
-    if (text === undefined) throw new CpUsageError(`cp-layout needs ${flag}`);
+    if (text === undefined) throw new UsageError(`cp-layout needs ${flag}`);
     // Digits only: "1e3", "0x10" or "12.0" are refused rather than read as something else.
     const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
     if (!(value >= min && value <= max)) {
-      throw new CpUsageError(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
+      throw new UsageError(`${flag} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
     }
     return value;
   };
@@ -86,24 +77,9 @@ function parseOrThrow(argv: string[]): CpLayoutArgs | { command: "help" } {
   const responseLength = whole("--response-length", values["response-length"], 1, MAX_TOTAL_LENGTH);
   const cpSize = whole("--cp-size", values["cp-size"], 1, MAX_CP_SIZE);
   if (responseLength > totalLength - 1) {
-    throw new CpUsageError(
+    throw new UsageError(
       `--response-length ${responseLength} leaves no prompt token in --total-length ${totalLength}; it must be at most ${totalLength - 1} (response token 0 is predicted by the prompt's last logit)`,
     );
   }
   return { command: "cp-layout", totalLength, responseLength, cpSize, json: values.json ?? false };
-}
-
-function parseWith(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    tokens: true,
-    options: {
-      "total-length": { type: "string" },
-      "response-length": { type: "string" },
-      "cp-size": { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
 }
