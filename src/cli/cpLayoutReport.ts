@@ -7,6 +7,7 @@ import {
   ppoRewardPlacement,
   responseIndices,
 } from "../core";
+import { alignColumns } from "./columns";
 import type { CpLayoutArgs } from "./cpLayoutArgs";
 
 /** `scanlab cp-layout`: the layout as a table per rank, or as JSON; status 0 (bad arguments never get here). */
@@ -54,12 +55,7 @@ export function cpLayoutText(layout: CpLayout): string {
       ]);
     });
   }
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join("  ")
-      .trimEnd();
+  const table = alignColumns(headers, rows);
   const held = layout.ranks.map((rank) => `rank ${rank.rank} ${rank.localLength}`).join(", ");
   const padding = layout.paddedLength - T;
   return [
@@ -67,9 +63,9 @@ export function cpLayoutText(layout: CpLayout): string {
     `${2 * n} chunks of c = ${c} positions (${padding === 0 ? "no padding" : `padded with ${padding} to ${layout.paddedLength}`}); ` +
       `the response's logits are ${P - 1}–${T - 2} (logit j predicts token j + 1)`,
     "",
-    line(headers),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map(line),
+    table.header,
+    table.rule,
+    ...table.rows,
     "",
     `response tokens held: ${held}`,
     `PPO reward placement: ${ppoRewardPlacement(layout).correct ? "" : "WARNING "}${ppoPlacementNote(layout)}`,

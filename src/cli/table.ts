@@ -1,5 +1,6 @@
 import type { CaseVerdict } from "../conformance";
 import { printable } from "../io/printable";
+import { alignColumns } from "./columns";
 
 const HEADERS = ["case", "kind", "shape", "max abs err", "tolerance", "err/bound", "result"];
 
@@ -17,15 +18,10 @@ export function formatTable(verdicts: CaseVerdict[]): string {
     formatFraction(v.boundFraction),
     v.passed ? "pass" : "FAIL",
   ]);
-  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join("  ")
-      .trimEnd();
-  const out = [line(HEADERS), line(widths.map((w) => "-".repeat(w)))];
+  const table = alignColumns(HEADERS, rows);
+  const out = [table.header, table.rule];
   verdicts.forEach((v, i) => {
-    out.push(line(rows[i]));
+    out.push(table.rows[i]);
     if (v.detail) out.push(`    ${printable(v.detail)}`);
   });
   return out.join("\n");
