@@ -1,34 +1,24 @@
-import * as Comlink from "comlink";
 import { useEffect, useState } from "react";
 import { SupersededError } from "../../engine/client";
 import type { PlaygroundRow } from "../../io/playgroundState";
 import { LatestOnly } from "../playground/compute/latestOnly";
+import { LazyWorker } from "../workerClient/lazyWorker";
 import type { CpPanelParams, CpPanelResult } from "./cpPanelModel";
 import type { CpWorkerApi } from "./cpWorker";
 
 /** The worker computing the panel's model: one at a time, only the newest waiting request kept. */
 class CpClient {
-  private worker?: Worker;
-  private api?: Comlink.Remote<CpWorkerApi>;
+  private readonly worker = new LazyWorker<CpWorkerApi>(
+    () => new Worker(new URL("./cpWorker.ts", import.meta.url), { type: "module" }),
+  );
   private readonly runner = new LatestOnly<CpPanelResult>();
 
   model(row: PlaygroundRow, params: CpPanelParams): Promise<CpPanelResult> {
-    return this.runner.run(() => this.remote().model(row, params));
-  }
-
-  private remote(): Comlink.Remote<CpWorkerApi> {
-    if (!this.api) {
-      this.worker = new Worker(new URL("./cpWorker.ts", import.meta.url), { type: "module" });
-      this.api = Comlink.wrap<CpWorkerApi>(this.worker);
-    }
-    return this.api;
+    return this.runner.run(() => this.worker.remote().model(row, params));
   }
 
   dispose(): void {
-    this.api?.[Comlink.releaseProxy]();
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.api = undefined;
+    this.worker.dispose();
   }
 }
 
