@@ -1,0 +1,63 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { normals, seededRandom } from "../src/core/testRandom";
+import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
+import { collectProblems } from "./pageProblems";
+
+/**
+ * A batch far larger than a teaching example, 64 rows × 32768 tokens (2^21 cells, a 120 MB case
+ * file with its float64 truth and slime's float32 result), checked end to end in the conformance
+ * view on wasm and on webgpu: it must finish and pass within its bounds, with progress shown while
+ * it runs. The longest main-thread task is printed (a figure, not asserted: it moves with the
+ * machine's load); today reading and validating the file is on the main thread.
+ */
+test.describe.configure({ timeout: 480_000 });
+
+/** SCANLAB_LARGE_ROWS and SCANLAB_LARGE_TOKENS measure other sizes (the largest that fits: README). */
+const ROWS = Number(process.env.SCANLAB_LARGE_ROWS ?? 64);
+const TOKENS = Number(process.env.SCANLAB_LARGE_TOKENS ?? 32768);
+let file: string | undefined;
+
+/** The case file on disk (Playwright passes a buffer of at most 50 MB), written once per worker. */
+function caseFile(): string {
+  if (!file) {
+    const data = Float64Array.from(normals(seededRandom(64), ROWS * TOKENS), Math.fround);
+    const problem = {
+      kind: "discounted" as const,
+      rewards: { rows: ROWS, cols: TOKENS, data },
+      discount: 0.99,
+      chunkSize: 128,
+    };
+    file = join(mkdtempSync(join(tmpdir(), "scanlab-large-")), "big.json");
+    writeFileSync(file, JSON.stringify(buildCaseFile([buildCase(problem, `b${ROWS}_t${TOKENS}`)])));
+  }
+  return file;
+}
+
+for (const backend of ["wasm", "webgpu"] as const) {
+  test(`${ROWS} × ${TOKENS} tokens pass on ${backend}, with progress, and the page keeps answering`, async ({
+    page,
+  }) => {
+    const problems = collectProblems(page);
+    await page.goto(`/?view=conformance&backend=${backend}`);
+    await page.evaluate(() => {
+      const w = window as unknown as { longest: number };
+      w.longest = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.longest = Math.max(w.longest, entry.duration);
+      }).observe({ type: "longtask", buffered: false });
+    });
+    const started = Date.now();
+    await page.getByTestId("case-file-input").setInputFiles(caseFile());
+    await expect(page.getByTestId("conformance-progress")).toBeVisible({ timeout: 120_000 });
+    await expect(page.getByTestId("conformance-summary")).toHaveText("1 passed, 0 failed", { timeout: 420_000 });
+    await expect(page.getByTestId("backend")).toHaveText(backend);
+    const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
+    console.log(
+      `${backend}: ${ROWS} × ${TOKENS} checked in ${Date.now() - started} ms; longest main-thread task ${Math.round(longest)} ms`,
+    );
+    expect(problems).toEqual([]);
+  });
+}
