@@ -1,9 +1,9 @@
 import { formatSpan } from "../../core";
-import { envelopePath, labelColor, rankColor, valueScale } from "./cpGeometry";
+import { envelopePath, rankColor, valueScale } from "./cpGeometry";
 import type { CpPanelModel } from "./cpPanelModel";
 import type { CpStep } from "./cpSteps";
+import { LANE_LABEL_WIDTH, LaneAxisEnds, NoResponseToken, RankLabel } from "./laneParts";
 
-const LABEL_WIDTH = 88;
 const LANE = 34;
 
 type LaneStep = Exclude<CpStep, "split" | "shift">;
@@ -16,8 +16,8 @@ type LaneStep = Exclude<CpStep, "split" | "shift">;
 export function RankLanes({ model, step, width }: { model: CpPanelModel; step: LaneStep; width: number }) {
   const { layout } = model;
   const R = layout.responseLength;
-  const plot = Math.max(60, width - LABEL_WIDTH - 4);
-  const x = (k: number) => LABEL_WIDTH + (k / R) * plot;
+  const plot = Math.max(60, width - LANE_LABEL_WIDTH - 4);
+  const x = (k: number) => LANE_LABEL_WIDTH + (k / R) * plot;
   const showsOutput = step === "scan" || step === "slice";
   const values = showsOutput ? model.output : model.gathered;
   const extraLane = step === "gather" || step === "scan";
@@ -43,13 +43,10 @@ export function RankLanes({ model, step, width }: { model: CpPanelModel; step: L
         const full = step === "scan";
         return (
           <g key={rank.rank} data-testid="cp-lane" data-rank={r}>
-            <rect x={0} y={top + 4} width={LABEL_WIDTH - 8} height={LANE - 8} rx={3} fill={fill} />
-            <text x={(LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} fill={labelColor(fill)} className="cp-lane-label">
-              {`rank ${r}`}
-            </text>
-            <rect x={LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg" />
+            <RankLabel rank={r} fill={fill} y={top + 4} height={LANE - 8} />
+            <rect x={LANE_LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg" />
             {step === "gather" || full ? (
-              <line x1={LABEL_WIDTH} x2={LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
+              <line x1={LANE_LABEL_WIDTH} x2={LANE_LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
             ) : null}
             {rank.pieces.map((piece) =>
               piece.response ? (
@@ -86,21 +83,12 @@ export function RankLanes({ model, step, width }: { model: CpPanelModel; step: L
               ) : null,
             )}
             {full ? <path d={envelopePath(values, 0, R, x(0), x(R), y)} className="cp-values" /> : null}
-            {rank.localLength === 0 ? (
-              <text x={LABEL_WIDTH + 6} y={top + LANE / 2 + 4} className="cp-none">
-                no response token
-              </text>
-            ) : null}
+            {rank.localLength === 0 ? <NoResponseToken middle={top + LANE / 2} /> : null}
           </g>
         );
       })}
       {extraLane ? <SummaryLane model={model} step={step} top={y0(layout.cpSize)} plot={plot} x={x} /> : null}
-      <text x={LABEL_WIDTH} y={height - 3} className="cp-tick">
-        response token 0
-      </text>
-      <text x={LABEL_WIDTH + plot} y={height - 3} className="cp-tick" textAnchor="end">
-        {R - 1}
-      </text>
+      <LaneAxisEnds first="response token 0" last={R - 1} plot={plot} y={height - 3} />
     </svg>
   );
 }
@@ -132,11 +120,11 @@ function SummaryLane({
   const label = step === "scan" ? "scan" : "Σ ranks";
   return (
     <g data-testid="cp-summary-lane">
-      <rect x={0} y={top + 4} width={LABEL_WIDTH - 8} height={LANE - 8} rx={3} className="cp-sum-label" />
-      <text x={(LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} className="cp-lane-label sum">
+      <rect x={0} y={top + 4} width={LANE_LABEL_WIDTH - 8} height={LANE - 8} rx={3} className="cp-sum-label" />
+      <text x={(LANE_LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} className="cp-lane-label sum">
         {label}
       </text>
-      <rect x={LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg sum" />
+      <rect x={LANE_LABEL_WIDTH} y={top + 4} width={plot} height={LANE - 8} className="cp-lane-bg sum" />
       {model.layout.ranks.flatMap((rank) =>
         rank.pieces.map((piece) =>
           piece.response ? (
@@ -151,7 +139,7 @@ function SummaryLane({
           ) : null,
         ),
       )}
-      <line x1={LABEL_WIDTH} x2={LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
+      <line x1={LANE_LABEL_WIDTH} x2={LANE_LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
       <path d={envelopePath(values, 0, R, x(0), x(R), y)} className="cp-values sum" />
     </g>
   );

@@ -1,7 +1,7 @@
-import { envelopePath, labelColor, rankColor, valueScale } from "./cpGeometry";
+import { envelopePath, rankColor, valueScale } from "./cpGeometry";
 import type { CpPanelModel } from "./cpPanelModel";
+import { LANE_LABEL_WIDTH, LaneAxisEnds, NoResponseToken, RankLabel } from "./laneParts";
 
-const LABEL_WIDTH = 88;
 const LANE = 40;
 
 /**
@@ -12,7 +12,7 @@ const LANE = 40;
 export function WhiteningLanes({ model, width }: { model: CpPanelModel; width: number }) {
   const rows = model.whitening.rows;
   const longest = Math.max(1, ...rows.map((r) => r.tokens));
-  const plot = Math.max(60, width - LABEL_WIDTH - 4);
+  const plot = Math.max(60, width - LANE_LABEL_WIDTH - 4);
   const all = rows.flatMap((r) => [r.groupWhitened, r.ownWhitened].filter((a): a is Float32Array => a !== null));
   const height = rows.length * LANE + 16;
   return (
@@ -28,35 +28,26 @@ export function WhiteningLanes({ model, width }: { model: CpPanelModel; width: n
         const top = row.rank * LANE;
         const y = valueScale(all, top + 4, top + LANE - 4);
         const fill = rankColor(row.rank, model.layout.cpSize);
-        const x1 = LABEL_WIDTH + (row.tokens / longest) * plot;
+        const x1 = LANE_LABEL_WIDTH + (row.tokens / longest) * plot;
         return (
           <g key={row.rank}>
-            <rect x={0} y={top + 6} width={LABEL_WIDTH - 8} height={LANE - 12} rx={3} fill={fill} />
-            <text x={(LABEL_WIDTH - 8) / 2} y={top + LANE / 2 + 4} fill={labelColor(fill)} className="cp-lane-label">
-              {`rank ${row.rank}`}
-            </text>
-            <rect x={LABEL_WIDTH} y={top + 2} width={plot} height={LANE - 4} className="cp-lane-bg" />
-            <line x1={LABEL_WIDTH} x2={LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
+            <RankLabel rank={row.rank} fill={fill} y={top + 6} height={LANE - 12} />
+            <rect x={LANE_LABEL_WIDTH} y={top + 2} width={plot} height={LANE - 4} className="cp-lane-bg" />
+            <line x1={LANE_LABEL_WIDTH} x2={LANE_LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
             {row.groupWhitened ? (
-              <path d={envelopePath(row.groupWhitened, 0, row.tokens, LABEL_WIDTH, x1, y)} className="cp-values" />
+              <path d={envelopePath(row.groupWhitened, 0, row.tokens, LANE_LABEL_WIDTH, x1, y)} className="cp-values" />
             ) : null}
             {row.ownWhitened ? (
-              <path d={envelopePath(row.ownWhitened, 0, row.tokens, LABEL_WIDTH, x1, y)} className="cp-values own" />
+              <path
+                d={envelopePath(row.ownWhitened, 0, row.tokens, LANE_LABEL_WIDTH, x1, y)}
+                className="cp-values own"
+              />
             ) : null}
-            {row.tokens === 0 ? (
-              <text x={LABEL_WIDTH + 6} y={top + LANE / 2 + 4} className="cp-none">
-                no response token
-              </text>
-            ) : null}
+            {row.tokens === 0 ? <NoResponseToken middle={top + LANE / 2} /> : null}
           </g>
         );
       })}
-      <text x={LABEL_WIDTH} y={height - 3} className="cp-tick">
-        local index 0
-      </text>
-      <text x={LABEL_WIDTH + plot} y={height - 3} className="cp-tick" textAnchor="end">
-        {longest - 1}
-      </text>
+      <LaneAxisEnds first="local index 0" last={longest - 1} plot={plot} y={height - 3} />
     </svg>
   );
 }
