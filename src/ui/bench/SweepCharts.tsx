@@ -1,14 +1,14 @@
 import { useRef } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, XAxis, YAxis } from "recharts";
+import { ReferenceDot } from "recharts";
 import { useWidth } from "../charts/useWidth";
-import { logTicks, STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "./benchChartData";
+import { STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "./benchChartData";
 import { formatError, formatMs } from "./benchFormat";
+import { StrategyLogChart } from "./StrategyLogChart";
 
 type Series = StrategySeries<SweepPoint> & { best?: SweepPoint };
 
 const HEIGHT = 220;
 const MARGIN = { top: 16, right: 32, bottom: 4, left: 8 };
-const TICK = { fontSize: 11 };
 
 function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: number[]; width: number }) {
   const { series, value, chunks, width } = props;
@@ -18,44 +18,19 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
   const yMax = Math.max(...values) * 1.6;
   const format = value === "ms" ? tickMs : (v: number) => formatError(v);
   return (
-    <LineChart width={width} height={HEIGHT} margin={MARGIN}>
-      <CartesianGrid stroke="#e5e7eb" />
-      <XAxis
-        dataKey="chunkSize"
-        type="number"
-        scale="log"
-        domain={[chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3]}
-        ticks={chunks}
-        tick={TICK}
-        allowDataOverflow
-        label={{ value: "chunk size C (log)", position: "insideBottom", offset: -2, fontSize: 11 }}
-        height={36}
-      />
-      <YAxis
-        type="number"
-        scale="log"
-        domain={[yMin, yMax]}
-        ticks={logTicks(yMin, yMax).filter((t) => t >= yMin && t <= yMax)}
-        tickFormatter={format}
-        tick={TICK}
-        allowDataOverflow
-        width={72}
-      />
-      <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
-      {series.map((s) => (
-        <Line
-          key={s.strategy}
-          data={s.points.filter((p) => p[value] > 0)}
-          dataKey={value}
-          name={STRATEGY_STYLE[s.strategy].label}
-          type="linear"
-          stroke={STRATEGY_STYLE[s.strategy].colour}
-          strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
-          strokeWidth={2}
-          dot={{ r: 3, strokeDasharray: "0" }}
-          isAnimationActive={false}
-        />
-      ))}
+    <StrategyLogChart
+      width={width}
+      height={HEIGHT}
+      margin={MARGIN}
+      x={{
+        dataKey: "chunkSize",
+        domain: [chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3],
+        ticks: chunks,
+        label: "chunk size C (log)",
+      }}
+      y={{ dataKey: value, domain: [yMin, yMax], tickFormatter: format }}
+      lines={series.map((s) => ({ strategy: s.strategy, points: s.points.filter((p) => p[value] > 0) }))}
+    >
       {series.map((s) =>
         s.best && s.best[value] > 0 ? (
           <ReferenceDot
@@ -70,7 +45,7 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
           />
         ) : null,
       )}
-    </LineChart>
+    </StrategyLogChart>
   );
 }
 

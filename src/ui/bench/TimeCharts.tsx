@@ -1,11 +1,10 @@
 import { useRef } from "react";
-import { CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from "recharts";
 import { useWidth } from "../charts/useWidth";
-import { logTicks, STRATEGY_STYLE, type StrategySeries, type TimePoint, tickMs } from "./benchChartData";
+import { type StrategySeries, type TimePoint, tickMs } from "./benchChartData";
+import { StrategyLogChart } from "./StrategyLogChart";
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 20, bottom: 4, left: 8 };
-const TICK = { fontSize: 11 };
 
 function padded(values: number[]): [number, number] {
   return [Math.min(...values) / 1.6, Math.max(...values) * 1.6];
@@ -28,46 +27,20 @@ function TimeChart({ backend, series }: { backend: string; series: StrategySerie
       {points.length === 0 ? (
         <p className="muted small">No timed row on {backend} yet.</p>
       ) : (
-        <LineChart width={width} height={HEIGHT} margin={MARGIN}>
-          <CartesianGrid stroke="#e5e7eb" />
-          <XAxis
-            dataKey="cells"
-            type="number"
-            scale="log"
-            domain={[xMin, xMax]}
-            ticks={sizes.map(([cells]) => cells)}
-            tickFormatter={(v: number) => labels.get(v) ?? String(v)}
-            tick={TICK}
-            allowDataOverflow
-            label={{ value: "rows × tokens (log of B·T)", position: "insideBottom", offset: -2, fontSize: 11 }}
-            height={36}
-          />
-          <YAxis
-            type="number"
-            scale="log"
-            domain={[yMin, yMax]}
-            ticks={logTicks(yMin, yMax).filter((t) => t >= yMin && t <= yMax)}
-            tickFormatter={tickMs}
-            tick={TICK}
-            allowDataOverflow
-            width={72}
-          />
-          <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
-          {series.map((s) => (
-            <Line
-              key={s.strategy}
-              data={s.points}
-              dataKey="ms"
-              name={STRATEGY_STYLE[s.strategy].label}
-              type="linear"
-              stroke={STRATEGY_STYLE[s.strategy].colour}
-              strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
-              strokeWidth={2}
-              dot={{ r: 3, strokeDasharray: "0" }}
-              isAnimationActive={false}
-            />
-          ))}
-        </LineChart>
+        <StrategyLogChart
+          width={width}
+          height={HEIGHT}
+          margin={MARGIN}
+          x={{
+            dataKey: "cells",
+            domain: [xMin, xMax],
+            ticks: sizes.map(([cells]) => cells),
+            tickFormatter: (v: number) => labels.get(v) ?? String(v),
+            label: "rows × tokens (log of B·T)",
+          }}
+          y={{ dataKey: "ms", domain: [yMin, yMax], tickFormatter: tickMs }}
+          lines={series}
+        />
       )}
     </figure>
   );

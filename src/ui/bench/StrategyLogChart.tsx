@@ -1,0 +1,73 @@
+import type { ReactNode } from "react";
+import { CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from "recharts";
+import { logTicks, STRATEGY_STYLE } from "./benchChartData";
+import type { BenchStrategy } from "./benchPlan";
+
+const TICK = { fontSize: 11 };
+
+/** An axis of a bench chart: logarithmic, over `domain`; recharts writes the ticks when no formatter is given. */
+export interface LogAxis {
+  dataKey: string;
+  domain: [number, number];
+  tickFormatter?: (value: number) => string;
+}
+
+/**
+ * The bench's charts share one frame: both axes logarithmic, one line per strategy in its own colour,
+ * dash and legend name. `children` draw over the lines (the sweep rings its best chunk size).
+ */
+export function StrategyLogChart<P>(props: {
+  width: number;
+  height: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+  x: LogAxis & { ticks: number[]; label: string };
+  y: LogAxis;
+  lines: { strategy: BenchStrategy; points: P[] }[];
+  children?: ReactNode;
+}) {
+  const { x, y } = props;
+  const [yMin, yMax] = y.domain;
+  return (
+    <LineChart width={props.width} height={props.height} margin={props.margin}>
+      <CartesianGrid stroke="#e5e7eb" />
+      <XAxis
+        dataKey={x.dataKey}
+        type="number"
+        scale="log"
+        domain={x.domain}
+        ticks={x.ticks}
+        tickFormatter={x.tickFormatter}
+        tick={TICK}
+        allowDataOverflow
+        label={{ value: x.label, position: "insideBottom", offset: -2, fontSize: 11 }}
+        height={36}
+      />
+      <YAxis
+        type="number"
+        scale="log"
+        domain={y.domain}
+        ticks={logTicks(yMin, yMax).filter((t) => t >= yMin && t <= yMax)}
+        tickFormatter={y.tickFormatter}
+        tick={TICK}
+        allowDataOverflow
+        width={72}
+      />
+      <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
+      {props.lines.map((s) => (
+        <Line
+          key={s.strategy}
+          data={s.points}
+          dataKey={y.dataKey}
+          name={STRATEGY_STYLE[s.strategy].label}
+          type="linear"
+          stroke={STRATEGY_STYLE[s.strategy].colour}
+          strokeDasharray={STRATEGY_STYLE[s.strategy].dash}
+          strokeWidth={2}
+          dot={{ r: 3, strokeDasharray: "0" }}
+          isAnimationActive={false}
+        />
+      ))}
+      {props.children}
+    </LineChart>
+  );
+}
