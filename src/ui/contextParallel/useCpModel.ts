@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { SupersededError } from "../../engine/client";
 import type { PlaygroundRow } from "../../io/playgroundState";
-import { LatestOnly } from "../playground/compute/latestOnly";
+import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { CpPanelParams, CpPanelResult } from "./cpPanelModel";
 import type { CpWorkerApi } from "./cpWorker";

@@ -2,8 +2,8 @@ import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { LatestOnly } from "../workerClient/latestOnly";
 import type { CoreScanClient } from "./compute/coreScanClient";
-import { LatestOnly } from "./compute/latestOnly";
 import {
   type ChunkedAnswer,
   type ChunkedSolver,

@@ -1,7 +1,8 @@
 import * as Comlink from "comlink";
 import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
-import { LatestOnly } from "./latestOnly";
+import { LatestOnly } from "../../workerClient/latestOnly";
+import { LazyWorker } from "../../workerClient/lazyWorker";
 import { type PackedState, packState } from "./packState";
 import type { DecodeAnswer, FileAnswer, StateCodecApi } from "./stateCodecWorker";
 
@@ -13,46 +14,36 @@ function packed(state: PlaygroundState): PackedState {
 
 /** The codec worker (links, case files), started on first use; encodes coalesce to the newest state. */
 export class StateCodec {
-  private worker?: Worker;
-  private api?: Comlink.Remote<StateCodecApi>;
+  private readonly worker = new LazyWorker<StateCodecApi>(
+    () => new Worker(new URL("./stateCodecWorker.ts", import.meta.url), { type: "module" }),
+  );
   private readonly encodes = new LatestOnly<string>();
 
   encode(state: PlaygroundState): Promise<string> {
-    return this.encodes.run(() => this.remote().encode(packed(state)));
+    return this.encodes.run(() => this.worker.remote().encode(packed(state)));
   }
 
   decode(text: string, source: string): Promise<DecodeAnswer> {
-    return this.remote().decode(text, source);
+    return this.worker.remote().decode(text, source);
   }
 
   caseFile(state: PlaygroundState): Promise<FileAnswer> {
-    return this.remote().caseFile(packed(state));
+    return this.worker.remote().caseFile(packed(state));
   }
 
   conventionCase(state: PlaygroundState): Promise<FileAnswer> {
-    return this.remote().conventionCase(packed(state));
+    return this.worker.remote().conventionCase(packed(state));
   }
 
   csv(state: PlaygroundState, results: CsvResults): Promise<FileAnswer> {
-    return this.remote().csv(packed(state), results);
+    return this.worker.remote().csv(packed(state), results);
   }
 
   pytest(state: PlaygroundState): Promise<string> {
-    return this.remote().pytest(packed(state));
+    return this.worker.remote().pytest(packed(state));
   }
 
   dispose(): void {
-    this.api?.[Comlink.releaseProxy]();
-    this.worker?.terminate();
-    this.worker = undefined;
-    this.api = undefined;
-  }
-
-  private remote(): Comlink.Remote<StateCodecApi> {
-    if (!this.api) {
-      this.worker = new Worker(new URL("./stateCodecWorker.ts", import.meta.url), { type: "module" });
-      this.api = Comlink.wrap<StateCodecApi>(this.worker);
-    }
-    return this.api;
+    this.worker.dispose();
   }
 }

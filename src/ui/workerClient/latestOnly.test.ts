@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SupersededError } from "../../../engine/client";
+import { SupersededError } from "../../engine/client";
 import { LatestOnly } from "./latestOnly";
 
 function deferred<T>() {

@@ -1,4 +1,4 @@
-import { SupersededError } from "../../../engine/client";
+import { SupersededError } from "../../engine/client";
 
 /**
  * Runs one task at a time and keeps at most one waiting: a newer task replaces the waiting one,
