@@ -1,5 +1,5 @@
 import { CORE_MODES, type CoreMode } from "../conformance";
-import { STRATEGIES, type Strategy } from "../engine/strategy";
+import { runsOn, STRATEGIES, type Strategy, strategiesFor } from "../engine/strategy";
 import { CP_LAYOUT_USAGE, type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
 import { parseOptions, UsageError } from "./parseOptions";
 
@@ -26,7 +26,7 @@ Options:
   --engine core|tfjs
                     core = pure TypeScript (default); tfjs = the TensorFlow.js engine
                     on its cpu backend (float32, checked within the float32 bound);
-                    it runs discounted, gae and reinforce_pp cases, not convention ones
+                    it runs every kind, library-convention cases included
   --strategy chunked|two-level|per-token
                     tfjs strategy (default chunked)
   --json            print one JSON object instead of the table
@@ -80,7 +80,17 @@ export function parseCliArgs(argv: string[]): Args {
   if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
 
   const engine = oneOf(values.engine ?? "core", ENGINES, "--engine");
-  const strategy = oneOf(values.strategy ?? "chunked", STRATEGIES, "--strategy");
+  // The command's engine is tfjs's cpu backend: a webgpu-only strategy is a usage error, not a failure per case.
+  if (
+    values.strategy !== undefined &&
+    !runsOn(values.strategy as Strategy, "cpu") &&
+    STRATEGIES.includes(values.strategy as Strategy)
+  ) {
+    throw new UsageError(
+      `--strategy ${values.strategy} runs only in the browser, on webgpu; the command's engine is tfjs's cpu backend`,
+    );
+  }
+  const strategy = oneOf(values.strategy ?? "chunked", strategiesFor("cpu"), "--strategy");
   if (engine === "core" && values.strategy !== undefined) {
     throw new UsageError("--strategy applies to --engine tfjs only");
   }

@@ -157,6 +157,9 @@ describe("scanlab check", () => {
     const badMode = await scanlab(["check", "x.json", "--mode", "float16"]);
     expect(badMode.status).toBe(2);
     expect(badMode.stderr).toContain('--mode must be one of float64, float32, slime-exact; got "float16"');
+    const fused = await scanlab(["check", "x.json", "--engine", "tfjs", "--strategy", "fused"]);
+    expect(fused.status).toBe(2);
+    expect(fused.stderr).toContain("--strategy fused runs only in the browser, on webgpu");
     expect((await scanlab(["check"])).stderr).toContain("check needs a case file");
     expect((await scanlab(["--help"])).stdout).toContain("Usage: scanlab check FILE");
   });
