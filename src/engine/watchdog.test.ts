@@ -10,13 +10,13 @@ describe("the watchdog's deadline grows with the problem", () => {
   it("gives a teaching-size problem the fixed part and little more", () => {
     const ms = problemDeadlineMs(batch(4, 300, 128), "chunked");
     expect(ms).toBeGreaterThanOrEqual(WATCHDOG_BASE_MS);
-    expect(ms).toBeLessThan(WATCHDOG_BASE_MS + 100);
+    expect(ms).toBeLessThan(WATCHDOG_BASE_MS + 1000);
   });
 
   it("gives 64 × 32768 tokens room for its dispatches and its multiply-adds, per-token most", () => {
     const chunked = problemDeadlineMs(batch(64, 32768, 128), "chunked");
-    expect(chunked).toBe(Math.ceil(WATCHDOG_BASE_MS + (256 + 8) * 5 + 64 * 32768 * 128 * 2e-5));
-    expect(problemDeadlineMs(batch(64, 32768, 128), "per-token")).toBeGreaterThan(chunked + 150_000);
+    expect(chunked).toBe(Math.ceil(WATCHDOG_BASE_MS + (256 + 8) * 20 + 64 * 32768 * 128 * 5e-4));
+    expect(problemDeadlineMs(batch(64, 32768, 128), "per-token")).toBeGreaterThan(chunked + 600_000);
   });
 
   it("counts a ragged batch by its longest row", () => {

@@ -7,13 +7,15 @@ import type { Strategy } from "./strategy";
  * else would ever end that run. The deadline scales with the problem: a fixed part (the first run
  * on a backend compiles shaders, about a second here, far more on a loaded machine), a part per
  * dispatch (per-token issues one per token, chunked one per chunk), and a part per multiply-add
- * of the local scans (B · padded T · min(C, T)). Every figure is several times what the slowest
- * backend on this CPU-only machine takes (SwiftShader webgpu), so only a run that has stopped
- * trips it: 64 × 32768 tokens with C = 128 gets 10 + 5 ms × 256 + 20 ns × 2^28 ≈ 17 s on chunked.
+ * of the local scans (B · padded T · min(C, T)). The figures are about 20 times the slowest
+ * backend measured on this 2-core machine (tfjs cpu: about 30 ns a multiply-add, 1 ms a dispatch
+ * under load), so only a run that has stopped trips it; a first version at 20 ns a multiply-add
+ * abandoned a sound 64 × 65536 run on wasm. 64 × 32768 tokens with C = 128 gets
+ * 10 s + 20 ms × 264 + 500 ns × 2^28 ≈ 149 s on chunked.
  */
 export const WATCHDOG_BASE_MS = 10_000;
-const MS_PER_DISPATCH = 5;
-const MS_PER_MAC = 2e-5;
+const MS_PER_DISPATCH = 20;
+const MS_PER_MAC = 5e-4;
 
 /** The shape the cost depends on: rows, the longest row, the chunk size. */
 function shapeOf(problem: ScanProblem | ConventionProblem): { rows: number; tokens: number; chunk: number } {
