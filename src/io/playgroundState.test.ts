@@ -45,10 +45,10 @@ describe("the playground state is validated field by field", () => {
   });
 
   it("refuses batches above the size limit", () => {
-    const data = { source: "preset", preset: "dense", seed: 1, rows: 1024, tokens: 2048, ragged: false };
-    expect(messageOf({ data })).toBe(`data: 1024 rows × 2048 tokens is above the limit of ${MAX_CELLS} cells`);
-    expect(messageOf(inline([{ length: 65536 }, ...new Array(16).fill({ length: 1 })]))).toMatch(
-      /^data.rows: 17 rows padded to 65536 tokens is above the limit/,
+    const data = { source: "preset", preset: "dense", seed: 1, rows: 1024, tokens: 8192, ragged: false };
+    expect(messageOf({ data })).toBe(`data: 1024 rows × 8192 tokens is above the limit of ${MAX_CELLS} cells`);
+    expect(messageOf(inline([{ length: 65536 }, ...new Array(64).fill({ length: 1 })]))).toMatch(
+      /^data.rows: 65 rows padded to 65536 tokens is above the limit/,
     );
   });
 

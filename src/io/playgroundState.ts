@@ -53,7 +53,8 @@ export type GeneratorId = (typeof GENERATORS)[number];
  */
 export const MAX_ROWS = 1024;
 export const MAX_TOKENS = 65536;
-export const MAX_CELLS = 2 ** 20;
+// 2^22 cells holds 64 × 65536, the largest conformance batch; at float64 that is 32 MiB per array.
+export const MAX_CELLS = 2 ** 22;
 /** A chunk of C tokens is a C×C discount kernel in the engine (64 MiB of float32 at 4096). */
 export const MAX_CHUNK_SIZE = 4096;
 /** Every input must be a float32 value (the golden schema's contract), hence finite below this. */
