@@ -12,6 +12,7 @@ import { activeCapacity } from "./backendCapacity";
 import { discountedScan, type ScanResultTensors, scanLayout } from "./discountedScan";
 import { checkEngineLimits } from "./engineLimits";
 import { gaeScan } from "./gaeScan";
+import { InputUploads } from "./inputUploads";
 import { checkEngineOutputs } from "./outputCheck";
 import { type PreparedProblem, prepareProblem, scanShape } from "./prepareProblem";
 import { readBack } from "./readBack";
@@ -99,9 +100,9 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
       const layout = scanLayout(cols, p.chunkSize, strategy);
       if (rows * cols === 0)
         return { outputs: { kind: "discounted", returns: new Float32Array(0) }, ...noTrace(layout, trace) };
-      const a = await readBack(
-        tf.tidy(() =>
-          discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.discount, p.chunkSize, strategy, options),
+      const a = await withInputs((inputs) =>
+        readBack(
+          tf.tidy(() => discountedScan(inputs.tensor2d(data, rows, cols), p.discount, p.chunkSize, strategy, options)),
         ),
       );
       return { outputs: { kind: "discounted", returns: a.returns }, ...traceOf(layout, a) };
@@ -113,13 +114,15 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
         const empty = new Float32Array(0);
         return { outputs: { kind: "gae", advantages: empty, returns: empty.slice() }, ...noTrace(layout, trace) };
       }
-      const a = await readBack(
-        tf.tidy(() => {
-          const rewards = tf.tensor2d(p.rewards.data, [rows, cols], "float32");
-          const values = tf.tensor2d(p.values.data, [rows, cols], "float32");
-          const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy, options);
-          return { advantages: gae.advantages, returns: gae.returns, ...traceTensors(gae.scan) };
-        }),
+      const a = await withInputs((inputs) =>
+        readBack(
+          tf.tidy(() => {
+            const rewards = inputs.tensor2d(p.rewards.data, rows, cols);
+            const values = inputs.tensor2d(p.values.data, rows, cols);
+            const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy, options);
+            return { advantages: gae.advantages, returns: gae.returns, ...traceTensors(gae.scan) };
+          }),
+        ),
       );
       return { outputs: { kind: "gae", advantages: a.advantages, returns: a.returns }, ...traceOf(layout, a) };
     }
@@ -132,15 +135,28 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
       if (rows * cols === 0)
         return { outputs: { kind: "reinforce_pp", returns: [], tokenLevelRewards }, ...noTrace(layout, trace) };
       const { data } = padRight(tokenLevelRewards, new Float32Array(0));
-      const a = await readBack(
-        tf.tidy(() =>
-          discountedScan(tf.tensor2d(data, [rows, cols], "float32"), p.gamma, p.chunkSize, strategy, options),
+      const a = await withInputs((inputs) =>
+        readBack(
+          tf.tidy(() => discountedScan(inputs.tensor2d(data, rows, cols), p.gamma, p.chunkSize, strategy, options)),
         ),
       );
       const scanned = { rows, cols, data: a.returns };
       const returns = tokenLevelRewards.map((tok, b) => trimRow(scanned, b, tok.length));
       return { outputs: { kind: "reinforce_pp", returns, tokenLevelRewards }, ...traceOf(layout, a) };
     }
+  }
+}
+
+/** Runs `read` with the run's input uploads, handing their device buffers back once it has read the results. */
+async function withInputs<T>(read: (inputs: InputUploads) => Promise<T>): Promise<T> {
+  const inputs = new InputUploads();
+  let succeeded = false;
+  try {
+    const result = await read(inputs);
+    succeeded = true;
+    return result;
+  } finally {
+    inputs.release(succeeded);
   }
 }
 
