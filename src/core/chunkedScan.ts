@@ -83,12 +83,18 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
       const start = c * chunkSize;
       const valid = Math.min(chunkSize, cols - start);
       carriesIn[b * nChunks + c] = carry;
+      // The GEMM multiplies every input of the chunk by the kernel, zeros above the diagonal
+      // included, and 0·NaN = 0·∞ = NaN: a non-finite input poisons the local scan before it too
+      // (§b.4). Only reachable when the caller allowed non-finite inputs.
+      let lastNonFinite = -1;
+      for (let l = 0; l < valid; l++) if (!Number.isFinite(x[start + l])) lastNonFinite = l;
       for (let j = 0; j < chunkSize; j++) {
         // Padded positions (l ≥ valid) hold zeros and add nothing: skipping them keeps a chunk
         // far longer than the row at O(C·T) work instead of O(C²).
         const last = Math.min(j, valid - 1);
         let acc = 0;
         for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+        if (lastNonFinite > j) acc = Number.NaN;
         localScans[b * paddedCols + start + j] = acc;
         if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
       }

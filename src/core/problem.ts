@@ -3,12 +3,20 @@ import { type ChunkedScanOptions, type ChunkTrace, chunkedDiscountedReturns } fr
 import { chunkedGae, vanillaGae } from "./gae";
 import { type ReinforcePPBatch, reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
 import { serialDiscountedReturns } from "./serialScan";
+import { allowingNonFinite } from "./validation";
 
 /** One of the three estimators built on the scan, with its inputs and parameters. */
-export type ScanProblem<A extends FloatArray = FloatArray> =
+export type ScanProblem<A extends FloatArray = FloatArray> = (
   | { kind: "discounted"; rewards: Batch<A>; discount: number; chunkSize: number }
   | { kind: "gae"; rewards: Batch<A>; values: Batch<A>; gamma: number; lambd: number; chunkSize: number }
-  | { kind: "reinforce_pp"; batch: ReinforcePPBatch<A>; klCoef: number; gamma: number; chunkSize: number };
+  | { kind: "reinforce_pp"; batch: ReinforcePPBatch<A>; klCoef: number; gamma: number; chunkSize: number }
+) & {
+  /**
+   * Opt-in: run NaN and ±Inf inputs instead of rejecting them, to show how each scan spreads them
+   * (ALGORITHM.md §b.4). Absent (the default): any non-finite input is a ScanInputError.
+   */
+  allowNonFinite?: boolean;
+};
 
 /** What an estimator produces, named as in the golden files; rectangular outputs are row-major. */
 export type ScanOutputs<A extends FloatArray = FloatArray> =
@@ -29,6 +37,15 @@ export function solve<A extends FloatArray>(
   problem: ScanProblem<A>,
   method: ScanMethod,
   options: Omit<ChunkedScanOptions, "chunkSize"> = {},
+): Solution<A> {
+  if (problem.allowNonFinite) return allowingNonFinite(() => solveChecked(problem, method, options));
+  return solveChecked(problem, method, options);
+}
+
+function solveChecked<A extends FloatArray>(
+  problem: ScanProblem<A>,
+  method: ScanMethod,
+  options: Omit<ChunkedScanOptions, "chunkSize">,
 ): Solution<A> {
   const scan = { ...options, chunkSize: problem.chunkSize };
   switch (problem.kind) {
