@@ -2,7 +2,7 @@ import * as Comlink from "comlink";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import type { BackendRequest } from "./backendNames";
-import { EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
+import { CancelledError, EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
 import type { ConventionProblemResult, EngineWorkerApi, ProblemResult } from "./worker";
 
 /**
@@ -240,6 +240,21 @@ describe("EngineClient", () => {
     await expect(pending).rejects.toBeInstanceOf(SupersededError);
     expect(started[0].terminated).toBe(true);
     expect((await client.ready()).backend).toBe("cpu");
+  });
+
+  it("cancel stops the run in flight at once and starts a fresh worker on the same backend", async () => {
+    const { started, create } = fakeWorkers(5_000);
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    await client.ready();
+    expect(client.cancel()).toBe(false);
+    const pending = client.runProblems([discounted([1])], "chunked");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.cancel()).toBe(true);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
+    expect(started[0].terminated).toBe(true);
+    expect(started).toHaveLength(2);
+    expect((await client.ready()).backend).toBe("wasm");
+    expect(client.requested).toBe("wasm");
   });
 
   it("runs conventions in one request, in order, inputs transferred, and a convention run supersedes a scan run", async () => {

@@ -30,6 +30,14 @@ export class SupersededError extends Error {
   }
 }
 
+/** The request was cancelled by the user (EngineClient.cancel); its results were dropped. */
+export class CancelledError extends SupersededError {
+  constructor(message = "cancelled") {
+    super(message);
+    this.name = "CancelledError";
+  }
+}
+
 /** The worker stopped (crash, error event, lost GPU device) while the call was pending. */
 export class WorkerDiedError extends Error {
   constructor(message: string) {
@@ -236,6 +244,21 @@ export class EngineClient {
     if (!result) throw new Error("the engine returned no result");
     if (!result.ok) throw errorFromFailure(result.error);
     return result.run;
+  }
+
+  /**
+   * Stops the run in flight, if any: it rejects with CancelledError at once. A problem already in
+   * the worker cannot be interrupted (one tfjs kernel or GPU submission at a time), so the worker is
+   * ended and a fresh one started on the same backend: the next run does not queue behind the
+   * abandoned one. Returns whether a run was cancelled.
+   */
+  cancel(): boolean {
+    if (!this.activeRun || !this.current) return false;
+    this.activeRun.cancel(new CancelledError());
+    this.activeRun = undefined;
+    this.current.end(new CancelledError());
+    this.current = this.disposed ? undefined : this.start(this.request);
+    return true;
   }
 
   /** Injects a fault into the worker, to exercise the recovery (tests, debugging). */
