@@ -36,12 +36,21 @@ describe("CSV import", () => {
     expect(column.ok && column.value.rows).toEqual([[1], [2], [3]]);
   });
 
+  it("reads nan, inf and -inf as numpy writes them (the playground reports and runs them)", () => {
+    const table = parseCsvTable("1,NaN\ninf,-Infinity");
+    expect(table.ok && table.value.rows).toEqual([
+      [1, Number.NaN],
+      [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
+    ]);
+    const mask = importCsv("1,nan", "lossMask", "r.csv");
+    expect(!mask.ok && mask.error.message).toBe("r.csv: row 1, column 2: a loss mask is 0 or 1, got NaN");
+  });
+
   it("names the row and column of a bad cell, counted as a spreadsheet shows them", () => {
     expect(refusal("t0,t1\n1,2\n3,abc")).toBe('r.csv: row 3, column 2: "abc" is not a number');
     expect(refusal("1,2,3\n4,,6")).toBe(
       "r.csv: row 2, column 2: empty cell before the end of the row (only trailing cells may be empty)",
     );
-    expect(refusal("1,NaN")).toBe('r.csv: row 1, column 2: "NaN" is not a finite number; the scan needs finite inputs');
     expect(refusal("1e39")).toBe("r.csv: row 1, column 1: 1e39 is outside the float32 range (±3.4e38)");
     expect(refusal("0x10")).toBe('r.csv: row 1, column 1: "0x10" is not a number');
     expect(refusal("1,2,abc")).toBe('r.csv: row 1, column 3: "abc" is not a number');

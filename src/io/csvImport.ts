@@ -62,8 +62,11 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
     for (let c = 0; c < end; c++) {
       const cell = record[c].trim();
       if (cell === "") return fail(where(c), "empty cell before the end of the row (only trailing cells may be empty)");
-      if (NON_FINITE.test(cell))
-        return fail(where(c), `${JSON.stringify(cell)} is not a finite number; the scan needs finite inputs`);
+      // numpy writes nan, inf and -inf; they are read (the playground reports and runs them, §b.4).
+      if (NON_FINITE.test(cell)) {
+        values[c] = nonFiniteValue(cell);
+        continue;
+      }
       if (!NUMBER.test(cell)) return fail(where(c), `${JSON.stringify(clip(cell))} is not a number`);
       const value = Number(cell);
       if (Math.abs(value) > FLOAT32_MAX) return fail(where(c), `${cell} is outside the float32 range (±3.4e38)`);
@@ -81,6 +84,11 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
   }
   const notes = header ? [`${source}: the first line was read as a header and skipped`] : [];
   return success({ header, rows, rowNumbers }, notes);
+}
+
+function nonFiniteValue(cell: string): number {
+  if (/nan/i.test(cell)) return Number.NaN;
+  return cell.startsWith("-") ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
 }
 
 /** A header has no numeric cell and at least one non-empty one. */

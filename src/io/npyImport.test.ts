@@ -63,8 +63,13 @@ describe(".npy files", () => {
       const result = importNpy(bytes, lane, "x.npy");
       return result.ok ? "" : result.error.message;
     };
-    expect(message(writeNpy([0, 1, 2, Number.NaN], [2, 2]), "rewards")).toBe(
-      "x.npy: row 1, token 1: NaN is not a finite number; the scan needs finite inputs",
+    const kept = importNpy(writeNpy([0, 1, 2, Number.NaN, Number.NEGATIVE_INFINITY, 5], [2, 3]), "rewards");
+    expect(kept.ok && kept.value.map((row) => row.rewards)).toEqual([
+      [0, 1, 2],
+      [Number.NaN, Number.NEGATIVE_INFINITY, 5],
+    ]);
+    expect(message(writeNpy([Number.NaN], [1]), "lossMask")).toBe(
+      "x.npy: row 0, token 0: a loss mask is 0 or 1, got NaN",
     );
     expect(message(writeNpy([1e39], [1], { descr: "<f8" }), "rewards")).toBe(
       "x.npy: row 0, token 0: 1e+39 is outside the float32 range (±3.4e38)",

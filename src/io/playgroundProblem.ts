@@ -58,6 +58,12 @@ export function stateToProblem(
   precision: Precision,
   rows = materializeRows(state),
 ): ScanProblem {
+  // NaN and ±Inf typed or imported are run, not refused: the page reports them and shows how each
+  // scan spreads them (ALGORITHM.md §b.4).
+  return { ...strictProblem(state, precision, rows), allowNonFinite: true };
+}
+
+function strictProblem(state: PlaygroundState, precision: Precision, rows: PlaygroundRow[]): ScanProblem {
   const { gamma, lambd, chunkSize, klCoef } = state;
   switch (state.estimator) {
     case "discounted":

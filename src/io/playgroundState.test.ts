@@ -36,7 +36,7 @@ describe("the playground state is validated field by field", () => {
       "data.rows[0].rewards: expected 3 values (length), got 2",
     );
     expect(messageOf(inline([{ length: 2 }, { length: 3, kl: [0, 1e39, 2] }]))).toBe(
-      "data.rows[1].kl[1]: expected a finite number within float32 range, got 1e+39",
+      "data.rows[1].kl[1]: expected a number within float32 range (or NaN, ±Infinity), got 1e+39",
     );
     expect(messageOf(inline([{ length: 2, lossMask: [1, 2] }]))).toBe(
       "data.rows[0].lossMask[1]: expected 0 or 1, got 2",

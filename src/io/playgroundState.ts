@@ -195,14 +195,15 @@ const rowSchema = z
       const ok = name === "lossMask" ? isMaskValue : isFloat32Value;
       const bad = values.findIndex((v) => !ok(v));
       if (bad >= 0) {
-        const what = name === "lossMask" ? "0 or 1" : "a finite number within float32 range";
+        const what = name === "lossMask" ? "0 or 1" : "a number within float32 range (or NaN, ±Infinity)";
         ctx.addIssue({ code: "custom", path: [name, bad], message: `expected ${what}, got ${showValue(values[bad])}` });
       }
     }
   }) as unknown as z.ZodType<PlaygroundRow>;
 
+/** NaN and ±Inf are float32 values too: a training dump has them, and the playground shows what they do. */
 function isFloat32Value(v: unknown): boolean {
-  return typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= FLOAT32_MAX;
+  return typeof v === "number" && (!Number.isFinite(v) || Math.abs(v) <= FLOAT32_MAX);
 }
 function isMaskValue(v: unknown): boolean {
   return v === 0 || v === 1;

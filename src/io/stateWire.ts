@@ -30,12 +30,16 @@ export function rowToWire(row: PlaygroundRow, parts: string[]): Record<string, u
   return wire;
 }
 
-/** `[value, count, …]` of the float32 values, or null once that takes more than `limit` numbers. */
+/**
+ * `[value, count, …]` of the float32 values, or null once that takes more than `limit` numbers or
+ * meets NaN or ±Inf: JSON has no word for them (they would come back as null), the float32 part keeps them.
+ */
 function runsOf(values: number[], limit: number): number[] | null {
   const runs: number[] = [];
   for (let i = 0; i < values.length; ) {
     if (runs.length + 2 > limit) return null;
     const value = Math.fround(values[i]);
+    if (!Number.isFinite(value)) return null;
     let j = i + 1;
     while (j < values.length && Math.fround(values[j]) === value) j++;
     runs.push(value, j - i);
