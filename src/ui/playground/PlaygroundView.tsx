@@ -30,7 +30,7 @@ import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
 import { useEngines } from "./useEngines";
 import { usePersistence } from "./usePersistence";
-import { usePlaygroundCompute } from "./usePlaygroundCompute";
+import { behindNote, usePlaygroundCompute } from "./usePlaygroundCompute";
 import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
 import { useUndoKeys } from "./useUndoKeys";
 import "./playground.css";
@@ -361,6 +361,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
                 onDrawn={setDrawn}
+                behindNote={behindNote(compute)}
               />
             </ResultsBoundary>
           ) : (
@@ -382,7 +383,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         <ContextParallelPanel row={committedRows[selectedRow]} rowIndex={selectedRow} settings={committed} />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
-        <SummaryPanel result={result} computing={compute.computing} slow={compute.slow} onWorstCell={onWorstCell} />
+        <SummaryPanel result={result} status={compute} precision={committed.precision} onWorstCell={onWorstCell} />
         <HoverReadout lines={readout} />
       </aside>
     </div>

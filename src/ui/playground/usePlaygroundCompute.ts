@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
@@ -9,6 +9,7 @@ import {
   type ChunkedSolver,
   type LiveRow,
   type PlaygroundResult,
+  type RunPhase,
   runLiveRow,
   runPlayground,
 } from "./compute/playgroundRun";
@@ -32,6 +33,17 @@ export interface ComputeStatus {
   error: string | null;
   /** How many whole-batch results have arrived: scripts wait for it to change after an edit. */
   runs: number;
+  /** The step the run in flight is at, and when it started (performance.now()); null when idle. */
+  phase: RunPhase | null;
+  startedAt: number | null;
+  /** The newest run was cancelled: the result on screen (if any) is of earlier inputs or settings. */
+  cancelled: boolean;
+  /** The result on screen is not of the committed inputs and settings (the newest run failed or was cancelled). */
+  behind: boolean;
+  /** Stops the run in flight (the engine's worker is replaced); the last result stays. */
+  cancel(): void;
+  /** Runs the committed state again after a cancel. */
+  rerun(): void;
 }
 
 const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
@@ -51,9 +63,31 @@ function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: Latest
 }
 
 /** The settings and data that change what is computed (not the selected row or the heatmap metric). */
-function settingsKey(state: PlaygroundState): string {
+export function settingsKey(state: PlaygroundState): string {
   const { estimator, gamma, lambd, chunkSize, klCoef, precision, strategy } = state;
   return JSON.stringify([estimator, gamma, lambd, chunkSize, klCoef, precision, strategy]);
+}
+
+/** Whether a result was computed from these inputs and settings (a failed or cancelled run leaves an older one). */
+export function resultIsOf(result: PlaygroundResult, state: PlaygroundState): boolean {
+  return result.input.data === state.data && settingsKey(result.input) === settingsKey(state);
+}
+
+/** Why the results on screen are not of the editor's inputs (null when they are, or while a run computes). */
+export function behindNote(status: Pick<ComputeStatus, "behind" | "cancelled">): string | null {
+  if (!status.behind) return null;
+  const why = status.cancelled ? "the newest run was cancelled" : "the newest run failed";
+  return `Previous batch: ${why}, so these charts and the heatmap are of the batch and settings before it.`;
+}
+
+/** The batch a run was asked for, as an error names it: the file's rows or the preset's shape. */
+export function describeBatch(state: PlaygroundState, rows: PlaygroundRow[]): string {
+  const longest = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  const shape = `${rows.length} × ${longest} tokens`;
+  const data = state.data;
+  return data.source === "preset"
+    ? `the ${data.preset} preset (${shape}, seed ${data.seed})`
+    : `the batch of ${rows.length} row${rows.length === 1 ? "" : "s"} (${shape})`;
 }
 
 /**
@@ -75,6 +109,13 @@ export function usePlaygroundCompute(
   const [slow, setSlow] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [runs, setRuns] = useState(0);
+  const [phase, setPhase] = useState<RunPhase | null>(null);
+  const [startedAt, setStartedAt] = useState<number | null>(null);
+  const [cancelled, setCancelled] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  // The inputs and settings of a cancelled run: not started again on their own (a restarted worker
+  // brings a new report), only by rerun() or by a change.
+  const cancelledRun = useRef<{ settings: string; data: PlaygroundState["data"] } | null>(null);
   const requestId = useRef(0);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
@@ -87,12 +128,26 @@ export function usePlaygroundCompute(
   // biome-ignore lint/correctness/useExhaustiveDependencies: settings and data stand for the committed state.
   useEffect(() => {
     if (!solver || !report) return;
+    const held = cancelledRun.current;
+    if (held && held.settings === settings && held.data === data) return;
+    cancelledRun.current = null;
     const id = ++requestId.current;
+    setCancelled(false);
     setComputing(true);
+    setPhase(null);
+    setStartedAt(performance.now());
     const timer = setTimeout(() => {
       if (requestId.current === id) setSlow(true);
     }, SPINNER_DELAY_MS);
-    const control = { solveChunked: solver, solveBounds: bounds, isStale: () => requestId.current !== id };
+    const control = {
+      solveChunked: solver,
+      solveBounds: bounds,
+      isStale: () => requestId.current !== id,
+      onPhase: (next: RunPhase) => {
+        if (requestId.current === id) setPhase(next);
+      },
+    };
+    const batch = describeBatch(committed, committedRows);
     runPlayground(committed, committedRows, control)
       .then((next) => {
         if (requestId.current !== id) return;
@@ -105,17 +160,40 @@ export function usePlaygroundCompute(
           setRuns((n) => n + 1);
           setComputing(false);
           setSlow(false);
+          setPhase(null);
+          setStartedAt(null);
         });
       })
       .catch((reason: unknown) => {
         if (requestId.current !== id || reason instanceof SupersededError) return;
-        setError(messageOf(reason));
+        setError(`The run on ${batch} failed: ${messageOf(reason)}`);
         setComputing(false);
         setSlow(false);
+        setPhase(null);
+        setStartedAt(null);
       })
       .finally(() => clearTimeout(timer));
     return () => clearTimeout(timer);
-  }, [solver, bounds, settings, data, report]);
+  }, [solver, bounds, settings, data, report, attempt]);
+
+  const cancel = useCallback(() => {
+    if (!computing) return;
+    requestId.current++;
+    cancelledRun.current = { settings, data };
+    // Only the engine's worker is stopped (and replaced): the core worker's scans and bounds are
+    // short beside it and the next run's wait behind them; the main thread's step ends at its next yield.
+    if (committed.precision === "float32-engine") engine?.cancel();
+    setCancelled(true);
+    setComputing(false);
+    setSlow(false);
+    setPhase(null);
+    setStartedAt(null);
+  }, [computing, settings, data, committed.precision, engine]);
+
+  const rerun = useCallback(() => {
+    cancelledRun.current = null;
+    setAttempt((n) => n + 1);
+  }, []);
 
   // While drawing: the edited row alone, the latest draft only (drafts come at most once per frame),
   // at most every ROW_INTERVAL_MS.
@@ -144,7 +222,11 @@ export function usePlaygroundCompute(
     return () => clearTimeout(timer);
   }, [solver, draft]);
 
-  return { result, liveRow, computing, slow, error, runs };
+  const behind = result !== null && !computing && !resultIsOf(result, committed);
+  return useMemo(
+    () => ({ result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, cancel, rerun }),
+    [result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, cancel, rerun],
+  );
 }
 
 function messageOf(reason: unknown): string {

@@ -3,7 +3,7 @@ import { maxAbsError, solve } from "../../../core";
 import { SupersededError } from "../../../engine/client";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
-import { type ChunkedSolver, runLiveRow, runPlayground } from "./playgroundRun";
+import { type ChunkedSolver, phaseLabel, progressText, runLiveRow, runPlayground } from "./playgroundRun";
 
 /** Core's chunked scan standing in for the engine worker. */
 const coreChunked: ChunkedSolver = async (problem) => ({
@@ -54,6 +54,27 @@ describe("runPlayground", () => {
     expect(result.summary.cells).toBe(2 * 16);
     expect(result.summary.overBound).toBe(0);
     expect(result.ran).toMatchObject({ backend: "core", strategy: "chunked", precision: "slime-exact" });
+  });
+
+  it("tells each step as it starts, with the chunked side already sent before the serial reference", async () => {
+    const events: string[] = [];
+    await runPlayground(state, rows, {
+      solveChunked: async (problem, precision, strategy) => {
+        events.push("chunked sent");
+        return coreChunked(problem, precision, strategy);
+      },
+      isStale: () => false,
+      yieldToPage: now,
+      onPhase: (phase) => events.push(phase),
+    });
+    expect(events).toEqual(["chunked sent", "reference", "serial32", "chunked", "summary"]);
+    expect(phaseLabel("reference", "float32-engine")).toBe(
+      "float64 serial reference (the engine run started alongside)",
+    );
+    expect(progressText("chunked", "float64", 2345)).toBe(
+      "Running: waiting for the core worker's chunked scan and the error bounds, 2.3 s",
+    );
+    expect(progressText(null, "float32-engine", 40)).toBe("Starting the run, 0.0 s");
   });
 
   it("recomputes one row with the batch's bits", async () => {

@@ -69,6 +69,26 @@ export interface RunControl {
   isStale(): boolean;
   /** Lets the page breathe between steps (default: a macrotask), so no step becomes a long task. */
   yieldToPage?(): Promise<void>;
+  /** Told what the run is doing as each step starts (the page shows it while busy). */
+  onPhase?(phase: RunPhase): void;
+}
+
+/** The steps of a whole-batch run, in order; the engine (or core worker) runs alongside the first three. */
+export type RunPhase = "reference" | "serial32" | "chunked" | "summary";
+
+/** What each step is, as the page says it; `backend` names where the chunked side runs. */
+export function phaseLabel(phase: RunPhase, precision: PlaygroundPrecision): string {
+  const where = precision === "float32-engine" ? "the engine run" : "the core worker's chunked scan";
+  switch (phase) {
+    case "reference":
+      return `float64 serial reference (${where} started alongside)`;
+    case "serial32":
+      return `float32 serial loop (${where} alongside)`;
+    case "chunked":
+      return `waiting for ${where} and the error bounds`;
+    case "summary":
+      return "summarising the errors";
+  }
 }
 
 /** Which implementation's error bound applies to the chunked side. */
@@ -76,6 +96,12 @@ export function implementationOf(precision: PlaygroundPrecision, strategy: Strat
   if (precision === "float64") return { precision: "float64", algorithm: "chunked" };
   if (precision === "slime-exact") return { precision: "float32", algorithm: "chunked" };
   return { precision: "float32", algorithm: STRATEGY_ALGORITHM[strategy] };
+}
+
+/** The busy line: what is running and for how long (null phase: the run is starting). */
+export function progressText(phase: RunPhase | null, precision: PlaygroundPrecision, elapsedMs: number): string {
+  const seconds = `${(elapsedMs / 1000).toFixed(1)} s`;
+  return phase ? `Running: ${phaseLabel(phase, precision)}, ${seconds}` : `Starting the run, ${seconds}`;
 }
 
 /** Cells summarised per task: a few ms each. */
@@ -106,9 +132,7 @@ async function solveTables(
     if (control.isStale()) throw new SupersededError();
   };
   const rows = p64.kind === "reinforce_pp" ? p64.batch.kl.length : p64.rewards.rows;
-  const serialStart = performance.now();
-  const reference = solve(p64, "serial").outputs as ScanOutputs<Float64Array>;
-  let serialMillis = performance.now() - serialStart;
+  // The chunked side and the bounds start first, so their workers run while this thread does the serial scans.
   const input = state.precision === "float64" ? p64 : p32;
   const pending = control.solveChunked(input, state.precision, state.strategy);
   const implementation = implementationOf(state.precision, state.strategy);
@@ -118,11 +142,17 @@ async function solveTables(
   // Awaited below; a failure before then must not go unhandled.
   pending.catch(() => {});
   bounding.catch(() => {});
+  control.onPhase?.("reference");
+  const serialStart = performance.now();
+  const reference = solve(p64, "serial").outputs as ScanOutputs<Float64Array>;
+  let serialMillis = performance.now() - serialStart;
   await step();
+  control.onPhase?.("serial32");
   const serialStart32 = performance.now();
   const serial32 = solve(p32, "serial").outputs as ScanOutputs<Float32Array>;
   serialMillis += performance.now() - serialStart32;
   await step();
+  control.onPhase?.("chunked");
   const [answer, bound] = await Promise.all([pending, bounding]);
   if (control.isStale()) throw new SupersededError();
   return {
@@ -153,6 +183,7 @@ export async function runPlayground(
   const errors = new ErrorAccumulator({ rows: rows.length, cols, lengths, ...tables, precision });
   // A slice of about SUMMARY_SLICE cells per task.
   const slice = Math.max(1, Math.floor(SUMMARY_SLICE / Math.max(1, cols)));
+  control.onPhase?.("summary");
   for (const name of errors.outputs) {
     for (let r = 0; r < rows.length; r += slice) {
       await (control.yieldToPage ?? nextTask)();

@@ -34,6 +34,8 @@ export interface ResultsPanelProps {
   hover: Hover | null;
   onHover(hover: Hover | null): void;
   onSelectRow(row: number): void;
+  /** Says the result is of an earlier batch or settings (the newest run failed or was cancelled). */
+  behindNote?: string | null;
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
   returnsRef: Ref<ChartHandle>;
@@ -92,6 +94,11 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
 
   return (
     <div ref={boxRef} className="results">
+      {props.behindNote ? (
+        <p className="small alert" role="status" data-testid="results-behind">
+          {props.behindNote}
+        </p>
+      ) : null}
       {view && view.length > 0 ? (
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
           <ReturnsChart

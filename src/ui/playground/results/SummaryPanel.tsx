@@ -1,13 +1,67 @@
-import { memo } from "react";
+import { memo, useEffect, useState } from "react";
+import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
-import type { PlaygroundResult } from "../compute/playgroundRun";
+import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
+import type { ComputeStatus } from "../usePlaygroundCompute";
 import { OUTPUT_LABELS } from "./labels";
 
 export interface SummaryPanelProps {
   result: PlaygroundResult | null;
-  computing: boolean;
-  slow: boolean;
+  status: ComputeStatus;
+  /** The precision asked for (names where the chunked side runs while busy). */
+  precision: PlaygroundPrecision;
   onWorstCell(row: number, token: number): void;
+}
+
+/** Refreshes the elapsed time a few times a second while a run is in flight. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(performance.now());
+    const timer = setInterval(() => setNow(performance.now()), 250);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+/** What the run in flight is doing, for how long, and a way to stop it; or why the figures are old. */
+function RunState({ status, precision }: { status: ComputeStatus; precision: PlaygroundPrecision }) {
+  const busy = status.computing && status.startedAt !== null;
+  const now = useNow(busy);
+  if (busy) {
+    return (
+      <div className="run-progress" data-testid="run-progress">
+        <p className="small" role="status" data-testid="run-phase">
+          {progressText(status.phase, precision, Math.max(0, now - (status.startedAt ?? now)))}
+        </p>
+        <button
+          type="button"
+          onClick={status.cancel}
+          data-testid="cancel-run"
+          title="Stop this run; the figures on screen stay"
+        >
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  if (!status.cancelled && !status.behind) return null;
+  return (
+    <div className="run-progress" data-testid="run-behind">
+      <p className="small alert" role="status">
+        {status.cancelled ? "Run cancelled. " : "The newest run failed. "}
+        {status.result
+          ? "These figures, the charts and the heatmap are of the previous batch and settings, not of the inputs in the editor."
+          : "No result yet."}
+      </p>
+      {status.cancelled ? (
+        <button type="button" onClick={status.rerun} data-testid="rerun">
+          Run again
+        </button>
+      ) : null}
+    </div>
+  );
 }
 
 /** A figure as plain text a script can parse with Number(): 6 significant digits, an exponent when small or large. */
@@ -27,12 +81,14 @@ function millis(ms: number): string {
  * The whole batch's figures from the last finished run. While a newer run computes they stay,
  * dimmed, and the panel says so (aria-busy); nothing here is ever from an unfinished run.
  */
-export const SummaryPanel = memo(function SummaryPanel({ result, computing, slow, onWorstCell }: SummaryPanelProps) {
+export const SummaryPanel = memo(function SummaryPanel({ result, status, precision, onWorstCell }: SummaryPanelProps) {
+  const { computing, slow } = status;
   if (!result) {
     return (
       <section className="panel summary" aria-busy={computing} aria-labelledby="pg-summary-title">
         <h2 id="pg-summary-title">Summary</h2>
         <p className="muted">{computing ? "Computing the first result…" : "No result yet."}</p>
+        <RunState status={status} precision={precision} />
       </section>
     );
   }
@@ -47,6 +103,7 @@ export const SummaryPanel = memo(function SummaryPanel({ result, computing, slow
       <h2 id="pg-summary-title">
         Summary {slow ? <span className="spinner" role="status" aria-label="computing" /> : null}
       </h2>
+      <RunState status={status} precision={precision} />
       <dl className="figures num">
         <dt>max abs error</dt>
         <dd data-testid="max-abs-error" title={String(summary.maxAbs)}>
