@@ -90,6 +90,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     cols,
     lengths,
     errors,
+    reference,
     lossMask,
     hasBound: bound !== undefined,
     metric: shown.metric,

@@ -31,9 +31,32 @@ function model(metric: "abs" | "rel" | "ulp", maxBinsX = 6, scope: "batch" | "ro
 }
 
 describe("heatmapModel", () => {
+  it("gives cells both scans lost and cells only the chunked scan lost a legend entry each", () => {
+    const reference = [Number.NaN, 2, 3];
+    const actual = [Number.NaN, Number.NaN, 3];
+    const base = { rows: 1, cols: 3, lengths: [3], reference, actual };
+    const errors = cellErrors({ ...base, metric: "abs", precision: "float32" });
+    const input = { ...base, errors, hasBound: false, metric: "abs" as const, precision: "float32" as const };
+    const at = { ...input, maxBinsX: 3, maxBinsY: 1, scope: "batch" as const, selectedRow: 0 };
+    const keys = heatmapModel(at, pooledGrid(at)).legend.keys;
+    expect(keys.map((k) => k.label)).toEqual([
+      "0 (exact)",
+      "NaN / ∞ in both scans (dashed)",
+      "NaN / ∞ in the chunked scan only (crossed)",
+    ]);
+  });
+
   it("lists in the legend only the kinds of cell on screen, and the domain", () => {
     const { model: m } = model("abs");
-    expect(m.legend.keys.map((k) => k.kind)).toEqual(["zero", "nonFinite", "masked", "padding", "overBound", "worst"]);
+    // The NaN is the chunked scan's only (the serial reference holds 1 there).
+    expect(m.legend.keys.map((k) => k.kind)).toEqual([
+      "zero",
+      "chunkedOnlyNonFinite",
+      "masked",
+      "padding",
+      "overBound",
+      "worst",
+    ]);
     expect(m.domain.max).toBeCloseTo(1e-3, 9);
     expect(m.legend.notes[0]).toMatch(/^colour domain \(batch\): 1e-9 … 0\.001$/);
     expect(m.legend.notes.some((n) => n.startsWith("each pixel"))).toBe(false);

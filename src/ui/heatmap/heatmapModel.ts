@@ -23,6 +23,8 @@ export interface HeatmapModelInput {
   cols: number;
   lengths: ArrayLike<number>;
   errors: CellErrors;
+  /** The serial reference: non-finite there too means both scans lost the cell. */
+  reference?: ArrayLike<number>;
   lossMask?: ArrayLike<number>;
   hasBound: boolean;
   metric: ErrorMetric;
@@ -39,6 +41,7 @@ export function pooledGrid(input: HeatmapModelInput): PooledGrid {
     cols: input.cols,
     lengths: input.lengths,
     error: input.errors.error,
+    reference: input.reference,
     overBound: input.hasBound ? input.errors.overBound : undefined,
     lossMask: input.lossMask,
     maxBinsX: input.maxBinsX,
@@ -57,9 +60,10 @@ export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): Heatma
   }
   const domain = pooledDomain(grid, binRows);
   const scale = decadeScale(domain.min, domain.max);
-  const present = { nonFinite: false, padding: false, masked: false, overBound: false };
+  const present = { nonFinite: false, chunkedOnlyNonFinite: false, padding: false, masked: false, overBound: false };
   for (let b = 0; b < grid.kind.length; b++) {
     if (grid.kind[b] === BinKind.nonFinite) present.nonFinite = true;
+    if (grid.kind[b] === BinKind.chunkedOnlyNonFinite) present.chunkedOnlyNonFinite = true;
     if (grid.kind[b] === BinKind.padding) present.padding = true;
     if (grid.masked[b]) present.masked = true;
     if (grid.overBound[b]) present.overBound = true;

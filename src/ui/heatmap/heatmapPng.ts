@@ -1,5 +1,6 @@
 import { canvasToBlob } from "../charts/chartPng";
 import { rgbCss } from "./colourScale";
+import { drawCross } from "./heatmapRender";
 import type { LegendModel } from "./legendModel";
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -76,7 +77,9 @@ function drawKey(ctx: CanvasRenderingContext2D, key: LegendModel["keys"][number]
     ctx.restore();
   }
   if (key.kind === "nonFinite") ctx.setLineDash([2, 2]);
-  ctx.strokeStyle = outlined || key.kind === "nonFinite" ? "#000" : "#6b7280";
+  const marked = key.kind === "nonFinite" || key.kind === "chunkedOnlyNonFinite";
+  ctx.strokeStyle = outlined || marked ? "#000" : "#6b7280";
+  if (key.kind === "chunkedOnlyNonFinite") drawCross(ctx, x + 0.5, y + 0.5, 13, 11);
   ctx.lineWidth = key.kind === "overBound" ? 1.5 : 1;
   ctx.strokeRect(x + 0.5, y + 0.5, 13, 11);
   ctx.setLineDash([]);

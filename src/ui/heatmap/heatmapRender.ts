@@ -26,7 +26,7 @@ export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArr
     const c =
       kind === BinKind.padding
         ? PADDING_COLOUR
-        : kind === BinKind.nonFinite
+        : kind === BinKind.nonFinite || kind === BinKind.chunkedOnlyNonFinite
           ? NON_FINITE_COLOUR
           : colourOf(scale, grid.value[b]);
     const p = 4 * b;
@@ -36,6 +36,20 @@ export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArr
     pixels[p + 3] = 255;
   }
   return pixels;
+}
+
+/** Both diagonals of a rectangle, repeated along a long one every `h` pixels, so each cross stays square. */
+export function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number): void {
+  const step = Math.max(h, 4);
+  ctx.beginPath();
+  for (let from = x; from < x + w; from += step) {
+    const to = Math.min(from + step, x + w);
+    ctx.moveTo(from, y);
+    ctx.lineTo(to, y + h);
+    ctx.moveTo(from, y + h);
+    ctx.lineTo(to, y);
+  }
+  ctx.stroke();
 }
 
 /** A small diagonal-line tile: masked tokens are hatched so they read without colour. */
@@ -105,6 +119,21 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
     ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
   }
   ctx.setLineDash([]);
+
+  // Cells only the chunked scan lost (the serial loop kept a number): a solid outline and a cross,
+  // so they are told from the dashed cells of both scans without colour.
+  const chunkedOnly = grid.kind.map((k) => (k === BinKind.chunkedOnlyNonFinite ? 1 : 0));
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = "#111827";
+  for (const run of binRuns(grid, chunkedOnly)) {
+    const r = runRect(run);
+    const w = Math.max(r.w, 5);
+    const x = r.x + r.w / 2 - w / 2;
+    ctx.fillStyle = `rgb(${NON_FINITE_COLOUR.join(",")})`;
+    ctx.fillRect(x, r.y, w, r.h);
+    ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
+    drawCross(ctx, x, r.y, w, r.h);
+  }
 
   // Cells over their bound: a solid outline and, where the row is tall enough, a ▲ glyph.
   for (const run of binRuns(grid, grid.overBound)) {

@@ -12,7 +12,11 @@ export interface LegendModel {
   /** Labels of the swatch edges (swatches.length + 1), lowest first; the first gets "≤" when clipped. */
   ticks: string[];
   /** Swatches outside the ramp: only those present in the data, plus zero. */
-  keys: { kind: "zero" | "nonFinite" | "padding" | "masked" | "overBound" | "worst"; label: string; colour: Rgb }[];
+  keys: {
+    kind: "zero" | "nonFinite" | "chunkedOnlyNonFinite" | "padding" | "masked" | "overBound" | "worst";
+    label: string;
+    colour: Rgb;
+  }[];
   /** One-line notes: domain and scope, binning, the relative error's floor. */
   notes: string[];
 }
@@ -27,7 +31,13 @@ export interface LegendInput {
   grid: PooledGrid;
   relFloor: number;
   /** Which kinds of cell occur, so the legend lists only what is on screen (zero always). */
-  present: { nonFinite: boolean; padding: boolean; masked: boolean; overBound: boolean };
+  present: {
+    nonFinite: boolean;
+    chunkedOnlyNonFinite?: boolean;
+    padding: boolean;
+    masked: boolean;
+    overBound: boolean;
+  };
   hasBound: boolean;
 }
 
@@ -57,7 +67,15 @@ export function legendModel(input: LegendInput): LegendModel {
   for (let k = scale.lo; k <= scale.hi; k++) ticks.push(decadeLabel(k));
   if (scale.clippedBelow) ticks[0] = `≤${ticks[0]}`;
   const keys: LegendModel["keys"] = [{ kind: "zero", label: "0 (exact)", colour: ZERO_COLOUR }];
-  if (present.nonFinite) keys.push({ kind: "nonFinite", label: "NaN / ∞ (dashed)", colour: NON_FINITE_COLOUR });
+  // Two marks, not two colours: the lesson of §b.4 is which cells only the chunked scan lost.
+  if (present.nonFinite) {
+    const label = present.chunkedOnlyNonFinite ? "NaN / ∞ in both scans (dashed)" : "NaN / ∞ (dashed)";
+    keys.push({ kind: "nonFinite", label, colour: NON_FINITE_COLOUR });
+  }
+  if (present.chunkedOnlyNonFinite) {
+    const label = "NaN / ∞ in the chunked scan only (crossed)";
+    keys.push({ kind: "chunkedOnlyNonFinite", label, colour: NON_FINITE_COLOUR });
+  }
   if (present.masked) keys.push({ kind: "masked", label: "masked (hatched)", colour: [120, 120, 120] });
   if (present.padding) keys.push({ kind: "padding", label: "padding", colour: PADDING_COLOUR });
   if (input.hasBound) {

@@ -24,6 +24,18 @@ describe("poolByMax", () => {
     expect(grid.worst[0]).toBe(1);
   });
 
+  it("tells cells only the chunked scan lost from cells both scans lost, the first outranking", () => {
+    // The serial reference is NaN at tokens 0–1 only; the chunked scan lost tokens 0–3.
+    const reference = [Number.NaN, Number.NaN, 3, 4, 5, 6];
+    const error = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, 1e-7, 0];
+    const pool = (maxBinsX: number) =>
+      Array.from(poolByMax({ rows: 1, cols: 6, lengths: [6], error, reference, maxBinsX, maxBinsY: 1 }).kind);
+    const { nonFinite, chunkedOnlyNonFinite: only, data } = BinKind;
+    expect(pool(6)).toEqual([nonFinite, nonFinite, only, only, data, data]);
+    expect(pool(3)).toEqual([nonFinite, only, data]);
+    expect(pool(2)).toEqual([only, only]);
+  });
+
   it("tracks padding, masked bins and cells over bound", () => {
     // 2 rows × 4 tokens, row 1 has 1 valid token; masks hide tokens 0 and 1 of row 0.
     const error = [1, 2, 3, 4, 5, 99, 99, 99];

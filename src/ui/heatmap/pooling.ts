@@ -4,8 +4,12 @@
  * number; masked and padding cells are tracked so the drawing can mark them.
  */
 
-/** What a bin holds; drawn in this order of precedence. */
-export const BinKind = { data: 0, padding: 1, nonFinite: 2 } as const;
+/**
+ * What a bin holds; drawn in this order of precedence. `nonFinite`: the serial reference is
+ * non-finite there too (both scans lost it); `chunkedOnlyNonFinite`: the serial loop kept a number
+ * that the chunked scan lost (a NaN spread over its chunk, ALGORITHM.md §b.4): it outranks the first.
+ */
+export const BinKind = { data: 0, padding: 1, nonFinite: 2, chunkedOnlyNonFinite: 3 } as const;
 
 export interface PooledGrid {
   binsX: number;
@@ -35,6 +39,8 @@ export interface PoolInput {
   lengths: ArrayLike<number>;
   /** Row-major per-cell error (NaN / Infinity allowed). */
   error: ArrayLike<number>;
+  /** The serial reference, to tell a non-finite cell of both scans from one of the chunked scan only. */
+  reference?: ArrayLike<number>;
   overBound?: ArrayLike<number>;
   /** Row-major loss mask, 0 = masked. */
   lossMask?: ArrayLike<number>;
@@ -71,7 +77,7 @@ function worse(a: number, b: number): boolean {
 }
 
 export function poolByMax(input: PoolInput): PooledGrid {
-  const { rows, cols, lengths, error, overBound, lossMask } = input;
+  const { rows, cols, lengths, error, reference, overBound, lossMask } = input;
   const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
   const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
   const colStart = binStarts(cols, binsX);
@@ -99,7 +105,9 @@ export function poolByMax(input: PoolInput): PooledGrid {
       if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
       if (Number.isFinite(e)) {
         if (e > value[b]) value[b] = e;
-      } else {
+      } else if (reference && Number.isFinite(reference[i])) {
+        kind[b] = BinKind.chunkedOnlyNonFinite;
+      } else if (kind[b] !== BinKind.chunkedOnlyNonFinite) {
         kind[b] = BinKind.nonFinite;
       }
     }

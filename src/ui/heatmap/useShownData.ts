@@ -48,6 +48,7 @@ export function sameData(a: HeatmapData, b: HeatmapData): boolean {
 export function poolShown(shown: Omit<ShownData, "pooled">, bins: Bins): PooledGrid {
   const { rows, cols, lengths, errors, lossMask, bound } = shown;
   return poolByMax({
+    reference: shown.reference,
     rows,
     cols,
     lengths,
