@@ -1,5 +1,5 @@
-import { useMemo, useState } from "react";
-import { listedCases, progressLine, type RunState, shownSummary, showsTable } from "./runState";
+import { useEffect, useMemo, useState } from "react";
+import { cancelledLine, listedCases, progressLine, type RunState, shownSummary, showsTable } from "./runState";
 import { VerdictTable } from "./VerdictTable";
 
 export interface ConformanceResultsProps {
@@ -15,7 +15,9 @@ export interface ConformanceResultsProps {
 export function ConformanceResults({ state, busy }: ConformanceResultsProps) {
   const [failuresOnly, setFailuresOnly] = useState(false);
   const summary = shownSummary(state);
-  const progress = progressLine(state);
+  const now = useNow(busy);
+  const progress = progressLine(state, busy ? now : undefined);
+  const cancelled = cancelledLine(state);
   const table = showsTable(state);
   const listed = useMemo(() => listedCases(state, failuresOnly), [state, failuresOnly]);
   return (
@@ -32,6 +34,11 @@ export function ConformanceResults({ state, busy }: ConformanceResultsProps) {
             data-testid={busy ? "conformance-progress" : "conformance-stopped"}
           >
             {progress}
+          </p>
+        ) : null}
+        {cancelled !== null ? (
+          <p className="stopped-line" data-testid="conformance-cancelled">
+            {cancelled}
           </p>
         ) : null}
         {summary !== null ? (
@@ -61,4 +68,16 @@ export function ConformanceResults({ state, busy }: ConformanceResultsProps) {
       ) : null}
     </section>
   );
+}
+
+/** Refreshes the elapsed times a few times a second while something runs. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(performance.now());
+    const timer = setInterval(() => setNow(performance.now()), 250);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
 }

@@ -87,12 +87,12 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     const isCurrent = () => latest.current.run === id;
     batcher.current?.cancel();
     const rows = new RowBatcher<readonly [number, CaseRow]>((batch) => {
-      dispatch({ type: "rows", runId: id, rows: batch });
+      dispatch({ type: "rows", runId: id, rows: batch, at: performance.now() });
       const ran = batch.findLast(([, row]) => row.backend !== undefined)?.[1].backend;
       if (ran && isCurrent()) setBackend(ran);
     });
     batcher.current = rows;
-    dispatch({ type: "start", runId: id, cases, fileName, readId });
+    dispatch({ type: "start", runId: id, cases, fileName, readId, at: performance.now() });
     setError(null);
     runConformance(engine, cases, latest.current.strategy, (row, index) => rows.add([index, row]))
       .then((result) => {
@@ -116,7 +116,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
   const onFile = (fileName: string, read: () => Promise<Uint8Array>) => {
     const readId = ++latest.current.read;
     const isLatest = () => latest.current.read === readId;
-    dispatch({ type: "read", readId, fileName });
+    dispatch({ type: "read", readId, fileName, at: performance.now() });
     void (async () => {
       let next: Loaded;
       try {
@@ -153,6 +153,21 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     rerun(client);
   };
 
+  // A read in progress is dropped (the file's bytes are freed); a run rejects at once and its worker
+  // is replaced (EngineClient.cancel): the previous run's results come back, saying so.
+  const onCancel = () => {
+    if (run.reading) {
+      latest.current.read++;
+      dispatch({ type: "read-failed", readId: run.reading.readId });
+      setNotice(`Reading ${run.reading.fileName} was cancelled; the results below are unchanged.`);
+      return;
+    }
+    if (run.phase !== "running") return;
+    batcher.current?.cancel();
+    dispatch({ type: "cancel", runId: run.runId });
+    client?.cancel();
+  };
+
   const onStrategy = (next: Strategy) => {
     setStrategy(next);
     latest.current.strategy = next;
@@ -182,6 +197,16 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
         <button type="button" disabled={!loaded || !client || busy} onClick={() => rerun(client)}>
           Run again
         </button>
+        {busy ? (
+          <button
+            type="button"
+            onClick={onCancel}
+            data-testid="cancel-conformance"
+            title="Stop; the previous results stay"
+          >
+            Cancel
+          </button>
+        ) : null}
       </div>
       {debug ? <FaultControls client={client} onError={setError} /> : null}
       <ConformanceResults state={run} busy={busy} />

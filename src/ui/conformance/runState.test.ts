@@ -4,6 +4,7 @@ import { buildCase } from "../../io/caseBuilder";
 import type { ScanCase } from "../../io/caseSchema";
 import type { CaseRow } from "./runConformance";
 import {
+  cancelledLine,
   INITIAL_RUN_STATE,
   isBusy,
   listedCases,
@@ -161,6 +162,44 @@ describe("conformance run state", () => {
     ]);
     expect(shownSummary(stopped)).toBeNull();
     expect(progressLine(stopped)).toBe("Stopped after 1 of 2 cases: this run has no verdict.");
+  });
+
+  it("a cancelled run puts the previous finished run back, saying so; its late answers are dropped", () => {
+    const next = cases("next", 2);
+    const cancelled = apply(
+      [
+        { type: "start", runId: 2, cases: next, fileName: "next.json" },
+        { type: "rows", runId: 2, rows: [[0, row("next0", false)]] },
+        { type: "cancel", runId: 2 },
+        { type: "rows", runId: 2, rows: [[1, row("next1", true)]] },
+        { type: "finish", runId: 2, rows: next.map((c) => row(c.name, true)) },
+      ],
+      finishedGood(),
+    );
+    expect(cancelled.fileName).toBe("good.json");
+    expect(shownSummary(cancelled)).toBe("3 passed, 0 failed");
+    expect(cancelledLine(cancelled)).toBe(
+      "Cancelled the run of next.json after 1 of 2 cases; below: the previous run's results (good.json).",
+    );
+    expect(isBusy(cancelled)).toBe(false);
+    const first = apply([
+      { type: "start", runId: 1, cases: next, fileName: "next.json" },
+      { type: "cancel", runId: 1 },
+    ]);
+    expect(progressLine(first)).toBe("Cancelled the run of next.json after 0 of 2 cases: this run has no verdict.");
+    expect(cancelledLine(first)).toBeNull();
+  });
+
+  it("says which case the engine is on and for how long", () => {
+    const state = apply([
+      { type: "read", readId: 1, fileName: "big.json", at: 1000 },
+      { type: "start", runId: 1, cases: cases("c", 3), fileName: "big.json", readId: 1, at: 2000 },
+      { type: "rows", runId: 1, rows: [[0, row("c0", true)]], at: 2500 },
+    ]);
+    expect(progressLine(state, 6000)).toBe("Running: 1 of 3 cases checked… Case 2 (c1) for 3.5 s; the run 4.0 s.");
+    expect(progressLine(runReducer(state, { type: "read", readId: 2, fileName: "x.json", at: 6000 }), 7250)).toBe(
+      "Reading x.json… 1.3 s",
+    );
   });
 
   it("counts each case once, and lists only the failing ones on request", () => {
