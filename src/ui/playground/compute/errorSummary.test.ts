@@ -35,13 +35,17 @@ describe("error summary", () => {
     expect(sliced.summary()).toEqual(summarizeErrors(input));
   });
 
-  it("lets a NaN poison the figures and counts an infinite error as over any bound", () => {
+  it("leaves NaN and ±Inf cells out of the figures and counts them, per side", () => {
     const broken = {
       ...input,
-      chunked: { returns: new Float32Array([1, Number.NaN, 3, 0.1, Number.POSITIVE_INFINITY, 0]) },
+      reference: { returns: new Float64Array([Number.NaN, 2, 3, 0.1, 5, 9]) },
+      chunked: { returns: new Float32Array([Number.NaN, Number.NaN, 3, 0.1, Number.POSITIVE_INFINITY, 0]) },
     };
     const summary = summarizeErrors(broken);
-    expect(summary.maxAbs).toBeNaN();
-    expect(summary.overBound).toBe(2);
+    expect(summary.nonFinite).toEqual({ chunked: 3, serial: 1 });
+    expect(summary.maxAbs).toBe(Math.abs(Math.fround(0.1) - 0.1)); // the finite cells: only 0.1 rounded
+    expect(summary.overBound).toBe(0);
+    expect(summary.cells).toBe(5);
+    expect(summarizeErrors(input).nonFinite).toEqual({ chunked: 0, serial: 0 });
   });
 });

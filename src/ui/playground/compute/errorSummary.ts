@@ -9,8 +9,14 @@ export interface ErrorSummary {
   maxUlps: number;
   /** Cells over their per-element bound; null when no bound was given. */
   overBound: number | null;
-  /** Cells compared (valid tokens × outputs). */
+  /** Cells compared (valid tokens × outputs), non-finite ones included. */
   cells: number;
+  /**
+   * Cells where the chunked side, or the float64 serial reference, is NaN or ±Inf. They are left
+   * out of the figures above (a NaN max error says nothing) and counted here instead, so a broken
+   * result never looks small: with finite inputs any count here is a fault.
+   */
+  nonFinite: { chunked: number; serial: number };
   /** Where the largest absolute error is (first one on ties); null when no cell was compared. */
   worst: { output: OutputName; row: number; token: number } | null;
 }
@@ -41,7 +47,7 @@ function ulps32(a: number, b: number): number {
 /**
  * Max abs, rel and ulp error over every valid token of every output (padding is not data), and
  * the count over the bound, gathered a slice of rows at a time so that the page can breathe
- * between slices at 16 × 8192. A NaN anywhere makes the figure NaN: a broken result never looks small.
+ * between slices at 16 × 8192. Cells where either side is NaN or ±Inf are counted apart, not measured.
  */
 export class ErrorAccumulator {
   private maxAbs = 0;
@@ -49,6 +55,8 @@ export class ErrorAccumulator {
   private maxUlps = 0;
   private overBound = 0;
   private cells = 0;
+  private nonFiniteChunked = 0;
+  private nonFiniteSerial = 0;
   private worst: ErrorSummary["worst"] = null;
   private readonly floors = new Map<OutputName, number>();
 
@@ -78,6 +86,12 @@ export class ErrorAccumulator {
         const i = r * cols + t;
         const a = act[i];
         const e = ref[i];
+        this.cells++;
+        if (!Number.isFinite(a) || !Number.isFinite(e)) {
+          if (!Number.isFinite(a)) this.nonFiniteChunked++;
+          if (!Number.isFinite(e)) this.nonFiniteSerial++;
+          continue;
+        }
         let abs = Math.abs(a - e);
         let rel: number;
         let ulps: number;
@@ -90,7 +104,6 @@ export class ErrorAccumulator {
           rel = relError(e, a, floor);
           ulps = ulpDistance(e, a, precision);
         }
-        this.cells++;
         if (!(abs <= this.maxAbs) && !Number.isNaN(this.maxAbs)) {
           this.maxAbs = abs;
           this.worst = { output: name, row: r, token: t };
@@ -110,6 +123,7 @@ export class ErrorAccumulator {
       maxUlps,
       overBound: this.input.bound ? this.overBound : null,
       cells,
+      nonFinite: { chunked: this.nonFiniteChunked, serial: this.nonFiniteSerial },
       worst: cells === 0 ? null : this.worst,
     };
   }
