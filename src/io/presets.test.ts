@@ -30,6 +30,19 @@ describe("built-in examples", () => {
     }
   });
 
+  it("NaN in one token: the chunked scan loses the NaN's whole chunk, the serial loop only the tokens before it", () => {
+    const example = exampleById("nan-one-token");
+    if (!example) throw new Error("no example nan-one-token");
+    const problem = stateToProblem(example.state, "float64");
+    const lost = (method: "serial" | "chunked") => {
+      const outputs = solve(problem, method).outputs;
+      const returns = outputs.kind === "discounted" ? outputs.returns.subarray(300, 600) : new Float64Array();
+      return Array.from(returns).filter((v) => !Number.isFinite(v)).length;
+    };
+    expect(lost("serial")).toBe(141);
+    expect(lost("chunked")).toBe(172);
+  });
+
   it("reproduce the numbers of the reports they cite", () => {
     expect(serialRows("kl-on-tool-tokens-leak")[0][0]).toBe(-3.439);
     expect(serialRows("kl-on-tool-tokens-fixed")[0][0]).toBe(-1.729);

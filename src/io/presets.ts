@@ -200,7 +200,28 @@ export const EXAMPLES: PlaygroundExample[] = [
     link: { label: "NovaSky-AI/SkyRL#1285", url: "https://github.com/NovaSky-AI/SkyRL/pull/1285" },
     state: seededTerminalRows([5000, 400]),
   },
+  {
+    id: "nan-one-token",
+    title: "NaN in one token",
+    caption:
+      "Row 1 has a NaN reward at token 140 (C 64). The serial loop loses tokens 0–140; the chunked scan loses its whole chunk too, up to token 171, and everything before it through the carries.",
+    state: nanInOneToken(),
+  },
 ];
+
+/**
+ * Two rows of 300 tokens (a small reward per token, the outcome at the end); row 1 has a NaN at
+ * token 140, in the middle of a chunk of 64 (slime's reversed layout: original tokens 108–171).
+ */
+function nanInOneToken(): PlaygroundState {
+  const rewards = () => Array.from({ length: 300 }, (_, t) => (t === 299 ? 1 : 0.015625));
+  const poisoned = rewards();
+  poisoned[140] = Number.NaN;
+  return inline("discounted", { chunkSize: 64, selectedRow: 1 }, [
+    row({ rewards: rewards() }),
+    row({ rewards: poisoned }),
+  ]);
+}
 
 /** Rows of the given lengths with an outcome of 1 at the last token (the padding-waste example). */
 function seededTerminalRows(lengths: number[]): PlaygroundState {

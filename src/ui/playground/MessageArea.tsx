@@ -5,6 +5,8 @@ export interface MessageAreaProps {
   notice: string | null;
   /** What an import changed on the way in (values rounded to float32, parts not reproduced). */
   notes: string[];
+  /** The NaN and ±Inf of the inputs, by row and token: a note, not an error (they are run). */
+  nonFiniteNote: string | null;
   urlProblems: string[];
   restoring: string | null;
 }
@@ -14,6 +16,7 @@ export const MessageArea = memo(function MessageArea({
   errors,
   notice,
   notes,
+  nonFiniteNote,
   urlProblems,
   restoring,
 }: MessageAreaProps) {
@@ -42,6 +45,11 @@ export const MessageArea = memo(function MessageArea({
             <p key={line}>{line}</p>
           ))}
         </div>
+      ) : null}
+      {nonFiniteNote ? (
+        <p className="notice" role="status" data-testid="non-finite-note">
+          {nonFiniteNote}
+        </p>
       ) : null}
       {errors.length > 0 ? (
         <div className="error-message" role="alert" data-testid="error-message">

@@ -24,6 +24,7 @@ import { PlaygroundToolbar } from "./PlaygroundToolbar";
 import { MAX_LINK_CHARS, searchWith, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
 import { OUTPUT_LABELS } from "./results/labels";
+import { nonFiniteInputNote } from "./results/nonFiniteReport";
 import { ResultsBoundary } from "./results/ResultsBoundary";
 import { chunkStartsOf, type Hover, ResultsPanel } from "./results/ResultsPanel";
 import { readoutAt } from "./results/readout";
@@ -233,6 +234,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [selectRow],
   );
   const committedRows = rowsOf(committed.data);
+  const nonFiniteNote = useMemo(
+    () => nonFiniteInputNote(committedRows, committed.estimator),
+    [committedRows, committed.estimator],
+  );
   // While a stroke lasts, the recomputed row is drawn in the editor itself (cheap, every answer);
   // the charts and the heatmap wait for the release and the whole batch.
   const liveOutput = useMemo(() => {
@@ -290,6 +295,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           errors={errors}
           notice={notice}
           notes={imports.notes}
+          nonFiniteNote={nonFiniteNote}
           urlProblems={addressProblems}
           restoring={restoring}
         />

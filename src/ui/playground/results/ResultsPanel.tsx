@@ -10,6 +10,7 @@ import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatma
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { OUTPUT_LABELS } from "./labels";
+import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
 import { useStaged } from "./useStaged";
 
@@ -91,6 +92,19 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [onHover],
   );
   const empty = useMemo(() => new Float64Array(0), []);
+  const lesson = useMemo(
+    () =>
+      rows.length === heatmapResult.rows
+        ? nonFiniteLesson(
+            rows,
+            heatmapResult.kind,
+            heatmapResult.cols,
+            heatmapResult.ran.strategy === "per-token" ? null : heatmapResult.ran.chunkSize,
+            selectedRow,
+          )
+        : null,
+    [rows, heatmapResult, selectedRow],
+  );
 
   return (
     <div ref={boxRef} className="results">
@@ -148,6 +162,11 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
           onHoverCell={onHoverCell}
           hoverToken={hover?.token ?? null}
         />
+      ) : null}
+      {lesson ? (
+        <p className="non-finite-lesson" data-testid="non-finite-lesson">
+          {lesson}
+        </p>
       ) : null}
     </div>
   );

@@ -73,6 +73,12 @@ export function plainNumber(x: number): string {
   return a >= 1e-3 && a < 1e6 ? String(rounded) : rounded.toExponential();
 }
 
+/** "NaN / ∞ cells, left out of the figures: chunked 128, serial 41" (valid tokens, every output). */
+export function nonFiniteCount(counts: { chunked: number; serial: number }): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `NaN / ∞ cells, left out of the figures: chunked ${n(counts.chunked)}, serial ${n(counts.serial)}`;
+}
+
 function millis(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
@@ -128,6 +134,15 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
             : `${summary.overBound ? "▲ " : ""}${summary.overBound} / ${summary.cells.toLocaleString("en-US")}`}
         </dd>
       </dl>
+      {summary.nonFinite.chunked + summary.nonFinite.serial > 0 ? (
+        <p
+          className="small alert"
+          data-testid="non-finite-cells"
+          title="Cells where a side is NaN or ±Inf: left out of the figures above, counted here"
+        >
+          {nonFiniteCount(summary.nonFinite)}
+        </p>
+      ) : null}
       {worst && summary.maxAbs > 0 ? (
         <button type="button" className="worst" onClick={() => onWorstCell(worst.row, worst.token)}>
           Worst cell: row {worst.row}, token {worst.token} ({OUTPUT_LABELS[worst.output]})
