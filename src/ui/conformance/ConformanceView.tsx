@@ -9,7 +9,7 @@ import { ConformanceResults } from "./ConformanceResults";
 import { EngineControls } from "./EngineControls";
 import { FaultControls } from "./FaultControls";
 import { Notices } from "./Notices";
-import { readCases } from "./readCases";
+import { CaseReader } from "./readCasesClient";
 import { RowBatcher } from "./rowBatcher";
 import { type CaseRow, runConformance } from "./runConformance";
 import { INITIAL_RUN_STATE, isBusy, runReducer } from "./runState";
@@ -50,8 +50,11 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     strategy: initial.strategy,
     loaded: null as Loaded | null,
     client: null as EngineClient | null,
+    reading: false,
   });
   const batcher = useRef<RowBatcher<readonly [number, CaseRow]> | null>(null);
+  // Case files are parsed and validated in a worker: a 240 MB file takes seconds.
+  const reader = useRef<CaseReader | null>(null);
 
   // One engine client (one worker) for the view's lifetime.
   useEffect(() => {
@@ -71,9 +74,11 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     setClient(engine);
     latest.current.client = engine;
     engine.ready().catch(() => {}); // start at once; a failure to start arrives as a notice
+    reader.current = new CaseReader();
     return () => {
       unsubscribe();
       engine.dispose();
+      reader.current?.cancel();
       batcher.current?.cancel();
     };
   }, [initial.backend, debug]);
@@ -115,6 +120,9 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
 
   const onFile = (fileName: string, read: () => Promise<Uint8Array>) => {
     const readId = ++latest.current.read;
+    // A file still being parsed is dropped: its worker ends (a fresh one starts), so this one does not queue behind it.
+    if (latest.current.reading) reader.current?.cancel();
+    latest.current.reading = true;
     const isLatest = () => latest.current.read === readId;
     dispatch({ type: "read", readId, fileName, at: performance.now() });
     void (async () => {
@@ -122,9 +130,14 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       try {
         const bytes = await read();
         if (!isLatest()) return;
-        next = { cases: readCases(bytes, fileName), fileName };
+        if (!reader.current) throw new Error("The page is closing: the file was not read.");
+        const cases = await reader.current.read(bytes, fileName);
+        if (!isLatest()) return;
+        latest.current.reading = false;
+        next = { cases, fileName };
       } catch (reason) {
         if (!isLatest()) return;
+        latest.current.reading = false;
         // A bad file leaves the previous results in place.
         dispatch({ type: "read-failed", readId });
         setError(reason instanceof Error ? reason.message : String(reason));
@@ -158,6 +171,8 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
   const onCancel = () => {
     if (run.reading) {
       latest.current.read++;
+      latest.current.reading = false;
+      reader.current?.cancel();
       dispatch({ type: "read-failed", readId: run.reading.readId });
       setNotice(`Reading ${run.reading.fileName} was cancelled; the results below are unchanged.`);
       return;
