@@ -214,7 +214,7 @@ export const EXAMPLES: PlaygroundExample[] = [
  * token 140, in the middle of a chunk of 64 (slime's reversed layout: original tokens 108–171).
  */
 function nanInOneToken(): PlaygroundState {
-  const rewards = () => Array.from({ length: 300 }, (_, t) => (t === 299 ? 1 : 0.015625));
+  const rewards = () => Array.from({ length: 300 }, (_, t): number => (t === 299 ? 1 : 0.015625));
   const poisoned = rewards();
   poisoned[140] = Number.NaN;
   return inline("discounted", { chunkSize: 64, selectedRow: 1 }, [
