@@ -1,4 +1,6 @@
+import * as Comlink from "comlink";
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Implementation, ScanProblem } from "../../core";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
@@ -48,16 +50,36 @@ export interface ComputeStatus {
 
 const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
 
+/**
+ * A copy of the problem whose every array is a typed array of its own, marked for transfer: a
+ * worker then gets it moved, not structured-cloned (the loss masks' plain arrays of 64 × 32768
+ * numbers took about 2 s of the main thread to clone).
+ */
+function forTransfer(problem: ScanProblem): ScanProblem {
+  const copy = cloneProblem(problem);
+  const arrays: ArrayLike<number>[] = [];
+  if (copy.kind === "reinforce_pp") {
+    copy.batch = { ...copy.batch, lossMasks: copy.batch.lossMasks.map((row) => Float64Array.from(row)) };
+    arrays.push(...copy.batch.kl, ...copy.batch.lossMasks);
+  } else {
+    arrays.push(copy.rewards.data);
+    if (copy.kind === "gae") arrays.push(copy.values.data);
+  }
+  const buffers = new Set<ArrayBuffer>();
+  for (const a of arrays) if (ArrayBuffer.isView(a) && a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  return Comlink.transfer(copy, [...buffers]);
+}
+
 /** The chunked side: the engine worker for float32-engine, the playground's core worker otherwise. */
 function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: LatestOnly<ChunkedAnswer>): ChunkedSolver {
   return (problem, precision, strategy) =>
     queue.run(async () => {
       if (precision === "float32-engine") {
         // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
-        const run = await engine.run(cloneProblem(problem), strategy);
+        const run = await engine.run(forTransfer(problem), strategy);
         return { outputs: run.outputs, backend: run.backend, millis: run.millis };
       }
-      const run = await core.chunked(problem);
+      const run = await core.chunked(forTransfer(problem));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], millis: run.millis };
     });
 }
@@ -119,7 +141,13 @@ export function usePlaygroundCompute(
   const requestId = useRef(0);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
-  const bounds = useMemo(() => (core ? core.bounds.bind(core) : undefined), [core]);
+  const bounds = useMemo(
+    () =>
+      core
+        ? (problem: ScanProblem, implementation: Implementation) => core.bounds(forTransfer(problem), implementation)
+        : undefined,
+    [core],
+  );
   const settings = settingsKey(committed);
   const data = committed.data;
 
