@@ -63,7 +63,8 @@ export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backe
       if (powersMayOverflow(d, cols, p.chunkSize)) return;
       for (let b = 0; b < rows; b++) {
         const row = (a: Float32Array) => a.subarray(b * cols, (b + 1) * cols);
-        const { broken } = checkRow(row(returns), row(p.rewards.data), d);
+        const x = row(p.rewards.data);
+        const { broken } = checkRow(row(returns), x, d, undefined, nonFiniteReach(x, cols, p.chunkSize, strategy));
         if (broken) fail(brokenStepMessage("returns", "G_t = r_t + γ·G_{t+1}", "r_t", b, d, broken));
       }
       return;
@@ -89,10 +90,11 @@ export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backe
           magnitudes[t] = Math.abs(r[t]) + Math.abs(gamma * next) + Math.abs(v[t]);
         }
         const adv = advantages.subarray(start, start + cols);
-        const { broken, rowMagnitude } = checkRow(adv, deltas, d, magnitudes);
+        const reach = nonFiniteReach(deltas, cols, p.chunkSize, strategy);
+        const { broken, rowMagnitude } = checkRow(adv, deltas, d, magnitudes, reach);
         if (broken) fail(brokenStepMessage("advantages", "A_t = δ_t + γλ·A_{t+1}", "δ_t", b, d, broken));
         if (!(rowMagnitude < OVERFLOW_GUARD)) continue;
-        for (let t = 0; t < cols; t++) {
+        for (let t = reach + 1; t < cols; t++) {
           const value = returns[start + t];
           const sum = adv[t] + v[t];
           const allowed = RESIDUAL_FRACTION * (Math.abs(adv[t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
@@ -119,7 +121,8 @@ export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backe
       const d = Math.fround(p.gamma);
       if (powersMayOverflow(d, cols, p.chunkSize)) return;
       p.tokens.forEach((tokens, b) => {
-        const { broken } = checkRow(returns[b], tokens, d);
+        const reach = nonFiniteReach(tokens, cols, p.chunkSize, strategy);
+        const { broken } = checkRow(returns[b], tokens, d, undefined, reach);
         if (broken) fail(brokenStepMessage("returns", "G_t = tok_t + γ·G_{t+1}", "tok_t", b, d, broken));
       });
       return;
@@ -142,22 +145,40 @@ interface BrokenStep {
 }
 
 /**
- * One row, right to left: the latest token whose value breaks `G_t = x_t + d·G_{t+1}` (G_T = 0)
- * by more than rounding allows, unless the row's magnitudes reach OVERFLOW_GUARD (then nothing is
- * judged), and the row's largest magnitude. `magnitudes` defaults to |x|.
+ * The last token (original time) that a row's NaN and ±Inf inputs can reach in the output; −1
+ * when the row has none (inputs are non-finite only in a problem that opted in). The serial loop
+ * (per-token) spreads them back to token 0 only; slime's chunked scan over the whole chunk that
+ * holds the latest one, in its reversed, padded layout (0·NaN = NaN in the GEMM), then through the
+ * carries (io/nonFinite.ts, ALGORITHM.md §b.4). The two-level scan and the fused kernel join chunks
+ * by a second scan over their ends, which may carry a NaN across the whole row: the row is not judged.
+ */
+export function nonFiniteReach(x: ArrayLike<number>, cols: number, chunkSize: number, strategy: Strategy): number {
+  let last = -1;
+  for (let t = x.length - 1; t >= 0 && last < 0; t--) if (!Number.isFinite(x[t])) last = t;
+  if (last < 0 || strategy === "per-token") return last;
+  if (strategy !== "chunked") return cols - 1;
+  return cols - 1 - Math.floor((cols - 1 - last) / chunkSize) * chunkSize;
+}
+
+/**
+ * One row, right to left down to token `reach + 1`: the latest token whose value breaks
+ * `G_t = x_t + d·G_{t+1}` (G_T = 0) by more than rounding allows, unless the row's magnitudes
+ * reach OVERFLOW_GUARD (then nothing is judged), and the row's largest magnitude. `magnitudes`
+ * defaults to |x|. Tokens up to `reach` are those non-finite inputs may poison: not judged.
  */
 function checkRow(
   g: ArrayLike<number>,
   x: ArrayLike<number>,
   d: number,
   magnitudes?: ArrayLike<number>,
+  reach = -1,
 ): { broken?: BrokenStep; rowMagnitude: number } {
   const absD = Math.abs(d);
   let magnitude = 0;
   let rowMagnitude = 0;
   let next = 0;
   let found: Omit<BrokenStep, "rowMagnitude"> | undefined;
-  for (let t = x.length - 1; t >= 0; t--) {
+  for (let t = x.length - 1; t > reach; t--) {
     magnitude = (magnitudes ? magnitudes[t] : Math.abs(x[t])) + absD * magnitude;
     if (magnitude > rowMagnitude) rowMagnitude = magnitude;
     const value = g[t];

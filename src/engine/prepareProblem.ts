@@ -1,4 +1,5 @@
 import {
+  allowingNonFinite,
   type Batch,
   checkChunkSize,
   checkDiscount,
@@ -42,6 +43,12 @@ export type PreparedProblem =
  * Checking the float32 values means a float64 input that overflows float32 is rejected too.
  */
 export function prepareProblem(problem: ScanProblem): PreparedProblem {
+  // A problem that opted in (the playground's lesson of §b.4) runs its NaN and ±Inf; checkEngineOutputs
+  // then accepts non-finite outputs only where they can reach.
+  return problem.allowNonFinite ? allowingNonFinite(() => prepareChecked(problem)) : prepareChecked(problem);
+}
+
+function prepareChecked(problem: ScanProblem): PreparedProblem {
   switch (problem.kind) {
     case "discounted": {
       const { discount, chunkSize } = problem;
