@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { maxAbsError, solve } from "../../../core";
 import { SupersededError } from "../../../engine/client";
+import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
+import { outputTables } from "./outputTables";
 import { type ChunkedSolver, phaseLabel, progressText, runLiveRow, runPlayground } from "./playgroundRun";
+import { problemsFor } from "./problemCache";
 
 /** Core's chunked scan standing in for the engine worker. */
 const coreChunked: ChunkedSolver = async (problem) => ({
@@ -75,6 +78,31 @@ describe("runPlayground", () => {
       "Running: waiting for the core worker's chunked scan and the error bounds, 2.3 s",
     );
     expect(progressText(null, "float32-engine", 40)).toBe("Starting the run, 0.0 s");
+  });
+
+  it("scans the serial sides row by row with the whole batch's bits (ragged REINFORCE++ and GAE)", async () => {
+    const gae: PlaygroundState = {
+      ...state,
+      estimator: "gae",
+      lambd: 0.95,
+      precision: "float64",
+      data: { source: "preset", preset: "dense", seed: 4, rows: 3, tokens: 40, ragged: true },
+    };
+    for (const s of [state, gae]) {
+      const batch = s.data.source === "inline" ? s.data.rows : materializeRows(s.data);
+      const result = await runPlayground(s, batch, {
+        solveChunked: coreChunked,
+        isStale: () => false,
+        yieldToPage: now,
+      });
+      const { p64, p32 } = problemsFor(s, batch);
+      const whole64 = outputTables(solve(p64, "serial").outputs, result.rows, result.cols);
+      const whole32 = outputTables(solve(p32, "serial").outputs, result.rows, result.cols);
+      for (const name of Object.keys(whole64) as (keyof typeof whole64)[]) {
+        expect(Array.from(result.reference[name] ?? [])).toEqual(Array.from(whole64[name] ?? []));
+        expect(Array.from(result.serial32[name] ?? [])).toEqual(Array.from(whole32[name] ?? []));
+      }
+    }
   });
 
   it("recomputes one row with the batch's bits", async () => {

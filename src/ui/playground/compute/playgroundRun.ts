@@ -1,4 +1,11 @@
-import { type Implementation, outputErrorBounds, type ScanOutputs, type ScanProblem, solve } from "../../../core";
+import {
+  type FloatArray,
+  type Implementation,
+  outputErrorBounds,
+  type ScanOutputs,
+  type ScanProblem,
+  solve,
+} from "../../../core";
 import { SupersededError } from "../../../engine/client";
 import { STRATEGY_ALGORITHM, type Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
@@ -6,7 +13,7 @@ import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
 import { type OutputTables, outputTables } from "./outputTables";
 import { problemsFor } from "./problemCache";
-import { paddedWidth, rowProblem } from "./rowProblem";
+import { paddedWidth, rowLength, rowProblem } from "./rowProblem";
 
 /** What produced the chunked side of a result, as the page reports it. */
 export interface RanWith {
@@ -107,6 +114,50 @@ export function progressText(phase: RunPhase | null, precision: PlaygroundPrecis
 /** Cells summarised per task: a few ms each. */
 const SUMMARY_SLICE = 2 ** 13;
 
+/** Cells of serial scan per task: some tens of ms, so 64 × 32768 is never one multi-second task. */
+const SERIAL_SLICE = 2 ** 16;
+
+/**
+ * The serial scan of every row as padded `[rows, cols]` tables, a few rows per task (a serial
+ * scan is row by row, so each row's bits are the whole batch's). Bad input is thrown by a scan of
+ * the whole batch, so that the error names the batch's row, not the slice's.
+ */
+async function serialTables<A extends FloatArray>(
+  problem: ScanProblem,
+  rows: number,
+  cols: number,
+  step: () => Promise<void>,
+): Promise<{ tables: OutputTables<A>; millis: number }> {
+  let tables: OutputTables<A> | undefined;
+  let cells = 0;
+  let millis = 0;
+  for (let r = 0; r < rows; r++) {
+    let row: OutputTables<A>;
+    const start = performance.now();
+    try {
+      row = outputTables(solve(rowProblem(problem, r, cols), "serial").outputs as ScanOutputs<A>, 1, cols);
+    } catch (error) {
+      solve(problem, "serial");
+      throw error;
+    }
+    tables ??= Object.fromEntries(
+      Object.entries(row).map(([name, a]) => [name, new (a.constructor as Float64ArrayConstructor)(rows * cols)]),
+    ) as OutputTables<A>;
+    const length = rowLength(problem, r);
+    for (const [name, a] of Object.entries(row) as [keyof OutputTables<A>, A][]) {
+      (tables[name] as A).set(a.subarray(0, length), r * cols);
+    }
+    millis += performance.now() - start;
+    cells += cols;
+    if (cells >= SERIAL_SLICE && r + 1 < rows) {
+      cells = 0;
+      await step();
+    }
+  }
+  tables ??= outputTables(solve(problem, "serial").outputs as ScanOutputs<A>, rows, cols);
+  return { tables, millis };
+}
+
 /** Yields to the page: scheduler.yield where the browser has it (no 4 ms clamp), else a timeout. */
 function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
@@ -143,22 +194,19 @@ async function solveTables(
   pending.catch(() => {});
   bounding.catch(() => {});
   control.onPhase?.("reference");
-  const serialStart = performance.now();
-  const reference = solve(p64, "serial").outputs as ScanOutputs<Float64Array>;
-  let serialMillis = performance.now() - serialStart;
+  const reference = await serialTables<Float64Array>(p64, rows, cols, step);
   await step();
   control.onPhase?.("serial32");
-  const serialStart32 = performance.now();
-  const serial32 = solve(p32, "serial").outputs as ScanOutputs<Float32Array>;
-  serialMillis += performance.now() - serialStart32;
+  const serial32 = await serialTables<Float32Array>(p32, rows, cols, step);
+  const serialMillis = reference.millis + serial32.millis;
   await step();
   control.onPhase?.("chunked");
   const [answer, bound] = await Promise.all([pending, bounding]);
   if (control.isStale()) throw new SupersededError();
   return {
-    reference: outputTables(reference, rows, cols),
+    reference: reference.tables,
     chunked: outputTables(answer.outputs, rows, cols),
-    serial32: outputTables(serial32, rows, cols),
+    serial32: serial32.tables,
     bound: outputTables(bound, rows, cols),
     answer,
     serialMillis,
