@@ -95,7 +95,7 @@ test("a CSV with inf is read, named and run; a bad file then leaves that result 
   expect(problems).toEqual([]);
 });
 
-test("the built-in NaN example opens from a link, 16 × 8192 with NaN too, and nothing breaks", async ({ page }) => {
+test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a NaN runs too", async ({ page }) => {
   const problems = collectProblems(page);
   const example = exampleById("nan-one-token");
   if (!example) throw new Error("no NaN example");
@@ -108,22 +108,22 @@ test("the built-in NaN example opens from a link, 16 × 8192 with NaN too, and n
   await page.setViewportSize({ width: 760, height: 900 });
   await page.screenshot({ path: "/tmp/nonfinite-small.png", fullPage: true });
 
-  const rewards = (b: number) =>
-    Array.from({ length: 8192 }, (_, t) => (b === 3 && t === 4000 ? Number.NaN : Math.sin(b + t / 50)));
-  const big = {
-    ...example.state,
-    chunkSize: 128,
-    selectedRow: 3,
-    data: {
-      source: "inline" as const,
-      rows: Array.from({ length: 16 }, (_, b) => ({ length: 8192, rewards: rewards(b) })),
-    },
-  };
+  // 16 × 8192 (a link this long is beyond the server's header limit: a CSV carries it).
+  const line = (b: number) =>
+    Array.from({ length: 8192 }, (_, t) => (b === 3 && t === 4000 ? "nan" : Math.sin(b + t / 50).toFixed(4))).join(",");
+  const csv = Array.from({ length: 16 }, (_, b) => line(b)).join("\n");
   await page.setViewportSize({ width: 1400, height: 1000 });
-  await page.goto(`/?backend=wasm&s=${encodeState(big)}`);
-  await settled(page);
+  await afterEdit(page, () =>
+    page
+      .getByTestId("case-file-input")
+      .setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(csv) }),
+  );
   await expect(page.getByTestId("non-finite-note")).toContainText("rewards: NaN at row 3, token 4000");
-  await expectLesson(page, /^Row 3: The chunked scan poisons tokens 0–4095: /);
+  // The example's C 64 stays: token 4000 lies in the reversed chunk of original tokens 3968–4031.
+  await expectLesson(
+    page,
+    /^Row 3: The chunked scan poisons tokens 0–4031: .* tokens 0–4000 only, so 31 tokens after it differ\.$/,
+  );
   await page.screenshot({ path: "/tmp/nonfinite-large.png", fullPage: true });
   expect(problems).toEqual([]);
 });

@@ -34,6 +34,18 @@ describe("poolByMax", () => {
     expect(pool(6)).toEqual([nonFinite, nonFinite, only, only, data, data]);
     expect(pool(3)).toEqual([nonFinite, only, data]);
     expect(pool(2)).toEqual([only, only]);
+    // +∞ in both: 0 apart, still lost by both scans.
+    const inf = Number.POSITIVE_INFINITY;
+    const both = poolByMax({
+      rows: 1,
+      cols: 2,
+      lengths: [2],
+      error: [0, 0],
+      reference: [inf, 1],
+      maxBinsX: 2,
+      maxBinsY: 1,
+    });
+    expect(Array.from(both.kind)).toEqual([nonFinite, data]);
   });
 
   it("tracks padding, masked bins and cells over bound", () => {

@@ -103,11 +103,12 @@ export function poolByMax(input: PoolInput): PooledGrid {
       if (lossMask && lossMask[i] === 0) maskedCount[b]++;
       if (overBound?.[i]) over[b] = 1;
       if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
-      if (Number.isFinite(e)) {
-        if (e > value[b]) value[b] = e;
-      } else if (reference && Number.isFinite(reference[i])) {
+      // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
+      const lostByBoth = reference !== undefined && !Number.isFinite(reference[i]);
+      if (Number.isFinite(e) && e > value[b]) value[b] = e;
+      if (!Number.isFinite(e) && !lostByBoth && reference) {
         kind[b] = BinKind.chunkedOnlyNonFinite;
-      } else if (kind[b] !== BinKind.chunkedOnlyNonFinite) {
+      } else if ((lostByBoth || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) {
         kind[b] = BinKind.nonFinite;
       }
     }
