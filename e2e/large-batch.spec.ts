@@ -66,3 +66,25 @@ for (const backend of ["wasm", "webgpu"] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+test("cancelling a large run brings back the previous run's results, saying so", async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=conformance&backend=wasm");
+  await page.getByTestId("load-public-cases").click();
+  const summary = page.getByTestId("conformance-summary");
+  await expect(summary).toHaveText(/^\d+ passed, 0 failed$/, { timeout: 120_000 });
+  const before = await summary.textContent();
+  await page.getByTestId("case-file-input").setInputFiles(caseFile());
+  await expect(page.getByTestId("conformance-progress")).toHaveText(/Case 1 \(b\d+_t\d+\) for \d+\.\d s/, {
+    timeout: 120_000,
+  });
+  await page.getByTestId("cancel-conformance").click();
+  await expect(page.getByTestId("conformance-cancelled")).toHaveText(
+    /^Cancelled the run of big\.json after 0 of 1 cases; below: the previous run's results \(public_cases\.json\)\.$/,
+  );
+  await expect(summary).toHaveText(before ?? "");
+  await expect(page.getByTestId("case-file-name")).toHaveText("public_cases.json");
+  await expect(page.getByTestId("conformance-results")).toHaveAttribute("aria-busy", "false");
+  await page.screenshot({ path: "/tmp/bigbatch/conformance-cancelled.png" });
+  expect(problems).toEqual([]);
+});
