@@ -131,3 +131,16 @@ test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a N
   await page.screenshot({ path: "/tmp/nonfinite-large.png", fullPage: true });
   expect(problems).toEqual([]);
 });
+
+test("GAE on the NaN example: the lesson follows the TD residuals and nothing breaks", async ({ page }) => {
+  const problems = collectProblems(page);
+  const example = exampleById("nan-one-token");
+  if (!example) throw new Error("no NaN example");
+  await page.goto(`/?backend=wasm&s=${encodeState({ ...example.state, estimator: "gae" })}`);
+  await settled(page);
+  await expect(page.getByTestId("non-finite-note")).toContainText("rewards: NaN at row 1, token 140");
+  await expect(page.getByTestId("non-finite-lesson")).toHaveText(/^Row 1: The chunked scan poisons tokens 0–171: /);
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: "/tmp/nonfinite-gae.png", fullPage: true });
+  expect(problems).toEqual([]);
+});
