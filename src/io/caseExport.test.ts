@@ -10,7 +10,7 @@ import { parseCaseFile } from "./caseFile";
 import { importCaseFile, openCase } from "./caseImport";
 import { materializeRows } from "./playgroundProblem";
 import type { PlaygroundState } from "./playgroundState";
-import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "./presets";
+import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, exampleById } from "./presets";
 
 const preset = (estimator: PlaygroundState["estimator"], preset: "dense" | "multi-turn" | "sparse", chunkSize = 64) =>
   ({
@@ -48,6 +48,17 @@ function exported(state: PlaygroundState, name?: string) {
   if (!result.ok) throw result.error;
   return result.value;
 }
+
+describe("a case export of NaN inputs", () => {
+  it("is refused, naming lane, row and token (JSON would write them as null)", () => {
+    const example = exampleById("nan-one-token");
+    if (!example) throw new Error("no NaN example");
+    const result = exportCase(example.state);
+    expect(!result.ok && result.error.message).toBe(
+      "Case export: cannot hold non-finite inputs (rewards: NaN at row 1, token 140)",
+    );
+  });
+});
 
 describe("case export", () => {
   it("writes a valid case file that every core mode of the checker passes", async () => {

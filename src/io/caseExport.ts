@@ -1,8 +1,9 @@
 import { buildCase, buildCaseFile } from "./caseBuilder";
 import type { CaseFile } from "./caseSchema";
 import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
+import { describeNonFinite, findNonFinite } from "./nonFinite";
 import { materializeRows, paddingStats, stateToProblem } from "./playgroundProblem";
-import type { PlaygroundState } from "./playgroundState";
+import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
 
 /**
  * The playground's inputs and settings as a golden-schema case file (cases/SCHEMA.md), so
@@ -21,9 +22,26 @@ export interface CaseExport {
   fileName: string;
 }
 
+/** The NaN and ±Inf of every lane and outcome, named by row and token, or null when all are finite. */
+function nonFiniteLanes(rows: PlaygroundRow[]): string | null {
+  const parts: string[] = [];
+  for (const lane of ["rewards", "values", "kl"] as const) {
+    const cells = findNonFinite(rows.map((row) => row[lane] ?? []));
+    if (cells.length > 0) parts.push(describeNonFinite(cells, lane));
+  }
+  const outcomes = findNonFinite([rows.map((row) => row.outcome ?? 0)]);
+  if (outcomes.length > 0) parts.push(`outcome: ${outcomes.map((c) => `${c.value} at row ${c.token}`).join("; ")}`);
+  return parts.length > 0 ? parts.join("; ") : null;
+}
+
 export function exportCase(state: PlaygroundState, name?: string): IoResult<CaseExport> {
   try {
     const rows = materializeRows(state);
+    const nonFinite = nonFiniteLanes(rows);
+    if (nonFinite) {
+      // JSON has no NaN or ±Inf (they would be written as null) and the golden schema takes finite inputs only.
+      return failure(new IoError("", `cannot hold non-finite inputs (${nonFinite})`, "Case export"));
+    }
     const { maxLength, paddingShare } = paddingStats(rows);
     const caseName = name ?? `playground_${state.estimator}_B${rows.length}_T${maxLength}`;
     const problem = stateToProblem(state, "float64", rows);
