@@ -56,18 +56,26 @@ const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "co
  * numbers took about 2 s of the main thread to clone).
  */
 function forTransfer(problem: ScanProblem): ScanProblem {
-  const copy = cloneProblem(problem);
-  const arrays: ArrayLike<number>[] = [];
-  if (copy.kind === "reinforce_pp") {
-    copy.batch = { ...copy.batch, lossMasks: copy.batch.lossMasks.map((row) => Float64Array.from(row)) };
-    arrays.push(...copy.batch.kl, ...copy.batch.lossMasks);
+  let copy: ScanProblem;
+  let arrays: ArrayBufferView[];
+  if (problem.kind === "reinforce_pp") {
+    // One pass per array, straight into a typed array of its own (cloneProblem's masks stay plain arrays).
+    const { rewards, kl, lossMasks } = problem.batch;
+    const batch = { rewards: Array.from(rewards), kl: kl.map((row) => row.slice()), lossMasks: lossMasks.map(float64) };
+    copy = { ...problem, batch };
+    arrays = [...batch.kl, ...batch.lossMasks];
   } else {
-    arrays.push(copy.rewards.data);
-    if (copy.kind === "gae") arrays.push(copy.values.data);
+    const clone = cloneProblem(problem) as Exclude<ScanProblem, { kind: "reinforce_pp" }>;
+    copy = clone;
+    arrays = clone.kind === "gae" ? [clone.rewards.data, clone.values.data] : [clone.rewards.data];
   }
   const buffers = new Set<ArrayBuffer>();
-  for (const a of arrays) if (ArrayBuffer.isView(a) && a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  for (const a of arrays) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
   return Comlink.transfer(copy, [...buffers]);
+}
+
+function float64(row: ArrayLike<number>): Float64Array {
+  return row instanceof Float64Array ? row.slice() : Float64Array.from(row);
 }
 
 /** The chunked side: the engine worker for float32-engine, the playground's core worker otherwise. */
