@@ -1,6 +1,6 @@
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
-import type { PlaygroundState } from "./playgroundState";
+import { MAX_CELLS, type PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES } from "./presets";
 import {
   decodeState,
@@ -157,7 +157,7 @@ describe("share links", () => {
     expect(!refused.ok && refused.error.message).toBe(
       "Shared link: data.rows[1].lossMask: the link holds more than 400 numbers",
     );
-    expect(MAX_LINK_NUMBERS).toBe(2 ** 22);
+    expect(MAX_LINK_NUMBERS).toBe(4 * MAX_CELLS);
   });
 });
 
