@@ -81,36 +81,6 @@ test("an unknown backend in the address is reported, not fatal", async ({ page }
   expect(problems).toEqual([]);
 });
 
-test("a lost WebGPU device and a crashed worker each restart the engine one backend down", async ({ page }) => {
-  const problems = await openConformance(page, "backend=webgpu&debug");
-  await loadCaseFile(page, "public_cases.json", publicCases);
-  await expectAllPassed(page, "webgpu", 33, 90_000);
-
-  await page.getByTestId("simulate-device-lost").click();
-  const notice = page.getByTestId("backend-notice");
-  await expect(notice).toContainText("The engine worker on webgpu stopped (the WebGPU device was lost");
-  await expect(notice).toContainText("restarting it on webgl");
-  await expect(page.getByTestId("backend")).toHaveText("webgl");
-  await page.getByRole("button", { name: "Run again" }).click();
-  await expect(page.getByTestId("conformance-summary")).toHaveText("33 passed, 0 failed", { timeout: 60_000 });
-  await expect(page.getByTestId("backend")).toHaveText("webgl");
-
-  // A crash in the middle of a run: the run's promise rejects at once, with the reason.
-  await page.getByRole("button", { name: "Run again" }).click();
-  await expect(page.getByTestId("conformance-progress")).toBeVisible();
-  await page.getByTestId("simulate-crash").click();
-  await expect(page.getByTestId("error-message")).toContainText(
-    "The run stopped: The engine worker on webgl stopped (Uncaught Error: simulated worker crash); restarting it on wasm.",
-  );
-  await expect(notice).toContainText("restarting it on wasm");
-  await expect(page.getByTestId("backend")).toHaveText("wasm");
-  await page.getByRole("button", { name: "Run again" }).click();
-  await expect(page.getByTestId("conformance-summary")).toHaveText("33 passed, 0 failed", { timeout: 60_000 });
-  await expect(page.getByTestId("backend")).toHaveText("wasm");
-  await expect(page.getByTestId("error-message")).toHaveCount(0);
-  expect(problems).toEqual([]);
-});
-
 /** The same browser without `--enable-unsafe-webgpu`: headless Chromium on Linux then has no WebGPU adapter. */
 const withoutWebGPU = test.extend({
   launchOptions: [

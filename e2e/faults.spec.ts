@@ -3,9 +3,10 @@ import { loadCaseFile, oneTokenCases, openConformance } from "./conformance-page
 
 /**
  * Every fault the engine can meet, each recovered from with a notice, the results the user had
- * still on screen, and the next run on the backend below: a worker killed mid-run, WebGPU
- * unavailable, the GPU device lost, and a GPU that hangs without losing its device (the watchdog).
- * The conformance view's `?debug` buttons inject them (src/ui/conformance/FaultControls.tsx).
+ * still on screen, and the next run on the backend below: a worker killed mid-run, the GPU device
+ * lost, and a GPU that hangs without losing its device (the watchdog). The conformance view's
+ * `?debug` buttons inject them (src/ui/conformance/FaultControls.tsx). WebGPU unavailable is
+ * conformance.spec.ts's test, run in a browser launched without it.
  */
 
 const summary = (page: Page) => page.getByTestId("conformance-summary");
@@ -67,25 +68,5 @@ test("a worker killed mid-run keeps the rows it finished, says so, and restarts 
   await expect(summary(page)).toHaveCount(0);
   expect(await page.locator('[data-testid="verdict-row"][data-state="pass"]').count()).toBeGreaterThan(0);
   await expect(page.getByTestId("backend")).toHaveText("cpu");
-  expect(problems).toEqual([]);
-});
-
-/** The same browser without `--enable-unsafe-webgpu`: headless Chromium on Linux then has no WebGPU adapter. */
-const withoutWebGPU = test.extend({
-  launchOptions: [
-    async ({ launchOptions }, use) => {
-      await use({ ...launchOptions, args: launchOptions.args?.filter((arg) => arg !== "--enable-unsafe-webgpu") });
-    },
-    { scope: "worker" },
-  ],
-});
-
-withoutWebGPU("with WebGPU unavailable, a run asked for on webgpu runs on webgl and says so", async ({ page }) => {
-  const problems = await openConformance(page, "backend=webgpu");
-  const hasAdapter = await page.evaluate(async () => Boolean(await navigator.gpu?.requestAdapter()));
-  test.skip(hasAdapter, "this browser has WebGPU even without --enable-unsafe-webgpu");
-  await expect(page.getByTestId("backend-notice")).toContainText("webgpu is not available here");
-  await finishedRun(page, 3);
-  await expect(page.getByTestId("backend")).toHaveText("webgl");
   expect(problems).toEqual([]);
 });
