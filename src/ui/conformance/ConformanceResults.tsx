@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
+import { useNow } from "../useNow";
 import { cancelledLine, listedCases, progressLine, type RunState, shownSummary, showsTable } from "./runState";
 import { VerdictTable } from "./VerdictTable";
 
@@ -68,16 +69,4 @@ export function ConformanceResults({ state, busy }: ConformanceResultsProps) {
       ) : null}
     </section>
   );
-}
-
-/** Refreshes the elapsed times a few times a second while something runs. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(performance.now());
-    const timer = setInterval(() => setNow(performance.now()), 250);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }

@@ -1,6 +1,7 @@
-import { memo, useEffect, useState } from "react";
+import { memo } from "react";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
+import { useNow } from "../../useNow";
 import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
 import type { ComputeStatus } from "../usePlaygroundCompute";
 import { OUTPUT_LABELS } from "./labels";
@@ -11,18 +12,6 @@ export interface SummaryPanelProps {
   /** The precision asked for (names where the chunked side runs while busy). */
   precision: PlaygroundPrecision;
   onWorstCell(row: number, token: number): void;
-}
-
-/** Refreshes the elapsed time a few times a second while a run is in flight. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(performance.now());
-    const timer = setInterval(() => setNow(performance.now()), 250);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }
 
 /** What the run in flight is doing, for how long, and a way to stop it; or why the figures are old. */
