@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
+import { byteEdits, mutateBytes } from "./byteFuzzKit";
 import { exportCase } from "./caseExport";
 import { importCaseFile, openCase } from "./caseImport";
 import { importCsv, importCsvLane } from "./csvImport";
@@ -31,27 +32,7 @@ function expectValidRows(rows: PlaygroundRow[]): void {
   expect(parsed.ok ? "" : parsed.error.message).toBe("");
 }
 
-type Edit = [kind: "set" | "insert" | "delete" | "cut", at: number, byte: number];
-const edits = fc.array(
-  fc.tuple(
-    fc.constantFrom("set", "insert", "delete", "cut"),
-    fc.nat(),
-    fc.integer({ min: 0, max: 255 }),
-  ) as fc.Arbitrary<Edit>,
-  { minLength: 1, maxLength: 6 },
-);
-
-function mutate(bytes: Uint8Array, changes: Edit[]): Uint8Array {
-  let out = Array.from(bytes);
-  for (const [kind, at, byte] of changes) {
-    const i = out.length === 0 ? 0 : at % out.length;
-    if (kind === "set" && out.length > 0) out[i] = byte;
-    else if (kind === "insert") out.splice(i, 0, byte);
-    else if (kind === "delete") out.splice(i, 1);
-    else if (kind === "cut") out = out.slice(0, i);
-  }
-  return Uint8Array.from(out);
-}
+const edits = byteEdits(6);
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const bytesOf = (s: string) => new TextEncoder().encode(s);
@@ -68,7 +49,7 @@ describe("every parser survives hostile input", () => {
       fc.property(
         fc.oneof(
           someBytes,
-          edits.map((e) => mutate(valid, e)),
+          edits.map((e) => mutateBytes(valid, e)),
         ),
         fc.constantFrom("rewards", "lossMask", "kl") as fc.Arbitrary<"rewards" | "lossMask" | "kl">,
         (bytes, lane) => {
@@ -89,8 +70,8 @@ describe("every parser survives hostile input", () => {
       fc.property(
         fc.oneof(
           someBytes,
-          edits.map((e) => mutate(valid, e)),
-          edits.map((e) => mutate(valid64, e)),
+          edits.map((e) => mutateBytes(valid, e)),
+          edits.map((e) => mutateBytes(valid64, e)),
         ),
         (bytes) => {
           expectOutcome(parseNpy(bytes, "fuzz.npy"));
@@ -122,7 +103,7 @@ describe("every parser survives hostile input", () => {
     const tokens = [encodeState(drawn), encodeState(EXAMPLES[3].state), encodeState(DEFAULT_PLAYGROUND_STATE)];
     const mutatedLink = fc
       .tuple(fc.constantFrom(...tokens), edits)
-      .map(([token, e]) => text(mutate(bytesOf(token), e)));
+      .map(([token, e]) => text(mutateBytes(bytesOf(token), e)));
     const randomJson = fc
       .jsonValue({ maxDepth: 4 })
       .map((json) => LZString.compressToEncodedURIComponent(JSON.stringify(json)));
@@ -176,7 +157,7 @@ describe("every parser survives hostile input", () => {
       fc.property(
         fc.oneof(
           someBytes,
-          edits.map((e) => mutate(bytesOf(valid), e)),
+          edits.map((e) => mutateBytes(bytesOf(valid), e)),
           patched,
           scaled,
         ),

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { byteEdits, mutateBytes } from "../../io/byteFuzzKit";
 import { smallValidFile } from "../../io/caseFuzzKit";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
@@ -22,27 +23,7 @@ import { readCases } from "./readCases";
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261130);
 const runs = { seed, numRuns: 200 };
 
-type Edit = [kind: "set" | "insert" | "delete" | "cut", at: number, byte: number];
-const edits = fc.array(
-  fc.tuple(
-    fc.constantFrom("set", "insert", "delete", "cut"),
-    fc.nat(),
-    fc.integer({ min: 0, max: 255 }),
-  ) as fc.Arbitrary<Edit>,
-  { minLength: 1, maxLength: 5 },
-);
-
-function mutate(bytes: Uint8Array, changes: Edit[]): Uint8Array {
-  let out = Array.from(bytes);
-  for (const [kind, at, byte] of changes) {
-    const i = out.length === 0 ? 0 : at % out.length;
-    if (kind === "set" && out.length > 0) out[i] = byte;
-    else if (kind === "insert") out.splice(i, 0, byte);
-    else if (kind === "delete") out.splice(i, 1);
-    else if (kind === "cut") out = out.slice(0, i);
-  }
-  return Uint8Array.from(out);
-}
+const edits = byteEdits(5);
 
 const bytesOf = (s: string) => new TextEncoder().encode(s);
 const caseBytes = bytesOf(JSON.stringify(smallValidFile()));
@@ -66,9 +47,9 @@ const names = fc.oneof(
 );
 const fileBytes = fc.oneof(
   fc.uint8Array({ maxLength: 200 }),
-  edits.map((e) => mutate(caseBytes, e)),
-  edits.map((e) => mutate(csvBytes, e)),
-  edits.map((e) => mutate(npyBytes, e)),
+  edits.map((e) => mutateBytes(caseBytes, e)),
+  edits.map((e) => mutateBytes(csvBytes, e)),
+  edits.map((e) => mutateBytes(npyBytes, e)),
   fc.constantFrom(caseBytes, csvBytes, npyBytes, new Uint8Array(0)),
 );
 
