@@ -1,16 +1,17 @@
 import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { errorSeries, tokenDomain, tokenTicks } from "./chartSeries";
+import { errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
-import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
+import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
+import { TICK, tokenXAxis } from "./tokenAxis";
 import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
@@ -40,7 +41,6 @@ export interface ErrorChartProps {
 }
 
 const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
-const TICK = { fontSize: 11 };
 
 export function ErrorChart(props: ErrorChartProps) {
   const { chunkedError, serialError, bound, chunkBoundaries } = props;
@@ -75,15 +75,7 @@ export function ErrorChart(props: ErrorChartProps) {
       () => (
         <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke="#e5e7eb" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={tokenDomain(series.length)}
-            ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-            allowDataOverflow
-            height={X_AXIS_HEIGHT}
-            tick={TICK}
-          />
+          {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
             width={PLOT_LEFT}
             type="number"

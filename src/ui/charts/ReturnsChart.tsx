@@ -1,15 +1,16 @@
 import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { niceDomain, returnsSeries, tokenDomain, tokenTicks } from "./chartSeries";
+import { niceDomain, returnsSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
-import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
+import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
+import { TICK, tokenXAxis } from "./tokenAxis";
 import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
@@ -41,7 +42,6 @@ export interface ReturnsChartProps {
 }
 
 const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
-const TICK = { fontSize: 11 };
 
 export function ReturnsChart(props: ReturnsChartProps) {
   const { reference, chunked, chunkBoundaries, lossMask, chunkedLabel } = props;
@@ -79,15 +79,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
       () => (
         <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke="#e5e7eb" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={tokenDomain(series.length)}
-            ticks={tokenTicks(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-            allowDataOverflow
-            height={X_AXIS_HEIGHT}
-            tick={TICK}
-          />
+          {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
             width={PLOT_LEFT}
             type="number"

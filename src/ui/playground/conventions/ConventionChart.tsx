@@ -1,14 +1,15 @@
 import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
-import { niceDomain, tokenDomain, tokenTicks } from "../../charts/chartSeries";
+import { niceDomain } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatShort, formatValue } from "../../charts/formatNumber";
-import { PLOT_TOP, X_AXIS_HEIGHT } from "../../charts/PlotOverlay";
+import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
+import { TICK, tokenXAxis } from "../../charts/tokenAxis";
 import { useWidth } from "../../charts/useWidth";
 import { type OverlayLine, overlayPoints } from "./conventionSeries";
 
@@ -25,7 +26,6 @@ export interface ConventionChartProps {
 }
 
 const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
-const TICK = { fontSize: 11 };
 
 /** Two or three libraries' returns (or advantages, or token rewards) of one row, overlaid on the editor's token axis. */
 export function ConventionChart(props: ConventionChartProps) {
@@ -46,15 +46,7 @@ export function ConventionChart(props: ConventionChartProps) {
       () => (
         <LineChart width={width} height={height} data={points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke="#e5e7eb" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={tokenDomain(length)}
-            ticks={tokenTicks(length, plotWidth)}
-            allowDataOverflow
-            height={X_AXIS_HEIGHT}
-            tick={TICK}
-          />
+          {tokenXAxis(length, plotWidth)}
           <YAxis
             width={PLOT_LEFT}
             type="number"
