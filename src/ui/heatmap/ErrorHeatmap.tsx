@@ -12,6 +12,7 @@ import {
 } from "react";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
+import { cellLoss, cellLossText, SCAN_SIDES } from "./cellErrors";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
@@ -280,11 +281,24 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
 function CellReadout({ cell, precision }: { cell: HeatmapCell; precision: "float32" | "float64" }) {
   const where = `row ${cell.row} · t ${cell.token} · chunk ${cell.chunk}`;
   if (cell.padding) return <>{where} · padding (beyond the row's length)</>;
+  const loss = cellLoss(cell.serial, cell.chunked);
+  const masked = cell.masked ? " · masked" : "";
+  if (loss) {
+    // No error figure and no bound verdict for a cell NaN or ±Inf took: say who lost it.
+    const format = (x: number, side: "reference" | "actual") =>
+      formatValue(x, side === "reference" ? "float64" : precision);
+    return (
+      <>
+        {where} · {cellLossText(loss, cell.serial, cell.chunked, SCAN_SIDES, format)}
+        {masked}
+      </>
+    );
+  }
   return (
     <>
       {where} · serial {formatValue(cell.serial, "float64")} · chunked {formatValue(cell.chunked, precision)} · abs{" "}
       {formatShort(cell.abs)} · rel {formatShort(cell.rel)} · {formatShort(cell.ulp)} ulp
-      {cell.masked ? " · masked" : ""}
+      {masked}
       {cell.overBound ? " · over tolerance ▲" : ""}
     </>
   );

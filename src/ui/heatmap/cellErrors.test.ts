@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { absError, cellErrors, relError, relFloor, ulpDistance } from "./cellErrors";
+import { absError, cellErrors, cellLoss, cellLossText, relError, relFloor, ulpDistance } from "./cellErrors";
 
 describe("ulpDistance", () => {
   it("counts float64 steps exactly, across zero and signs", () => {
@@ -96,7 +96,24 @@ describe("cellErrors", () => {
     expect(error[3]).toBeCloseTo(0.1, 12);
     expect(error[4]).toBeNaN();
     expect(error[5]).toBe(0);
-    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1, 0]);
+    // The NaN cell is lost, not measured: marked as such on the heatmap, never ▲ over its bound.
+    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 0, 0]);
+  });
+
+  it("never flags a lost cell over its bound, whatever the bound (NaN inputs give NaN bounds)", () => {
+    const nan = Number.NaN;
+    const inf = Number.POSITIVE_INFINITY;
+    const { overBound } = cellErrors({
+      rows: 1,
+      cols: 5,
+      lengths: [5],
+      reference: [nan, 1, inf, 1, 1],
+      actual: [nan, nan, inf, 1, 3],
+      bound: [nan, 0.1, nan, nan, 0.1],
+      metric: "abs",
+      precision: "float64",
+    });
+    expect(Array.from(overBound)).toEqual([0, 0, 0, 0, 1]);
   });
 
   it("rejects data shorter than the batch", () => {
@@ -111,5 +128,31 @@ describe("cellErrors", () => {
         precision: "float32",
       }),
     ).toThrow(/expected 2×2/);
+  });
+});
+
+describe("cellLoss and cellLossText", () => {
+  const nan = Number.NaN;
+  const inf = Number.POSITIVE_INFINITY;
+
+  it("says who lost a cell, and nothing for two finite values", () => {
+    expect(cellLoss(1, 1.5)).toBeNull();
+    expect(cellLoss(nan, nan)).toBe("both");
+    expect(cellLoss(inf, inf)).toBe("both");
+    expect(cellLoss(0.5, nan)).toBe("actual");
+    expect(cellLoss(-inf, 2)).toBe("reference");
+  });
+
+  it("puts it in words without a NaN error figure or a bound", () => {
+    expect(cellLossText("both", nan, nan)).toBe("not measured: both scans are NaN here");
+    expect(cellLossText("both", inf, nan)).toBe("not measured: both scans are Infinity and NaN here");
+    expect(cellLossText("actual", 0.5, nan)).toBe(
+      "not measured: only the chunked scan lost this cell (NaN; the serial scan has 0.5)",
+    );
+    const sides = { reference: "slime", actual: "verl" };
+    expect(cellLossText("reference", inf, 2, sides, (x) => x.toFixed(1))).toBe(
+      "not measured: only slime lost this cell (Infinity; verl has 2.0)",
+    );
+    expect(cellLossText("both", nan, nan, sides)).toBe("not measured: slime and verl are NaN here");
   });
 });

@@ -126,7 +126,10 @@ export interface CellErrorInput {
 export interface CellErrors {
   /** Row-major rows × cols, in the metric (NaN / Infinity kept). */
   error: Float64Array;
-  /** 1 where |actual − reference| > bound (or is not finite while the bound is). */
+  /**
+   * 1 where |actual − reference| > bound, between two finite values. A cell lost to NaN or ±Inf on
+   * either side is not measured, so neither over nor within (see cellLoss): the heatmap marks it as lost.
+   */
   overBound: Uint8Array;
   /** The relative error's denominator floor used (see relFloor). */
   relFloor: number;
@@ -166,7 +169,12 @@ export function measureRows(input: CellErrorInput, errors: CellErrors, fromRow: 
       for (let i = from; i < to; i++) error[i] = ulpDistance(reference[i], actual[i], precision);
     }
     if (bound) {
-      for (let i = from; i < to; i++) if (!(absError(reference[i], actual[i]) <= bound[i])) overBound[i] = 1;
+      for (let i = from; i < to; i++) {
+        // Two finite values, and only then compared: a NaN bound (from NaN inputs) flags nothing.
+        const a = actual[i];
+        const r = reference[i];
+        if (Number.isFinite(a) && Number.isFinite(r) && Math.abs(a - r) > bound[i]) overBound[i] = 1;
+      }
     }
   }
 }
@@ -178,4 +186,54 @@ export function cellReadout(reference: number, actual: number, precision: Precis
     rel: relError(reference, actual, floor),
     ulp: ulpDistance(reference, actual, precision),
   };
+}
+
+/** Which side of a comparison lost a cell to NaN or ±Inf (no error figure can be measured there). */
+export type CellLoss = "both" | "actual" | "reference";
+
+/**
+ * Null when both values are finite (then the error figures apply). Otherwise who lost the cell:
+ * a NaN or an infinity on either side has no error in any measure that means something, and its
+ * bound (itself often NaN there) neither passes nor fails it.
+ */
+export function cellLoss(reference: number, actual: number): CellLoss | null {
+  const referenceLost = !Number.isFinite(reference);
+  const actualLost = !Number.isFinite(actual);
+  if (referenceLost && actualLost) return "both";
+  if (actualLost) return "actual";
+  if (referenceLost) return "reference";
+  return null;
+}
+
+/** What the two sides are called in a readout: the serial reference and the chunked scan, or two libraries. */
+export interface SideNames {
+  reference: string;
+  actual: string;
+}
+
+export const SCAN_SIDES: SideNames = { reference: "the serial scan", actual: "the chunked scan" };
+
+/**
+ * A lost cell in plain words, for hover readouts, instead of NaN printed as an error or a bound:
+ * "not measured: both scans are NaN here", "only the chunked scan lost this cell (NaN; the serial
+ * scan has 0.5)". Equal infinities on both sides are lost by both too (they are 0 apart, but no
+ * finite number was computed there).
+ */
+export function cellLossText(
+  loss: CellLoss,
+  reference: number,
+  actual: number,
+  sides: SideNames = SCAN_SIDES,
+  format: (x: number, side: keyof SideNames) => string = (x) => String(x),
+): string {
+  if (loss === "both") {
+    const same = Object.is(reference, actual) || (Number.isNaN(reference) && Number.isNaN(actual));
+    const what = same ? String(reference) : `${String(reference)} and ${String(actual)}`;
+    const both = sides === SCAN_SIDES ? "both scans" : `${sides.reference} and ${sides.actual}`;
+    return `not measured: ${both} are ${what} here`;
+  }
+  const lost = loss === "actual" ? "actual" : "reference";
+  const kept = loss === "actual" ? "reference" : "actual";
+  const value = { reference, actual };
+  return `not measured: only ${sides[lost]} lost this cell (${String(value[lost])}; ${sides[kept]} has ${format(value[kept], kept)})`;
 }
