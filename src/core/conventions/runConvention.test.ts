@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { maxAbsError } from "../errorMetrics";
 import { maskWithHoles, normals, seededRandom } from "../testRandom";
-import { ScanInputError } from "../validation";
+import { allowingNonFinite, ScanInputError } from "../validation";
 import { runConvention } from "./runConvention";
 import type { ConventionBatch } from "./types";
 
@@ -72,5 +72,26 @@ describe("library conventions: the identities of the cases README", () => {
     expect(() => runConvention("slime", "gae", single, { gamma: 1, lambd: 1, klCoef: 0.1, normalize: false })).toThrow(
       "GAE needs values for each of the 1 sequences, got 0",
     );
+  });
+});
+
+describe("NaN and ±Inf in a convention's inputs", () => {
+  it("are refused by default and run when the caller opts in, outcome rewards included", () => {
+    const batch: ConventionBatch<Float64Array> = {
+      rewards: [Number.NaN, 1],
+      kl: [new Float64Array(4), Float64Array.from([0, Number.POSITIVE_INFINITY, 0, 0])],
+      lossMasks: [
+        [1, 1, 1, 1],
+        [1, 0, 1, 1],
+      ],
+    };
+    const params = { gamma: 0.9, klCoef: 0.1, normalize: false };
+    expect(() => runConvention("verl", "reinforce_pp", batch, params)).toThrow(ScanInputError);
+    const { returns } = allowingNonFinite(() => runConvention("verl", "reinforce_pp", batch, params));
+    // verl puts the outcome on the last token; its loop carries NaN back through every token.
+    expect(Array.from(returns[0]).every(Number.isNaN)).toBe(true);
+    // -β·(∞·0) at the hole is NaN, and verl's carry·mask keeps it (NaN·0 = NaN): tokens 0–1 are lost.
+    expect(returns[1].slice(0, 2).every(Number.isNaN)).toBe(true);
+    expect(Array.from(returns[1].slice(2))).toEqual([0.9, 1]);
   });
 });

@@ -71,9 +71,7 @@ export function checkConventionInputs(
   }
   batch.kl.forEach((kl, i) => {
     checkFiniteRow(kl, "kl", i);
-    if (!Number.isFinite(batch.rewards[i])) {
-      throw new ScanInputError(`rewards has a non-finite value at sequence ${i}: ${batch.rewards[i]}`);
-    }
+    checkOutcome(batch.rewards[i], i);
     const mask = batch.lossMasks[i];
     if (mask.length !== kl.length) {
       throw new ScanInputError(`kl[${i}] has ${kl.length} tokens but loss_masks[${i}] has ${mask.length}`);
@@ -91,4 +89,14 @@ export function checkConventionInputs(
       checkFiniteRow(values, "values", i);
     }
   });
+}
+
+/** An outcome reward is checked as a one-value row, so `allowingNonFinite` lets it through too. */
+function checkOutcome(reward: number, sequence: number): void {
+  if (Number.isFinite(reward)) return;
+  try {
+    checkFiniteRow([reward], "rewards", sequence);
+  } catch {
+    throw new ScanInputError(`rewards has a non-finite value at sequence ${sequence}: ${reward}`);
+  }
 }

@@ -46,4 +46,9 @@ export interface ConventionProblem<A extends FloatArray = FloatArray> {
   batch: ConventionBatch<A>;
   params: ConventionParams;
   chunkSize: number;
+  /**
+   * Opt-in, as for ScanProblem: run NaN and ±Inf in the outcome rewards, KL and values instead of
+   * rejecting them, to show where each library's rules carry them. Absent: a ScanInputError.
+   */
+  allowNonFinite?: boolean;
 }

@@ -1,6 +1,8 @@
 import type { ConventionResult } from "../../core";
 import { EngineOutputError } from "../engineErrors";
 import { OVERFLOW_GUARD, RESIDUAL_FLOOR, RESIDUAL_FRACTION } from "../outputCheck";
+import type { Strategy } from "../strategy";
+import { conventionReach } from "./conventionReach";
 import type { PreparedConvention } from "./prepareConvention";
 
 const SILENT =
@@ -11,12 +13,15 @@ const SILENT =
  * per token, and the returns satisfy the library's own recursion within float32 rounding (as a
  * fraction of the magnitude flowing into each token), on every sequence and token; whitened
  * advantages are finite wherever the statistics are. A silent device failure is reported with
- * its sequence and token instead of being judged as numbers.
+ * its sequence and token instead of being judged as numbers. NaN and ±Inf inputs (a problem that
+ * opted in) leave unjudged exactly the tokens they can reach with this library and strategy
+ * (conventionReach.ts); a non-finite value anywhere else is still a failure.
  */
 export function checkConventionOutputs(
   p: PreparedConvention,
   backend: string,
   r: ConventionResult<Float32Array>,
+  strategy: Strategy,
 ): void {
   const fail = (what: string) => {
     throw new EngineOutputError(`the ${backend} engine returned ${what}`);
@@ -33,6 +38,7 @@ export function checkConventionOutputs(
     });
   }
   const gamma = Math.fround(p.gamma);
+  const reach = conventionReach(p, strategy);
   p.tokens.forEach((tok, b) => {
     const m = p.masks[b];
     const L = tok.length;
@@ -42,7 +48,7 @@ export function checkConventionOutputs(
       // verl cuts the carry into t when m_{t+1} = 0.
       const decay = (t: number) => (p.library === "verl" && t + 1 < L && m[t + 1] === 0 ? 0 : gamma);
       const order = Array.from({ length: L }, (_, t) => L - 1 - t);
-      checkChain(r.returns[b], x, Array.from(x, Math.abs), order, decay, (t, message) =>
+      checkChain(r.returns[b], x, Array.from(x, Math.abs), order, decay, reach.returns[b], (t, message) =>
         fail(`returns = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
       );
     } else {
@@ -70,10 +76,12 @@ export function checkConventionOutputs(
         magnitudes,
         order,
         () => discount,
+        reach.advantages[b],
         (t, message) => fail(`returns − values = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
       );
       if (!p.normalize) {
         for (let t = 0; t < L; t++) {
+          if (reach.returns[b][t]) continue;
           const allowed = RESIDUAL_FRACTION * (Math.abs(r.returns[b][t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
           if (!(Math.abs(r.advantages[b][t] - raw[t]) <= allowed)) {
             fail(
@@ -84,8 +92,9 @@ export function checkConventionOutputs(
       }
     }
   });
-  // OpenRLHF whitens over N = 0 tokens into NaN, as the library does; otherwise the statistics are finite.
-  if (p.normalize && p.validTokens > 0) {
+  // OpenRLHF whitens over N = 0 tokens into NaN, as the library does; otherwise the statistics are
+  // finite unless a non-finite advantage went into them.
+  if (p.normalize && p.validTokens > 0 && !reach.whitening) {
     r.advantages.forEach((row, b) => {
       const t = row.findIndex((a) => !Number.isFinite(a));
       if (t >= 0 && finiteInputs(p))
@@ -94,15 +103,21 @@ export function checkConventionOutputs(
   }
 }
 
-/** Below OVERFLOW_GUARD no value on the way can overflow: a non-finite output is a failure. */
+/**
+ * Below OVERFLOW_GUARD no value on the way can overflow: a non-finite output is a failure. (Inputs
+ * that are non-finite themselves are the reach's business.)
+ */
 function finiteInputs(p: PreparedConvention): boolean {
-  const big = (row: Float32Array) => row.some((x) => !(Math.abs(x) < OVERFLOW_GUARD / (row.length + 1)));
+  const limit = (row: Float32Array) => OVERFLOW_GUARD / (row.length + 1);
+  const big = (row: Float32Array) => row.some((x) => Number.isFinite(x) && !(Math.abs(x) < limit(row)));
   return !p.tokens.some(big) && !(p.values ?? []).some(big);
 }
 
 /**
  * Along `order` (each token after the one it reads from): `g_t = x_t + d·g_next` within
  * RESIDUAL_FRACTION of the magnitude flowing in, unless that magnitude reaches OVERFLOW_GUARD.
+ * Tokens `reached` by non-finite inputs are skipped; the tokens after one in `order` are reached
+ * too or start a new chain (a cut, d = 0), so the chain restarts from 0 there.
  */
 function checkChain(
   g: ArrayLike<number>,
@@ -110,11 +125,17 @@ function checkChain(
   magnitudes: ArrayLike<number>,
   order: number[],
   decay: (t: number) => number,
+  reached: Uint8Array,
   fail: (t: number, message: string) => void,
 ): void {
   let next = 0;
   let magnitude = 0;
   for (const t of order) {
+    if (reached[t]) {
+      next = 0;
+      magnitude = 0;
+      continue;
+    }
     const d = decay(t);
     magnitude = magnitudes[t] + Math.abs(d) * magnitude;
     if (!(magnitude < OVERFLOW_GUARD)) return;

@@ -1,4 +1,5 @@
 import {
+  allowingNonFinite,
   type ConventionEstimator,
   type ConventionProblem,
   checkChunkSize,
@@ -28,6 +29,8 @@ export interface PreparedConvention {
   chunkSize: number;
   /** Mask-1 tokens of the whole batch: the whitening's N. */
   validTokens: number;
+  /** The problem opted in to NaN and ±Inf inputs (they were let through). */
+  allowNonFinite: boolean;
 }
 
 /**
@@ -36,18 +39,26 @@ export interface PreparedConvention {
  * chunk size; converts everything to float32 first, as the engine computes in float32.
  */
 export function prepareConvention(problem: ConventionProblem): PreparedConvention {
+  // A problem that opted in (the playground's lesson) runs its NaN and ±Inf; checkConventionOutputs
+  // then accepts non-finite outputs only where each library's rules can carry them.
+  return problem.allowNonFinite
+    ? allowingNonFinite(() => prepareChecked(problem, true))
+    : prepareChecked(problem, false);
+}
+
+function prepareChecked(problem: ConventionProblem, allowNonFinite: boolean): PreparedConvention {
   const { library, estimator, params, chunkSize } = problem;
   const f32 = (row: ArrayLike<number>) => (row instanceof Float32Array ? row : Float32Array.from(row));
   const batch = { ...problem.batch, kl: problem.batch.kl.map(f32), values: problem.batch.values?.map(f32) };
   checkConventionInputs(estimator, batch, params);
   const { tokenLevelRewards: tokens, rewardIndex } = conventionTokenRewards(library, estimator, batch, params);
   tokens.forEach((row, i) => {
-    const t = row.findIndex((x) => !Number.isFinite(x));
+    const t = allowNonFinite ? -1 : row.findIndex((x) => !Number.isFinite(x));
     if (t >= 0) {
       throw new ScanInputError(`the token-level reward of sequence ${i} at token ${t} overflows float32: ${row[t]}`);
     }
   });
-  if (estimator === "gae") {
+  if (estimator === "gae" && !allowNonFinite) {
     batch.values?.forEach((row, i) => {
       const t = row.findIndex((x) => !Number.isFinite(x));
       if (t >= 0) throw new ScanInputError(`values[${i}] overflows float32 at token ${t}`);
@@ -78,6 +89,7 @@ export function prepareConvention(problem: ConventionProblem): PreparedConventio
     normalize: params.normalize,
     chunkSize,
     validTokens,
+    allowNonFinite,
   };
 }
 

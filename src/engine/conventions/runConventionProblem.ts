@@ -46,7 +46,7 @@ export async function runConventionProblem(problem: ConventionProblem, strategy:
   if (!runsOn(strategy, backend)) throw new ScanInputError(`the ${strategy} strategy does not run on ${backend}`);
   const layouts = checkConventionLimits(p, strategy, activeCapacity(backend));
   const result = await solve(p, layouts, strategy);
-  checkConventionOutputs(p, backend, result);
+  checkConventionOutputs(p, backend, result, strategy);
   return { result, backend, millis: performance.now() - start };
 }
 
