@@ -87,6 +87,20 @@ describe("exportConventionCase", () => {
     expect((await checkCase(c, coreSolver("float64"), "float64")).passed).toBe(true);
   });
 
+  it("refuses NaN and ±Inf inputs, naming lane, row and token, instead of writing them as null", () => {
+    const state = multiTurn("gae", "verl", false);
+    const rows = materializeRows(state);
+    rows[2] = { ...rows[2], kl: (rows[2].kl ?? []).map((x, t) => (t === 7 ? Number.NaN : x)) };
+    rows[1] = { ...rows[1], outcome: Number.POSITIVE_INFINITY };
+    const exported = exportConventionCase({ ...state, data: { source: "inline", rows } });
+    expect(exported.ok).toBe(false);
+    if (!exported.ok) {
+      expect(exported.error.message).toContain(
+        "cannot hold non-finite inputs (kl: NaN at row 2, token 7; outcome: Infinity at row 1)",
+      );
+    }
+  });
+
   it("refuses plain discounted returns, which have no convention", () => {
     const exported = exportConventionCase({ ...multiTurn("gae", "slime", false), estimator: "discounted" });
     expect(exported.ok).toBe(false);

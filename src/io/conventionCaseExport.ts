@@ -4,6 +4,7 @@ import type { CaseExport } from "./caseExport";
 import type { ConventionCase } from "./caseSchema";
 import { conventionOf, stateToConvention } from "./conventionProblem";
 import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
+import { describeConventionNonFinite } from "./nonFinite";
 import { materializeRows } from "./playgroundProblem";
 import type { ConventionLibrary, PlaygroundState } from "./playgroundState";
 
@@ -26,6 +27,11 @@ export function exportConventionCase(
       return failure(new IoError("", "needs REINFORCE++ or GAE: plain discounted returns have no library convention"));
     }
     const { estimator, batch, params } = f64;
+    const nonFinite = describeConventionNonFinite(batch);
+    if (nonFinite) {
+      // JSON has no NaN or ±Inf (they would be written as null) and the golden schema takes finite inputs only.
+      return failure(new IoError("", `cannot hold non-finite inputs (${nonFinite})`, "Convention case export"));
+    }
     let expected: ConventionResult<FloatArray> | null = null;
     let float32: ConventionResult<FloatArray> | null = null;
     let error: string | undefined;

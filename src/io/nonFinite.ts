@@ -71,3 +71,26 @@ export function spreadLesson(spread: Spread, chunkSize: number): string {
   if (lost === 0) return `A non-finite input poisons tokens 0–${spread.chunkedLast} in both scans: ${serial}.`;
   return `The chunked scan poisons tokens 0–${spread.chunkedLast}: its whole chunk of ${chunkSize} (NaN times the discount matrix's zeros is still NaN) and, through the carries, everything before it; ${serial}, so ${lost} token${lost === 1 ? "" : "s"} after it differ.`;
 }
+
+/**
+ * The NaN and ±Inf of what a library convention reads (KL, values, the outcome reward of each row),
+ * named by lane, row and token, or null when all are finite.
+ */
+export function describeConventionNonFinite(batch: {
+  rewards: ArrayLike<number>;
+  kl: ArrayLike<number>[];
+  values?: ArrayLike<number>[];
+}): string | null {
+  const parts: string[] = [];
+  const kl = findNonFinite(batch.kl);
+  if (kl.length > 0) parts.push(describeNonFinite(kl, "kl"));
+  const values = findNonFinite(batch.values ?? []);
+  if (values.length > 0) parts.push(describeNonFinite(values, "values"));
+  const outcomes = findNonFinite([batch.rewards]);
+  if (outcomes.length > 0) {
+    const listed = outcomes.slice(0, 3).map((c) => `${String(c.value)} at row ${c.token}`);
+    const more = outcomes.length > 3 ? ` (and ${outcomes.length - 3} more)` : "";
+    parts.push(`outcome: ${listed.join("; ")}${more}`);
+  }
+  return parts.length > 0 ? parts.join("; ") : null;
+}

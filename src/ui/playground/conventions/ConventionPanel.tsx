@@ -2,6 +2,7 @@ import { memo, useCallback, useMemo, useState } from "react";
 import type { Library } from "../../../core";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { formatValue } from "../../charts/formatNumber";
+import { cellLoss, cellLossText } from "../../heatmap/cellErrors";
 import { ErrorHeatmap, type HeatmapCell } from "../../heatmap/ErrorHeatmap";
 import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
@@ -172,11 +173,7 @@ function ConventionBody({
             ) : null}
           </div>
           <output className="convention-readout" aria-live="polite" data-testid="convention-readout">
-            {cell && !cell.padding
-              ? `row ${cell.row} · t ${cell.token} · ${LIBRARY_LABELS[shown.library]} ${formatValue(cell.serial, "float64")} · ${LIBRARY_LABELS[other]} ${formatValue(cell.chunked, "float64")} · |Δ| ${formatValue(cell.abs, "float64")}${cell.masked ? " · masked" : ""}`
-              : cell?.padding
-                ? `row ${cell.row} · t ${cell.token} · padding (beyond the row's length)`
-                : "hover or focus a cell for both libraries' values"}
+            {cell ? differenceReadout(cell, shown.library, other) : "hover or focus a cell for both libraries' values"}
           </output>
           <section
             className="convention-heatmap-canvas"
@@ -205,6 +202,21 @@ function ConventionBody({
 }
 
 const NO_BOUNDARIES: number[] = [];
+
+/** One cell of the difference heatmap in words; a cell NaN or ±Inf took says who lost it, with no |Δ|. */
+function differenceReadout(cell: HeatmapCell, shown: Library, other: Library): string {
+  const where = `row ${cell.row} · t ${cell.token}`;
+  if (cell.padding) return `${where} · padding (beyond the row's length)`;
+  const masked = cell.masked ? " · masked" : "";
+  const loss = cellLoss(cell.serial, cell.chunked);
+  if (loss) {
+    const sides = { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other] };
+    const text = cellLossText(loss, cell.serial, cell.chunked, sides, (x) => formatValue(x, "float64"));
+    return `${where} · ${text}${masked}`;
+  }
+  const values = `${LIBRARY_LABELS[shown]} ${formatValue(cell.serial, "float64")} · ${LIBRARY_LABELS[other]} ${formatValue(cell.chunked, "float64")}`;
+  return `${where} · ${values} · |Δ| ${formatValue(cell.abs, "float64")}${masked}`;
+}
 
 /** The sentences of each compared pair, in order. */
 function pairsOf(sentences: Difference[]): [Difference["pair"], Difference[]][] {

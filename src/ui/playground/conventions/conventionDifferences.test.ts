@@ -169,4 +169,37 @@ describe("describeDifferences", () => {
     const pairs = describeDifferences(input).map((d) => d.pair.join("-"));
     expect(new Set(pairs)).toEqual(new Set(["slime-openrlhf", "slime-verl"]));
   });
+
+  it("with NaN in the inputs, counts what each library lost and prints no NaN as a size", () => {
+    // NaN KL inside row 0's hole: −β·(NaN·0) is NaN in both libraries' token rewards; slime's one
+    // chunk loses the whole row, verl's loop carries it back through token 0 only (carry·mask, NaN·0 = NaN).
+    const nanKl = kl.map((row, b) => Float64Array.from(row, (x, t) => (b === 0 && t === 4 ? Number.NaN : x)));
+    const reference = conventionReference({
+      estimator: "reinforce_pp",
+      libraries: ["slime", "verl"],
+      batch: {
+        rewards: [1, -1],
+        kl: nanKl,
+        lossMasks: masks,
+      },
+      params: { gamma: 0.9, klCoef: 0.1, normalize: false, rewardClipRange: null },
+      allowNonFinite: true,
+    });
+    const runs = reference.runs.map((run) => {
+      if (!run.ok) throw new Error(run.error);
+      return { library: run.library, tables: run.tables, rewardIndex: run.rewardIndex };
+    });
+    const sentences = describeDifferences({
+      ...inputFor("reinforce_pp", ["slime", "verl"]),
+      kl: nanKl,
+      runs,
+    });
+    const text = (rule: string) => sentences.find((d) => d.rule === rule)?.text ?? "";
+    expect(text("non-finite")).toBe(
+      "NaN / ∞ in the inputs: slime loses 21 values, verl 11 (11 in both), each where its own rules carry them; they are left out of every figure here.",
+    );
+    expect(text("largest")).toMatch(/^Largest difference \|verl − slime\| where both are finite: \S+ in the /);
+    expect(text("carry")).toMatch(/differ by up to an amount NaN \/ ∞ hides \(on all 3 of those tokens\)/);
+    for (const d of sentences) expect(d.text.replaceAll("NaN / ∞", "")).not.toMatch(/NaN|Infinity/);
+  });
 });

@@ -13,6 +13,8 @@ export type Rule =
   | "gae-masked"
   | "re-mask"
   | "whitening"
+  /** How many values NaN and ±Inf took in each library (left out of every figure). */
+  | "non-finite"
   /** The pair's largest difference and where it is (always last). */
   | "largest";
 
@@ -91,14 +93,27 @@ export function describeSpans(spans: Span[], focusRow: number, what = "masked"):
   return text;
 }
 
-/** Largest |a − b| over the given tokens of a padded table. */
-function largestOver(a: Float64Array, b: Float64Array, cols: number, cells: Iterable<[number, number]>): number {
+/**
+ * "0.95", the largest |a − b| over the given tokens of a padded table, where both are finite; the
+ * tokens NaN or ±Inf took (from non-finite inputs) are left out and counted, never printed as a size.
+ */
+function largestOver(a: Float64Array, b: Float64Array, cols: number, cells: Iterable<[number, number]>): string {
   let max = 0;
+  let lost = 0;
+  let measured = 0;
   for (const [row, t] of cells) {
-    const d = Math.abs(a[row * cols + t] - b[row * cols + t]);
-    if (d > max || Number.isNaN(d)) max = d;
+    const x = a[row * cols + t];
+    const y = b[row * cols + t];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      lost++;
+      continue;
+    }
+    measured++;
+    max = Math.max(max, Math.abs(x - y));
   }
-  return max;
+  if (lost === 0) return short(max);
+  if (measured === 0) return `an amount NaN / ∞ hides (on all ${lost} of those tokens)`;
+  return `${short(max)} (NaN / ∞ on ${lost} of those tokens, left out)`;
 }
 
 function* spanCells(spans: Span[]): Generator<[number, number]> {
@@ -210,7 +225,7 @@ function pairDifferences(
       // OpenRLHF writes the penalty into its token rewards too, and its estimator masks it out.
       const how = klStored(noLibrary, estimator)
         ? `${no} keeps it in its token rewards, but its GAE multiplies them by the mask`
-        : `${no} does not (token rewards differ by up to ${short(largestOver(a.tables.tokenLevelRewards, b.tables.tokenLevelRewards, cols, spanCells(charged)))} there)`;
+        : `${no} does not (token rewards differ by up to ${largestOver(a.tables.tokenLevelRewards, b.tables.tokenLevelRewards, cols, spanCells(charged))} there)`;
       say("kl-masked", `${yes} charges the KL penalty on ${describeSpans(charged, focusRow)}; ${how}.`);
     }
   } else if (klStored(a.library, estimator) !== klStored(b.library, estimator) && input.klCoef > 0) {
@@ -231,7 +246,7 @@ function pairDifferences(
       const diff = largestOver(a.tables.returns, b.tables.returns, cols, beforeHoles(allHoles));
       say(
         "carry",
-        `${cutter} cuts the return at ${describeSpans(allHoles, focusRow)}; ${carrier} carries it through, so the tokens before a hole differ by up to ${short(diff)} in their returns.`,
+        `${cutter} cuts the return at ${describeSpans(allHoles, focusRow)}; ${carrier} carries it through, so the tokens before a hole differ by up to ${diff} in their returns.`,
       );
     }
     // 5. verl zeroes the advantages of masked tokens.
@@ -240,7 +255,7 @@ function pairDifferences(
       const diff = largestOver(a.tables.advantages, b.tables.advantages, cols, spanCells(allMasked));
       say(
         "re-mask",
-        `${masker} sets the advantages of ${describeSpans(allMasked, focusRow)} to 0; ${keeper} keeps them (they differ by up to ${short(diff)} there).`,
+        `${masker} sets the advantages of ${describeSpans(allMasked, focusRow)} to 0; ${keeper} keeps them (they differ by up to ${diff} there).`,
       );
     }
   } else if (allMasked.length > 0) {
@@ -248,7 +263,7 @@ function pairDifferences(
     const diff = largestOver(a.tables.advantages, b.tables.advantages, cols, spanCells(allMasked));
     say(
       "gae-masked",
-      `On ${describeSpans(allMasked, focusRow)}, ${A} ${GAE_MASKED[a.library]}; ${B} ${GAE_MASKED[b.library]} (advantages differ by up to ${short(diff)} there).`,
+      `On ${describeSpans(allMasked, focusRow)}, ${A} ${GAE_MASKED[a.library]}; ${B} ${GAE_MASKED[b.library]} (advantages differ by up to ${diff} there).`,
     );
   }
 
@@ -272,16 +287,24 @@ function pairDifferences(
     }
   }
 
-  // The size and place of the whole disagreement.
+  // The size and place of the whole disagreement, over the values both computed.
   const worst = largestDifference(a.tables, b.tables, input.lengths, cols);
+  const { a: lostA, b: lostB, both } = worst.nonFinite;
+  if (lostA + lostB > 0) {
+    say(
+      "non-finite",
+      `NaN / ∞ in the inputs: ${A} loses ${lostA} values, ${B} ${lostB} (${both} in both), each where its own rules carry them; they are left out of every figure here.`,
+    );
+  }
   const where = `in the ${OUTPUT_WORDS[worst.output]} at row ${worst.row}, token ${worst.token}`;
+  const finite = lostA + lostB > 0 ? " where both are finite" : "";
   say(
     "largest",
     worst.value === 0
-      ? `${A} and ${B} give the same returns, advantages and token rewards on these inputs.`
+      ? `${A} and ${B} give the same returns, advantages and token rewards on these inputs${finite}.`
       : worst.value <= ROUNDING_LEVEL * worst.scale
         ? `${A} and ${B} agree up to float64 rounding on these inputs (largest difference ${short(worst.value)} ${where}: their scans add in different orders).`
-        : `Largest difference |${B} − ${A}|: ${short(worst.value)} ${where}.`,
+        : `Largest difference |${B} − ${A}|${finite}: ${short(worst.value)} ${where}.`,
   );
   return out;
 }
@@ -301,25 +324,44 @@ function countValid(masks: ArrayLike<number>[]): number {
 /** A difference this small against the largest value is float64 rounding, not a rule (summation order). */
 const ROUNDING_LEVEL = 1e-12;
 
-/** Largest |b − a| over every valid token of every output, where, and the largest |value| (its scale). */
+/**
+ * Largest |b − a| over every valid token of every output where both are finite, where, the largest
+ * |value| (its scale), and how many values are NaN or ±Inf in a, in b and in both (left out).
+ */
 export function largestDifference(
   a: ConventionTables,
   b: ConventionTables,
   lengths: ArrayLike<number>,
   cols: number,
-): { value: number; output: ConventionOutput; row: number; token: number; scale: number } {
+): {
+  value: number;
+  output: ConventionOutput;
+  row: number;
+  token: number;
+  scale: number;
+  nonFinite: { a: number; b: number; both: number };
+} {
   let best = { value: 0, output: "returns" as ConventionOutput, row: 0, token: 0 };
   let scale = 0;
+  const nonFinite = { a: 0, b: 0, both: 0 };
   for (const output of ["returns", "advantages", "tokenLevelRewards"] as const) {
     for (let row = 0; row < lengths.length; row++) {
       for (let token = 0; token < lengths[row]; token++) {
         const x = a[output][row * cols + token];
         const y = b[output][row * cols + token];
+        const lostX = !Number.isFinite(x);
+        const lostY = !Number.isFinite(y);
+        if (lostX || lostY) {
+          nonFinite.a += lostX ? 1 : 0;
+          nonFinite.b += lostY ? 1 : 0;
+          nonFinite.both += lostX && lostY ? 1 : 0;
+          continue;
+        }
         const d = Math.abs(y - x);
         scale = Math.max(scale, Math.abs(x), Math.abs(y));
-        if (d > best.value || (Number.isNaN(d) && !Number.isNaN(best.value))) best = { value: d, output, row, token };
+        if (d > best.value) best = { value: d, output, row, token };
       }
     }
   }
-  return { ...best, scale };
+  return { ...best, scale, nonFinite };
 }

@@ -27,7 +27,14 @@ function request(libraries: Library[], lossMasks: number[][] = masks): Conventio
 /** The view the panel draws, computed as the page computes it (core float32 for the float32 run). */
 function viewOf(r: ConventionRequest): ConventionView {
   const reference = conventionReference(r);
-  const run = runLibrary(r.libraries[0], r.estimator, float32Batch(r.batch), r.params, new Float32Array(0));
+  const run = runLibrary(
+    r.libraries[0],
+    r.estimator,
+    float32Batch(r.batch),
+    r.params,
+    new Float32Array(0),
+    r.allowNonFinite,
+  );
   return {
     ...reference,
     ...summarize(r, reference, run, 0),
@@ -100,6 +107,25 @@ describe("the float32 check", () => {
     wrong.advantages = wrong.advantages.slice();
     wrong.advantages[7] = Number.NaN;
     expect(Number.isNaN(checkFloat32(shown.tables, wrong, view.bound, view.lengths, view.cols).maxAbs)).toBe(true);
+  });
+});
+
+describe("the float32 check with NaN and ±Inf in the inputs", () => {
+  it("leaves the elements they took out, counts them per side, and judges the rest", () => {
+    const r = request(["slime"]);
+    // Infinite KL at token 1 of row 1 (a masked token): −β·(∞·0) is NaN in slime's token rewards.
+    r.batch.kl[1] = Float64Array.from([0.5, Number.POSITIVE_INFINITY, 0.125]);
+    expect(conventionReference(r).runs[0].ok).toBe(false);
+    const view = viewOf({ ...r, allowNonFinite: true });
+    const check = view.check;
+    if (!check) throw new Error("expected a check");
+    // slime scans the padded batch at once: row 1 loses its 3 returns, 3 advantages and 1 token reward.
+    expect(check.nonFinite).toEqual({ float64: 7, float32: 7, both: 7 });
+    expect(check.cells).toBe(27 - 7);
+    expect(check.overBound).toBe(0);
+    expect(checkSentence(view)).toMatch(
+      /^slime in float32 \(core float32\) against float64: max \|float32 − float64\| \S+ over 20 values where both are finite, every one within its own error bound \(worst: \S+ of it\)\. NaN \/ ∞ elements, left out: 7 \(float64 7, float32 7, both 7\)\.$/,
+    );
   });
 });
 

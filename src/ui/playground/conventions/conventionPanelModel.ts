@@ -56,10 +56,20 @@ export function checkSentence(view: ConventionView): string {
   if (!run.run.ok) return `${name} in float32 (${run.backend}) refuses these inputs: ${run.run.error}`;
   const check = view.check;
   if (!check) return `${name} in float32 (${run.backend}): no error bound for this run.`;
-  const cells = check.cells.toLocaleString("en-US");
+  const count = (n: number) => n.toLocaleString("en-US");
+  const { float64, float32, both } = check.nonFinite;
+  const leftOut = float64 + float32 - both;
+  const head = `${name} in float32 (${run.backend}) against float64:`;
+  // NaN and ±Inf took leftOut elements: they are named apart, never given an error figure or a verdict.
+  const lost =
+    leftOut > 0
+      ? ` NaN / ∞ elements, left out: ${count(leftOut)} (float64 ${count(float64)}, float32 ${count(float32)}, both ${count(both)}).`
+      : "";
+  if (check.cells === 0) return `${head} no element where both are finite, so nothing to judge.${lost}`;
+  const where = leftOut > 0 ? " where both are finite" : "";
   const verdict =
     check.overBound === 0
       ? `every one within its own error bound (worst: ${formatShort(check.worstFraction)} of it)`
-      : `▲ ${check.overBound.toLocaleString("en-US")} over their error bound`;
-  return `${name} in float32 (${run.backend}) against float64: max |float32 − float64| ${formatShort(check.maxAbs)} over ${cells} values, ${verdict}.`;
+      : `▲ ${count(check.overBound)} over their error bound`;
+  return `${head} max |float32 − float64| ${formatShort(check.maxAbs)} over ${count(check.cells)} values${where}, ${verdict}.${lost}`;
 }

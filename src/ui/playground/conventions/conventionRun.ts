@@ -1,4 +1,5 @@
 import {
+  allowingNonFinite,
   type BatchedScanOrder,
   type ConventionBatch,
   type ConventionEstimator,
@@ -31,6 +32,11 @@ export interface ConventionRequest {
   libraries: Library[];
   batch: ConventionBatch<Float64Array>;
   params: ConventionParams;
+  /**
+   * Run NaN and ±Inf in the inputs instead of refusing them (the playground's lesson: each library's
+   * rules carry them to different tokens); absent, a library refuses them with core's message.
+   */
+  allowNonFinite?: boolean;
 }
 
 /** Every library of the request in float64 (core's runConvention, the reference), and the bound of the first. */
@@ -77,9 +83,11 @@ export function runLibrary<A extends FloatArray>(
   batch: ConventionBatch<A>,
   params: ConventionParams,
   like: A,
+  allowNonFinite = false,
 ): LibraryRun<A> {
   try {
-    const result = runConvention(library, estimator, batch, params);
+    const run = () => runConvention(library, estimator, batch, params);
+    const result = allowNonFinite ? allowingNonFinite(run) : run();
     return { library, ok: true, tables: tablesOf(result, paddedCols(batch), like), rewardIndex: result.rewardIndex };
   } catch (thrown) {
     if (thrown instanceof ScanInputError) return { library, ok: false, error: thrown.referenceText };
@@ -92,7 +100,8 @@ export function conventionReference(request: ConventionRequest): ConventionRefer
   const { estimator, libraries, batch, params, order } = request;
   const cols = paddedCols(batch);
   const like = new Float64Array(0);
-  const runs = libraries.map((library) => runLibrary(library, estimator, batch, params, like));
+  const allow = request.allowNonFinite === true;
+  const runs = libraries.map((library) => runLibrary(library, estimator, batch, params, like, allow));
   const shown = runs[0];
   const bound =
     shown?.ok === true

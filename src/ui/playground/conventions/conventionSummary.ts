@@ -1,3 +1,4 @@
+import { describeConventionNonFinite } from "../../../io/nonFinite";
 import { type Difference, describeDifferences } from "./conventionDifferences";
 import type { ConventionReference, ConventionRequest, LibraryRun } from "./conventionRun";
 import { checkFloat32, type Float32Check } from "./float32Check";
@@ -46,7 +47,14 @@ export function summarize(
   const shown = reference.runs[0];
   const check =
     shown?.ok && float32.ok && reference.bound
-      ? checkFloat32(shown.tables, float32.tables, reference.bound, reference.lengths, reference.cols)
+      ? checkFloat32(
+          shown.tables,
+          float32.tables,
+          reference.bound,
+          reference.lengths,
+          reference.cols,
+          describeConventionNonFinite(request.batch) !== null,
+        )
       : null;
   return { check, sentences: sentencesFor(request, reference, focusRow), sentencesRow: focusRow };
 }

@@ -44,7 +44,8 @@ const api = {
     const start = performance.now();
     const batch = float32Batch(request.batch);
     const like = new Float32Array(0);
-    const run = runLibrary(request.libraries[0], request.estimator, batch, request.params, like);
+    const { libraries, estimator, params, allowNonFinite } = request;
+    const run = runLibrary(libraries[0], estimator, batch, params, like, allowNonFinite === true);
     const answer = { run, millis: performance.now() - start };
     return Comlink.transfer(answer, run.ok ? buffersOf([run.tables]) : []);
   },

@@ -62,7 +62,8 @@ function requestFor(state: PlaygroundState, rows: PlaygroundRow[]): ConventionRe
     if (!inputs) return null;
     // Masks as bytes: a worker receives typed arrays in one copy, plain arrays number by number.
     const batch = { ...inputs.batch, lossMasks: inputs.batch.lossMasks.map((mask) => Uint8Array.from(mask)) };
-    base = { ...inputs, libraries: [], batch: batch as ConventionRequest["batch"] };
+    // The panel runs NaN and ±Inf as the playground does, to show where each library carries them.
+    base = { ...inputs, libraries: [], batch: batch as ConventionRequest["batch"], allowNonFinite: true };
     inputsCache.set(rows, { estimator: state.estimator, request: base });
   }
   return { ...base, libraries: conventionLibraries(conventionOf(state)), params: conventionParams(state) };

@@ -50,6 +50,7 @@ export function useConventions(
           batch: { ...float32Batch(request.batch), lossMasks: request.batch.lossMasks.map((m) => Uint8Array.from(m)) },
           params: request.params,
           chunkSize,
+          allowNonFinite: request.allowNonFinite,
         };
         try {
           const run = await engine.runConvention(problem, strategy);
