@@ -132,15 +132,55 @@ test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a N
   expect(problems).toEqual([]);
 });
 
-test("GAE on the NaN example: the lesson follows the TD residuals and nothing breaks", async ({ page }) => {
+test("GAE with a NaN value: the lesson, lost cells named in the readouts, each library run on it", async ({ page }) => {
   const problems = collectProblems(page);
   const example = exampleById("nan-one-token");
-  if (!example) throw new Error("no NaN example");
-  await page.goto(`/?backend=wasm&s=${encodeState({ ...example.state, estimator: "gae" })}`);
+  if (example?.state.data.source !== "inline") throw new Error("no NaN example");
+  // The example's rows, the NaN moved from the rewards into the values (GAE and every library read
+  // those), and a hole of masked tokens 200–219 in row 1 (verl's GAE skips it).
+  const rows = example.state.data.rows.map((row, b) => ({
+    ...row,
+    rewards: row.rewards?.map((x) => (Number.isFinite(x) ? x : 0.015625)),
+    values: Array.from({ length: row.length }, (_, t) => (b === 1 && t === 140 ? Number.NaN : 0.5)),
+    lossMask: Array.from({ length: row.length }, (_, t): 0 | 1 => (b === 1 && t >= 200 && t < 220 ? 0 : 1)),
+  }));
+  const state = {
+    ...example.state,
+    estimator: "gae" as const,
+    data: { source: "inline" as const, rows },
+    convention: { library: "verl" as const, compare: ["slime" as const], normalize: false, rewardClip: null },
+  };
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.goto(`/?backend=wasm&s=${encodeState(state)}`);
   await settled(page);
-  await expect(page.getByTestId("non-finite-note")).toContainText("rewards: NaN at row 1, token 140");
+  await expect(page.getByTestId("non-finite-note")).toContainText("values: NaN at row 1, token 140");
+  // δ_139 and δ_140 read V_140: token 140's chunk of 64 (original tokens 108–171) is lost.
   await expect(page.getByTestId("non-finite-lesson")).toHaveText(/^Row 1: The chunked scan poisons tokens 0–171: /);
-  await page.waitForTimeout(1500);
-  await page.screenshot({ path: "/tmp/nonfinite-gae.png", fullPage: true });
+  // The heatmap's readout says who lost a cell, with no NaN error, bound or ▲.
+  const results = page.getByTestId("results");
+  await results.locator("canvas.error-heatmap-overlay").focus();
+  await expect(results.locator(".error-heatmap-readout")).toHaveText(
+    /^row 1 · t 0 · chunk \d+ · not measured: both scans are NaN here$/,
+  );
+
+  // The conventions: verl on the engine in float32 and slime, both run on the NaN, nothing refused.
+  const panel = page.getByTestId("conventions");
+  await expect.poll(async () => Number(await panel.getAttribute("data-run")), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect(panel).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+  await expect(page.getByTestId("convention-refused")).toHaveCount(0);
+  const check = page.getByTestId("convention-check");
+  await expect(check).toHaveText(
+    /^verl in float32 \(wasm, chunked\) against float64: max \|float32 − float64\| \S+ over [\d,]+ values where both are finite, every one within its own error bound \(worst: \S+ of it\)\. NaN \/ ∞ elements, left out: [\d,]+ \(float64 [\d,]+, float32 [\d,]+, both [\d,]+\)\.$/,
+  );
+  const lost = page.locator('[data-testid="convention-differences"] li[data-rule="non-finite"]');
+  await expect(lost).toHaveText(/^NaN \/ ∞ in the inputs: verl loses [\d,]+ values, slime [\d,]+ \([\d,]+ in both\)/);
+  for (const text of await page.getByTestId("convention-differences").locator("li").allTextContents()) {
+    expect(text.replaceAll("NaN / ∞", "")).not.toMatch(/NaN|Infinity/);
+  }
+  await page.getByTestId("convention-heatmap").locator("canvas.error-heatmap-overlay").focus();
+  await expect(page.getByTestId("convention-readout")).toHaveText(
+    "row 1 · t 0 · not measured: verl and slime are NaN here",
+  );
+  await page.screenshot({ path: "/tmp/nonfinite-conventions.png", fullPage: true });
   expect(problems).toEqual([]);
 });
