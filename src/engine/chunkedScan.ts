@@ -2,6 +2,7 @@ import * as tf from "@tensorflow/tfjs-core";
 import type { ScanResultTensors } from "./discountedScan";
 import { discountKernels } from "./discountKernels";
 import { localScan } from "./localScan";
+import { sliceAlong } from "./sliceAlong";
 
 /**
  * slime's `chunked_discounted_returns` on tensors (ALGORITHM.md §b.1): one matMul for every
@@ -19,7 +20,6 @@ export function chunkedScan(
   const { toeplitz, carryPowers } = discountKernels(discount, chunkSize, Math.min(chunkSize, cols));
   const { layout, local } = localScan(rewards, toeplitz, chunkSize);
   const { nChunks } = layout;
-  const chunkLocals = tf.unstack(local, 1) as tf.Tensor2D[];
   const powers = tf.reshape(carryPowers, [1, chunkSize]);
 
   let carry: tf.Tensor2D = tf.zeros([rows, 1]);
@@ -28,13 +28,16 @@ export function chunkedScan(
   for (let c = 0; c < nChunks; c++) {
     // Only the last chunk can be partial: its padded tail is cut before the carry is added.
     const valid = Math.min(chunkSize, cols - c * chunkSize);
-    const part = valid === chunkSize ? chunkLocals[c] : tf.slice(chunkLocals[c], [0, 0], [rows, valid]);
+    // One chunk at a time (sliceAlong: O(B·C) on every backend, where wasm's unstack copied all of `local` per chunk).
+    const chunk = tf.reshape<tf.Rank.R2>(sliceAlong(local, c), [rows, chunkSize]);
+    const part = valid === chunkSize ? chunk : tf.slice(chunk, [0, 0], [rows, valid]);
     const partPowers = valid === chunkSize ? powers : tf.slice(powers, [0, 0], [1, valid]);
     carries.push(carry);
     const global = tf.add(part, tf.mul(carry, partPowers)) as tf.Tensor2D;
     scanned.push(global);
-    // s_prev is the chunk's last VALID element (only a partial last chunk makes this matter).
-    carry = tf.slice(global, [0, valid - 1], [rows, 1]);
+    // s_prev is the chunk's last VALID element (only a partial last chunk makes this matter); the
+    // last chunk's is never used.
+    if (c + 1 < nChunks) carry = tf.slice(global, [0, valid - 1], [rows, 1]);
   }
   const reversedReturns = scanned.length === 1 ? scanned[0] : tf.concat(scanned, 1);
   const returns = tf.reverse(reversedReturns, 1);

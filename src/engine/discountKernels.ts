@@ -75,10 +75,27 @@ export function chunkEndKernel(chunkBase: number, nChunks: number): tf.Tensor2D 
   return tf.tensor2d(w, [nChunks, nChunks], "float32");
 }
 
+/**
+ * The distinct entries of chunkEndKernel, `[n]`: `powers[j] = (d^C)^j` (the last one unused), so
+ * `W[k][c] = powers[c−1−k]`. The webgpu carries kernel (fused/chunkCarries.ts) takes these instead
+ * of the n² matrix.
+ */
+export function chunkEndPowers(chunkBase: number, nChunks: number): tf.Tensor1D {
+  const powers = hostKernelCache.get(`chunk end powers ${chunkBase} n ${nChunks}`, () =>
+    chunkEndPowerArray(chunkBase, nChunks),
+  );
+  return tf.tensor1d(powers, "float32");
+}
+
+function chunkEndPowerArray(chunkBase: number, nChunks: number): Float32Array {
+  const powers = new Float32Array(nChunks);
+  for (let j = 0; j < nChunks; j++) powers[j] = chunkBase ** j;
+  return powers;
+}
+
 /** The values of chunkEndKernel, row-major. */
 export function chunkEndArray(chunkBase: number, nChunks: number): Float32Array {
-  const powers = new Float32Array(Math.max(0, nChunks - 1));
-  for (let j = 0; j < powers.length; j++) powers[j] = chunkBase ** j;
+  const powers = chunkEndPowerArray(chunkBase, Math.max(0, nChunks - 1));
   const w = new Float32Array(nChunks * nChunks);
   for (let k = 0; k + 1 < nChunks; k++) w.set(powers.subarray(0, nChunks - 1 - k), k * nChunks + k + 1);
   return w;

@@ -1,11 +1,13 @@
 import * as tf from "@tensorflow/tfjs-core";
 import type { ScanResultTensors } from "./discountedScan";
+import { sliceAlong } from "./sliceAlong";
 
 /**
  * The loop slime's chunked scan replaced: `running = r[:, t] + d·running`, right to left, one
- * slice, multiply and add per token (O(T) dispatches), kept as the baseline the other strategies
- * are timed against. Its trace reads it as chunks of one token: the local scan of a token is its
- * reward, the carry into it the return after it. Without `trace` neither is assembled (a concat of
+ * slice, multiply and add per token (O(T) dispatches of O(B) work each: sliceAlong says how on
+ * wasm), kept as the baseline the other strategies are timed against. Its trace reads it as
+ * chunks of one token: the local scan of a token is its reward, the carry into it the return
+ * after it. Without `trace` neither is assembled (a concat of
  * T carries). Call inside tf.tidy.
  */
 export function perTokenScan(rewards: tf.Tensor2D, discount: number, trace = true): ScanResultTensors {
@@ -17,7 +19,7 @@ export function perTokenScan(rewards: tf.Tensor2D, discount: number, trace = tru
   const scanned: tf.Tensor2D[] = [];
   for (let t = cols - 1; t >= 0; t--) {
     if (trace) carries.push(running);
-    const reward = tf.slice(rewards, [0, t], [rows, 1]);
+    const reward = sliceAlong(rewards, t);
     const decayed = tf.mul(d, running);
     running = tf.add(reward, decayed);
     // Freed now rather than at the end of the caller's tidy: a long row would otherwise hold

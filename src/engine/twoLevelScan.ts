@@ -1,8 +1,9 @@
 import * as tf from "@tensorflow/tfjs-core";
 import type { ScanTensors } from "./discountedScan";
-import { chunkEndKernel, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
+import { chunkEndKernel, chunkEndPowers, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
+import { chunkCarries, runsChunkCarries } from "./fused/chunkCarries";
 
-/** Up to this many chunks the second level is one matMul against an n×n kernel (4 MB at 1024). */
+/** Up to this many chunks the second level is one pass over the chunk ends (an n×n kernel: 4 MB at 1024). */
 export const MAX_DIRECT_CHUNKS = 1024;
 /** Chunk size of the second level when it recurses. */
 export const SECOND_LEVEL_CHUNK = 256;
@@ -11,10 +12,10 @@ import { localScan } from "./localScan";
 
 /**
  * The carry loop replaced by a second scan: the carries are themselves a discounted scan over the
- * chunk ends with discount d^C, done as one matMul against an n×n triangular kernel. The number
- * of dispatches is fixed whatever T is up to MAX_DIRECT_CHUNKS chunks (beyond, it grows with
- * log T: see carriesIntoChunks), and carries are summed in matMul order instead of chained (a few
- * ulp apart from slime's).
+ * chunk ends with discount d^C, done as one matMul against an n×n triangular kernel (one small
+ * kernel of the same sums on webgpu). The number of dispatches is fixed whatever T is up to
+ * MAX_DIRECT_CHUNKS chunks (beyond, it grows with log T: see carriesIntoChunks), and carries are
+ * summed in matMul order instead of chained (a few ulp apart from slime's).
  * Call inside tf.tidy.
  */
 export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: number): ScanTensors {
@@ -29,10 +30,7 @@ function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKerne
   const { layout, local } = localScan(rewards, toeplitz, chunkSize);
   const { nChunks } = layout;
 
-  // end_k = local scan at the chunk's last column; only the last chunk may be partial, and its
-  // end is never used (row n-1 of the kernel is zero), so column C-1 is right for every chunk.
-  const ends = tf.reshape<tf.Rank.R2>(tf.slice(local, [0, 0, chunkSize - 1], [rows, nChunks, 1]), [rows, nChunks]);
-  const carriesIn = carriesIntoChunks(ends, base ** chunkSize);
+  const carriesIn = carriesIntoChunks(local, base ** chunkSize);
 
   // G = local + carry·d^(k+1): the same multiply-then-add as slime's carry step, for all chunks.
   const carried = tf.mul(tf.reshape(carriesIn, [rows, nChunks, 1]), tf.reshape(carryPowers, [1, 1, chunkSize]));
@@ -46,14 +44,20 @@ function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKerne
 }
 
 /**
- * The carry into each chunk: `carry[c] = Σ_{k<c} (d^C)^(c-1-k)·end_k`. For many chunks the n×n
- * kernel would not fit (C = 1 and T = 65536 would need 16 GB), so the chunk ends are scanned the
- * same two-level way, with discount d^C and chunks of SECOND_LEVEL_CHUNK: the inclusive scan of
- * the ends is the discounted-return scan of the reversed ends, and the carries are that scan
- * shifted by one chunk.
+ * The carry into each chunk: `carry[c] = Σ_{k<c} (d^C)^(c-1-k)·end_k`, where end_k is the local
+ * scan at chunk k's last column (only the last chunk may be partial, and its end is never used:
+ * row n-1 of the kernel is zero, so column C-1 is right for every chunk). On webgpu one small
+ * kernel sums them (fused/chunkCarries.ts says why); elsewhere a matMul of the ends against the
+ * n×n kernel. For many chunks the n×n kernel would not fit (C = 1 and T = 65536 would need 16 GB),
+ * so the chunk ends are scanned the same two-level way, with discount d^C and chunks of
+ * SECOND_LEVEL_CHUNK: the inclusive scan of the ends is the discounted-return scan of the reversed
+ * ends, and the carries are that scan shifted by one chunk.
  */
-function carriesIntoChunks(ends: tf.Tensor2D, chunkBase: number): tf.Tensor2D {
-  const [rows, nChunks] = ends.shape;
+function carriesIntoChunks(local: tf.Tensor3D, chunkBase: number): tf.Tensor2D {
+  const [rows, nChunks, chunkSize] = local.shape;
+  if (nChunks <= MAX_DIRECT_CHUNKS && runsChunkCarries())
+    return chunkCarries(local, chunkEndPowers(chunkBase, nChunks));
+  const ends = tf.reshape<tf.Rank.R2>(tf.slice(local, [0, 0, chunkSize - 1], [rows, nChunks, 1]), [rows, nChunks]);
   if (nChunks <= MAX_DIRECT_CHUNKS) return tf.matMul(ends, chunkEndKernel(chunkBase, nChunks));
   const kernels = powerKernels(chunkBase, SECOND_LEVEL_CHUNK);
   const inclusive = tf.reverse(scanWithBase(tf.reverse(ends, 1), chunkBase, kernels, SECOND_LEVEL_CHUNK).returns, 1);
