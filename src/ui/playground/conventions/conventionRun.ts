@@ -39,6 +39,18 @@ export interface ConventionRequest {
   allowNonFinite?: boolean;
 }
 
+/**
+ * A request as the convention worker receives it: the batch was moved there once (setBatch) and is
+ * named by its id, so a γ change or a library switch sends a few numbers, not the batch again.
+ */
+export type WorkerRequest = Omit<ConventionRequest, "batch"> & { batchId: number };
+
+/** The float32 problem the engine runs: the batch in float32 with byte masks, and the padded width. */
+export interface EngineInputs {
+  batch: ConventionBatch<Float32Array>;
+  cols: number;
+}
+
 /** Every library of the request in float64 (core's runConvention, the reference), and the bound of the first. */
 export interface ConventionReference {
   rows: number;

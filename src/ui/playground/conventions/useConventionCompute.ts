@@ -9,8 +9,9 @@ import type { ConventionReference, ConventionRequest, ConventionTables, LibraryR
 import type { Float32Check } from "./float32Check";
 
 /** The float32 run of the library shown: where it ran, and its tables (or why the library refused the input). */
-export interface Float32Run {
-  run: LibraryRun<Float32Array>;
+export interface Float32Run<R = LibraryRun<Float32Array>> {
+  /** Padded tables; from the engine, its ragged result until the worker pads it (summarize). */
+  run: R;
   /** "core float32", or the engine's backend. */
   backend: string;
   millis: number;
@@ -18,7 +19,7 @@ export interface Float32Run {
 
 /** Runs the library shown in float32: in core's float32 (the convention worker) or on the engine. */
 export interface Float32Solver {
-  solve(request: ConventionRequest): Promise<Float32Run>;
+  solve(request: ConventionRequest): Promise<Float32Run<Parameters<ConventionClient["summarize"]>[1]>>;
   /** The scans it computes with, for the error bound (absent: each library's own loops). */
   order?: ConventionRequest["order"];
   /** It runs on the engine worker, which takes one request at a time: wait until the page's own run is done. */
@@ -51,12 +52,18 @@ export interface ConventionStatus {
 /** How long a float32 run superseded on the engine waits before it asks again. */
 const RETRY_MS = 250;
 
-/** The float64 inputs of a state, built once per rows array and estimator (a γ change reuses them). */
-const inputsCache = new WeakMap<PlaygroundRow[], { estimator: string; request: ConventionRequest }>();
+/**
+ * The float64 inputs of a state, built once per rows array, estimator and client (a γ change reuses
+ * them): the client moves the batch to its worker, so another client needs a batch of its own.
+ */
+const inputsCache = new WeakMap<
+  PlaygroundRow[],
+  { estimator: string; client: ConventionClient; request: ConventionRequest }
+>();
 
-function requestFor(state: PlaygroundState, rows: PlaygroundRow[]): ConventionRequest | null {
+function requestFor(state: PlaygroundState, rows: PlaygroundRow[], client: ConventionClient): ConventionRequest | null {
   const cached = inputsCache.get(rows);
-  let base = cached?.estimator === state.estimator ? cached.request : null;
+  let base = cached?.estimator === state.estimator && cached.client === client ? cached.request : null;
   if (!base) {
     const inputs = stateToConvention(state, "float64", rows);
     if (!inputs) return null;
@@ -64,7 +71,7 @@ function requestFor(state: PlaygroundState, rows: PlaygroundRow[]): ConventionRe
     const batch = { ...inputs.batch, lossMasks: inputs.batch.lossMasks.map((mask) => Uint8Array.from(mask)) };
     // The panel runs NaN and ±Inf as the playground does, to show where each library carries them.
     base = { ...inputs, libraries: [], batch: batch as ConventionRequest["batch"], allowNonFinite: true };
-    inputsCache.set(rows, { estimator: state.estimator, request: base });
+    inputsCache.set(rows, { estimator: state.estimator, client, request: base });
   }
   return { ...base, libraries: conventionLibraries(conventionOf(state)), params: conventionParams(state) };
 }
@@ -109,12 +116,14 @@ export function useConventionCompute(
     // The engine answers one request at a time (a newer one supersedes the older): the page's own
     // run goes first, and this one starts when it is done.
     if (waiting) return;
-    const base = requestFor(committed, rows);
+    const base = requestFor(committed, rows, client);
     if (!base) return;
     const request = { ...base, ...(solveFloat32.order ? { order: solveFloat32.order } : {}) };
-    Promise.all([client.reference(id, request), solveFloat32.solve(request)])
+    // The float32 run first: the engine's inputs are built in the convention worker, ahead of the reference.
+    const float32Run = solveFloat32.solve(request);
+    Promise.all([client.reference(id, request), float32Run])
       .then(async ([reference, float32]) => {
-        const summary = await client.summarize(id, float32.run, rowRef.current);
+        const { summary, float32: run } = await client.summarize(id, float32.run, rowRef.current);
         if (requestId.current !== id || !summary) return;
         startTransition(() => {
           setView({
@@ -122,7 +131,7 @@ export function useConventionCompute(
             ...summary,
             estimator: request.estimator,
             libraries: request.libraries,
-            float32,
+            float32: { ...float32, run },
             input: committed,
             id,
           });

@@ -3,7 +3,6 @@ import type { EngineClient } from "../../../engine/client";
 import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { ConventionClient } from "./conventionClient";
-import { float32Batch, paddedCols, tablesOf } from "./conventionRun";
 import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
 
 /**
@@ -43,20 +42,21 @@ export function useConventions(
       order: { algorithm: STRATEGY_ALGORITHM[strategy], chunkSize },
       solve: async (request) => {
         const library = request.libraries[0];
+        // Built in the convention worker and moved here, then moved on to the engine: no copy on this thread.
+        const { batch } = await client.engineInputs(request);
         const problem = {
           library,
           estimator: request.estimator,
-          // The engine takes the arrays (transfer): fresh copies, masks included; the request keeps its own.
-          batch: { ...float32Batch(request.batch), lossMasks: request.batch.lossMasks.map((m) => Uint8Array.from(m)) },
+          batch,
           params: request.params,
           chunkSize,
           allowNonFinite: request.allowNonFinite,
         };
         try {
           const run = await engine.runConvention(problem, strategy);
-          const tables = tablesOf(run.result, paddedCols(request.batch), new Float32Array(0));
           return {
-            run: { library, ok: true, tables, rewardIndex: run.result.rewardIndex },
+            // Padded in the convention worker (summarize).
+            run: { library, ragged: run.result },
             backend: `${run.backend}, ${strategy}`,
             millis: run.millis,
           };
