@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { formatError, formatMs, formatSpeedup } from "./benchFormat";
 import { JS_LOOP, sizeLabel } from "./benchPlan";
 import type { BenchRow } from "./benchResult";
@@ -13,7 +14,13 @@ const STATUS_TEXT: Record<BenchRow["status"], string> = {
 
 const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
 
-/** Every measured row: time, speedup over per-token, error, tensors, and why a row has no time. */
+const COLUMNS = 10;
+
+/**
+ * Every measured row: time, speedup over per-token, error, tensors, and why a row has no time. A
+ * row's note (a skip, a failure) goes on a line of its own under it, as wide as the table, so a long
+ * one wraps instead of widening the table past the panel.
+ */
 export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: string; testId: string }) {
   const { rows, caption, testId } = props;
   return (
@@ -32,7 +39,6 @@ export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: s
             <th scope="col">max abs error</th>
             <th scope="col">error bound</th>
             <th scope="col">tensors</th>
-            <th scope="col">note</th>
           </tr>
         </thead>
         <tbody>
@@ -40,26 +46,40 @@ export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: s
             const speedup = speedupOverPerToken(r, rows);
             const key = `${r.backend} ${r.strategy} ${sizeLabel(r.size)} ${r.chunkSize} ${r.sweep}`;
             return (
-              <tr key={key} data-status={r.status} data-strategy={r.strategy} data-backend={r.backend}>
-                <td>{r.strategy === JS_LOOP ? "–" : r.backend}</td>
-                <td>{r.strategy === JS_LOOP ? "plain JS loop" : r.strategy}</td>
-                <td className="num">{sizeLabel(r.size)}</td>
-                <td className="num">{r.strategy === JS_LOOP || r.strategy === "per-token" ? "–" : r.chunkSize}</td>
-                <td className="num" data-testid="bench-median">
-                  {r.medianMs === undefined ? "–" : formatMs(r.medianMs)}
-                </td>
-                <td className="num">{speedup === undefined ? "–" : formatSpeedup(speedup)}</td>
-                <td className="num">{r.warmupMs === undefined ? "–" : formatMs(r.warmupMs)}</td>
-                <td className="num">{formatError(r.maxAbsError)}</td>
-                <td className={`status status-${r.status}`}>
-                  {STATUS_TEXT[r.status]}
-                  {r.checkedRuns > 0 ? <span className="muted">, {runs(r.checkedRuns)} checked</span> : null}
-                </td>
-                <td className="num">
-                  {r.tensorsBefore === undefined ? "–" : `${r.tensorsBefore} → ${r.tensorsAfter ?? "?"}`}
-                </td>
-                <td className="note">{r.note ?? ""}</td>
-              </tr>
+              <Fragment key={key}>
+                <tr
+                  data-status={r.status}
+                  data-strategy={r.strategy}
+                  data-backend={r.backend}
+                  className={r.note ? "has-note" : undefined}
+                >
+                  <td>{r.strategy === JS_LOOP ? "–" : r.backend}</td>
+                  <td>{r.strategy === JS_LOOP ? "plain JS loop" : r.strategy}</td>
+                  <td className="num">{sizeLabel(r.size)}</td>
+                  <td className="num">{r.strategy === JS_LOOP || r.strategy === "per-token" ? "–" : r.chunkSize}</td>
+                  <td className="num" data-testid="bench-median">
+                    {r.medianMs === undefined ? "–" : formatMs(r.medianMs)}
+                  </td>
+                  <td className="num">{speedup === undefined ? "–" : formatSpeedup(speedup)}</td>
+                  <td className="num">{r.warmupMs === undefined ? "–" : formatMs(r.warmupMs)}</td>
+                  <td className="num">{formatError(r.maxAbsError)}</td>
+                  <td className={`status status-${r.status}`}>
+                    {STATUS_TEXT[r.status]}
+                    {r.checkedRuns > 0 ? <span className="muted">, {runs(r.checkedRuns)} checked</span> : null}
+                  </td>
+                  <td className="num">
+                    {r.tensorsBefore === undefined ? "–" : `${r.tensorsBefore} → ${r.tensorsAfter ?? "?"}`}
+                  </td>
+                </tr>
+                {r.note ? (
+                  <tr className="bench-note">
+                    <td colSpan={COLUMNS}>
+                      <span className="muted">note: </span>
+                      {r.note}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
             );
           })}
         </tbody>

@@ -4,6 +4,13 @@ import { logTicks, STRATEGY_STYLE } from "./benchChartData";
 import type { BenchStrategy } from "./benchPlan";
 
 const TICK = { fontSize: 11 };
+const Y_AXIS_WIDTH = 72;
+const X_AXIS_HEIGHT = 36;
+/**
+ * What the axes and the legend take from the chart beside its margins, in pixels: the plotting
+ * area is the rest (the legend's height is about one line of 12 px text and its padding).
+ */
+export const PLOT_INSET = { left: Y_AXIS_WIDTH, top: 26, bottom: X_AXIS_HEIGHT };
 
 /** An axis of a bench chart: logarithmic, over `domain`; recharts writes the ticks when no formatter is given. */
 export interface LogAxis {
@@ -40,7 +47,7 @@ export function StrategyLogChart<P>(props: {
         tick={TICK}
         allowDataOverflow
         label={{ value: x.label, position: "insideBottom", offset: -2, fontSize: 11 }}
-        height={36}
+        height={X_AXIS_HEIGHT}
       />
       <YAxis
         type="number"
@@ -50,7 +57,7 @@ export function StrategyLogChart<P>(props: {
         tickFormatter={y.tickFormatter}
         tick={TICK}
         allowDataOverflow
-        width={72}
+        width={Y_AXIS_WIDTH}
       />
       <Legend verticalAlign="top" itemSorter={null} wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} />
       {props.lines.map((s) => (

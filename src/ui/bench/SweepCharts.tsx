@@ -3,11 +3,13 @@ import { ReferenceDot } from "recharts";
 import { useWidth } from "../charts/useWidth";
 import { STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "./benchChartData";
 import { formatError, formatMs } from "./benchFormat";
-import { StrategyLogChart } from "./StrategyLogChart";
+import { bestLabels } from "./bestLabels";
+import { PLOT_INSET, StrategyLogChart } from "./StrategyLogChart";
 
 type Series = StrategySeries<SweepPoint> & { best?: SweepPoint };
 
 const HEIGHT = 220;
+const RING_RADIUS = 8;
 const MARGIN = { top: 16, right: 32, bottom: 4, left: 8 };
 
 function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: number[]; width: number }) {
@@ -16,7 +18,21 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
   if (values.length === 0) return <p className="muted small">Nothing to plot.</p>;
   const yMin = Math.min(...values) / 1.6;
   const yMax = Math.max(...values) * 1.6;
+  const xDomain: [number, number] = [chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3];
   const format = value === "ms" ? tickMs : (v: number) => formatError(v);
+  const labels = bestLabels(
+    series.flatMap((s) =>
+      s.best ? [{ strategy: s.strategy, chunkSize: s.best.chunkSize, value: s.best[value] }] : [],
+    ),
+    {
+      x: xDomain,
+      y: [yMin, yMax],
+      width: width - MARGIN.left - MARGIN.right - PLOT_INSET.left,
+      height: HEIGHT - MARGIN.top - MARGIN.bottom - PLOT_INSET.top - PLOT_INSET.bottom,
+      above: MARGIN.top,
+      below: MARGIN.bottom + PLOT_INSET.bottom,
+    },
+  );
   return (
     <StrategyLogChart
       width={width}
@@ -24,27 +40,34 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
       margin={MARGIN}
       x={{
         dataKey: "chunkSize",
-        domain: [chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3],
+        domain: xDomain,
         ticks: chunks,
         label: "chunk size C (log)",
       }}
       y={{ dataKey: value, domain: [yMin, yMax], tickFormatter: format }}
       lines={series.map((s) => ({ strategy: s.strategy, points: s.points.filter((p) => p[value] > 0) }))}
     >
-      {series.map((s) =>
-        s.best && s.best[value] > 0 ? (
+      {series.map((s) => {
+        if (!s.best || !(s.best[value] > 0)) return null;
+        // Strategies that chose the same C share one label, hung on the highest of their rings.
+        const label = labels.find((l) => l.anchor === s.strategy && l.chunkSize === s.best?.chunkSize);
+        return (
           <ReferenceDot
             key={`best-${s.strategy}`}
             x={s.best.chunkSize}
             y={s.best[value]}
-            r={8}
+            r={RING_RADIUS}
             fill="none"
             stroke={STRATEGY_STYLE[s.strategy].colour}
             strokeWidth={2}
-            label={{ value: `best ${s.best.chunkSize}`, position: "top", fontSize: 11 }}
+            label={
+              label
+                ? { value: label.text, position: label.position, offset: label.offset - RING_RADIUS, fontSize: 11 }
+                : undefined
+            }
           />
-        ) : null,
-      )}
+        );
+      })}
     </StrategyLogChart>
   );
 }
