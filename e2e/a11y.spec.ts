@@ -44,15 +44,30 @@ function describe(v: { id: string; impact?: string | null; help: string; nodes: 
   return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${where.join(" | ")})`;
 }
 
-/** What Tab reaches, in order: each element's tag, role and accessible name (from the browser's own tree). */
-async function tabStops(page: Page, max: number): Promise<{ tag: string; name: string; id: string }[]> {
+interface TabStop {
+  tag: string;
+  name: string;
+  id: string;
+}
+
+/**
+ * What Tab reaches, in order: each element's tag, role and accessible name (from the browser's own
+ * tree). The presses go to the browser in batches through the DevTools protocol, which handles them
+ * in order, instead of one round trip per press and another per look (hundreds of stops on a view);
+ * a keyup listener records where each press landed.
+ */
+async function tabStops(page: Page, max: number): Promise<TabStop[]> {
   await page.locator("body").focus();
-  const stops: { tag: string; name: string; id: string }[] = [];
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    const stop = await page.evaluate(() => {
+  await page.evaluate(() => {
+    const landed: (TabStop | null)[] = [];
+    (window as unknown as { tabLanded: (TabStop | null)[] }).tabLanded = landed;
+    const record = (event: KeyboardEvent) => {
+      if (event.key !== "Tab") return;
       const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
+      if (!el || el === document.body) {
+        landed.push(null);
+        return;
+      }
       const labelled = el.getAttribute("aria-labelledby");
       const byId = labelled
         ?.split(/\s+/)
@@ -68,11 +83,33 @@ async function tabStops(page: Page, max: number): Promise<{ tag: string; name: s
         el.getAttribute("title") ||
         "";
       const path = `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ""}${el.className && typeof el.className === "string" ? `.${el.className.split(" ")[0]}` : ""}`;
-      return { tag: el.tagName, name: name.trim(), id: path };
-    });
-    if (!stop) break;
-    if (stops.length > 0 && stops[0].id === stop.id && stops[0].name === stop.name) break; // wrapped round
-    stops.push(stop);
+      landed.push({ tag: el.tagName, name: name.trim(), id: path });
+    };
+    window.addEventListener("keyup", record, { capture: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  const tab = { key: "Tab", code: "Tab", windowsVirtualKeyCode: 9 };
+  const stops: TabStop[] = [];
+  try {
+    for (let pressed = 0; pressed < max; ) {
+      const batch = Math.min(50, max - pressed);
+      const sent: Promise<unknown>[] = [];
+      for (let k = 0; k < batch; k++) {
+        sent.push(cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...tab }));
+        sent.push(cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...tab }));
+      }
+      await Promise.all(sent);
+      pressed += batch;
+      const landed = await page.evaluate(() => (window as unknown as { tabLanded: (TabStop | null)[] }).tabLanded);
+      stops.length = 0;
+      for (const stop of landed.slice(0, max)) {
+        if (!stop) return stops; // focus left the page
+        if (stops.length > 0 && stops[0].id === stop.id && stops[0].name === stop.name) return stops; // wrapped round
+        stops.push(stop);
+      }
+    }
+  } finally {
+    await cdp.detach();
   }
   return stops;
 }

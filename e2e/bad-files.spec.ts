@@ -149,37 +149,48 @@ async function settledResult(page: Page): Promise<{ run: string | null; maxAbs: 
   };
 }
 
-test("playground: every bad file is named and refused, and the result on screen stays", async ({ page }) => {
-  const problems = collectProblems(page);
-  await page.goto("/?backend=wasm");
-  const before = await settledResult(page);
-  const input = page.getByTestId("case-file-input");
-  for (const file of PLAYGROUND_FILES) {
-    await input.setInputFiles({ name: file.name, mimeType: "application/octet-stream", buffer: file.bytes });
-    await expect(page.getByTestId("error-message"), file.name).toHaveText(file.message);
-    await expectNoHtmlFromNames(page);
-    expect(await settledResult(page), file.name).toEqual(before);
-  }
-  await input.setInputFiles(sparseFile("huge.csv", MAX_IMPORT_BYTES + 1));
-  await expect(page.getByTestId("error-message")).toHaveText(
-    /^huge\.csv: the file is 64\.0 MiB, above the import limit of 64 MiB/,
-  );
-  expect(await settledResult(page)).toEqual(before);
-  expect(problems).toEqual([]);
-});
-
-test("playground: a fully masked sequence is reported in slime's own words", async ({ page }) => {
-  const problems = collectProblems(page);
-  await page.goto("/?backend=wasm");
-  await settledResult(page);
-  await page
-    .getByTestId("case-file-input")
-    .setInputFiles({ name: "masked.json", mimeType: "application/json", buffer: Buffer.from(FULLY_MASKED) });
-  await expect(page.getByTestId("error-message")).toContainText("Sequence at index 1 is fully masked.", {
-    timeout: 60_000,
+/** One playground page for both playground tests (opening it and its first run cost seconds); in order. */
+test.describe("playground", () => {
+  test.describe.configure({ mode: "serial" });
+  const playground = { page: undefined as unknown as Page, problems: [] as string[] };
+  test.beforeAll(async ({ browser }) => {
+    playground.page = await browser.newPage();
+    playground.problems = collectProblems(playground.page);
+    await playground.page.goto("/?backend=wasm");
   });
-  await page.screenshot({ path: "/tmp/harden-masked.png" });
-  expect(problems).toEqual([]);
+  test.afterAll(async () => {
+    await playground.page?.close();
+  });
+
+  test("playground: every bad file is named and refused, and the result on screen stays", async () => {
+    const { page, problems } = playground;
+    const before = await settledResult(page);
+    const input = page.getByTestId("case-file-input");
+    for (const file of PLAYGROUND_FILES) {
+      await input.setInputFiles({ name: file.name, mimeType: "application/octet-stream", buffer: file.bytes });
+      await expect(page.getByTestId("error-message"), file.name).toHaveText(file.message);
+      await expectNoHtmlFromNames(page);
+      expect(await settledResult(page), file.name).toEqual(before);
+    }
+    await input.setInputFiles(sparseFile("huge.csv", MAX_IMPORT_BYTES + 1));
+    await expect(page.getByTestId("error-message")).toHaveText(
+      /^huge\.csv: the file is 64\.0 MiB, above the import limit of 64 MiB/,
+    );
+    expect(await settledResult(page)).toEqual(before);
+    expect(problems).toEqual([]);
+  });
+
+  test("playground: a fully masked sequence is reported in slime's own words", async () => {
+    const { page, problems } = playground;
+    await settledResult(page);
+    await page
+      .getByTestId("case-file-input")
+      .setInputFiles({ name: "masked.json", mimeType: "application/json", buffer: Buffer.from(FULLY_MASKED) });
+    await expect(page.getByTestId("error-message")).toContainText("Sequence at index 1 is fully masked.", {
+      timeout: 60_000,
+    });
+    expect(problems).toEqual([]);
+  });
 });
 
 test("conformance: every bad file is named and refused, and the previous results stay", async ({ page }) => {

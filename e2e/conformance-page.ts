@@ -1,6 +1,6 @@
 /** Shared by the conformance specs: opening the view, loading a file, and case files built for a test. */
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import { type Page, test } from "@playwright/test";
 import { collectProblems } from "./pageProblems";
 
 export const publicCasesText = readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8");
@@ -37,4 +37,23 @@ export function oneTokenCases(count: number, wrong: number[] = []): string {
     };
   });
   return JSON.stringify({ meta: { schema_version: 1 }, cases });
+}
+
+/**
+ * One conformance page, opened at `query`, for every test of the enclosing `test.describe`, which
+ * then runs its tests in order (a failure skips the rest). Opening the view and starting its
+ * backend cost seconds per page, and on webgpu a new page compiles every shader again; tests that
+ * need no fresh page share one. `problems` keeps growing: each test expects it still empty.
+ */
+export function useConformancePage(query: string): { page: Page; problems: string[] } {
+  test.describe.configure({ mode: "serial" });
+  const shared = { page: undefined as unknown as Page, problems: [] as string[] };
+  test.beforeAll(async ({ browser }) => {
+    shared.page = await browser.newPage();
+    shared.problems = await openConformance(shared.page, query);
+  });
+  test.afterAll(async () => {
+    await shared.page?.close();
+  });
+  return shared;
 }

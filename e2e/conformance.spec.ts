@@ -1,7 +1,12 @@
-import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { unseenCaseFile } from "../src/testing/unseenCases";
-import { loadCaseFile, openConformance, publicCasesText as publicCases } from "./conformance-page";
+import { loadCaseFile, openConformance, publicCasesText as publicCases, useConformancePage } from "./conformance-page";
+
+/** Chooses `strategy` in the menu, which runs the file again: the finished summary goes at once. */
+async function rerunWith(page: Page, strategy: string): Promise<void> {
+  await page.getByTestId("strategy-select").selectOption(strategy);
+  expect(await page.getByTestId("conformance-summary").count()).toBe(0);
+}
 
 async function expectAllPassed(page: Page, backend: string, count: number, timeout: number): Promise<void> {
   await expect(page.getByTestId("conformance-summary")).toHaveText(`${count} passed, 0 failed`, { timeout });
@@ -10,68 +15,73 @@ async function expectAllPassed(page: Page, backend: string, count: number, timeo
   await expect(page.getByTestId("backend-notice")).toHaveCount(0);
 }
 
-test("the public cases pass on webgpu", async ({ page }) => {
-  const problems = await openConformance(page, "backend=webgpu");
-  await loadCaseFile(page, "public_cases.json", publicCases);
-  await expectAllPassed(page, "webgpu", 33, 90_000);
-  expect(problems).toEqual([]);
-});
+/**
+ * One page per backend: opening the view and starting a backend cost seconds each time, and on
+ * webgpu a new page compiles every shader again. The strategies are switched with the menu, which
+ * runs the file again, as a user would.
+ */
+test.describe("on webgpu", () => {
+  const shared = useConformancePage("backend=webgpu");
 
-for (const strategy of ["two-level", "per-token"]) {
-  test(`the public cases pass on webgpu with the ${strategy} strategy`, async ({ page }) => {
-    const problems = await openConformance(page, `backend=webgpu&strategy=${strategy}`);
+  test("the public cases pass on webgpu", async () => {
+    const { page, problems } = shared;
     await loadCaseFile(page, "public_cases.json", publicCases);
     await expectAllPassed(page, "webgpu", 33, 90_000);
-    await expect(page.getByTestId("strategy-select")).toHaveValue(strategy);
+    await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
     expect(problems).toEqual([]);
   });
-}
 
-test("the public cases pass on wasm, and a bad file after them leaves their results in place", async ({ page }) => {
-  const problems = await openConformance(page, "backend=wasm");
-  await loadCaseFile(page, "public_cases.json", publicCases);
-  await expectAllPassed(page, "wasm", 33, 60_000);
+  for (const strategy of ["two-level", "per-token"]) {
+    test(`the public cases pass on webgpu with the ${strategy} strategy`, async () => {
+      const { page, problems } = shared;
+      await rerunWith(page, strategy);
+      await expectAllPassed(page, "webgpu", 33, 90_000);
+      await expect(page.getByTestId("strategy-select")).toHaveValue(strategy);
+      expect(problems).toEqual([]);
+    });
+  }
 
-  const bad = JSON.parse(publicCases);
-  bad.cases[2].params.chunk_size = "128";
-  await loadCaseFile(page, "bad.json", JSON.stringify(bad));
-  const error = page.getByTestId("error-message");
-  await expect(error).toContainText("bad.json: not a valid case file");
-  await expect(error).toContainText(`cases[2] ("${bad.cases[2].name}").params.chunk_size`);
-  await expect(page.getByTestId("conformance-summary")).toHaveText("33 passed, 0 failed");
-  expect(problems).toEqual([]);
+  test("a case file the page has never seen passes on webgpu: T = 8192, 20000, ragged batches of 16, C = 1, C > T, huge and tiny values, the fully masked error", async () => {
+    const { page, problems } = shared;
+    await rerunWith(page, "chunked");
+    await expectAllPassed(page, "webgpu", 33, 90_000);
+    const file = unseenCaseFile();
+    await loadCaseFile(page, "unseen.json", JSON.stringify(file));
+    await expectAllPassed(page, "webgpu", file.cases.length, 120_000);
+    await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
+    await expect(page.getByTestId("adapter")).toContainText("fallback adapter");
+    expect(problems).toEqual([]);
+  });
 });
 
-test("a malformed file shows the field at fault", async ({ page }) => {
-  const problems = await openConformance(page, "backend=cpu");
-  const file = { meta: { schema_version: 1 }, cases: [{ ...JSON.parse(publicCases).cases[0], shape: [1, -3] }] };
-  await loadCaseFile(page, "broken.json", JSON.stringify(file));
-  await expect(page.getByTestId("error-message")).toContainText(`cases[0] ("${file.cases[0].name}").shape[1]`);
-  await expect(page.getByTestId("conformance-summary")).toHaveCount(0);
-  await loadCaseFile(page, "not-json.json", "{ cases: [");
-  await expect(page.getByTestId("error-message")).toContainText("not-json.json: not valid JSON");
-  expect(problems).toEqual([]);
-});
+test.describe("on wasm", () => {
+  const shared = useConformancePage("backend=wasm");
 
-test("a case file the page has never seen passes on webgpu: T = 8192, 20000, ragged batches of 16, C = 1, C > T, huge and tiny values, the fully masked error", async ({
-  page,
-}) => {
-  const problems = await openConformance(page, "backend=webgpu");
-  const file = unseenCaseFile();
-  await loadCaseFile(page, "unseen.json", JSON.stringify(file));
-  await expectAllPassed(page, "webgpu", file.cases.length, 120_000);
-  await expect(page.getByTestId("adapter")).toContainText("fallback adapter");
-  expect(problems).toEqual([]);
-});
+  test("a malformed file shows the field at fault", async () => {
+    const { page, problems } = shared;
+    const file = { meta: { schema_version: 1 }, cases: [{ ...JSON.parse(publicCases).cases[0], shape: [1, -3] }] };
+    await loadCaseFile(page, "broken.json", JSON.stringify(file));
+    await expect(page.getByTestId("error-message")).toContainText(`cases[0] ("${file.cases[0].name}").shape[1]`);
+    await expect(page.getByTestId("conformance-summary")).toHaveCount(0);
+    await loadCaseFile(page, "not-json.json", "{ cases: [");
+    await expect(page.getByTestId("error-message")).toContainText("not-json.json: not valid JSON");
+    expect(problems).toEqual([]);
+  });
 
-test("library-convention cases run on the engine and pass, on the cpu backend too", async ({ page }) => {
-  const problems = await openConformance(page, "backend=cpu");
-  const conventions = readFileSync(new URL("../cases/conventions_public.json", import.meta.url), "utf8");
-  await loadCaseFile(page, "conventions_public.json", conventions);
-  await expect(page.getByTestId("conformance-summary")).toHaveText("12 passed, 0 failed", { timeout: 60_000 });
-  await expect(page.getByTestId("verdict-table")).not.toContainText("core only");
-  await expect(page.getByTestId("error-message")).toHaveCount(0);
-  expect(problems).toEqual([]);
+  test("the public cases pass on wasm, and a bad file after them leaves their results in place", async () => {
+    const { page, problems } = shared;
+    await loadCaseFile(page, "public_cases.json", publicCases);
+    await expectAllPassed(page, "wasm", 33, 60_000);
+
+    const bad = JSON.parse(publicCases);
+    bad.cases[2].params.chunk_size = "128";
+    await loadCaseFile(page, "bad.json", JSON.stringify(bad));
+    const error = page.getByTestId("error-message");
+    await expect(error).toContainText("bad.json: not a valid case file");
+    await expect(error).toContainText(`cases[2] ("${bad.cases[2].name}").params.chunk_size`);
+    await expect(page.getByTestId("conformance-summary")).toHaveText("33 passed, 0 failed");
+    expect(problems).toEqual([]);
+  });
 });
 
 test("an unknown backend in the address is reported, not fatal", async ({ page }) => {
