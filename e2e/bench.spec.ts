@@ -58,7 +58,7 @@ test("the panel measures every strategy through its hook, checks every run and c
 
   await expect(page.getByTestId("bench-progress")).toHaveAttribute("value", "100");
   await expect(page.getByTestId("bench-results")).toHaveAttribute("aria-busy", "false");
-  await expect(page.getByTestId("bench-table").locator("tbody tr")).toHaveCount(8);
+  await expect(page.getByTestId("bench-table").locator("tbody tr[data-status]")).toHaveCount(8);
   await expect(page.getByTestId("bench-table").locator('tr[data-status="ok"]')).toHaveCount(8);
   // One time chart per backend, each with its strategies and the JS loop drawn.
   const charts = page.getByTestId("bench-time-charts").locator("figure");
@@ -107,7 +107,7 @@ test("the controls run and cancel from the keyboard, every control labelled", as
   await run.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("bench-results")).toHaveAttribute("aria-busy", "true");
-  await expect(page.getByTestId("bench-table").locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByTestId("bench-table").locator("tbody tr[data-status]").first()).toBeVisible();
   await page.getByTestId("bench-cancel").focus();
   await page.keyboard.press("Enter");
   await expect(page.getByText(/^Stopped after \d+ of \d+ rows \(cancelled\)\.$/)).toBeVisible();

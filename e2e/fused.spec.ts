@@ -32,10 +32,10 @@ const SHAPES: [number, number, number][] = [
   [1, 8192, 128],
 ];
 
-function awkwardCases(): string {
+function awkwardCases(shapes = SHAPES): string {
   const random = seededRandom(8);
   const cases = [];
-  for (const [rows, cols, chunkSize] of SHAPES) {
+  for (const [rows, cols, chunkSize] of shapes) {
     for (const discount of DISCOUNTS) {
       const rewards = { rows, cols, data: normals(random, rows * cols) };
       cases.push(
@@ -67,6 +67,9 @@ function awkwardCases(): string {
   cases.push(buildCase(rpp, "rpp_ragged"));
   return JSON.stringify(buildCaseFile(cases));
 }
+
+/** Two-level past MAX_DIRECT_CHUNKS: 1050 chunks, whose ends are scanned in second-level chunks. */
+const TWO_LEVEL_SHAPES: [number, number, number][] = [...SHAPES, [1, 2100, 2]];
 
 /** The engine's worker: the one whose global scope holds tfjs's engine. */
 async function engineWorker(page: Page): Promise<Worker> {
@@ -248,5 +251,58 @@ test("the public and unseen cases pass on webgpu with the fused strategy, and it
   });
   await page.getByTestId("strategy-select").selectOption("two-level");
   await expect(page.getByTestId("strategy-select").locator("option", { hasText: "Fused" })).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("two-level on webgpu, its carries summed by the ScanlabChunkCarries kernel, passes awkward shapes within bound", async ({
+  page,
+}) => {
+  const problems = await openConformance(page, "backend=webgpu&strategy=two-level");
+  const worker = await engineWorker(page);
+  const file = awkwardCases(TWO_LEVEL_SHAPES);
+  await loadCaseFile(page, "two-level.json", file);
+  await expectAllPassed(page, JSON.parse(file).cases.length);
+  await expect(page.getByTestId("strategy-select")).toHaveValue("two-level");
+
+  // The kernel itself (registered by the runs above): each carry is the sum of the earlier chunk
+  // ends times their powers, within the rounding of a sum of that many terms.
+  const random = seededRandom(12);
+  for (const [rows, nChunks, chunkSize] of [
+    [1, 1, 4],
+    [3, 9, 5],
+    [2, 1024, 3],
+  ]) {
+    const scans = Float32Array.from(normals(random, rows * nChunks * chunkSize));
+    const powers = Float32Array.from({ length: nChunks }, (_, j) => 0.97 ** j);
+    const got = await worker.evaluate(
+      async (a) => {
+        const engine = (globalThis as unknown as { _tfengine: TfEngine })._tfengine;
+        const before = engine.memory().numTensors;
+        const x = engine.makeTensor(Float32Array.from(a.scans), [a.rows, a.nChunks, a.chunkSize], "float32");
+        const p = engine.makeTensor(Float32Array.from(a.powers), [a.nChunks], "float32");
+        const carries = engine.runKernel("ScanlabChunkCarries", { scans: x, powers: p }, {});
+        const out = Array.from(await carries.data());
+        for (const t of [x, p, carries]) t.dispose();
+        return { carries: out, leaked: engine.memory().numTensors - before };
+      },
+      { rows, nChunks, chunkSize, scans: Array.from(scans), powers: Array.from(powers) },
+    );
+    expect(got.leaked).toBe(0);
+    for (let b = 0; b < rows; b++) {
+      for (let c = 0; c < nChunks; c++) {
+        let sum = 0;
+        let magnitude = 0;
+        for (let k = 0; k < c; k++) {
+          const term = scans[(b * nChunks + k) * chunkSize + chunkSize - 1] * powers[c - 1 - k];
+          sum += term;
+          magnitude += Math.abs(term);
+        }
+        const error = Math.abs(got.carries[b * nChunks + c] - sum);
+        if (!(error <= (c + 1) * 2 ** -23 * magnitude)) {
+          throw new Error(`carry[${b}, ${c}] of ${nChunks} chunks: ${got.carries[b * nChunks + c]} vs ${sum}`);
+        }
+      }
+    }
+  }
   expect(problems).toEqual([]);
 });
