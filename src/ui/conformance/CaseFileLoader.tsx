@@ -4,10 +4,11 @@ import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 
 export interface CaseFileLoaderProps {
   /**
-   * Called the moment a file is chosen, before it is read: with its name and how to read its
-   * text (which rejects with a message naming the file). Parsing is the caller's job.
+   * Called the moment a file is chosen, before it is read: with its name and how to get its
+   * contents (which rejects with a message naming the file): a chosen file as a Blob, whose bytes
+   * are best read where they are parsed (a worker), since reading 200 MB blocks the reading thread.
    */
-  onFile(sourceName: string, read: () => Promise<Uint8Array>): void;
+  onFile(sourceName: string, read: () => Promise<Blob | Uint8Array>): void;
   disabled?: boolean;
 }
 
@@ -20,12 +21,7 @@ export function CaseFileLoader({ onFile, disabled = false }: CaseFileLoaderProps
     onFile(file.name, async () => {
       // Refused by its size alone: reading a file of gigabytes would stall the page first.
       if (file.size > MAX_CASE_FILE_BYTES) throw tooLargeError(file.name, file.size);
-      try {
-        // Bytes, not text(): invalid UTF-8 is then reported by offset instead of silently replaced.
-        return new Uint8Array(await file.arrayBuffer());
-      } catch (error) {
-        throw new Error(`${file.name}: could not be read (${(error as Error).message})`);
-      }
+      return file;
     });
   };
 

@@ -2,14 +2,14 @@ import { useEffect, useReducer, useRef, useState } from "react";
 import type { AdapterInfo, BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { Strategy } from "../../engine/strategy";
-import type { ScanCase } from "../../io/caseSchema";
 import { type UrlState, writeUrlState } from "../urlState";
 import { CaseFileLoader } from "./CaseFileLoader";
 import { ConformanceResults } from "./ConformanceResults";
+import type { CaseInfo } from "./caseBook";
+import { CaseFile } from "./caseFileClient";
 import { EngineControls } from "./EngineControls";
 import { FaultControls } from "./FaultControls";
 import { Notices } from "./Notices";
-import { CaseReader } from "./readCasesClient";
 import { RowBatcher } from "./rowBatcher";
 import { type CaseRow, runConformance } from "./runConformance";
 import { INITIAL_RUN_STATE, isBusy, runReducer } from "./runState";
@@ -23,7 +23,9 @@ export interface ConformanceViewProps {
 }
 
 interface Loaded {
-  cases: ScanCase[];
+  /** The file's worker: it holds the cases and judges the engine's answers. */
+  file: CaseFile;
+  cases: CaseInfo[];
   fileName: string;
 }
 
@@ -50,11 +52,10 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     strategy: initial.strategy,
     loaded: null as Loaded | null,
     client: null as EngineClient | null,
-    reading: false,
+    /** The file being read, in a worker of its own until it replaces the loaded one. */
+    reading: null as CaseFile | null,
   });
   const batcher = useRef<RowBatcher<readonly [number, CaseRow]> | null>(null);
-  // Case files are parsed and validated in a worker: a 240 MB file takes seconds.
-  const reader = useRef<CaseReader | null>(null);
 
   // One engine client (one worker) for the view's lifetime.
   useEffect(() => {
@@ -74,11 +75,12 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     setClient(engine);
     latest.current.client = engine;
     engine.ready().catch(() => {}); // start at once; a failure to start arrives as a notice
-    reader.current = new CaseReader();
+    const files = latest.current;
     return () => {
       unsubscribe();
       engine.dispose();
-      reader.current?.cancel();
+      files.reading?.close();
+      files.loaded?.file.close();
       batcher.current?.cancel();
     };
   }, [initial.backend, debug]);
@@ -87,7 +89,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     writeUrlState({ view: "conformance", backend: backendRequest, strategy });
   }, [backendRequest, strategy]);
 
-  const startRun = (engine: EngineClient, { cases, fileName }: Loaded, readId?: number) => {
+  const startRun = (engine: EngineClient, { file, cases, fileName }: Loaded, readId?: number) => {
     const id = ++latest.current.run;
     const isCurrent = () => latest.current.run === id;
     batcher.current?.cancel();
@@ -99,7 +101,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     batcher.current = rows;
     dispatch({ type: "start", runId: id, cases, fileName, readId, at: performance.now() });
     setError(null);
-    runConformance(engine, cases, latest.current.strategy, (row, index) => rows.add([index, row]))
+    runConformance(engine, file, cases.length, latest.current.strategy, (row, index) => rows.add([index, row]))
       .then((result) => {
         rows.cancel();
         dispatch({ type: "finish", runId: id, rows: result.rows });
@@ -118,32 +120,34 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
     if (engine && cases) startRun(engine, cases);
   };
 
-  const onFile = (fileName: string, read: () => Promise<Uint8Array>) => {
+  const onFile = (fileName: string, read: () => Promise<Blob | Uint8Array>) => {
     const readId = ++latest.current.read;
-    // A file still being parsed is dropped: its worker ends (a fresh one starts), so this one does not queue behind it.
-    if (latest.current.reading) reader.current?.cancel();
-    latest.current.reading = true;
+    // A file still being parsed is dropped: its worker ends, so this one does not queue behind it.
+    latest.current.reading?.close();
+    const file = new CaseFile(fileName);
+    latest.current.reading = file;
     const isLatest = () => latest.current.read === readId;
     dispatch({ type: "read", readId, fileName, at: performance.now() });
     void (async () => {
       let next: Loaded;
       try {
-        const bytes = await read();
+        const contents = await read();
         if (!isLatest()) return;
-        if (!reader.current) throw new Error("The page is closing: the file was not read.");
-        const cases = await reader.current.read(bytes, fileName);
+        const cases = await file.read(contents);
         if (!isLatest()) return;
-        latest.current.reading = false;
-        next = { cases, fileName };
+        latest.current.reading = null;
+        next = { file, cases, fileName };
       } catch (reason) {
+        file.close();
         if (!isLatest()) return;
-        latest.current.reading = false;
+        latest.current.reading = null;
         // A bad file leaves the previous results in place.
         dispatch({ type: "read-failed", readId });
         setError(reason instanceof Error ? reason.message : String(reason));
         return;
       }
       if (!isLatest()) return;
+      const previous = latest.current.loaded;
       latest.current.loaded = next;
       setLoaded(next);
       const engine = latest.current.client;
@@ -152,6 +156,9 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
         dispatch({ type: "read-failed", readId });
         setError("The engine is not started yet: choose the file again in a moment.");
       }
+      // The previous file's worker goes (a run of it still going was just superseded); its finished
+      // verdicts stay on screen for a cancel to bring back: they need no cases.
+      previous?.file.close();
     })();
   };
 
@@ -171,8 +178,8 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
   const onCancel = () => {
     if (run.reading) {
       latest.current.read++;
-      latest.current.reading = false;
-      reader.current?.cancel();
+      latest.current.reading?.close();
+      latest.current.reading = null;
       dispatch({ type: "read-failed", readId: run.reading.readId });
       setNotice(`Reading ${run.reading.fileName} was cancelled; the results below are unchanged.`);
       return;

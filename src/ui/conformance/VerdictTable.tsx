@@ -1,12 +1,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef } from "react";
-import type { ScanCase } from "../../io/caseSchema";
+import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";
 
 export interface VerdictTableProps {
-  cases: ScanCase[];
+  cases: CaseInfo[];
   /** Indexed like `cases`; a hole is a case not finished yet. */
   rows: (CaseRow | undefined)[];
   /** The indices of the cases to list (every case, or the failing ones), in order. */

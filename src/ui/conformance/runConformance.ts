@@ -1,15 +1,8 @@
-import {
-  type CaseOutputs,
-  type CaseVerdict,
-  caseToConventionProblem,
-  caseToProblem,
-  checkCase,
-} from "../../conformance";
-import type { ConventionProblem, ScanProblem } from "../../core";
+import type { CaseVerdict } from "../../conformance";
+import type { ScanAlgorithm } from "../../core";
 import type { ConventionProblemResult, EngineClient, ProblemResult } from "../../engine/client";
-import { errorFromFailure } from "../../engine/client";
 import { STRATEGY_ALGORITHM, type Strategy } from "../../engine/strategy";
-import type { ScanCase } from "../../io/caseSchema";
+import type { EngineAnswer, PreparedCases } from "./caseBook";
 
 /** A case's verdict, with where and how fast the engine ran it. */
 export interface CaseRow {
@@ -26,8 +19,14 @@ export interface ConformanceRun {
   backend: string;
 }
 
-/** The engine's answer for one case: a scan problem's or a convention problem's. */
-type Answer = ProblemResult | (ConventionProblemResult & { chunkSize: number });
+/**
+ * Where the cases are and who judges them: a CaseFile (the file's worker) in the page, a CaseBook
+ * in tests. The run only moves problems and answers between it and the engine.
+ */
+export interface CaseSource {
+  prepare(algorithm: ScanAlgorithm): Promise<PreparedCases>;
+  judge(index: number, answer: EngineAnswer, algorithm: ScanAlgorithm): Promise<CaseVerdict>;
+}
 
 /**
  * Checks every case on the engine, each element within the float32 error bound of the strategy's
@@ -36,53 +35,39 @@ type Answer = ProblemResult | (ConventionProblemResult & { chunkSize: number });
  * a newer run supersedes this one as a whole, and ten thousand small cases cost one message out);
  * `onRow` sees each case as soon as it is judged. A case the engine cannot take (an input float32
  * cannot hold) is judged at once, with the reason. Resolves only when every case has its
- * verdict: an engine answer short of a case rejects.
+ * verdict: an engine answer short of a case rejects. `count` is the number of cases in the file.
  */
 export async function runConformance(
   client: EngineClient,
-  cases: ScanCase[],
+  source: CaseSource,
+  count: number,
   strategy: Strategy,
   onRow: (row: CaseRow, index: number) => void,
 ): Promise<ConformanceRun> {
-  const judged: Promise<void>[] = [];
-  const rows: CaseRow[] = new Array(cases.length);
+  const rows: CaseRow[] = new Array(count);
   const algorithm = STRATEGY_ALGORITHM[strategy];
-  /** `result` is the worker's answer, or why the case never reached the worker. */
-  const judge = async (index: number, result: Answer | { refused: unknown }): Promise<void> => {
-    const verdict = await checkCase(
-      cases[index],
-      (): CaseOutputs => {
-        if ("refused" in result) throw result.refused;
-        if (!result.ok) throw errorFromFailure(result.error);
-        if ("outputs" in result.run) return result.run.outputs;
-        const order = { algorithm, chunkSize: (result as { chunkSize: number }).chunkSize };
-        return { kind: "convention", ...result.run.result, order };
-      },
-      "float32",
-      algorithm,
-    );
-    const row: CaseRow =
-      "ok" in result && result.ok ? { verdict, backend: result.run.backend, millis: result.run.millis } : { verdict };
+  const { scans, conventions, refused } = await source.prepare(algorithm);
+  const accept = (index: number, row: CaseRow) => {
     rows[index] = row;
     onRow(row, index);
   };
-  const scans: { index: number; problem: ScanProblem }[] = [];
-  const conventions: { index: number; problem: ConventionProblem }[] = [];
-  cases.forEach((c, index) => {
-    try {
-      if (c.kind === "convention") conventions.push({ index, problem: caseToConventionProblem(c, "float32") });
-      else scans.push({ index, problem: caseToProblem(c, "float32") });
-    } catch (refused) {
-      judged.push(judge(index, { refused }));
-    }
-  });
+  for (const { index, verdict } of refused) accept(index, { verdict });
+  const judged: Promise<void>[] = [];
+  const judge = (index: number, result: ProblemResult | ConventionProblemResult, answer: EngineAnswer) => {
+    const ran = result.ok ? { backend: result.run.backend, millis: result.run.millis } : {};
+    const verdict = source.judge(index, answer, algorithm).then((v) => accept(index, { verdict: v, ...ran }));
+    // A run the engine ends early (superseded, cancelled) never awaits its verdicts: their failure is not news.
+    verdict.catch(() => {});
+    judged.push(verdict);
+  };
   let backend: string | undefined;
   if (scans.length > 0 || conventions.length === 0) {
     const outcome = await client.runProblems(
       scans.map((r) => r.problem),
       strategy,
       (result) => {
-        judged.push(judge(scans[result.index].index, result));
+        const answer: EngineAnswer = result.ok ? { ok: true, outputs: result.run.outputs } : result;
+        judge(scans[result.index].index, result, answer);
       },
     );
     backend = outcome.backend;
@@ -94,14 +79,18 @@ export async function runConformance(
       conventions.map((r) => r.problem),
       strategy,
       (result) => {
-        judged.push(judge(conventions[result.index].index, { ...result, chunkSize: chunkSizes[result.index] }));
+        const order = { algorithm, chunkSize: chunkSizes[result.index] };
+        const answer: EngineAnswer = result.ok
+          ? { ok: true, outputs: { kind: "convention", ...result.run.result, order } }
+          : result;
+        judge(conventions[result.index].index, result, answer);
       },
     );
     backend = outcome.backend;
   }
   await Promise.all(judged);
-  const missing = cases.length - judged.length;
   const sent = scans.length + conventions.length;
+  const missing = sent - judged.length;
   if (missing > 0) throw new Error(`the engine answered ${sent - missing} of ${sent} cases`);
   return { rows, backend: backend ?? "" };
 }

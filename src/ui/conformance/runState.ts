@@ -1,5 +1,5 @@
 import { summaryLine } from "../../conformance";
-import type { ScanCase } from "../../io/caseSchema";
+import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 
 /**
@@ -16,7 +16,7 @@ export interface RunState {
   phase: RunPhase;
   fileName: string | null;
   /** The run's cases; `rows` is indexed like them (a hole is a case not judged yet). */
-  cases: ScanCase[];
+  cases: CaseInfo[];
   rows: (CaseRow | undefined)[];
   /** Judged so far, and how many of those failed. */
   done: number;
@@ -41,7 +41,7 @@ export type RunAction =
   | { type: "read"; readId: number; fileName: string; at?: number }
   | { type: "read-failed"; readId: number }
   /** `readId`: the read that produced these cases, when a file did (not a menu or "Run again"). */
-  | { type: "start"; runId: number; cases: ScanCase[]; fileName: string; readId?: number; at?: number }
+  | { type: "start"; runId: number; cases: CaseInfo[]; fileName: string; readId?: number; at?: number }
   | { type: "rows"; runId: number; rows: (readonly [index: number, row: CaseRow])[]; at?: number }
   /** The user stopped the run: the previous finished run comes back, with a line saying so. */
   | { type: "cancel"; runId: number }
