@@ -115,3 +115,27 @@ export function caseLabel(c: BenchCase): string {
   const what = c.strategy === JS_LOOP ? "plain JS loop" : `${c.backend} ${c.strategy}`;
   return `${what} at ${sizeLabel(c.size)}${c.sweep ? `, C = ${c.chunkSize}` : ""}`;
 }
+
+/**
+ * The plan's cases in the groups they are timed in: the batched strategies of one backend at one
+ * size (chunked, two-level, fused) side by side, their samples taken in turn, so a burst of load
+ * on a shared machine slows them alike instead of deciding which of them looks faster; every other
+ * case alone (per-token, with its skip estimate and minutes of runs; the JS loop; each sweep point).
+ */
+export function sideBySideGroups(cases: readonly BenchCase[]): BenchCase[][] {
+  const groups: BenchCase[][] = [];
+  const together = (c: BenchCase) => c.backend !== NO_BACKEND && c.strategy !== "per-token" && !c.sweep;
+  for (const c of cases) {
+    const last = groups[groups.length - 1]?.[0];
+    const joins =
+      last !== undefined &&
+      together(c) &&
+      together(last) &&
+      last.backend === c.backend &&
+      sizeLabel(last.size) === sizeLabel(c.size) &&
+      last.chunkSize === c.chunkSize;
+    if (joins) groups[groups.length - 1].push(c);
+    else groups.push([c]);
+  }
+  return groups;
+}

@@ -8,7 +8,16 @@ import * as Comlink from "comlink";
 import { type BackendName, initBackend, probeWebGPU } from "../../../engine/backends";
 import { runProblem } from "../../../engine/runProblem";
 import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
-import { type BenchCase, type BenchPlan, caseLabel, JS_LOOP, NO_BACKEND, planCases, sizeLabel } from "../benchPlan";
+import {
+  type BenchCase,
+  type BenchPlan,
+  caseLabel,
+  JS_LOOP,
+  NO_BACKEND,
+  planCases,
+  sideBySideGroups,
+  sizeLabel,
+} from "../benchPlan";
 import type { BenchEnvironment, BenchRow } from "../benchResult";
 import {
   type Calibration,
@@ -19,7 +28,7 @@ import {
   warmupSkipNote,
 } from "../skipEstimate";
 import { jsLoopReturns } from "./jsLoop";
-import { measureRuns } from "./measureRuns";
+import { type MeasureHooks, type Measurement, measureRuns, measureSideBySide } from "./measureRuns";
 import { checkRun } from "./runCheck";
 import { elementBounds, makeSizeData, rowPrefixes, type SizeData } from "./sizeData";
 
@@ -52,10 +61,12 @@ const api: BenchWorkerApi = {
   async run(plan, onEvent) {
     const cases = planCases(plan);
     const session = new Session(plan);
-    for (const [index, c] of cases.entries()) {
-      await onEvent({ type: "case", index, total: cases.length, label: caseLabel(c) });
-      const row = await session.measure(c);
-      await onEvent({ type: "row", index, total: cases.length, row });
+    let index = 0;
+    for (const group of sideBySideGroups(cases)) {
+      const label = group.length === 1 ? caseLabel(group[0]) : `${group.map(caseLabel).join(", ")}, side by side`;
+      await onEvent({ type: "case", index, total: cases.length, label });
+      const rows = group.length === 1 ? [await session.measure(group[0])] : await session.measureSideBySide(group);
+      for (const row of rows) await onEvent({ type: "row", index: index++, total: cases.length, row });
     }
   },
 };
@@ -71,8 +82,22 @@ class Session {
 
   constructor(private readonly plan: BenchPlan) {}
 
+  /** Rows of one backend and size timed in turn (sideBySideGroups); any failure fails them all, named. */
+  async measureSideBySide(group: readonly BenchCase[]): Promise<BenchRow[]> {
+    const empties = group.map(emptyRow);
+    try {
+      const failure = await this.switchBackend(group[0].backend as BackendName);
+      if (failure) return empties.map((e) => ({ ...e, status: "unavailable", note: failure }));
+      const hooks = group.map((c) => this.hooks(c, this.sizeData(c)));
+      const measured = await measureSideBySide(this.plan.reps, hooks);
+      return measured.map((m, i) => rowOf(m, empties[i]));
+    } catch (error) {
+      return empties.map((e) => ({ ...e, note: `failed: ${error instanceof Error ? error.message : String(error)}` }));
+    }
+  }
+
   async measure(c: BenchCase): Promise<BenchRow> {
-    const empty: BenchRow = { ...c, status: "failed", timesMs: [], loops: 0, checkedRuns: 0 };
+    const empty = emptyRow(c);
     try {
       if (c.backend !== NO_BACKEND) {
         const failure = await this.switchBackend(c.backend);
@@ -142,13 +167,9 @@ class Session {
       const skipped = await this.perTokenSkip(c, data);
       if (skipped) return { ...empty, status: "skipped", note: skipped.note, estimatedMs: skipped.perRunMs };
     }
-    const bound = this.boundsOf(c, data);
-    const engine = c.backend !== NO_BACKEND;
     const { reps, skipOverMs } = this.plan;
     const m = await measureRuns(reps, {
-      run: this.runner(c, data.rewards, c.size.cols),
-      check: (out) => checkRun(out, data.reference, bound),
-      ...(engine ? { countTensors: () => tf.memory().numTensors } : {}),
+      ...this.hooks(c, data),
       // The estimate can be low: a per-token warm-up that shows the rest would pass the limit ends the row.
       ...(c.strategy === "per-token" ? { afterWarmup: (ms: number) => warmupSkipNote(ms, reps + 1, skipOverMs) } : {}),
     });
@@ -165,30 +186,16 @@ class Session {
         ...(m.tensorsAfter === undefined ? {} : { tensorsAfter: m.tensorsAfter }),
       };
     }
-    const correct = m.check.worstBoundFraction <= 1;
-    const notes: string[] = [];
-    if (!correct) {
-      notes.push(
-        `wrong: an element is ${m.check.worstBoundFraction.toPrecision(3)}× its float32 error bound ` +
-          `(max abs error ${m.check.maxAbsError.toExponential(2)})`,
-      );
-    }
-    if (m.tensorsBefore !== undefined && m.tensorsAfter !== m.tensorsBefore) {
-      notes.push(`tf.memory().numTensors went from ${m.tensorsBefore} to ${m.tensorsAfter}`);
-    }
+    return rowOf(m, empty);
+  }
+
+  /** One row's run, its check against the reference within each element's bound, and the tensor count. */
+  private hooks(c: BenchCase, data: SizeData): MeasureHooks {
+    const bound = this.boundsOf(c, data);
     return {
-      ...empty,
-      status: correct ? "ok" : "wrong",
-      medianMs: m.medianMs,
-      timesMs: m.timesMs,
-      loops: m.loops,
-      warmupMs: m.warmupMs,
-      maxAbsError: m.check.maxAbsError,
-      worstBoundFraction: m.check.worstBoundFraction,
-      checkedRuns: m.checkedRuns,
-      ...(m.tensorsBefore === undefined ? {} : { tensorsBefore: m.tensorsBefore }),
-      ...(m.tensorsAfter === undefined ? {} : { tensorsAfter: m.tensorsAfter }),
-      ...(notes.length ? { note: notes.join("; ") } : {}),
+      run: this.runner(c, data.rewards, c.size.cols),
+      check: (out) => checkRun(out, data.reference, bound),
+      ...(c.backend !== NO_BACKEND ? { countTensors: () => tf.memory().numTensors } : {}),
     };
   }
 
@@ -210,4 +217,37 @@ class Session {
     if (!estimate.skip) return undefined;
     return { note: skipNote(estimate, this.plan.skipOverMs, long, c.size.rows), perRunMs: estimate.perRunMs };
   }
+}
+
+function emptyRow(c: BenchCase): BenchRow {
+  return { ...c, status: "failed", timesMs: [], loops: 0, checkedRuns: 0 };
+}
+
+/** A timed row: ok or wrong by its worst run against the bound, with a note on errors and leaks. */
+function rowOf(m: Measurement, empty: BenchRow): BenchRow {
+  const correct = m.check.worstBoundFraction <= 1;
+  const notes: string[] = [];
+  if (!correct) {
+    notes.push(
+      `wrong: an element is ${m.check.worstBoundFraction.toPrecision(3)}× its float32 error bound ` +
+        `(max abs error ${m.check.maxAbsError.toExponential(2)})`,
+    );
+  }
+  if (m.tensorsBefore !== undefined && m.tensorsAfter !== m.tensorsBefore) {
+    notes.push(`tf.memory().numTensors went from ${m.tensorsBefore} to ${m.tensorsAfter}`);
+  }
+  return {
+    ...empty,
+    status: correct ? "ok" : "wrong",
+    medianMs: m.medianMs,
+    timesMs: m.timesMs,
+    loops: m.loops,
+    warmupMs: m.warmupMs,
+    maxAbsError: m.check.maxAbsError,
+    worstBoundFraction: m.check.worstBoundFraction,
+    checkedRuns: m.checkedRuns,
+    ...(m.tensorsBefore === undefined ? {} : { tensorsBefore: m.tensorsBefore }),
+    ...(m.tensorsAfter === undefined ? {} : { tensorsAfter: m.tensorsAfter }),
+    ...(notes.length ? { note: notes.join("; ") } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { serialDiscountedReturns } from "../../../core";
 import { jsLoopReturns } from "./jsLoop";
-import { measureRuns } from "./measureRuns";
+import { measureRuns, measureSideBySide } from "./measureRuns";
 import { checkRun } from "./runCheck";
 import { elementBounds, makeSizeData, rowPrefixes } from "./sizeData";
 
@@ -107,5 +107,50 @@ describe("checking a run", () => {
   it("cuts every row to its prefix for the per-token calibration", () => {
     const rewards = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
     expect([...rowPrefixes(rewards, { rows: 2, cols: 4 }, 2)]).toEqual([1, 2, 5, 6]);
+  });
+});
+
+describe("timing rows side by side", () => {
+  it("takes one sample of each row in turn, each row with its own warm-up, loops, checks and median", async () => {
+    let t = 0;
+    const order: string[] = [];
+    const row = (name: string, durations: number[]) => {
+      let i = 0;
+      return {
+        now: () => t,
+        run: () => {
+          order.push(name);
+          t += durations[Math.min(i++, durations.length - 1)];
+          return [1];
+        },
+        check: () => ({ maxAbsError: 0, worstBoundFraction: 0.5 }),
+        countTensors: () => 2,
+      };
+    };
+    const [a, b] = await measureSideBySide(3, [row("a", [500, 20, 10, 30, 20]), row("b", [700, 40, 50, 60, 70])]);
+    // Warm-up and probe of each, then rounds that alternate which row goes first.
+    expect(order).toEqual(["a", "a", "b", "b", "a", "b", "b", "a", "a", "b"]);
+    expect(a).toMatchObject({ warmupMs: 500, timesMs: [10, 30, 20], medianMs: 20, loops: 1, checkedRuns: 5 });
+    expect(b).toMatchObject({ warmupMs: 700, timesMs: [50, 60, 70], medianMs: 60, checkedRuns: 5 });
+    expect(a).toMatchObject({ tensorsBefore: 2, tensorsAfter: 2 });
+  });
+
+  it("charges a leak to the row whose runs left the tensors, not to its neighbours", async () => {
+    let live = 10;
+    let t = 0;
+    const row = (leaks: number) => ({
+      now: () => t,
+      run: () => {
+        t += 50;
+        live += leaks;
+        return [1];
+      },
+      check: () => ({ maxAbsError: 0, worstBoundFraction: 0.5 }),
+      countTensors: () => live,
+    });
+    const [clean, leaky] = await measureSideBySide(2, [row(0), row(1)]);
+    expect(clean).toMatchObject({ tensorsBefore: 10, tensorsAfter: 10 });
+    // Four runs (warm-up, probe, two samples), one tensor each.
+    expect(leaky).toMatchObject({ tensorsBefore: 10, tensorsAfter: 14 });
   });
 });
