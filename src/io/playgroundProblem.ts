@@ -40,10 +40,29 @@ export function paddedLane(rows: PlaygroundRow[], lane: "rewards" | "values", pr
   const cols = rows.reduce((max, row) => Math.max(max, row.length), 0);
   const data = arrayOf(precision, rows.length * cols);
   rows.forEach((row, b) => {
-    const values = row[lane];
-    if (values) data.set(values.map(Math.fround), b * cols);
+    setPaddedRow(data, row, lane, b, cols);
   });
   return { rows: rows.length, cols, data };
+}
+
+/**
+ * Row b's lane, rounded to float32, into a zeroed `[B, cols]` table: one row of paddedLane, so
+ * that a large batch can be built a few rows per task with the same numbers.
+ */
+export function setPaddedRow(
+  data: FloatArray,
+  row: PlaygroundRow,
+  lane: "rewards" | "values",
+  b: number,
+  cols: number,
+): void {
+  const values = row[lane];
+  if (values) data.set(values.map(Math.fround), b * cols);
+}
+
+/** A row's KL lane rounded to float32, in the precision of the arrays (one row of a REINFORCE++ batch). */
+export function klRow(row: PlaygroundRow, precision: Precision): FloatArray {
+  return arrayOf(precision, laneOf(row, "kl").map(Math.fround));
 }
 
 /**
@@ -80,7 +99,7 @@ function strictProblem(state: PlaygroundState, precision: Precision, rows: Playg
     case "reinforce_pp": {
       const batch = {
         rewards: rows.map((row) => Math.fround(row.outcome ?? 0)),
-        kl: rows.map((row): FloatArray => arrayOf(precision, laneOf(row, "kl").map(Math.fround))),
+        kl: rows.map((row) => klRow(row, precision)),
         lossMasks: rows.map((row) => laneOf(row, "lossMask")),
       };
       return { kind: "reinforce_pp", batch, klCoef, gamma, chunkSize };

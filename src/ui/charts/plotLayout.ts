@@ -1,3 +1,5 @@
+import { StaticLineShape } from "./staticLineShape";
+
 /**
  * Horizontal layout shared by the charts and the heatmap, so that stacked at the same width their
  * token axes line up pixel for pixel: the plot starts PLOT_LEFT px from the left edge (room for the
@@ -32,6 +34,7 @@ export function lineProps(series: keyof typeof SERIES) {
     dot: false,
     activeDot: false,
     isAnimationActive: false,
+    shape: StaticLineShape,
     stroke: colour,
     strokeWidth: width,
     strokeDasharray: dash,

@@ -77,6 +77,16 @@ function worse(a: number, b: number): boolean {
 }
 
 export function poolByMax(input: PoolInput): PooledGrid {
+  const job = poolJob(input);
+  job.addRows(0, input.rows);
+  return job.finish();
+}
+
+/**
+ * poolByMax a slice of rows at a time (addRows), so that a large batch is pooled over several
+ * tasks; finish() gives the grid once every row is added. Cells are visited in the same order.
+ */
+export function poolJob(input: PoolInput): { addRows(from: number, to: number): void; finish(): PooledGrid } {
   const { rows, cols, lengths, error, reference, overBound, lossMask } = input;
   const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
   const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
@@ -92,45 +102,50 @@ export function poolByMax(input: PoolInput): PooledGrid {
   const worst = new Int32Array(bins).fill(-1);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
-  for (let r = 0; r < rows; r++) {
-    const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
-    const binRow = rowBin[r] * binsX;
-    for (let t = 0; t < length; t++) {
-      const i = r * cols + t;
-      const b = binRow + colBin[t];
-      const e = error[i];
-      validCount[b]++;
-      if (lossMask && lossMask[i] === 0) maskedCount[b]++;
-      if (overBound?.[i]) over[b] = 1;
-      if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
-      // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
-      const lostByBoth = reference !== undefined && !Number.isFinite(reference[i]);
-      if (Number.isFinite(e) && e > value[b]) value[b] = e;
-      if (!Number.isFinite(e) && !lostByBoth && reference) {
-        kind[b] = BinKind.chunkedOnlyNonFinite;
-      } else if ((lostByBoth || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) {
-        kind[b] = BinKind.nonFinite;
+  const addRows = (from: number, to: number) => {
+    for (let r = from; r < Math.min(rows, to); r++) {
+      const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
+      const binRow = rowBin[r] * binsX;
+      for (let t = 0; t < length; t++) {
+        const i = r * cols + t;
+        const b = binRow + colBin[t];
+        const e = error[i];
+        validCount[b]++;
+        if (lossMask && lossMask[i] === 0) maskedCount[b]++;
+        if (overBound?.[i]) over[b] = 1;
+        if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
+        // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
+        const lostByBoth = reference !== undefined && !Number.isFinite(reference[i]);
+        if (Number.isFinite(e) && e > value[b]) value[b] = e;
+        if (!Number.isFinite(e) && !lostByBoth && reference) {
+          kind[b] = BinKind.chunkedOnlyNonFinite;
+        } else if ((lostByBoth || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) {
+          kind[b] = BinKind.nonFinite;
+        }
       }
     }
-  }
-  for (let b = 0; b < bins; b++) {
-    if (validCount[b] === 0) continue;
-    if (kind[b] === BinKind.padding) kind[b] = BinKind.data;
-    if (2 * maskedCount[b] >= validCount[b]) masked[b] = 1;
-  }
-  return {
-    binsX,
-    binsY,
-    tokensPerBin: widest(colStart),
-    rowsPerBin: widest(rowStart),
-    colStart,
-    rowStart,
-    value,
-    kind,
-    masked,
-    overBound: over,
-    worst,
   };
+  const finish = (): PooledGrid => {
+    for (let b = 0; b < bins; b++) {
+      if (validCount[b] === 0) continue;
+      if (kind[b] === BinKind.padding) kind[b] = BinKind.data;
+      if (2 * maskedCount[b] >= validCount[b]) masked[b] = 1;
+    }
+    return {
+      binsX,
+      binsY,
+      tokensPerBin: widest(colStart),
+      rowsPerBin: widest(rowStart),
+      colStart,
+      rowStart,
+      value,
+      kind,
+      masked,
+      overBound: over,
+      worst,
+    };
+  };
+  return { addRows, finish };
 }
 
 /** The worst valid cell of the batch (non-finite first), or null when no row has a token. */

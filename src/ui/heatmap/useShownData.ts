@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { type CellErrors, type ErrorMetric, emptyCellErrors, measureRows, type Precision } from "./cellErrors";
-import { type PooledGrid, poolByMax } from "./pooling";
+import { type PooledGrid, type PoolInput, poolByMax, poolJob } from "./pooling";
 
 /** The data one heatmap picture is drawn from, with its per-cell errors. */
 export interface ShownData {
@@ -45,9 +45,9 @@ export function sameData(a: HeatmapData, b: HeatmapData): boolean {
   return KEYS.every((k) => a[k] === b[k]);
 }
 
-export function poolShown(shown: Omit<ShownData, "pooled">, bins: Bins): PooledGrid {
+function poolInput(shown: Omit<ShownData, "pooled">, bins: Bins): PoolInput {
   const { rows, cols, lengths, errors, lossMask, bound } = shown;
-  return poolByMax({
+  return {
     reference: shown.reference,
     rows,
     cols,
@@ -56,15 +56,19 @@ export function poolShown(shown: Omit<ShownData, "pooled">, bins: Bins): PooledG
     overBound: bound ? errors.overBound : undefined,
     lossMask,
     ...bins,
-  });
+  };
 }
 
-/** About this many cells are measured per task (a few milliseconds), never less than a row. */
+export function poolShown(shown: Omit<ShownData, "pooled">, bins: Bins): PooledGrid {
+  return poolByMax(poolInput(shown, bins));
+}
+
+/** About this many cells are measured (or pooled) per task (a few milliseconds), never less than a row. */
 export const CELLS_PER_SLICE = 16384;
 
 /**
- * Measures the data a slice of rows per call of step(); step() returns the shown data once every
- * row is measured, else null.
+ * Measures the data a slice of rows per call of step(), then pools it a slice of rows per call;
+ * step() returns the shown data once every row is pooled, else null.
  */
 export function measureJob(
   data: HeatmapData,
@@ -75,30 +79,26 @@ export function measureJob(
   const input = { rows, cols, lengths, reference, actual, bound, metric, precision };
   const errors = emptyCellErrors(input);
   const rowsPerSlice = Math.max(1, Math.floor(cellsPerSlice / Math.max(1, cols)));
-  let next = 0;
+  const shown = { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision, errors };
+  let measured = 0;
+  let pooled = 0;
+  let pool: { at: Bins; job: ReturnType<typeof poolJob> } | null = null;
   return {
     step() {
-      if (next < rows) {
-        measureRows(input, errors, next, next + rowsPerSlice);
-        next += rowsPerSlice;
-        // Pooling is a step (a task) of its own, unless the whole batch fits one step.
-        if (next < rows || cellsPerSlice < rows * cols) return null;
+      if (measured < rows) {
+        measureRows(input, errors, measured, measured + rowsPerSlice);
+        measured += rowsPerSlice;
+        // Pooling starts in a step (a task) of its own, unless the whole batch fits one step.
+        if (measured < rows || cellsPerSlice < rows * cols) return null;
       }
-      const shown = {
-        rows,
-        cols,
-        lengths,
-        reference,
-        actual,
-        lossMask,
-        bound,
-        chunkBoundaries,
-        metric,
-        precision,
-        errors,
-      };
-      const at = bins();
-      return { ...shown, pooled: { ...at, grid: poolShown(shown, at) } };
+      if (!pool) {
+        const at = bins();
+        pool = { at, job: poolJob(poolInput(shown, at)) };
+      }
+      pool.job.addRows(pooled, pooled + rowsPerSlice);
+      pooled += rowsPerSlice;
+      if (pooled < rows) return null;
+      return { ...shown, pooled: { ...pool.at, grid: pool.job.finish() } };
     },
   };
 }

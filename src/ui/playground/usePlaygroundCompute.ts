@@ -21,6 +21,8 @@ import { cloneProblem } from "./compute/rowProblem";
 export const SPINNER_DELAY_MS = 300;
 /** While a stroke lasts, the edited row is recomputed at most this often (its line is drawn in the editor). */
 export const ROW_INTERVAL_MS = 16;
+/** A run whose engine request was taken by another request is run again after this long. */
+const RETRY_MS = 50;
 
 export interface ComputeStatus {
   /** The last finished whole-batch run (kept, dimmed, while a newer one computes). */
@@ -175,6 +177,7 @@ export function usePlaygroundCompute(
     const timer = setTimeout(() => {
       if (requestId.current === id) setSlow(true);
     }, SPINNER_DELAY_MS);
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
     const control = {
       solveChunked: solver,
       solveBounds: bounds,
@@ -201,7 +204,13 @@ export function usePlaygroundCompute(
         });
       })
       .catch((reason: unknown) => {
-        if (requestId.current !== id || reason instanceof SupersededError) return;
+        if (requestId.current !== id) return;
+        if (reason instanceof SupersededError) {
+          // Still the newest run, yet another request took the engine (the conventions' float32
+          // run, started in the same commit): run again, or the page would wait for ever.
+          retryTimer = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
+          return;
+        }
         setError(`The run on ${batch} failed: ${messageOf(reason)}`);
         setComputing(false);
         setSlow(false);
@@ -209,7 +218,10 @@ export function usePlaygroundCompute(
         setStartedAt(null);
       })
       .finally(() => clearTimeout(timer));
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(retryTimer);
+    };
   }, [solver, bounds, settings, data, report, attempt]);
 
   const cancel = useCallback(() => {

@@ -36,10 +36,42 @@ export function outputTables<A extends FloatArray>(
 }
 
 function padRows<A extends FloatArray>(ragged: A[], rows: number, cols: number): A {
-  const like = ragged[0];
-  const out = (like instanceof Float32Array ? new Float32Array(rows * cols) : new Float64Array(rows * cols)) as A;
+  const out = tableLike(ragged, rows, cols);
   ragged.forEach((row, b) => {
     out.set(row.subarray(0, cols), b * cols);
   });
   return out;
+}
+
+function tableLike<A extends FloatArray>(ragged: A[], rows: number, cols: number): A {
+  return (ragged[0] instanceof Float32Array ? new Float32Array(rows * cols) : new Float64Array(rows * cols)) as A;
+}
+
+/** Cells padded per task: a few ms each. */
+const PAD_SLICE = 2 ** 17;
+
+/**
+ * outputTables, with REINFORCE++'s ragged rows padded a slice of rows per step() (a 64 × 32768
+ * batch's four tables are hundreds of ms in one task). The same tables as outputTables.
+ */
+export async function paddedTables<A extends FloatArray>(
+  outputs: ScanOutputs<A>,
+  rows: number,
+  cols: number,
+  step: () => Promise<void>,
+): Promise<OutputTables<A>> {
+  if (outputs.kind !== "reinforce_pp") return outputTables(outputs, rows, cols);
+  const returns = tableLike(outputs.returns, rows, cols);
+  const tokenLevelRewards = tableLike(outputs.tokenLevelRewards, rows, cols);
+  let cells = 0;
+  for (let b = 0; b < outputs.returns.length; b++) {
+    returns.set(outputs.returns[b].subarray(0, cols), b * cols);
+    tokenLevelRewards.set(outputs.tokenLevelRewards[b].subarray(0, cols), b * cols);
+    cells += 2 * cols;
+    if (cells >= PAD_SLICE && b + 1 < outputs.returns.length) {
+      cells = 0;
+      await step();
+    }
+  }
+  return { returns, token_level_rewards: tokenLevelRewards };
 }

@@ -95,7 +95,7 @@ describe("runPlayground", () => {
         isStale: () => false,
         yieldToPage: now,
       });
-      const { p64, p32 } = problemsFor(s, batch);
+      const { p64, p32 } = await problemsFor(s, batch);
       const whole64 = outputTables(solve(p64, "serial").outputs, result.rows, result.cols);
       const whole32 = outputTables(solve(p32, "serial").outputs, result.rows, result.cols);
       for (const name of Object.keys(whole64) as (keyof typeof whole64)[]) {

@@ -11,7 +11,7 @@ import { STRATEGY_ALGORITHM, type Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
-import { type OutputTables, outputTables } from "./outputTables";
+import { type OutputTables, outputTables, paddedTables } from "./outputTables";
 import { problemsFor } from "./problemCache";
 import { paddedWidth, rowLength, rowProblem } from "./rowProblem";
 
@@ -203,11 +203,12 @@ async function solveTables(
   control.onPhase?.("chunked");
   const [answer, bound] = await Promise.all([pending, bounding]);
   if (control.isStale()) throw new SupersededError();
+  const chunked = await paddedTables(answer.outputs, rows, cols, step);
   return {
     reference: reference.tables,
-    chunked: outputTables(answer.outputs, rows, cols),
+    chunked,
     serial32: serial32.tables,
-    bound: outputTables(bound, rows, cols),
+    bound: await paddedTables(bound, rows, cols, step),
     answer,
     serialMillis,
   };
@@ -221,9 +222,12 @@ export async function runPlayground(
 ): Promise<PlaygroundResult> {
   // Start in a task of its own: the edit that asked for this run (a key press, a release of the
   // pointer) has its own rendering to finish first.
-  await (control.yieldToPage ?? nextTask)();
-  if (control.isStale()) throw new SupersededError();
-  const { p64, p32 } = problemsFor(state, rows);
+  const step = async () => {
+    await (control.yieldToPage ?? nextTask)();
+    if (control.isStale()) throw new SupersededError();
+  };
+  await step();
+  const { p64, p32 } = await problemsFor(state, rows, step);
   const lengths = rows.map((row) => row.length);
   const cols = paddedWidth(p64);
   const { answer, serialMillis, ...tables } = await solveTables(state, p64, p32, cols, control);

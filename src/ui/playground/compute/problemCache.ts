@@ -1,12 +1,14 @@
-import type { FloatArray, ScanProblem } from "../../../core";
-import { stateToProblem } from "../../../io/playgroundProblem";
+import type { ScanProblem } from "../../../core";
+import { klRow, setPaddedRow } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 
 /**
- * The float64 and float32 problems of a state. Building the input arrays from the rows is the
- * costly part (tens of ms at 16 × 8192), and a γ, λ, β or chunk-size change leaves them as they
- * were: they are built once per rows array and estimator, and the parameters set on each call.
- * The float32 problem is the float64 one's arrays converted (the inputs are float32 values already).
+ * The float64 and float32 problems of a state, as stateToProblem builds them. Building the input
+ * arrays from the rows is the costly part (about a second at 64 × 32768), so it runs a few rows per
+ * task; a γ, λ, β or chunk-size change leaves them as they were: they are built once per rows array
+ * and estimator, and the parameters set on each call. The float32 problem holds the float64 one's
+ * values converted (the inputs are float32 values already). Loss masks are Float64Arrays, so that
+ * a worker gets them copied as memory rather than number by number (same values as laneOf's).
  */
 interface Inputs {
   estimator: Estimator;
@@ -16,14 +18,101 @@ interface Inputs {
 
 const cache = new WeakMap<PlaygroundRow[], Inputs>();
 
-export function problemsFor(state: PlaygroundState, rows: PlaygroundRow[]): { p64: ScanProblem; p32: ScanProblem } {
+/** Cells built per task: a few ms each, so 64 × 32768 is never one long main-thread task. */
+export const BUILD_SLICE = 2 ** 16;
+
+/** Awaited between slices (a macrotask in the page); it may throw to stop the build. */
+export type Step = () => Promise<void>;
+
+const noPause: Step = () => Promise.resolve();
+
+export async function problemsFor(
+  state: PlaygroundState,
+  rows: PlaygroundRow[],
+  step: Step = noPause,
+): Promise<{ p64: ScanProblem; p32: ScanProblem }> {
   let inputs = cache.get(rows);
   if (!inputs || inputs.estimator !== state.estimator) {
-    const p64 = stateToProblem(state, "float64", rows);
-    inputs = { estimator: state.estimator, p64, p32: toFloat32(p64) };
+    inputs = await buildInputs(state, rows, step);
     cache.set(rows, inputs);
   }
   return { p64: withParams(inputs.p64, state), p32: withParams(inputs.p32, state) };
+}
+
+/** Calls fill(b) for every row, awaiting step() after each BUILD_SLICE cells. */
+async function eachRow(rows: PlaygroundRow[], width: number, step: Step, fill: (b: number) => void): Promise<void> {
+  let cells = 0;
+  for (let b = 0; b < rows.length; b++) {
+    fill(b);
+    cells += Math.max(1, width || rows[b].length);
+    if (cells >= BUILD_SLICE && b + 1 < rows.length) {
+      cells = 0;
+      await step();
+    }
+  }
+}
+
+async function buildInputs(state: PlaygroundState, rows: PlaygroundRow[], step: Step): Promise<Inputs> {
+  const { estimator, gamma, lambd, chunkSize, klCoef } = state;
+  // NaN and ±Inf are run, not refused, as stateToProblem sets it.
+  const allowNonFinite = true;
+  if (estimator === "reinforce_pp") {
+    const kl64 = new Array<Float64Array>(rows.length);
+    const kl32 = new Array<Float32Array>(rows.length);
+    const lossMasks = new Array<Float64Array>(rows.length);
+    await eachRow(rows, 0, step, (b) => {
+      const row = rows[b];
+      kl64[b] = klRow(row, "float64") as Float64Array;
+      kl32[b] = Float32Array.from(kl64[b]);
+      lossMasks[b] = row.lossMask ? Float64Array.from(row.lossMask) : new Float64Array(row.length).fill(1);
+    });
+    const rewards = rows.map((row) => Math.fround(row.outcome ?? 0));
+    const problem = (kl: Float64Array[] | Float32Array[]): ScanProblem => ({
+      kind: "reinforce_pp",
+      batch: { rewards, kl, lossMasks },
+      klCoef,
+      gamma,
+      chunkSize,
+      allowNonFinite,
+    });
+    return { estimator, p64: problem(kl64), p32: problem(kl32) };
+  }
+  const cols = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  const lanes = estimator === "gae" ? (["rewards", "values"] as const) : (["rewards"] as const);
+  const tables = lanes.map(() => ({
+    d64: new Float64Array(rows.length * cols),
+    d32: new Float32Array(rows.length * cols),
+  }));
+  await eachRow(rows, cols, step, (b) => {
+    lanes.forEach((lane, i) => {
+      const { d64, d32 } = tables[i];
+      setPaddedRow(d64, rows[b], lane, b, cols);
+      d32.set(d64.subarray(b * cols, (b + 1) * cols), b * cols);
+    });
+  });
+  const batch = (data: Float64Array | Float32Array) => ({ rows: rows.length, cols, data });
+  if (estimator === "gae") {
+    const [r, v] = tables;
+    const problem = (rewards: ReturnType<typeof batch>, values: ReturnType<typeof batch>): ScanProblem => ({
+      kind: "gae",
+      rewards,
+      values,
+      gamma,
+      lambd,
+      chunkSize,
+      allowNonFinite,
+    });
+    return { estimator, p64: problem(batch(r.d64), batch(v.d64)), p32: problem(batch(r.d32), batch(v.d32)) };
+  }
+  const [r] = tables;
+  const problem = (rewards: ReturnType<typeof batch>): ScanProblem => ({
+    kind: "discounted",
+    rewards,
+    discount: gamma,
+    chunkSize,
+    allowNonFinite,
+  });
+  return { estimator, p64: problem(batch(r.d64)), p32: problem(batch(r.d32)) };
 }
 
 function withParams(problem: ScanProblem, state: PlaygroundState): ScanProblem {
@@ -35,21 +124,5 @@ function withParams(problem: ScanProblem, state: PlaygroundState): ScanProblem {
       return { ...problem, gamma, lambd, chunkSize };
     case "reinforce_pp":
       return { ...problem, gamma, klCoef, chunkSize };
-  }
-}
-
-function toFloat32(problem: ScanProblem): ScanProblem {
-  const f32 = (a: FloatArray) => Float32Array.from(a);
-  switch (problem.kind) {
-    case "discounted":
-      return { ...problem, rewards: { ...problem.rewards, data: f32(problem.rewards.data) } };
-    case "gae":
-      return {
-        ...problem,
-        rewards: { ...problem.rewards, data: f32(problem.rewards.data) },
-        values: { ...problem.values, data: f32(problem.values.data) },
-      };
-    case "reinforce_pp":
-      return { ...problem, batch: { ...problem.batch, kl: problem.batch.kl.map(f32) } };
   }
 }
