@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { decodeState } from "../src/io/shareLink";
 import { collectProblems } from "./pageProblems";
 
 /** What the panel shows comes from its worker: on a loaded 2-core machine an answer can take seconds. */
@@ -71,7 +72,9 @@ test("the steps walk through gather, scan and slice-back, by button and by keybo
   expect(problems).toEqual([]);
 });
 
-test("a short sample at cp_size 8 shows the PPO placement warning", async ({ page }) => {
+test("a short sample at cp_size 8 shows the PPO placement warning, and a link reopens the panel as it was", async ({
+  page,
+}) => {
   const { problems } = await openPanel(page, "preset=terminal&rows=1&tokens=20&estimator=gae&seed=3&precision=float64");
   await page.getByTestId("cp-size-select").selectOption("8");
   await page.getByTestId("cp-prompt-input").fill("2");
@@ -90,5 +93,20 @@ test("a short sample at cp_size 8 shows the PPO placement warning", async ({ pag
   await expect(page.getByTestId("cp-ppo-ok")).toBeVisible(worker);
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId("cp-equality")).toHaveAttribute("data-state", "equal");
+
+  // The panel's settings are in the link: reloading it reopens the panel as it was.
+  await page.getByTestId("cp-step-next").click();
+  const panelInLink = () => {
+    const s = new URL(page.url()).searchParams.get("s");
+    const decoded = s ? decodeState(s) : null;
+    return decoded?.ok ? decoded.state.contextParallel : null;
+  };
+  const settings = { open: true, cpSize: 8, promptLength: 300, step: "shift" };
+  await expect.poll(panelInLink, worker).toEqual(settings);
+  await page.reload();
+  await expect(page.getByTestId("cp-step")).toHaveAttribute("data-step", "shift", worker);
+  await expect(page.getByTestId("cp-size-select")).toHaveValue("8");
+  await expect(page.getByTestId("cp-prompt-input")).toHaveValue("300");
+  await expect(page.getByTestId("cp-sample")).toContainText("T = 300 + 20 = 320", worker);
   expect(problems).toEqual([]);
 });

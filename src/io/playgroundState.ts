@@ -119,6 +119,31 @@ export const DEFAULT_CONVENTION: ConventionSettings = {
   rewardClip: [-10, 10],
 };
 
+/** The context-parallel panel's steps, in order (the panel's captions and drawings live in ui/contextParallel). */
+export const CP_STEPS = ["split", "shift", "pieces", "gather", "scan", "slice"] as const;
+export type CpStep = (typeof CP_STEPS)[number];
+export const MAX_CP_SIZE = 8;
+/** Longest prompt the panel puts before the row's response: a sample of up to 2 × MAX_TOKENS tokens. */
+export const MAX_CP_PROMPT_LENGTH = MAX_TOKENS;
+
+/**
+ * The context-parallel panel as the user left it: whether it is open, cp_size, the prompt length
+ * before the selected row's response and the step shown. Absent in older links: DEFAULT_CONTEXT_PARALLEL.
+ */
+export interface ContextParallelSettings {
+  open: boolean;
+  cpSize: number;
+  promptLength: number;
+  step: CpStep;
+}
+
+export const DEFAULT_CONTEXT_PARALLEL: ContextParallelSettings = {
+  open: false,
+  cpSize: 4,
+  promptLength: 64,
+  step: "split",
+};
+
 export interface PlaygroundState {
   estimator: Estimator;
   /** Discount γ in [0, 1]. */
@@ -141,6 +166,8 @@ export interface PlaygroundState {
   output: "advantages" | "returns";
   /** Library conventions (REINFORCE++ and GAE); absent: DEFAULT_CONVENTION. */
   convention?: ConventionSettings;
+  /** The context-parallel panel; absent: DEFAULT_CONTEXT_PARALLEL. */
+  contextParallel?: ContextParallelSettings;
 }
 
 /** "1.5", "\"abc\"", "missing": how a bad value is quoted in a message. */
@@ -260,6 +287,15 @@ const conventionSchema = z
     }
   });
 
+const contextParallelSchema = z
+  .object({
+    open: z.boolean({ error: (issue) => `expected true or false, got ${showValue(issue.input)}` }),
+    cpSize: numberIn(1, MAX_CP_SIZE, true),
+    promptLength: numberIn(1, MAX_CP_PROMPT_LENGTH, true),
+    step: oneOf(CP_STEPS),
+  })
+  .strict();
+
 export const playgroundStateSchema = z
   .object({
     estimator: oneOf(ESTIMATORS),
@@ -276,6 +312,7 @@ export const playgroundStateSchema = z
     errorScope: oneOf(ERROR_SCOPES),
     output: oneOf(["advantages", "returns"] as const),
     convention: conventionSchema.optional(),
+    contextParallel: contextParallelSchema.optional(),
   })
   .strict()
   .superRefine((state, ctx) => {

@@ -1,6 +1,6 @@
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
-import { MAX_CELLS, type PlaygroundState } from "./playgroundState";
+import { DEFAULT_CONTEXT_PARALLEL, MAX_CELLS, type PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES } from "./presets";
 import {
   decodeState,
@@ -158,6 +158,52 @@ describe("share links", () => {
       "Shared link: data.rows[1].lossMask: the link holds more than 400 numbers",
     );
     expect(MAX_LINK_NUMBERS).toBe(4 * MAX_CELLS);
+  });
+});
+
+describe("the context-parallel panel's settings", () => {
+  const withPanel: PlaygroundState = {
+    ...drawn,
+    contextParallel: { open: true, cpSize: 7, promptLength: 300, step: "gather" },
+  };
+
+  it("travel in links and saved sessions, so a link reopens the panel as it was", () => {
+    expect(decodeState(encodeState(withPanel))).toEqual({ ok: true, state: withPanel });
+  });
+
+  it("are absent from links written before them, which open with the panel's defaults", () => {
+    // Written by the version before the panel's settings were kept (a REINFORCE++ preset, γ = 0.97).
+    const old =
+      "N4IgbiBcCMA0IFMDOAXAlgWwIYoPYCcoR8E0A7AMwIGMEB9ABwZHgHMsNsoAGAOgE4A7PAA2HAEYATHgICs8agAsArmQDWAZTQAvBFGgAmABzw1IgMK4EFGd3kgGJamiRpcZIhRG4cAZgMAtAhkrOR68OJY1GrB0pAgWMp4LCCo+DgIrACeREqqMdLwSAgiCNQoCJIASrgA7jzwCPj4BACyCCj4aNREWOJIKU0t+BrUuAx68ZEoSim4SQxJvZJgWGQoWKzIKZI4WFCgSPP4tESOyB0p58UoRBjKIugBKMr4HkUIlfrwLbUDkAAWeB4GJkf6+bjcH6bLZxTrKBAAX0RQA";
+    const decoded = decodeState(old);
+    expect(decoded.ok && decoded.state.gamma).toBe(0.97);
+    expect(decoded.ok && decoded.state.contextParallel).toBeUndefined();
+    expect(DEFAULT_CONTEXT_PARALLEL).toEqual({ open: false, cpSize: 4, promptLength: 64, step: "split" });
+  });
+
+  it("are refused field by field when out of range, naming the field and the limit", () => {
+    const bad = (patch: Record<string, unknown>) =>
+      refusal(
+        wire({
+          v: 1,
+          ...withPanel,
+          data: DEFAULT_PLAYGROUND_STATE.data,
+          contextParallel: { ...withPanel.contextParallel, ...patch },
+        }),
+      );
+    expect(bad({ cpSize: 9 })).toBe("Shared link: contextParallel.cpSize: expected an integer between 1 and 8, got 9");
+    expect(bad({ cpSize: "4" })).toBe(
+      'Shared link: contextParallel.cpSize: expected an integer between 1 and 8, got "4"',
+    );
+    expect(bad({ promptLength: 0 })).toBe(
+      "Shared link: contextParallel.promptLength: expected an integer between 1 and 65536, got 0",
+    );
+    expect(bad({ promptLength: 1e9 })).toMatch(/^Shared link: contextParallel.promptLength: expected an integer/);
+    expect(bad({ step: "<b>x</b>" })).toBe(
+      'Shared link: contextParallel.step: expected one of split, shift, pieces, gather, scan, slice, got "<b>x</b>"',
+    );
+    expect(bad({ open: "yes" })).toBe('Shared link: contextParallel.open: expected true or false, got "yes"');
+    expect(bad({ rank: 1 })).toBe("Shared link: contextParallel.rank: unknown field (this version does not read it)");
   });
 });
 

@@ -1,5 +1,10 @@
-import { type KeyboardEvent, useId, useRef, useState } from "react";
-import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import {
+  type ContextParallelSettings,
+  DEFAULT_CONTEXT_PARALLEL,
+  type PlaygroundRow,
+  type PlaygroundState,
+} from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
 import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
@@ -17,23 +22,32 @@ export interface ContextParallelPanelProps {
   row: PlaygroundRow | undefined;
   rowIndex: number;
   settings: Pick<PlaygroundState, "estimator" | "gamma" | "lambd" | "klCoef" | "chunkSize">;
+  /** The panel's own settings, kept in the playground's state (links, local storage); absent: the defaults. */
+  cp?: ContextParallelSettings;
+  onCp(next: ContextParallelSettings): void;
 }
-
-const DEFAULT_PROMPT_LENGTH = 64;
 
 /**
  * How slime runs the playground's scan under Megatron context parallelism, on the selected row:
  * the zigzag split, the logit shift, the gather, the scan and the slice-back, step by step, with the
  * check against cp_size 1, the PPO reward placement and whitening per rank. Computed only while open.
  */
-export function ContextParallelPanel({ row, rowIndex, settings }: ContextParallelPanelProps) {
-  const [open, setOpen] = useState(false);
+export function ContextParallelPanel({
+  row,
+  rowIndex,
+  settings,
+  cp = DEFAULT_CONTEXT_PARALLEL,
+  onCp,
+}: ContextParallelPanelProps) {
   return (
     <details
       className="panel cp-panel"
       data-testid="cp-panel"
-      open={open}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
+      open={cp.open}
+      onToggle={(event) => {
+        const open = event.currentTarget.open;
+        if (open !== cp.open) onCp({ ...cp, open });
+      }}
     >
       <summary>
         <h2>Context parallelism</h2>
@@ -41,16 +55,24 @@ export function ContextParallelPanel({ row, rowIndex, settings }: ContextParalle
           how slime splits, gathers, scans and slices back row {rowIndex} over cp_size ranks
         </span>
       </summary>
-      {open ? <PanelBody row={row} settings={settings} /> : null}
+      {cp.open ? <PanelBody row={row} settings={settings} cp={cp} onCp={onCp} /> : null}
     </details>
   );
 }
 
-function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex">) {
-  const [cpSize, setCpSize] = useState(4);
-  const [promptText, setPromptText] = useState(String(DEFAULT_PROMPT_LENGTH));
-  const [promptLength, setPromptLength] = useState(DEFAULT_PROMPT_LENGTH);
-  const [stepIndex, setStepIndex] = useState(0);
+function PanelBody({
+  row,
+  settings,
+  cp,
+  onCp,
+}: Omit<ContextParallelPanelProps, "rowIndex" | "cp"> & { cp: ContextParallelSettings }) {
+  const { cpSize, promptLength } = cp;
+  // What is typed may not be a prompt length yet: the last good one stays in the state and in use.
+  const [promptText, setPromptText] = useState(String(promptLength));
+  useEffect(() => {
+    setPromptText((text) => (text.trim() === String(promptLength) ? text : String(promptLength)));
+  }, [promptLength]);
+  const stepIndex = Math.max(0, CP_STEPS.indexOf(cp.step));
   const ref = useRef<HTMLDivElement>(null);
   const stepButtons = useRef<(HTMLButtonElement | null)[]>([]);
   const width = useWidth(ref, 640);
@@ -60,7 +82,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
   // In a worker: a long row takes hundreds of ms in float32, the page stays responsive meanwhile.
   const { result, computing } = useCpModel(row, { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength });
   const step = CP_STEPS[stepIndex];
-  const go = (index: number) => setStepIndex(Math.max(0, Math.min(CP_STEPS.length - 1, index)));
+  const go = (index: number) => onCp({ ...cp, step: CP_STEPS[Math.max(0, Math.min(CP_STEPS.length - 1, index))] });
   const onKeyDown = (event: KeyboardEvent) => {
     const keys: Record<string, number> = {
       ArrowLeft: stepIndex - 1,
@@ -84,7 +106,7 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
           <select
             id={`${ids}-cp`}
             value={cpSize}
-            onChange={(event) => setCpSize(Number(event.target.value))}
+            onChange={(event) => onCp({ ...cp, cpSize: Number(event.target.value) })}
             data-testid="cp-size-select"
             title="Context-parallel ranks: the sample is cut into 2 × cp_size chunks"
           >
@@ -106,7 +128,9 @@ function PanelBody({ row, settings }: Omit<ContextParallelPanelProps, "rowIndex"
             aria-describedby={promptProblem ? `${ids}-prompt-problem` : undefined}
             onChange={(event) => {
               setPromptText(event.target.value);
-              if (promptLengthProblem(event.target.value) === null) setPromptLength(Number(event.target.value.trim()));
+              if (promptLengthProblem(event.target.value) === null) {
+                onCp({ ...cp, promptLength: Number(event.target.value.trim()) });
+              }
             }}
             data-testid="cp-prompt-input"
             title="Prompt tokens before the row's response: the split cuts the whole sample, prompt included"

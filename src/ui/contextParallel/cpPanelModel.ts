@@ -18,7 +18,7 @@ import {
   vectorDifference,
 } from "../../core";
 import { laneOf } from "../../io/playgroundProblem";
-import type { Estimator, PlaygroundRow } from "../../io/playgroundState";
+import { type Estimator, MAX_CP_PROMPT_LENGTH, MAX_CP_SIZE, type PlaygroundRow } from "../../io/playgroundState";
 
 /** What the panel takes from the playground, and its own two controls. */
 export interface CpPanelParams {
@@ -31,8 +31,9 @@ export interface CpPanelParams {
   promptLength: number;
 }
 
-export const MAX_PANEL_CP_SIZE = 8;
-export const MAX_PROMPT_LENGTH = 65536;
+// Links carry both (the playground's state), so the state's schema holds the limits.
+export const MAX_PANEL_CP_SIZE = MAX_CP_SIZE;
+export const MAX_PROMPT_LENGTH = MAX_CP_PROMPT_LENGTH;
 
 /** Why a typed prompt length is refused, or null (never clamped: the last good one stays in use). */
 export function promptLengthProblem(text: string): string | null {

@@ -1,8 +1,9 @@
 import { formatSpan, spanLength } from "../../core";
+import type { CpStep } from "../../io/playgroundState";
 import type { CpPanelModel } from "./cpPanelModel";
 
-export const CP_STEPS = ["split", "shift", "pieces", "gather", "scan", "slice"] as const;
-export type CpStep = (typeof CP_STEPS)[number];
+// The steps' names are part of the playground's state (links name the step shown): defined there.
+export { CP_STEPS, type CpStep } from "../../io/playgroundState";
 
 export const STEP_TITLES: Record<CpStep, string> = {
   split: "Split",

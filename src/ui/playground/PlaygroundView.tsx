@@ -386,7 +386,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             onSelectRow={selectRow}
           />
         ) : null}
-        <ContextParallelPanel row={committedRows[selectedRow]} rowIndex={selectedRow} settings={committed} />
+        <ContextParallelPanel
+          row={committedRows[selectedRow]}
+          rowIndex={selectedRow}
+          settings={committed}
+          cp={committed.contextParallel}
+          onCp={(contextParallel) => store.setView({ contextParallel })}
+        />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
         <SummaryPanel result={result} status={compute} precision={committed.precision} onWorstCell={onWorstCell} />

@@ -7,7 +7,7 @@ import { commit, type History, historyOf, redo, undo } from "./history";
  * Fields that say how the page looks at the data, not what the data is: they change in place and
  * are never taken back by undo (undoing a stroke does not also flip the heatmap metric).
  */
-const VIEW_FIELDS = ["selectedRow", "errorMetric", "errorScope", "output"] as const;
+const VIEW_FIELDS = ["selectedRow", "errorMetric", "errorScope", "output", "contextParallel"] as const;
 type ViewFields = Pick<PlaygroundState, (typeof VIEW_FIELDS)[number]>;
 
 /** Rows of a preset are drawn from its seed once per data object, not on every render. */
@@ -32,6 +32,7 @@ function viewOf(state: PlaygroundState): ViewFields {
     errorMetric: state.errorMetric,
     errorScope: state.errorScope,
     output: state.output,
+    contextParallel: state.contextParallel,
   };
 }
 
