@@ -1,18 +1,20 @@
 import { formatSeconds } from "./benchFormat";
 
 /**
- * Per-token runs one chain of tensor ops per token, and on some backends more than linearly in T
- * (measured on wasm: 29 ms at 1×1024, 469 ms at 8×4096). Two short calibration runs, on the first
- * `cols/2` and `cols` tokens of the same rows, give the growth; the full run is extrapolated from
- * the longer one along it (between linear and quadratic in T, whatever the noise says).
+ * Per-token runs one chain of tensor ops per token, each O(B) on every backend (the engine's
+ * sliceAlong keeps wasm's column reads from copying the batch), so its time grows linearly in T.
+ * Two short calibration runs, on the first `cols/2` and `cols` tokens of the same rows, give its
+ * cost per token; the faster of the two is taken (load on a shared machine only ever adds time)
+ * and scaled to the full row. An estimate that proves low is caught after the row's warm-up
+ * (warmupSkipNote).
  */
 export interface SkipEstimate {
   /** Estimated time of one run at the full size, in ms. */
   perRunMs: number;
   /** Estimated time of everything the row would run (warm-up, probe, timed runs), in ms. */
   totalMs: number;
-  /** The growth exponent used: time ∝ T^exponent. */
-  exponent: number;
+  /** The calibration run the estimate was scaled from. */
+  from: Calibration;
   skip: boolean;
 }
 
@@ -33,21 +35,22 @@ export function estimatePerToken(
   runs: number,
   limitMs: number,
 ): SkipEstimate {
-  const measured = Math.log(long.ms / short.ms) / Math.log(long.cols / short.cols);
-  const exponent = Number.isFinite(measured) ? Math.min(2, Math.max(1, measured)) : 1;
-  const perRunMs = long.ms * (cols / Math.max(1, long.cols)) ** exponent;
+  const perToken = (c: Calibration) => c.ms / Math.max(1, c.cols);
+  const from = perToken(short) < perToken(long) ? short : long;
+  const perRunMs = perToken(from) * cols;
   const totalMs = perRunMs * runs;
-  return { perRunMs, totalMs, exponent, skip: totalMs > limitMs };
+  return { perRunMs, totalMs, from, skip: totalMs > limitMs };
 }
 
 /** Runs a timed row makes besides its median's: the warm-up and the probe that sizes a sample. */
 export const EXTRA_RUNS = 2;
 
-export function skipNote(estimate: SkipEstimate, limitMs: number, long: Calibration, rows: number): string {
+export function skipNote(estimate: SkipEstimate, limitMs: number, rows: number): string {
+  const { from } = estimate;
   return (
     `skipped: about ${formatSeconds(estimate.perRunMs)} per run, ${formatSeconds(estimate.totalMs)} in all, ` +
-    `over the ${formatSeconds(limitMs)} limit (estimated from a ${rows}×${long.cols} run of ${long.ms.toFixed(1)} ms, ` +
-    `time growing as T^${estimate.exponent.toFixed(2)})`
+    `over the ${formatSeconds(limitMs)} limit (estimated from a ${rows}×${from.cols} run of ${from.ms.toFixed(1)} ms, ` +
+    `scaled linearly in T)`
   );
 }
 

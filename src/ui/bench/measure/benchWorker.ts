@@ -215,7 +215,7 @@ class Session {
     const runs = this.plan.reps + EXTRA_RUNS;
     const estimate = estimatePerToken(short, long, c.size.cols, runs, this.plan.skipOverMs);
     if (!estimate.skip) return undefined;
-    return { note: skipNote(estimate, this.plan.skipOverMs, long, c.size.rows), perRunMs: estimate.perRunMs };
+    return { note: skipNote(estimate, this.plan.skipOverMs, c.size.rows), perRunMs: estimate.perRunMs };
   }
 }
 
