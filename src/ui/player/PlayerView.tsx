@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { BackendRequest } from "../../engine/backendNames";
 import type { EngineClient } from "../../engine/client";
-import { MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../../io/caseFile";
+import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
+import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
@@ -19,6 +20,7 @@ import {
   type PlayerAction,
   stepMillis,
 } from "./playback";
+import type { PlayerFileWorkerApi } from "./playerFileWorker";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
@@ -158,21 +160,27 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
 
   const [stageRef, stageWidth] = useWidth<HTMLDivElement>(800);
 
+  // Case files are read and parsed in a worker (a 200 MB file takes seconds); the newest choice wins.
+  const [fileReader] = useState(
+    () =>
+      new LazyWorker<PlayerFileWorkerApi>(
+        () => new Worker(new URL("./playerFileWorker.ts", import.meta.url), { type: "module" }),
+      ),
+  );
+  useEffect(() => () => fileReader.dispose(), [fileReader]);
+  const latestRead = useRef(0);
   const readFile = async (file: File) => {
+    const id = ++latestRead.current;
     try {
-      // Refused by size before reading; bytes, not text(), so invalid UTF-8 is named by offset, never replaced.
+      // Refused by size before reading.
       if (file.size > MAX_CASE_FILE_BYTES) throw tooLargeError(file.name, file.size);
-      const parsed = parseCaseFile(new Uint8Array(await file.arrayBuffer()), file.name);
-      const cases = playableCases(parsed);
-      if (cases.length === 0) {
-        setFileError(
-          `${file.name}: no case in it is one chunked scan (library-convention cases and expected errors cannot be replayed)`,
-        );
-        return;
-      }
-      setFileError(undefined);
-      setSource({ kind: "case", file: parsed, fileName: file.name, index: cases[0].index });
+      const { file: parsed, leftOut } = await fileReader.remote().read(file, file.name);
+      if (id !== latestRead.current) return;
+      // Cases too large to replay are left out, and the note says so; the first that fits opens.
+      setFileError(leftOut ?? undefined);
+      setSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
     } catch (error) {
+      if (id !== latestRead.current) return;
       setFileError(error instanceof Error ? error.message : String(error));
     }
   };

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { solve } from "../../core";
 import type { BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
+import { sourceSizeProblem } from "./playerLimits";
 import { buildReplay } from "./replay";
 import { engineCopy, type PlayerSource, sourceProblem } from "./source";
 import { buildTrace, type PlayerTrace } from "./trace";
@@ -39,6 +40,8 @@ export function usePlayerRun(source: PlayerSource, backend: BackendRequest, engi
     setState((s) => ({ ...s, running: true, error: undefined }));
     (async () => {
       try {
+        const tooLarge = sourceSizeProblem(source);
+        if (tooLarge) throw new Error(tooLarge);
         const { problem, label } = sourceProblem(source);
         const run = await client.run(engineCopy(problem), "chunked");
         const serial = solve(problem, "serial").outputs;
