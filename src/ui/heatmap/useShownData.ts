@@ -115,7 +115,7 @@ export function measure(data: HeatmapData, bins: Bins): ShownData {
  * The heatmap's data, a task behind the props after the first picture. A new 16 × 8192 result
  * costs tens of milliseconds in cell errors and as much again in pooling and drawing; measured in
  * the task that delivers the result, it would add to the charts' work and make one long task. So
- * the errors are measured a slice of rows per task, pooled in another, and the picture is drawn in
+ * the errors are measured a slice of rows per task, then pooled a slice of rows per task, and the picture is drawn in
  * the render that follows, in another. Until then the last picture (and its readouts) stays, consistent with
  * the data it was drawn from. Several results arriving at once are measured once, for the newest.
  */
