@@ -142,10 +142,11 @@ async function measure(page: Page, backend: string, edit: string, action: () => 
 }
 
 async function stroke(page: Page, rep: number): Promise<void> {
-  const lane = page.locator('canvas[data-lane="rewards"]');
+  // REINFORCE++ rows are drawn in their KL lane (the reward is the row's outcome).
+  const lane = page.locator(`canvas[data-lane="${ESTIMATOR === "reinforce_pp" ? "kl" : "rewards"}"]`);
   await lane.scrollIntoViewIfNeeded();
   const box = await lane.boundingBox();
-  if (!box) throw new Error("the rewards lane is not drawn");
+  if (!box) throw new Error("the lane is not drawn");
   await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
   await page.mouse.down();
   for (let i = 1; i <= 40; i++) {
