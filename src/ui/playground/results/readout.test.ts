@@ -33,4 +33,18 @@ describe("readoutAt", () => {
     expect(lines?.at(-1)).toEqual({ label: "padding", value: "past the row's 2 tokens" });
     expect(readoutAt(result, [], "returns", [], 2, 0)).toBeNull();
   });
+
+  it("names a cell NaN took instead of giving it an error or a bound verdict", () => {
+    const lost = {
+      ...result,
+      reference: { returns: new Float64Array([1, Number.NaN, 3, 4, 5, 0]) },
+      chunked: { returns: new Float32Array([Number.NaN, Number.NaN, 3, 4, 5, 0]) },
+      bound: { returns: new Float64Array([1, Number.NaN, 1, 1, 1, 0]) },
+    } as unknown as PlaygroundResult;
+    const both = readoutAt(lost, [], "returns", [], 0, 1) ?? [];
+    expect(both.find((line) => line.label === "error")?.value).toMatch(/not measured: both scans are NaN/);
+    expect(both.some((line) => line.label === "bound" || line.label === "abs error" || line.alert)).toBe(false);
+    const chunkedOnly = readoutAt(lost, [], "returns", [], 0, 0) ?? [];
+    expect(chunkedOnly.find((line) => line.label === "error")?.value).toMatch(/only the chunked scan lost/);
+  });
 });

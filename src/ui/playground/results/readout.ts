@@ -1,7 +1,7 @@
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { chunkOfToken } from "../../charts/chunkBoundaries";
 import { formatShort } from "../../charts/formatNumber";
-import { cellReadout, relFloor } from "../../heatmap/cellErrors";
+import { cellLoss, cellLossText, cellReadout, relFloor } from "../../heatmap/cellErrors";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { formatExact as formatValue } from "../formatExact";
@@ -67,12 +67,22 @@ export function readoutAt(
     }
     lines.push({ label: "mask", value: String(input.lossMask?.[token] ?? 1) });
   }
-  const errors = cellReadout(reference[i], chunked[i], precision, floorOf(reference, precision));
-  const over = !(errors.abs <= bound[i]);
   lines.push(
     { label: "serial float64", value: formatValue(reference[i], "float64") },
     { label: `chunked ${precision}`, value: formatValue(chunked[i], precision) },
     { label: "serial float32 loop", value: formatValue(serial[i], "float32") },
+  );
+  // A cell NaN or ±Inf took has no error and no bound verdict: say who lost it instead.
+  const loss = cellLoss(reference[i], chunked[i]);
+  if (loss) {
+    const format = (x: number, side: "reference" | "actual") =>
+      formatValue(x, side === "reference" ? "float64" : precision);
+    lines.push({ label: "error", value: cellLossText(loss, reference[i], chunked[i], undefined, format) });
+    return lines;
+  }
+  const errors = cellReadout(reference[i], chunked[i], precision, floorOf(reference, precision));
+  const over = !(errors.abs <= bound[i]);
+  lines.push(
     { label: "abs error", value: formatShort(errors.abs), alert: over },
     { label: "rel error", value: formatShort(errors.rel) },
     { label: "ulps", value: String(errors.ulp) },
