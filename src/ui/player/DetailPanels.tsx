@@ -309,6 +309,12 @@ export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: 
                 <th>over the bound</th>
                 <td data-testid="player-over-bound">{s.overBound}</td>
               </tr>
+              {s.nonFinite > 0 ? (
+                <tr>
+                  <th>NaN / ∞ cells, left out</th>
+                  <td data-testid="player-non-finite">{s.nonFinite}</td>
+                </tr>
+              ) : null}
             </>
           ) : null}
           <tr>

@@ -115,7 +115,9 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
         s.overBound === 0
           ? `all ${s.cells} cells are within their error bound (largest error/bound ${formatShort(s.maxRatio)})`
           : `${s.overBound} of ${s.cells} cells are over their error bound (largest error/bound ${formatShort(s.maxRatio)})`;
-      return `Compare with the float64 serial loop, cell by cell: max |error| = ${formatShort(s.maxAbs)}; ${verdict}.`;
+      const lost =
+        s.nonFinite > 0 ? ` ${s.nonFinite} cells NaN or ±Inf took are left out: they have no error to measure.` : "";
+      return `Compare with the float64 serial loop, cell by cell: max |error| = ${formatShort(s.maxAbs)}; ${verdict}.${lost}`;
     }
   }
 }

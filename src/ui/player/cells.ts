@@ -107,6 +107,8 @@ export interface ErrorSummary {
   overBound: number;
   /** Cells where the replayed carry step differs from the engine's output (0 on IEEE backends). */
   replayMismatches: number;
+  /** Cells NaN or ±Inf took (in the engine's output or the reference): left out of the figures above. */
+  nonFinite: number;
 }
 
 const summaries = new WeakMap<Replay, ErrorSummary>();
@@ -127,17 +129,23 @@ function summarise(r: Replay): ErrorSummary {
   let maxRatio = 0;
   let overBound = 0;
   let replayMismatches = 0;
+  let nonFinite = 0;
   for (let b = 0; b < r.rows; b++) {
     for (let t = 0; t < r.lengths[b]; t++) {
       const j = b * r.cols + t;
+      if (!Object.is(r.combined[j], r.engineOut[j])) replayMismatches++;
+      // A NaN or ±Inf input reaches these cells (§b.4): no error is measured there.
+      if (!Number.isFinite(r.engineOut[j]) || !Number.isFinite(r.serial[j]) || !Number.isFinite(r.bound[j])) {
+        nonFinite++;
+        continue;
+      }
       const error = Math.abs(r.engineOut[j] - r.serial[j]);
       const ratio = r.bound[j] > 0 ? error / r.bound[j] : error > 0 ? Number.POSITIVE_INFINITY : 0;
       cells++;
       maxAbs = Math.max(maxAbs, error);
       maxRatio = Math.max(maxRatio, ratio);
       if (!(error <= r.bound[j])) overBound++;
-      if (!Object.is(r.combined[j], r.engineOut[j])) replayMismatches++;
     }
   }
-  return { cells, maxAbs, maxRatio, overBound, replayMismatches };
+  return { cells, maxAbs, maxRatio, overBound, replayMismatches, nonFinite };
 }

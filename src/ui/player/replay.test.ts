@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { chunkedDiscountedReturns, type ScanProblem, solve } from "../../core";
+import { allowingNonFinite, chunkedDiscountedReturns, type ScanProblem, solve } from "../../core";
 import { useCpuBackend } from "../../engine/engineTestKit";
 import { runProblem } from "../../engine/runProblem";
-import { cellView } from "./cells";
+import { cellView, errorSummary } from "./cells";
 import { frame } from "./frame";
 import {
   coreRun,
@@ -146,5 +146,42 @@ describe("the replay of a real engine run (tfjs cpu backend)", () => {
     });
     // Past a short row's end the scanned batch holds the right padding.
     expect(Array.from(p.scanned.subarray(5, 11))).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+});
+
+describe("the replay of a problem that opts into NaN and ±Inf (the playground's)", () => {
+  const withNaN = (p: ScanProblem): ScanProblem => {
+    if (p.kind === "reinforce_pp") {
+      const kl = p.batch.kl.map((row) => Float64Array.from(row));
+      kl[1][5] = Number.NaN;
+      return { ...p, batch: { ...p.batch, kl }, allowNonFinite: true };
+    }
+    if (p.kind !== "gae") throw new Error("GAE or REINFORCE++ only");
+    const values = Float64Array.from(p.values.data);
+    values[p.values.cols + 3] = Number.POSITIVE_INFINITY;
+    return { ...p, values: { ...p.values, data: values }, allowNonFinite: true };
+  };
+  it.each([
+    ["REINFORCE++, NaN in row 1's KL", withNaN(reinforceProblem([12, 20], 4))],
+    ["GAE, +Inf in row 1's values", withNaN(gaeProblem(2, 17, 4))],
+  ])("builds it, and leaves the cells the value reaches out of the error figures (%s)", (_, problem) => {
+    const r = replayOf(problem);
+    const summary = errorSummary(r);
+    expect(summary.nonFinite).toBeGreaterThan(0);
+    expect(summary.overBound).toBe(0);
+    expect(Number.isFinite(summary.maxAbs)).toBe(true);
+    // Row 0 is untouched: every one of its cells is measured.
+    expect(summary.cells).toBeGreaterThanOrEqual(r.lengths[0]);
+  });
+  it("still refuses a NaN when the problem does not opt in", () => {
+    const problem = withNaN(reinforceProblem([12, 20], 4));
+    const strict = { ...problem, allowNonFinite: false };
+    expect(() =>
+      buildReplay(
+        strict,
+        coreRun(problem),
+        allowingNonFinite(() => solve(problem, "serial").outputs),
+      ),
+    ).toThrow(/kl has a non-finite value at row 1, token 5/);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  allowingNonFinite,
   discountPowers,
   type FloatArray,
   outputErrorBounds,
@@ -94,6 +95,13 @@ export function reversedOf(r: Pick<Replay, "cols">, t: number): number {
  * (float64 arrays of float32 values); `serial` is core's float64 serial solution of it.
  */
 export function buildReplay(problem: ScanProblem, run: EngineRun, serial: ScanOutputs<FloatArray>): Replay {
+  // A problem that opts into NaN and ±Inf (the playground's) has its token rewards and TD residuals
+  // formed under the same opt-in, or core would refuse the very inputs the engine just ran.
+  if (problem.allowNonFinite) return allowingNonFinite(() => replayChecked(problem, run, serial));
+  return replayChecked(problem, run, serial);
+}
+
+function replayChecked(problem: ScanProblem, run: EngineRun, serial: ScanOutputs<FloatArray>): Replay {
   const { chunkSize, nChunks, pad } = run.trace;
   const bounds = outputErrorBounds(problem, { precision: "float32", algorithm: "chunked" });
   const base = { chunkSize, nChunks, pad, backend: run.backend, millis: run.millis };
