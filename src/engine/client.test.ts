@@ -37,7 +37,7 @@ function fakeWorkers(delayMs = 20) {
         const backend = requested === "auto" ? "webgpu" : requested;
         return { requested, backend, fellBack: false };
       },
-      async runProblems(runId, problems, _strategy, onResult) {
+      async runProblems(runId, problems, _strategy, onResult, options = {}) {
         latest = runId;
         let completed = 0;
         for (const [index, problem] of problems.entries()) {
@@ -56,13 +56,16 @@ function fakeWorkers(delayMs = 20) {
                   ok: true,
                   run: {
                     outputs: { kind: "discounted", returns: Float32Array.from(problem.rewards.data) },
-                    trace: {
-                      chunkSize: 4,
-                      nChunks: 1,
-                      pad: 0,
-                      localScans: new Float32Array(4),
-                      carriesIn: new Float32Array(1),
-                    },
+                    trace:
+                      options.trace === false
+                        ? undefined
+                        : {
+                            chunkSize: 4,
+                            nChunks: 1,
+                            pad: 0,
+                            localScans: new Float32Array(4),
+                            carriesIn: new Float32Array(1),
+                          },
                     backend: fake.request ?? "?",
                     millis: delayMs,
                   },
@@ -153,6 +156,15 @@ describe("EngineClient", () => {
     ]);
     // Transferred, not copied: the sender's array is detached.
     expect(problems[0].kind === "discounted" && problems[0].rewards.data.length).toBe(0);
+  });
+
+  it("asks for the chunk intermediates only where they are read: run has them, runOutputs leaves them out", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    expect((await client.run(discounted([1, 2]), "chunked")).trace.localScans.length).toBe(4);
+    const outputsOnly = await client.runOutputs(discounted([1, 2]), "chunked");
+    expect(outputsOnly.trace).toBeUndefined();
+    expect(outputsOnly.outputs.kind === "discounted" && Array.from(outputsOnly.outputs.returns)).toEqual([1, 2]);
   });
 
   it("re-creates a ScanInputError thrown in the worker, referenceType included", async () => {

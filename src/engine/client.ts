@@ -7,7 +7,7 @@ import * as Comlink from "comlink";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "./backendNames";
 import type { ConventionRun } from "./conventions/runConventionProblem";
-import type { EngineRun } from "./runProblem";
+import type { EngineResult, EngineRun, RunOptions } from "./runProblem";
 import type { Strategy } from "./strategy";
 import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
 import type {
@@ -143,16 +143,19 @@ export class EngineClient {
    * Solves every problem in one request, in order, calling `onResult` as each one finishes. The
    * problems' typed arrays are transferred to the worker (they are empty here afterwards). A
    * newer call makes this one reject with SupersededError; nothing of it reaches `onResult` after.
+   * `trace: false` leaves out each chunk's local scan and carry: callers that only judge or draw
+   * the outputs (the conformance view, the playground) then move half as much back.
    */
   async runProblems(
     problems: ScanProblem[],
     strategy: Strategy,
     onResult?: (result: ProblemResult) => void,
+    options: RunOptions = {},
   ): Promise<RunOutcome> {
     const deadlines = problems.map((p) => problemDeadlineMs(p, strategy, this.watchdogBaseMs));
     return this.sendRequest<ProblemResult>(
       (api, id, receive) =>
-        api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), strategy, receive),
+        api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), strategy, receive, options),
       deadlines,
       onResult,
     );
@@ -237,9 +240,20 @@ export class EngineClient {
     }
   }
 
-  /** Solves one problem; throws its error re-created (a ScanInputError keeps its referenceType). */
+  /** Solves one problem with its trace (the player's); throws its error re-created (a ScanInputError keeps its referenceType). */
   async run(problem: ScanProblem, strategy: Strategy): Promise<EngineRun> {
-    const { results } = await this.runProblems([problem], strategy);
+    const run = await this.runOne(problem, strategy, { trace: true });
+    if (!run.trace) throw new Error("the engine returned no trace");
+    return { ...run, trace: run.trace };
+  }
+
+  /** Solves one problem, its outputs only (no chunk intermediates); errors as `run`. */
+  async runOutputs(problem: ScanProblem, strategy: Strategy): Promise<EngineResult> {
+    return this.runOne(problem, strategy, { trace: false });
+  }
+
+  private async runOne(problem: ScanProblem, strategy: Strategy, options: RunOptions): Promise<EngineResult> {
+    const { results } = await this.runProblems([problem], strategy, undefined, options);
     const result = results[0];
     if (!result) throw new Error("the engine returned no result");
     if (!result.ok) throw errorFromFailure(result.error);

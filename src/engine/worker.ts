@@ -13,7 +13,7 @@ import {
   webgpuDevice,
 } from "./backends";
 import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
-import { type EngineRun, runProblem } from "./runProblem";
+import { type EngineResult, type RunOptions, runProblem } from "./runProblem";
 import type { Strategy } from "./strategy";
 
 /** An error thrown for one problem, as plain data that survives the worker boundary. */
@@ -26,7 +26,7 @@ export interface ProblemFailure {
 
 /** One problem of a run, finished: its index in the request, and the run or the error. */
 export type ProblemResult =
-  | { index: number; ok: true; run: EngineRun }
+  | { index: number; ok: true; run: EngineResult }
   | { index: number; ok: false; error: ProblemFailure };
 
 /** One convention problem of a run, finished: its index in the request, and the run or the error. */
@@ -62,6 +62,7 @@ export interface EngineWorkerApi {
     problems: ScanProblem[],
     strategy: Strategy,
     onResult: (result: ProblemResult) => unknown,
+    options?: RunOptions,
   ): Promise<RunEnd>;
   /** runProblems for library conventions (slime, OpenRLHF, verl); a newer run of either kind stops it. */
   runConventions(
@@ -86,8 +87,8 @@ const api: EngineWorkerApi = {
     return report;
   },
 
-  runProblems(runId, problems, strategy, onResult) {
-    return solveInOrder(runId, problems, (p) => runProblem(p, strategy), ownArrays, buffersOf, onResult);
+  runProblems(runId, problems, strategy, onResult, options = {}) {
+    return solveInOrder(runId, problems, (p) => runProblem(p, strategy, options), ownArrays, buffersOf, onResult);
   },
 
   runConventions(runId, problems, strategy, onResult) {
@@ -159,15 +160,16 @@ type Floats = Float32Array<ArrayBufferLike>;
  * Every array of the run on a buffer of its own, so transferring it detaches nothing else
  * (a view into wasm memory or a shared buffer is copied first).
  */
-function ownArrays(run: EngineRun): EngineRun {
+function ownArrays(run: EngineResult): EngineResult {
   const own = ownership();
   const o = run.outputs;
-  const outputs: EngineRun["outputs"] =
+  const outputs: EngineResult["outputs"] =
     o.kind === "discounted"
       ? { kind: o.kind, returns: own(o.returns) }
       : o.kind === "gae"
         ? { kind: o.kind, advantages: own(o.advantages), returns: own(o.returns) }
         : { kind: o.kind, returns: o.returns.map(own), tokenLevelRewards: o.tokenLevelRewards.map(own) };
+  if (!run.trace) return { ...run, outputs };
   const trace = { ...run.trace, localScans: own(run.trace.localScans), carriesIn: own(run.trace.carriesIn) };
   return { ...run, outputs, trace };
 }
@@ -203,7 +205,7 @@ function conventionBuffersOf(run: ConventionRun): Transferable[] {
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
-function buffersOf(run: EngineRun): Transferable[] {
+function buffersOf(run: EngineResult): Transferable[] {
   const o = run.outputs;
   const arrays: Floats[] =
     o.kind === "discounted"
@@ -211,6 +213,6 @@ function buffersOf(run: EngineRun): Transferable[] {
       : o.kind === "gae"
         ? [o.advantages, o.returns]
         : [...o.returns, ...o.tokenLevelRewards];
-  arrays.push(run.trace.localScans, run.trace.carriesIn);
+  if (run.trace) arrays.push(run.trace.localScans, run.trace.carriesIn);
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
