@@ -86,7 +86,7 @@ function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: Latest
     queue.run(async () => {
       if (precision === "float32-engine") {
         // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
-        const run = await engine.run(forTransfer(problem), strategy);
+        const run = await engine.runOutputs(forTransfer(problem), strategy);
         return { outputs: run.outputs, backend: run.backend, millis: run.millis };
       }
       const run = await core.chunked(forTransfer(problem));
