@@ -55,17 +55,18 @@ export function ContextParallelPanel({
           how slime splits, gathers, scans and slices back row {rowIndex} over cp_size ranks
         </span>
       </summary>
-      {cp.open ? <PanelBody row={row} settings={settings} cp={cp} onCp={onCp} /> : null}
+      {cp.open ? <PanelBody row={row} rowIndex={rowIndex} settings={settings} cp={cp} onCp={onCp} /> : null}
     </details>
   );
 }
 
 function PanelBody({
   row,
+  rowIndex,
   settings,
   cp,
   onCp,
-}: Omit<ContextParallelPanelProps, "rowIndex" | "cp"> & { cp: ContextParallelSettings }) {
+}: Omit<ContextParallelPanelProps, "cp"> & { cp: ContextParallelSettings }) {
   const { cpSize, promptLength } = cp;
   // What is typed may not be a prompt length yet: the last good one stays in the state and in use.
   const [promptText, setPromptText] = useState(String(promptLength));
@@ -80,7 +81,16 @@ function PanelBody({
   const promptProblem = promptLengthProblem(promptText);
   const { estimator, gamma, lambd, klCoef, chunkSize } = settings;
   // In a worker: a long row takes hundreds of ms in float32, the page stays responsive meanwhile.
-  const { result, computing } = useCpModel(row, { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength });
+  const { result, computing } = useCpModel(row, {
+    estimator,
+    gamma,
+    lambd,
+    klCoef,
+    chunkSize,
+    cpSize,
+    promptLength,
+    rowIndex,
+  });
   const step = CP_STEPS[stepIndex];
   const go = (index: number) => onCp({ ...cp, step: CP_STEPS[Math.max(0, Math.min(CP_STEPS.length - 1, index))] });
   const onKeyDown = (event: KeyboardEvent) => {

@@ -86,7 +86,19 @@ describe("the context-parallel panel's model", () => {
     const masked = { length: 3, kl: [0, 0, 0], lossMask: [0, 0, 0] as (0 | 1)[], outcome: 1 };
     expect(cpPanelModel(masked, params())).toEqual({
       ok: false,
-      message: "This row cannot be scanned: AssertionError: Sequence at index 0 is fully masked.",
+      message: "Row 0 cannot be scanned: Sequence at index 0 is fully masked.",
+    });
+    // The panel scans the row as a batch of one: the message names the playground's row, not core's row 0.
+    expect(cpPanelModel(masked, params({ rowIndex: 3 }))).toEqual({
+      ok: false,
+      message: "Row 3 cannot be scanned: Sequence at index 3 is fully masked.",
+    });
+    const kl = Array.from({ length: 200 }, () => 0.01);
+    kl[140] = Number.NaN;
+    const withNaN = { length: 200, kl, lossMask: kl.map(() => 1 as const), outcome: 1 };
+    expect(cpPanelModel(withNaN, params({ rowIndex: 1 }))).toEqual({
+      ok: false,
+      message: "Row 1 cannot be scanned: kl has a non-finite value at row 1, token 140: NaN",
     });
     expect(promptLengthProblem("0")).toContain("at least 1");
     expect(promptLengthProblem("abc")).toContain("whole number");

@@ -29,6 +29,16 @@ export interface CpPanelParams {
   chunkSize: number;
   cpSize: number;
   promptLength: number;
+  /** The row's index in the playground's batch: core scans it as a batch of one, its row 0. */
+  rowIndex?: number;
+}
+
+/**
+ * Core's complaint about the one-row batch the panel scans, naming the playground's row instead of
+ * row 0 (`kl has a non-finite value at row 0, token 140` → `… at row 1, token 140`).
+ */
+export function rowInputError(error: ScanInputError, rowIndex = 0): string {
+  return error.message.replace(/\b(at row|at index) 0\b/g, `$1 ${rowIndex}`);
 }
 
 // Links carry both (the playground's state), so the state's schema holds the limits.
@@ -146,7 +156,10 @@ export function cpPanelModel(row: PlaygroundRow, params: CpPanelParams): CpPanel
     };
   } catch (error) {
     if (error instanceof ScanInputError)
-      return { ok: false, message: `This row cannot be scanned: ${error.referenceText}` };
+      return {
+        ok: false,
+        message: `Row ${params.rowIndex ?? 0} cannot be scanned: ${rowInputError(error, params.rowIndex)}`,
+      };
     if (error instanceof Error && error.name === "CpLayoutError") return { ok: false, message: error.message };
     throw error;
   }
@@ -246,7 +259,10 @@ function ppoView(
     const cp1 = ppoGaeCp1([sample], params.klCoef, params.gamma, params.lambd, options);
     return { placement, note, difference: vectorDifference(cp.reassembled[0], cp1.advantages[0]), error: null };
   } catch (error) {
-    if (error instanceof ScanInputError) return { placement, note, difference: null, error: error.referenceText };
+    if (error instanceof ScanInputError) {
+      const text = `${error.referenceType}: ${rowInputError(error, params.rowIndex)}`;
+      return { placement, note, difference: null, error: text };
+    }
     throw error;
   }
 }

@@ -33,13 +33,13 @@ export function useCpModel(row: PlaygroundRow | undefined, params: CpPanelParams
   const [client] = useState(() => new CpClient());
   useEffect(() => () => client.dispose(), [client]);
   const [state, setState] = useState<CpModelState>({ result: null, computing: false });
-  const { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength } = params;
+  const { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength, rowIndex } = params;
   useEffect(() => {
     if (!row) return;
     let current = true;
     setState((s) => ({ ...s, computing: true }));
     client
-      .model(row, { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength })
+      .model(row, { estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength, rowIndex })
       .then((result) => {
         if (current) setState({ result, computing: false });
       })
@@ -52,6 +52,6 @@ export function useCpModel(row: PlaygroundRow | undefined, params: CpPanelParams
     return () => {
       current = false;
     };
-  }, [client, row, estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength]);
+  }, [client, row, estimator, gamma, lambd, klCoef, chunkSize, cpSize, promptLength, rowIndex]);
   return state;
 }
