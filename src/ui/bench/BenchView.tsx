@@ -1,9 +1,10 @@
 import { useMemo, useState } from "react";
 import { BenchControls } from "./BenchControls";
 import { BenchResultsTable } from "./BenchResultsTable";
+import { benchSettingsFromSearch } from "./benchAddress";
 import { sweepCharts, timeCharts } from "./benchChartData";
 import { markdownReport } from "./benchTable";
-import { DEFAULT_PANEL, panelPlan } from "./panelSettings";
+import { panelPlan } from "./panelSettings";
 import { SweepCharts } from "./SweepCharts";
 import { TimeCharts } from "./TimeCharts";
 import { useBenchRun } from "./useBenchRun";
@@ -12,7 +13,10 @@ import "./bench.css";
 /** `/?view=bench`: the engine's strategies timed side by side in this browser, in a worker of the page. */
 export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
   const bench = useBenchRun();
-  const [settings, setSettings] = useState(DEFAULT_PANEL);
+  // A link may set the panel (`&rows=8&tokens=4096&chunk=64&reps=7`); what it cannot take is reported.
+  const [address] = useState(() => benchSettingsFromSearch(window.location.search));
+  const [settings, setSettings] = useState(address.settings);
+  const notices = [...urlProblems, ...address.problems];
   const [copied, setCopied] = useState<string>();
   const { plan, problems } = panelPlan(settings);
   const { rows, progress, running, report, environment } = bench;
@@ -60,10 +64,12 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
         </p>
       </header>
 
-      {urlProblems.length > 0 ? (
-        <p className="bench-url-notice" role="status" data-testid="url-notice">
-          {urlProblems.join(" ")}
-        </p>
+      {notices.length > 0 ? (
+        <div className="bench-url-notice" role="status" data-testid="url-notice">
+          {notices.map((notice) => (
+            <p key={notice}>{notice}</p>
+          ))}
+        </div>
       ) : null}
 
       <BenchControls
