@@ -1,6 +1,15 @@
 import { memo, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
-import { CARRY_COLOUR, errorDecades, errorFill, MATRIX_COLOUR, signedFill, ZERO_ERROR_FILL } from "./colors";
+import { errorSummary } from "./cells";
+import {
+  CARRY_COLOUR,
+  errorDecades,
+  errorFill,
+  MATRIX_COLOUR,
+  NON_FINITE_FILL,
+  signedFill,
+  ZERO_ERROR_FILL,
+} from "./colors";
 import type { Replay } from "./replay";
 import { cellErrors, stageExtents } from "./stageModel";
 
@@ -59,6 +68,7 @@ export const Legend = memo(function Legend({ replay: r, rows }: { replay: Replay
         </svg>
         {levels.length > 0 ? `0, 1e${levels[0]} … 1e${levels[levels.length - 1]} · ✕ over bound` : "all exactly 0"}
       </span>
+      {errorSummary(r).nonFinite > 0 ? <Swatch fill={NON_FINITE_FILL}>NaN / ∞ (no error measured)</Swatch> : null}
       <Swatch fill="url(#player-hatch)">padding</Swatch>
       {r.reinforce ? <Swatch fill="url(#player-mask)">masked</Swatch> : null}
       <Swatch fill="#fff" stroke={MATRIX_COLOUR}>

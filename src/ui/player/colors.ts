@@ -4,13 +4,15 @@ import { interpolatePurples, interpolateRdBu, interpolateViridis } from "d3-scal
 export const CARRY_COLOUR = "#d95f02";
 /** The discount matrix's one hue (also outlines the cells that feed the current value). */
 export const MATRIX_COLOUR = "#6a51a3";
+/** A cell NaN or ±Inf took, on every lane: no colour of a scale, so never read as a value or an error. */
+export const NON_FINITE_FILL = "#000";
 
 /**
  * Signed values on a diverging, colour-blind-safe scale symmetric about 0 (blue positive, red
  * negative); `extent` is the largest |value| of the lane group.
  */
 export function signedFill(value: number, extent: number): string {
-  if (!Number.isFinite(value)) return "#000";
+  if (!Number.isFinite(value)) return NON_FINITE_FILL;
   if (extent <= 0 || value === 0) return interpolateRdBu(0.5);
   const u = Math.max(-1, Math.min(1, value / extent));
   // Keep the ends readable: the darkest tenth of RdBu would hide the text on top.
@@ -50,8 +52,9 @@ export function errorDecades(errors: ArrayLike<number>): Decades | undefined {
 export const ZERO_ERROR_FILL = "#e5e7eb";
 
 export function errorFill(error: number, decades: Decades | undefined): string {
+  // Before the zero check: a NaN error is unmeasured, not "exactly 0" when every other error is.
+  if (!Number.isFinite(error)) return NON_FINITE_FILL;
   if (error === 0 || !decades) return ZERO_ERROR_FILL;
-  if (!Number.isFinite(error)) return "#000";
   const d = Math.floor(Math.log10(error));
   const span = Math.max(1, decades.hi - decades.lo);
   return interpolateViridis(0.15 + (0.85 * (d - decades.lo)) / span);

@@ -3,6 +3,7 @@ import { allowingNonFinite, chunkedDiscountedReturns, type ScanProblem, solve } 
 import { useCpuBackend } from "../../engine/engineTestKit";
 import { runProblem } from "../../engine/runProblem";
 import { cellView, errorSummary } from "./cells";
+import { errorFill, NON_FINITE_FILL } from "./colors";
 import { frame } from "./frame";
 import {
   coreRun,
@@ -172,6 +173,11 @@ describe("the replay of a problem that opts into NaN and ±Inf (the playground's
     expect(Number.isFinite(summary.maxAbs)).toBe(true);
     // Row 0 is untouched: every one of its cells is measured.
     expect(summary.cells).toBeGreaterThanOrEqual(r.lengths[0]);
+  });
+  it("draws a NaN error as unmeasured, even where every measured error is exactly 0", () => {
+    expect(errorFill(Number.NaN, undefined)).toBe(NON_FINITE_FILL);
+    expect(errorFill(Number.POSITIVE_INFINITY, { lo: -8, hi: -6 })).toBe(NON_FINITE_FILL);
+    expect(errorFill(0, undefined)).not.toBe(NON_FINITE_FILL);
   });
   it("still refuses a NaN when the problem does not opt in", () => {
     const problem = withNaN(reinforceProblem([12, 20], 4));
