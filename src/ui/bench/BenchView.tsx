@@ -65,7 +65,7 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
       </header>
 
       {notices.length > 0 ? (
-        <div className="bench-url-notice" role="status" data-testid="url-notice">
+        <div className="notice bench-url-notice" role="status" data-testid="url-notice">
           {notices.map((notice) => (
             <p key={notice}>{notice}</p>
           ))}
