@@ -7,6 +7,7 @@ import * as Comlink from "comlink";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "./backendNames";
 import type { ConventionRun } from "./conventions/runConventionProblem";
+import { conventionBuffers, problemBuffers } from "./problemBuffers";
 import type { EngineResult, EngineRun, RunOptions } from "./runProblem";
 import type { Strategy } from "./strategy";
 import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
@@ -384,47 +385,6 @@ function reviveError(error: unknown): unknown {
   if (error instanceof SupersededError || error instanceof WorkerDiedError || !(error instanceof Error)) return error;
   if (error.name === "SupersededError") return new SupersededError(error.message);
   return error;
-}
-
-/** Collects the buffers of whole-buffer typed arrays, each once: what can move to the worker. */
-function bufferCollector(): { add(a: unknown): void; buffers: Set<ArrayBuffer> } {
-  const buffers = new Set<ArrayBuffer>();
-  return {
-    buffers,
-    add(a) {
-      if (!ArrayBuffer.isView(a) || !(a.buffer instanceof ArrayBuffer)) return;
-      if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) buffers.add(a.buffer);
-    },
-  };
-}
-
-/** The input buffers of scan problems that can move to the worker. */
-function problemBuffers(problems: ScanProblem[]): Transferable[] {
-  const { add, buffers } = bufferCollector();
-  for (const p of problems) {
-    if (p.kind === "discounted") add(p.rewards.data);
-    else if (p.kind === "gae") {
-      add(p.rewards.data);
-      add(p.values.data);
-    } else {
-      add(p.batch.rewards);
-      p.batch.kl.forEach(add);
-      p.batch.lossMasks.forEach(add);
-    }
-  }
-  return [...buffers];
-}
-
-/** The input buffers of convention problems that can move to the worker. */
-function conventionBuffers(problems: ConventionProblem[]): Transferable[] {
-  const { add, buffers } = bufferCollector();
-  for (const { batch } of problems) {
-    add(batch.rewards);
-    batch.kl.forEach(add);
-    batch.lossMasks.forEach(add);
-    batch.values?.forEach(add);
-  }
-  return [...buffers];
 }
 
 function messageOf(error: unknown): string {

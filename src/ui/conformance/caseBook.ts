@@ -6,6 +6,7 @@ import {
   checkCase,
 } from "../../conformance";
 import { type ConventionProblem, type ScanAlgorithm, ScanInputError, type ScanProblem } from "../../core";
+import { addConventionArrays, addProblemArrays, bufferCollector } from "../../engine/problemBuffers";
 import type { ProblemFailure } from "../../engine/worker";
 import type { ScanCase } from "../../io/caseSchema";
 
@@ -103,12 +104,7 @@ function errorFromFailure(failure: ProblemFailure): Error {
 /** The buffers of an engine answer's arrays, to move to the file's worker instead of copying them. */
 export function answerBuffers(answer: EngineAnswer): ArrayBuffer[] {
   if (!answer.ok) return [];
-  const buffers = new Set<ArrayBuffer>();
-  const add = (a: unknown) => {
-    if (ArrayBuffer.isView(a) && a.buffer instanceof ArrayBuffer && a.byteLength === a.buffer.byteLength) {
-      buffers.add(a.buffer);
-    }
-  };
+  const { add, buffers } = bufferCollector();
   for (const value of Object.values(answer.outputs)) {
     if (Array.isArray(value)) value.forEach(add);
     else add(value);
@@ -118,29 +114,14 @@ export function answerBuffers(answer: EngineAnswer): ArrayBuffer[] {
 
 /** The buffers of prepared problems' arrays, to move from the file's worker to the page. */
 export function preparedBuffers(prepared: PreparedCases): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  const add = (a: unknown) => {
-    if (ArrayBuffer.isView(a) && a.buffer instanceof ArrayBuffer && a.byteLength === a.buffer.byteLength) {
-      buffers.add(a.buffer);
-    }
-  };
-  for (const { problem: p } of prepared.scans) {
-    if (p.kind === "discounted") add(p.rewards.data);
-    else if (p.kind === "gae") {
-      add(p.rewards.data);
-      add(p.values.data);
-    } else {
-      add(p.batch.rewards);
-      p.batch.kl.forEach(add);
-      p.batch.lossMasks.forEach(add);
-    }
-  }
-  for (const { problem } of prepared.conventions) {
-    const { batch } = problem;
-    add(batch.rewards);
-    batch.kl.forEach(add);
-    batch.lossMasks.forEach(add);
-    batch.values?.forEach(add);
-  }
+  const { add, buffers } = bufferCollector();
+  addProblemArrays(
+    add,
+    prepared.scans.map((c) => c.problem),
+  );
+  addConventionArrays(
+    add,
+    prepared.conventions.map((c) => c.problem),
+  );
   return [...buffers];
 }
