@@ -11,7 +11,7 @@ import { formatShort } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { TICK, tokenXAxis } from "./tokenAxis";
+import { EVERY_TICK, TICK, tokenXAxis } from "./tokenAxis";
 import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
@@ -84,6 +84,7 @@ export function ErrorChart(props: ErrorChartProps) {
             tickFormatter={decadeLabel}
             allowDataOverflow
             tick={TICK}
+            interval={EVERY_TICK}
           />
           <Line name="serial loop" dataKey="serial" {...lineProps("serialLoop")} />
           <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />

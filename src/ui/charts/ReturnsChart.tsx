@@ -10,7 +10,7 @@ import { formatShort, formatValue } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { TICK, tokenXAxis } from "./tokenAxis";
+import { EVERY_TICK, TICK, tokenXAxis } from "./tokenAxis";
 import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
@@ -87,6 +87,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
             allowDataOverflow
             tickFormatter={formatShort}
             tick={TICK}
+            interval={EVERY_TICK}
           />
           <Line name="serial float64" dataKey="reference" {...lineProps("reference")} />
           <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />

@@ -6,6 +6,13 @@ import { X_AXIS_HEIGHT } from "./PlotOverlay";
 export const TICK = { fontSize: 11 };
 
 /**
+ * `interval` of every axis whose ticks are already spaced by us (a handful, for the plot's size):
+ * show each one. Recharts' default ("preserveEnd") measures every label's text in the DOM to drop
+ * the ones that would collide, which forced a page layout in the task that draws a new plot.
+ */
+export const EVERY_TICK = 0;
+
+/**
  * The token axis every per-token chart shares: tokens 0…length−1, ticks spaced for the plot's width.
  * A function returning recharts' own `XAxis`, not a component, so LineChart finds it among its children.
  */
@@ -16,6 +23,7 @@ export function tokenXAxis(length: number, plotWidth: number) {
       type="number"
       domain={tokenDomain(length)}
       ticks={tokenTicks(length, plotWidth)}
+      interval={EVERY_TICK}
       allowDataOverflow
       height={X_AXIS_HEIGHT}
       tick={TICK}

@@ -9,7 +9,7 @@ import { formatShort, formatValue } from "../../charts/formatNumber";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { TICK, tokenXAxis } from "../../charts/tokenAxis";
+import { EVERY_TICK, TICK, tokenXAxis } from "../../charts/tokenAxis";
 import { useWidth } from "../../charts/useWidth";
 import { type OverlayLine, overlayPoints } from "./conventionSeries";
 
@@ -54,6 +54,7 @@ export function ConventionChart(props: ConventionChartProps) {
             allowDataOverflow
             tickFormatter={formatShort}
             tick={TICK}
+            interval={EVERY_TICK}
           />
           {lines.map((line) => (
             <Line
