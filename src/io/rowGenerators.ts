@@ -61,9 +61,7 @@ const dense: RowDraw = (random, length) => ({
 
 /** Mostly zero, with a few large spikes (about 2% of tokens). */
 const sparse: RowDraw = (random, length) => {
-  const rewards = drawn(length, () =>
-    random() < 0.02 ? f32((random() < 0.5 ? -1 : 1) * (1 + 4 * random())) : 0,
-  );
+  const rewards = drawn(length, () => (random() < 0.02 ? f32((random() < 0.5 ? -1 : 1) * (1 + 4 * random())) : 0));
   const outcome = verdict(random);
   return {
     rewards,
