@@ -104,36 +104,27 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
     }
   }
 
-  // Non-finite cells: besides their own colour, a dashed outline at least 5 px wide, so a single
-  // NaN among 8192 tokens is seen.
-  const nonFinite = grid.kind.map((k) => (k === BinKind.nonFinite ? 1 : 0));
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = "#111827";
-  ctx.setLineDash([2, 2]);
-  for (const run of binRuns(grid, nonFinite)) {
-    const r = runRect(run);
-    const w = Math.max(r.w, 5);
-    const x = r.x + r.w / 2 - w / 2;
-    ctx.fillStyle = `rgb(${NON_FINITE_COLOUR.join(",")})`;
-    ctx.fillRect(x, r.y, w, r.h);
-    ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
-  }
-  ctx.setLineDash([]);
-
-  // Cells only the chunked scan lost (the serial loop kept a number): a solid outline and a cross,
-  // so they are told from the dashed cells of both scans without colour.
-  const chunkedOnly = grid.kind.map((k) => (k === BinKind.chunkedOnlyNonFinite ? 1 : 0));
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = "#111827";
-  for (const run of binRuns(grid, chunkedOnly)) {
-    const r = runRect(run);
-    const w = Math.max(r.w, 5);
-    const x = r.x + r.w / 2 - w / 2;
-    ctx.fillStyle = `rgb(${NON_FINITE_COLOUR.join(",")})`;
-    ctx.fillRect(x, r.y, w, r.h);
-    ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
-    drawCross(ctx, x, r.y, w, r.h);
-  }
+  // Non-finite cells: besides their own colour, an outline at least 5 px wide, so a single NaN among
+  // 8192 tokens is seen. Cells both scans lost are dashed; cells only the chunked scan lost (the
+  // serial loop kept a number) are solid and crossed, so the two are told apart without colour.
+  const markNonFinite = (kind: number, crossed: boolean) => {
+    const cells = grid.kind.map((k) => (k === kind ? 1 : 0));
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = "#111827";
+    ctx.setLineDash(crossed ? [] : [2, 2]);
+    for (const run of binRuns(grid, cells)) {
+      const r = runRect(run);
+      const w = Math.max(r.w, 5);
+      const x = r.x + r.w / 2 - w / 2;
+      ctx.fillStyle = `rgb(${NON_FINITE_COLOUR.join(",")})`;
+      ctx.fillRect(x, r.y, w, r.h);
+      ctx.strokeRect(x + 0.5, r.y + 0.5, w - 1, Math.max(r.h - 1, 1));
+      if (crossed) drawCross(ctx, x, r.y, w, r.h);
+    }
+    ctx.setLineDash([]);
+  };
+  markNonFinite(BinKind.nonFinite, false);
+  markNonFinite(BinKind.chunkedOnlyNonFinite, true);
 
   // Cells over their bound: a solid outline and, where the row is tall enough, a ▲ glyph.
   for (const run of binRuns(grid, grid.overBound)) {
