@@ -1,4 +1,5 @@
 import { type CaseFile, type Problem, validateCaseFile } from "./caseSchema";
+import { countText } from "./countText";
 import { printable, quoted } from "./printable";
 import { decodeUtf8, InvalidUtf8Error } from "./utf8";
 
@@ -64,7 +65,7 @@ export function parseCaseFile(input: string | Uint8Array, source: string): CaseF
   });
   if (file) return file;
   const lines = listed.map((p) => `  ${formatPath(p.path, json) || "(top level)"}: ${printable(p.message)}`);
-  if (total > listed.length) lines.push(`  … and ${(total - listed.length).toLocaleString("en-US")} more problems`);
+  if (total > listed.length) lines.push(`  … and ${countText(total - listed.length)} more problems`);
   throw new CaseFileError(`${where}: not a valid case file\n${lines.join("\n")}`);
 }
 

@@ -1,4 +1,5 @@
 import type { ScanCase } from "./caseSchema";
+import { countText } from "./countText";
 
 /**
  * How big a case may be. A shape is only numbers, so without limits a 200-byte file with shape
@@ -26,10 +27,8 @@ export interface Problem {
   /** How many more problems of the same field were not listed. */
   more?: number;
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 const power = (n: number) => `2^${Number.isInteger(Math.log2(n)) ? Math.log2(n) : Math.log2(n).toFixed(1)}`;
-const limit = (n: number) => `${count(n)} (${power(n)})`;
+const limit = (n: number) => `${countText(n)} (${power(n)})`;
 
 /** Problems with the size of a parsed case: limits first, then every array against the shape. */
 export function caseShapeProblems(c: ScanCase): Problem[] {
@@ -42,7 +41,9 @@ function limitProblems(c: ScanCase): Problem[] {
   const rows = ragged ? c.lengths.length : c.shape[0];
   const rowsPath = ragged ? ["lengths"] : ["shape", 0];
   if (rows > MAX_ROWS) {
-    return [{ path: rowsPath, message: `${count(rows)} rows (sequences) is above the limit of ${limit(MAX_ROWS)}` }];
+    return [
+      { path: rowsPath, message: `${countText(rows)} rows (sequences) is above the limit of ${limit(MAX_ROWS)}` },
+    ];
   }
   let tokens: number;
   let tokensPath: (string | number)[];
@@ -56,14 +57,14 @@ function limitProblems(c: ScanCase): Problem[] {
   }
   if (tokens > MAX_TOKENS) {
     return [
-      { path: tokensPath, message: `${count(tokens)} tokens in a row is above the limit of ${limit(MAX_TOKENS)}` },
+      { path: tokensPath, message: `${countText(tokens)} tokens in a row is above the limit of ${limit(MAX_TOKENS)}` },
     ];
   }
   if (rows * tokens > MAX_ELEMENTS) {
     const what = ragged
-      ? `${count(rows)} sequences padded to ${count(tokens)} tokens`
-      : `B·T = ${count(rows)}·${count(tokens)}`;
-    const message = `${what} = ${count(rows * tokens)} elements is above the limit of ${limit(MAX_ELEMENTS)}`;
+      ? `${countText(rows)} sequences padded to ${countText(tokens)} tokens`
+      : `B·T = ${countText(rows)}·${countText(tokens)}`;
+    const message = `${what} = ${countText(rows * tokens)} elements is above the limit of ${limit(MAX_ELEMENTS)}`;
     return [{ path: ragged ? ["lengths"] : ["shape"], message }];
   }
   const chunkSize = c.kind === "convention" ? CONVENTION_CHUNK_SIZE : c.params.chunk_size;
@@ -76,7 +77,7 @@ function limitProblems(c: ScanCase): Problem[] {
     {
       path: c.kind === "convention" ? ["lengths"] : ["params", "chunk_size"],
       message:
-        `chunk_size ${count(chunkSize)} over ${count(rows)} rows of ${count(tokens)} tokens takes ${power(work)} ` +
+        `chunk_size ${countText(chunkSize)} over ${countText(rows)} rows of ${countText(tokens)} tokens takes ${power(work)} ` +
         `multiply-adds in the local scans (rows · padded length · min(chunk_size, T)), above the limit of ${power(MAX_SCAN_WORK)}`,
     },
   ];

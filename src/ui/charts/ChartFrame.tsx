@@ -24,8 +24,8 @@ export interface ChartFrameProps {
   wrapRef: RefObject<HTMLDivElement | null>;
   /** Tokens on the axis. */
   length: number;
-  /** The recharts element, memoised by the chart so hovering never re-renders it. */
-  plot: ReactElement;
+  /** The recharts element, memoised by the chart so hovering never re-renders it (null: not drawn yet). */
+  plot: ReactElement | null;
   boundaries: { lines: number[]; crowded: boolean };
   shades: Shade[];
   hoverToken: number | null | undefined;

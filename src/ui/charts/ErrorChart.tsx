@@ -1,5 +1,5 @@
-import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { Line, LineChart, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
@@ -11,7 +11,8 @@ import { formatShort } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { EVERY_TICK, TICK, tokenXAxis } from "./tokenAxis";
+import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "./tokenAxis";
+import { usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
@@ -68,13 +69,11 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  // Recharts' own work on a few thousand points is tens of milliseconds: deferred, the new plot is
-  // drawn in a render of its own, after the task that brought the result (the last plot stays until then).
-  const plot = useDeferredValue(
+  const plot = usePlotInOwnTask(
     useMemo(
       () => (
         <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
-          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          {valueGrid()}
           {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
             width={PLOT_LEFT}
@@ -84,7 +83,7 @@ export function ErrorChart(props: ErrorChartProps) {
             tickFormatter={decadeLabel}
             allowDataOverflow
             tick={TICK}
-            interval={EVERY_TICK}
+            {...GIVEN_TICKS}
           />
           <Line name="serial loop" dataKey="serial" {...lineProps("serialLoop")} />
           <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />

@@ -1,5 +1,5 @@
-import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
@@ -10,7 +10,8 @@ import { formatShort, formatValue } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { EVERY_TICK, TICK, tokenXAxis } from "./tokenAxis";
+import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "./tokenAxis";
+import { usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
@@ -72,13 +73,11 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [lossMask, reference, chunked, length, gap],
   );
 
-  // Recharts' own work on a few thousand points is tens of milliseconds: deferred, the new plot is
-  // drawn in a render of its own, after the task that brought the result (the last plot stays until then).
-  const plot = useDeferredValue(
+  const plot = usePlotInOwnTask(
     useMemo(
       () => (
         <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
-          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          {valueGrid()}
           {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
             width={PLOT_LEFT}
@@ -87,7 +86,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
             allowDataOverflow
             tickFormatter={formatShort}
             tick={TICK}
-            interval={EVERY_TICK}
+            {...GIVEN_TICKS}
           />
           <Line name="serial float64" dataKey="reference" {...lineProps("reference")} />
           <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />

@@ -1,4 +1,4 @@
-import { XAxis } from "recharts";
+import { CartesianGrid, XAxis } from "recharts";
 import { tokenDomain, tokenTicks } from "./chartSeries";
 import { X_AXIS_HEIGHT } from "./PlotOverlay";
 
@@ -6,11 +6,12 @@ import { X_AXIS_HEIGHT } from "./PlotOverlay";
 export const TICK = { fontSize: 11 };
 
 /**
- * `interval` of every axis whose ticks are already spaced by us (a handful, for the plot's size):
- * show each one. Recharts' default ("preserveEnd") measures every label's text in the DOM to drop
- * the ones that would collide, which forced a page layout in the task that draws a new plot.
+ * For every axis whose ticks we give (a handful, spaced by us for the plot's size): recharts shows
+ * each one (`interval` 0) and computes no "nice" ticks of its own. By default it measured every
+ * label's text in the DOM to drop those that would collide (a page layout in the task that draws a
+ * new plot) and worked out nice ticks with decimal.js (15–25 ms per chart), then drew ours anyway.
  */
-export const EVERY_TICK = 0;
+export const GIVEN_TICKS = { interval: 0, niceTicks: "none" } as const;
 
 /**
  * The token axis every per-token chart shares: tokens 0…length−1, ticks spaced for the plot's width.
@@ -23,10 +24,24 @@ export function tokenXAxis(length: number, plotWidth: number) {
       type="number"
       domain={tokenDomain(length)}
       ticks={tokenTicks(length, plotWidth)}
-      interval={EVERY_TICK}
+      {...GIVEN_TICKS}
       allowDataOverflow
       height={X_AXIS_HEIGHT}
       tick={TICK}
     />
   );
+}
+
+/** No vertical grid lines: what `verticalCoordinatesGenerator` gives a grid that draws none. */
+const NO_LINES = () => [];
+
+/**
+ * The horizontal value lines behind every per-token chart. Recharts computes the vertical lines'
+ * places even when it draws none, and on a chart's first render (before its XAxis is registered)
+ * it does so on a default category axis with a tick per data point, measuring each label's text in
+ * the DOM: 50–170 ms in the task that opened the page. A grid that draws no vertical lines need
+ * not place them.
+ */
+export function valueGrid() {
+  return <CartesianGrid vertical={false} verticalCoordinatesGenerator={NO_LINES} stroke="#e5e7eb" />;
 }

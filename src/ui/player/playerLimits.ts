@@ -1,4 +1,5 @@
 import type { ScanCase } from "../../io/caseSchema";
+import { countText } from "../../io/countText";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { PlayerSource } from "./source";
 
@@ -41,5 +42,5 @@ export function sourceSizeProblem(source: PlayerSource): string | null {
 /** Why a batch is too large for the player, naming the limit and the size asked for; null when it fits. */
 export function playerSizeProblem(cells: number, what: string, rows: number): string | null {
   if (cells <= MAX_PLAYER_CELLS) return null;
-  return `${what} has ${rows} × ${Math.round(cells / Math.max(1, rows))} = ${cells.toLocaleString("en-US")} cells; the player replays at most ${MAX_PLAYER_CELLS.toLocaleString("en-US")} (check a batch this large in the conformance view or the playground)`;
+  return `${what} has ${rows} × ${Math.round(cells / Math.max(1, rows))} = ${countText(cells)} cells; the player replays at most ${countText(MAX_PLAYER_CELLS)} (check a batch this large in the conformance view or the playground)`;
 }

@@ -114,8 +114,11 @@ export function progressText(phase: RunPhase | null, precision: PlaygroundPrecis
 /** Cells summarised per task: a few ms each. */
 const SUMMARY_SLICE = 2 ** 13;
 
-/** Cells of serial scan per task: some tens of ms, so 64 × 32768 is never one multi-second task. */
-const SERIAL_SLICE = 2 ** 16;
+/**
+ * Cells of serial scan per task (whole rows, at least one): about 10 ms, so the page's own slices
+ * stay short even when the engine's threads hold the cores and stretch each one 2–3× in wall time.
+ */
+const SERIAL_SLICE = 2 ** 14;
 
 /**
  * The serial scan of every row as padded `[rows, cols]` tables, a few rows per task (a serial

@@ -1,3 +1,4 @@
+import { countText } from "../../../io/countText";
 import { paddingStats } from "../../../io/playgroundProblem";
 import {
   GENERATORS,
@@ -150,7 +151,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
         </>
       ) : null}
       <p className="padding-share num" data-testid="padding-share">
-        [{stats.rows} × {stats.maxLength}] scan: {stats.realTokens.toLocaleString("en-US")} real tokens,{" "}
+        [{stats.rows} × {stats.maxLength}] scan: {countText(stats.realTokens)} real tokens,{" "}
         <strong>
           {(stats.paddingShare * 100).toFixed(stats.paddingShare > 0 && stats.paddingShare < 0.01 ? 2 : 0)}%
         </strong>{" "}

@@ -1,5 +1,5 @@
-import { type Ref, useDeferredValue, useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -9,7 +9,8 @@ import { formatShort, formatValue } from "../../charts/formatNumber";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { EVERY_TICK, TICK, tokenXAxis } from "../../charts/tokenAxis";
+import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "../../charts/tokenAxis";
+import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
 import { useWidth } from "../../charts/useWidth";
 import { type OverlayLine, overlayPoints } from "./conventionSeries";
 
@@ -41,11 +42,11 @@ export function ConventionChart(props: ConventionChartProps) {
     [lossMask, length, gap],
   );
   const keys = useMemo(() => lines.map((line) => line.key), [lines]);
-  const plot = useDeferredValue(
+  const plot = usePlotInOwnTask(
     useMemo(
       () => (
         <LineChart width={width} height={height} data={points} margin={MARGIN}>
-          <CartesianGrid vertical={false} stroke="#e5e7eb" />
+          {valueGrid()}
           {tokenXAxis(length, plotWidth)}
           <YAxis
             width={PLOT_LEFT}
@@ -54,7 +55,7 @@ export function ConventionChart(props: ConventionChartProps) {
             allowDataOverflow
             tickFormatter={formatShort}
             tick={TICK}
-            interval={EVERY_TICK}
+            {...GIVEN_TICKS}
           />
           {lines.map((line) => (
             <Line

@@ -1,4 +1,5 @@
 import type { ConventionEstimator, Library } from "../../../core";
+import { countText } from "../../../io/countText";
 import type { ConventionOutput, ConventionTables } from "./conventionRun";
 
 export const LIBRARY_LABELS: Record<Library, string> = { slime: "slime", openrlhf: "OpenRLHF", verl: "verl" };
@@ -112,8 +113,8 @@ function largestOver(a: Float64Array, b: Float64Array, cols: number, cells: Iter
     max = Math.max(max, Math.abs(x - y));
   }
   if (lost === 0) return short(max);
-  if (measured === 0) return `an amount NaN / ∞ hides (on all ${count(lost)} of those tokens)`;
-  return `${short(max)} (NaN / ∞ on ${count(lost)} of those tokens, left out)`;
+  if (measured === 0) return `an amount NaN / ∞ hides (on all ${countText(lost)} of those tokens)`;
+  return `${short(max)} (NaN / ∞ on ${countText(lost)} of those tokens, left out)`;
 }
 
 function* spanCells(spans: Span[]): Generator<[number, number]> {
@@ -126,8 +127,6 @@ function* beforeHoles(spans: Span[]): Generator<[number, number]> {
   for (const s of spans) lastStart.set(s.row, Math.max(lastStart.get(s.row) ?? 0, s.start));
   for (const [row, start] of lastStart) for (let t = 0; t < start; t++) yield [row, t];
 }
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 const short = (x: number) =>
   x === 0 ? "0" : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? String(Number(x.toPrecision(3))) : x.toExponential(2);
@@ -295,7 +294,7 @@ function pairDifferences(
   if (lostA + lostB > 0) {
     say(
       "non-finite",
-      `NaN / ∞ in the inputs: ${A} loses ${count(lostA)} values, ${B} ${count(lostB)} (${count(both)} in both), each where its own rules carry them; they are left out of every figure here.`,
+      `NaN / ∞ in the inputs: ${A} loses ${countText(lostA)} values, ${B} ${countText(lostB)} (${countText(both)} in both), each where its own rules carry them; they are left out of every figure here.`,
     );
   }
   const where = `in the ${OUTPUT_WORDS[worst.output]} at row ${worst.row}, token ${worst.token}`;

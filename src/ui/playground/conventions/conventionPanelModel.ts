@@ -1,3 +1,4 @@
+import { countText } from "../../../io/countText";
 import { formatShort } from "../../charts/formatNumber";
 import { LIBRARY_LABELS } from "./conventionDifferences";
 import type { ConventionOutput } from "./conventionRun";
@@ -56,20 +57,19 @@ export function checkSentence(view: ConventionView): string {
   if (!run.run.ok) return `${name} in float32 (${run.backend}) refuses these inputs: ${run.run.error}`;
   const check = view.check;
   if (!check) return `${name} in float32 (${run.backend}): no error bound for this run.`;
-  const count = (n: number) => n.toLocaleString("en-US");
   const { float64, float32, both } = check.nonFinite;
   const leftOut = float64 + float32 - both;
   const head = `${name} in float32 (${run.backend}) against float64:`;
   // NaN and ±Inf took leftOut elements: they are named apart, never given an error figure or a verdict.
   const lost =
     leftOut > 0
-      ? ` NaN / ∞ elements, left out: ${count(leftOut)} (float64 ${count(float64)}, float32 ${count(float32)}, both ${count(both)}).`
+      ? ` NaN / ∞ elements, left out: ${countText(leftOut)} (float64 ${countText(float64)}, float32 ${countText(float32)}, both ${countText(both)}).`
       : "";
   if (check.cells === 0) return `${head} no element where both are finite, so nothing to judge.${lost}`;
   const where = leftOut > 0 ? " where both are finite" : "";
   const verdict =
     check.overBound === 0
       ? `every one within its own error bound (worst: ${formatShort(check.worstFraction)} of it)`
-      : `▲ ${count(check.overBound)} over their error bound`;
-  return `${head} max |float32 − float64| ${formatShort(check.maxAbs)} over ${count(check.cells)} values${where}, ${verdict}.${lost}`;
+      : `▲ ${countText(check.overBound)} over their error bound`;
+  return `${head} max |float32 − float64| ${formatShort(check.maxAbs)} over ${countText(check.cells)} values${where}, ${verdict}.${lost}`;
 }

@@ -1,4 +1,5 @@
 import type { Library } from "../../../core";
+import { chartData } from "../../charts/chartSeries";
 import { envelopeIndices } from "../../charts/downsample";
 
 /** One line of the overlay: a library's float64 values, or the shown library's float32 run. */
@@ -29,7 +30,7 @@ export type OverlayPoint = { t: number } & Record<string, number | null>;
  * beyond that the minimum and maximum of every line per bucket (a spike in any line survives).
  * NaN and infinities become gaps (null).
  */
-export function overlayPoints(lines: OverlayLine[], length: number, buckets: number): OverlayPoint[] {
+export function overlayPoints(lines: OverlayLine[], length: number, buckets: number): readonly OverlayPoint[] {
   const idx = envelopeIndices(
     lines.map((line) => line.values),
     length,
@@ -45,5 +46,5 @@ export function overlayPoints(lines: OverlayLine[], length: number, buckets: num
     }
     points[j] = point;
   }
-  return points;
+  return chartData(points);
 }

@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
 import { useNow } from "../../useNow";
@@ -64,8 +65,7 @@ export function plainNumber(x: number): string {
 
 /** "NaN / ∞ cells, left out of the figures: chunked 128, serial 41" (valid tokens, every output). */
 export function nonFiniteCount(counts: { chunked: number; serial: number }): string {
-  const n = (x: number) => x.toLocaleString("en-US");
-  return `NaN / ∞ cells, left out of the figures: chunked ${n(counts.chunked)}, serial ${n(counts.serial)}`;
+  return `NaN / ∞ cells, left out of the figures: chunked ${countText(counts.chunked)}, serial ${countText(counts.serial)}`;
 }
 
 function millis(ms: number): string {
@@ -116,11 +116,11 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
         <dd
           data-testid="cells-over-bound"
           className={summary.overBound ? "alert" : ""}
-          title={`${summary.cells.toLocaleString("en-US")} cells compared`}
+          title={`${countText(summary.cells)} cells compared`}
         >
           {summary.overBound === null
             ? "–"
-            : `${summary.overBound ? "▲ " : ""}${summary.overBound} / ${summary.cells.toLocaleString("en-US")}`}
+            : `${summary.overBound ? "▲ " : ""}${summary.overBound} / ${countText(summary.cells)}`}
         </dd>
       </dl>
       {summary.nonFinite.chunked + summary.nonFinite.serial > 0 ? (
