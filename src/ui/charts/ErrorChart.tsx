@@ -11,7 +11,7 @@ import { formatShort } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "./tokenAxis";
+import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
 import { usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -82,7 +82,6 @@ export function ErrorChart(props: ErrorChartProps) {
             ticks={series.ticks}
             tickFormatter={decadeLabel}
             allowDataOverflow
-            tick={TICK}
             {...GIVEN_TICKS}
           />
           <Line name="serial loop" dataKey="serial" {...lineProps("serialLoop")} />

@@ -10,7 +10,7 @@ import { formatShort, formatValue } from "./formatNumber";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "./tokenAxis";
+import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
 import { usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -85,7 +85,6 @@ export function ReturnsChart(props: ReturnsChartProps) {
             {...niceDomain(series.points, ["reference", "chunked"])}
             allowDataOverflow
             tickFormatter={formatShort}
-            tick={TICK}
             {...GIVEN_TICKS}
           />
           <Line name="serial float64" dataKey="reference" {...lineProps("reference")} />

@@ -244,14 +244,23 @@ export function usePlaygroundCompute(
   }, []);
 
   // While drawing: the edited row alone, the latest draft only (drafts come at most once per frame),
-  // at most every ROW_INTERVAL_MS.
+  // one row at a time, at most every ROW_INTERVAL_MS, and the engine left idle between rows at least
+  // as long as the last row kept it busy. On a GPU emulated in software (SwiftShader, where no GPU
+  // is found) the engine's threads take every core while they run: back to back, the rows of a
+  // stroke stretched the page's own 30 ms tasks to 150 ms.
   const rowId = useRef(0);
   const lastRowStart = useRef(0);
+  const lastRowEnd = useRef(0);
+  const lastRowCost = useRef(0);
+  const [rowInFlight, setRowInFlight] = useState(false);
+  const rowDraft = useRef<typeof draft>(null);
   useEffect(() => {
-    if (!solver || !draft) return;
+    if (!solver || !draft || rowInFlight || rowDraft.current === draft) return;
     const id = ++rowId.current;
     const start = () => {
+      rowDraft.current = draft;
       lastRowStart.current = performance.now();
+      setRowInFlight(true);
       const row = Math.min(draft.state.selectedRow, draft.rows.length - 1);
       runLiveRow(draft.state, draft.rows, row, solver)
         .then((next) => {
@@ -259,16 +268,25 @@ export function usePlaygroundCompute(
         })
         .catch(() => {
           // A row that cannot be computed mid-stroke (e.g. fully masked) shows its error on pointer-up.
+        })
+        .finally(() => {
+          lastRowEnd.current = performance.now();
+          lastRowCost.current = lastRowEnd.current - lastRowStart.current;
+          setRowInFlight(false);
         });
     };
-    const wait = ROW_INTERVAL_MS - (performance.now() - lastRowStart.current);
+    const now = performance.now();
+    const wait = Math.max(
+      ROW_INTERVAL_MS - (now - lastRowStart.current),
+      lastRowCost.current - (now - lastRowEnd.current),
+    );
     if (wait <= 0) {
       start();
       return;
     }
     const timer = setTimeout(start, wait);
     return () => clearTimeout(timer);
-  }, [solver, draft]);
+  }, [solver, draft, rowInFlight]);
 
   const behind = result !== null && !computing && !resultIsOf(result, committed);
   return useMemo(

@@ -9,7 +9,7 @@ import { formatShort, formatValue } from "../../charts/formatNumber";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { GIVEN_TICKS, TICK, tokenXAxis, valueGrid } from "../../charts/tokenAxis";
+import { GIVEN_TICKS, tokenXAxis, valueGrid } from "../../charts/tokenAxis";
 import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
 import { useWidth } from "../../charts/useWidth";
 import { type OverlayLine, overlayPoints } from "./conventionSeries";
@@ -54,7 +54,6 @@ export function ConventionChart(props: ConventionChartProps) {
             {...niceDomain(points, keys)}
             allowDataOverflow
             tickFormatter={formatShort}
-            tick={TICK}
             {...GIVEN_TICKS}
           />
           {lines.map((line) => (

@@ -1,4 +1,10 @@
-import { describeNonFinite, findNonFinite, nonFiniteSpread, spreadLesson } from "../../../io/nonFinite";
+import {
+  describeNonFinite,
+  findNonFinite,
+  type NonFiniteCell,
+  nonFiniteSpread,
+  spreadLesson,
+} from "../../../io/nonFinite";
 import { laneOf } from "../../../io/playgroundProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 
@@ -11,6 +17,23 @@ const LANES_READ: Record<Estimator, ("rewards" | "values" | "kl")[]> = {
   reinforce_pp: ["kl"],
 };
 
+/** Cells named in a note, at most: a lane that is all NaN is reported as its first few and a count. */
+const MAX_CELLS = 1000;
+
+/**
+ * The non-finite cells of one row's lane (as row 0), found once per array: a stroke replaces only
+ * the edited row's arrays, so the note after it scans one row again, not the whole batch.
+ */
+const cellsOfLane = new WeakMap<number[], NonFiniteCell[]>();
+function nonFiniteCells(values: number[]): NonFiniteCell[] {
+  let cells = cellsOfLane.get(values);
+  if (!cells) {
+    cells = findNonFinite([values], MAX_CELLS);
+    cellsOfLane.set(values, cells);
+  }
+  return cells;
+}
+
 /**
  * The note over the editor when inputs hold NaN or ±Inf, naming row and token per lane, or null.
  * The run still happens: the page shows what each scan makes of them.
@@ -18,7 +41,9 @@ const LANES_READ: Record<Estimator, ("rewards" | "values" | "kl")[]> = {
 export function nonFiniteInputNote(rows: PlaygroundRow[], estimator: Estimator): string | null {
   const parts: string[] = [];
   for (const lane of LANES_READ[estimator]) {
-    const cells = findNonFinite(rows.map((row) => row[lane] ?? []));
+    const cells = rows
+      .flatMap((row, b) => nonFiniteCells(row[lane] ?? []).map((cell) => ({ ...cell, row: b })))
+      .slice(0, MAX_CELLS);
     if (cells.length > 0) parts.push(describeNonFinite(cells, lane));
   }
   if (estimator === "reinforce_pp") {
