@@ -174,7 +174,7 @@ async function benchBackend(page: Page, backend: "wasm" | "webgpu"): Promise<Edi
   const figures: EditFigure[] = [
     {
       backend,
-      edit: "opening the batch",
+      edit: OPENING,
       longestMs: Math.max(0, ...opening),
       cpuMs: openingCpu,
       longTasks: opening.length,
@@ -198,6 +198,9 @@ async function benchBackend(page: Page, backend: "wasm" | "webgpu"): Promise<Edi
   }
   return figures;
 }
+
+/** Not an edit: the target is per edit, opening is reported beside it. */
+const OPENING = "opening the batch";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -245,15 +248,20 @@ try {
       backend.padEnd(7),
       edit.padEnd(20),
       `${median(longest)} ms`.padEnd(20),
-      `${worst} ms${worst > TARGET_MS ? " (over)" : ""}`.padEnd(19),
+      `${worst} ms${edit !== OPENING && worst > TARGET_MS ? " (over)" : ""}`.padEnd(19),
       `${Math.max(...list.map((f) => f.cpuMs))} ms`.padEnd(19),
       String(median(list.map((f) => f.longTasks))).padEnd(22),
       `${median(list.map((f) => f.resultMs))} ms`.padEnd(22),
     ];
     console.log(`| ${cells.join(" | ")} |`);
   }
-  const worst = Math.max(...figures.map((f) => f.longestMs));
-  console.log(`Target: no task over ${TARGET_MS} ms per edit. Longest seen: ${worst} ms.`);
+  const edits = figures.filter((f) => f.edit !== OPENING);
+  const worst = edits.reduce((a, b) => (b.longestMs > a.longestMs ? b : a));
+  const opening = Math.max(...figures.filter((f) => f.edit === OPENING).map((f) => f.longestMs));
+  console.log(
+    `Target: no task over ${TARGET_MS} ms per edit. Longest during an edit: ${worst.longestMs} ms (${worst.backend}, ${worst.edit}); ` +
+      `${worst.longestMs > TARGET_MS ? "over" : "met"}. Opening the batch (not an edit): ${opening} ms.`,
+  );
 } finally {
   await browser.close();
   stopServer(server);
