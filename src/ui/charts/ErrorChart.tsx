@@ -4,7 +4,7 @@ import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { errorSeries } from "./chartSeries";
+import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
@@ -72,7 +72,7 @@ export function ErrorChart(props: ErrorChartProps) {
   const plot = usePlotInOwnTask(
     useMemo(
       () => (
-        <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
+        <LineChart width={width} height={height} margin={MARGIN}>
           {valueGrid()}
           {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
@@ -84,12 +84,12 @@ export function ErrorChart(props: ErrorChartProps) {
             allowDataOverflow
             {...GIVEN_TICKS}
           />
-          <Line name="serial loop" dataKey="serial" {...lineProps("serialLoop")} />
-          <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />
-          {hasBound && <Line name="tolerance" dataKey="bound" {...lineProps("bound")} />}
+          <Line name="serial loop" data={series.serial} dataKey="v" {...lineProps("serialLoop")} />
+          <Line name="chunked" data={series.chunked} dataKey="v" {...lineProps("chunked")} />
+          {series.bound && <Line name="tolerance" data={series.bound} dataKey="v" {...lineProps("bound")} />}
         </LineChart>
       ),
-      [series, width, height, hasBound],
+      [series, width, height],
     ),
   );
 
@@ -139,11 +139,7 @@ function errorNotes(series: ReturnType<typeof errorSeries>, length: number, tooD
     const below = series.belowFloor ? `${series.belowFloor} tokens below it` : "";
     notes.push(`log axis: ${[what, below].filter(Boolean).join(" and ")} drawn at ${decadeLabel(series.floor)}`);
   }
-  if (series.points.length < length) {
-    notes.push(
-      `${series.points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`,
-    );
-  }
+  notes.push(...downsampleNotes([series.chunked, series.serial, ...(series.bound ? [series.bound] : [])], length));
   if (tooDense) notes.push("chunks too narrow to draw their boundaries at this width");
   if (series.nonFiniteTokens.length) notes.push(`${series.nonFiniteTokens.length} tokens with NaN or infinite error`);
   return notes;

@@ -3,7 +3,7 @@ import { Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { niceDomain, returnsSeries } from "./chartSeries";
+import { downsampleNotes, niceDomain, returnsSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
@@ -76,19 +76,19 @@ export function ReturnsChart(props: ReturnsChartProps) {
   const plot = usePlotInOwnTask(
     useMemo(
       () => (
-        <LineChart width={width} height={height} data={series.points} margin={MARGIN}>
+        <LineChart width={width} height={height} margin={MARGIN}>
           {valueGrid()}
           {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
           <YAxis
             width={PLOT_LEFT}
             type="number"
-            {...niceDomain(series.points, ["reference", "chunked"])}
+            {...niceDomain([series.reference, series.chunked])}
             allowDataOverflow
             tickFormatter={formatShort}
             {...GIVEN_TICKS}
           />
-          <Line name="serial float64" dataKey="reference" {...lineProps("reference")} />
-          <Line name="chunked" dataKey="chunked" {...lineProps("chunked")} />
+          <Line name="serial float64" data={series.reference} dataKey="v" {...lineProps("reference")} />
+          <Line name="chunked" data={series.chunked} dataKey="v" {...lineProps("chunked")} />
         </LineChart>
       ),
       [series, width, height],
@@ -106,11 +106,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
       ...(broken.spans.length ? [{ label: "NaN / ∞ (gap)", colour: NON_FINITE_FILL, width: 0 }] : []),
     ],
     notes: [
-      ...(series.points.length < length
-        ? [
-            `${series.points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`,
-          ]
-        : []),
+      ...downsampleNotes([series.reference, series.chunked], length),
       ...(boundaries.tooDense ? ["chunks too narrow to draw their boundaries at this width"] : []),
       ...(series.nonFinite ? [`${series.nonFinite} tokens NaN or infinite: gaps`] : []),
     ],

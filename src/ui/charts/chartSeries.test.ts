@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  downsampleNotes,
   errorSeries,
+  linePoints,
   MAX_ERROR_DECADES,
   niceDomain,
   returnsSeries,
@@ -12,12 +14,18 @@ import {
 describe("returnsSeries", () => {
   it("turns non-finite values into gaps and counts them", () => {
     const s = returnsSeries([1, Number.NaN, 3], [1, 2, Number.POSITIVE_INFINITY], 800);
-    expect(s.points).toEqual([
-      { t: 0, reference: 1, chunked: 1 },
-      { t: 1, reference: null, chunked: 2 },
-      { t: 2, reference: 3, chunked: null },
+    expect(s.reference).toEqual([
+      { t: 0, v: 1 },
+      { t: 1, v: null },
+      { t: 2, v: 3 },
+    ]);
+    expect(s.chunked).toEqual([
+      { t: 0, v: 1 },
+      { t: 1, v: 2 },
+      { t: 2, v: null },
     ]);
     expect(s.nonFinite).toBe(2);
+    expect(Object.isFrozen(s.reference)).toBe(true);
   });
 
   it("downsamples long rows but keeps a spike", () => {
@@ -26,8 +34,14 @@ describe("returnsSeries", () => {
     const chunked = Float32Array.from(ref);
     chunked[6000] = 50;
     const s = returnsSeries(ref, chunked, 700);
-    expect(s.points.length).toBeLessThan(4 * 700 + 2);
-    expect(s.points.find((p) => p.t === 6000)?.chunked).toBe(50);
+    // Each line its own minimum and maximum per bucket, not the union of both lines' points.
+    expect(s.reference.length).toBeLessThanOrEqual(2 * 700 + 2);
+    expect(s.chunked.length).toBeLessThanOrEqual(2 * 700 + 2);
+    expect(s.chunked.find((p) => p.t === 6000)?.v).toBe(50);
+    expect(s.reference.find((p) => p.t === 6000)).toBeUndefined();
+    expect(downsampleNotes([s.reference, s.chunked], n)).toEqual([
+      `up to ${Math.max(s.reference.length, s.chunked.length)} of 8192 tokens drawn per line: its minimum and maximum every 2 pixels`,
+    ]);
   });
 });
 
@@ -36,8 +50,9 @@ describe("errorSeries", () => {
     const s = errorSeries([0, 3e-7, 2e-5], [1e-7, 0, 0], undefined, 800);
     expect(s.top).toBe(-4);
     expect(s.floor).toBe(-8);
-    expect(s.points[0].chunked).toBe(-8);
-    expect(s.points[1].chunked).toBeCloseTo(Math.log10(3e-7), 12);
+    expect(s.chunked[0].v).toBe(-8);
+    expect(s.chunked[1].v).toBeCloseTo(Math.log10(3e-7), 12);
+    expect(s.bound).toBeNull();
     expect(s.zeros).toEqual({ chunked: 1, serial: 2 });
     expect(s.ticks.at(-1)).toBe(-4);
     expect(s.ticks[0]).toBeGreaterThanOrEqual(-8);
@@ -47,19 +62,19 @@ describe("errorSeries", () => {
     const s = errorSeries([1e-30, 1e-3], [1e-3, 1e-3], [1e-2, 1e-2], 800);
     expect(s.top - s.floor).toBe(MAX_ERROR_DECADES);
     expect(s.belowFloor).toBe(1);
-    expect(s.points[0].bound).toBeCloseTo(-2, 12);
+    expect(s.bound?.[0].v).toBeCloseTo(-2, 12);
   });
 
   it("lists tokens with non-finite errors and gaps them", () => {
     const s = errorSeries([1e-7, Number.NaN, 1e-7], [1e-7, 1e-7, Number.POSITIVE_INFINITY], undefined, 800);
     expect(s.nonFiniteTokens).toEqual([1, 2]);
-    expect(s.points[1].chunked).toBeNull();
-    expect(s.points[2].serial).toBeNull();
+    expect(s.chunked[1].v).toBeNull();
+    expect(s.serial[2].v).toBeNull();
   });
 
   it("still draws an all-zero error row", () => {
     const s = errorSeries([0, 0], [0, 0], undefined, 800);
-    expect(s.points.every((p) => p.chunked === s.floor)).toBe(true);
+    expect(s.chunked.every((p) => p.v === s.floor)).toBe(true);
   });
 });
 
@@ -85,17 +100,22 @@ describe("token axis", () => {
 
 describe("niceDomain", () => {
   it("widens to round ticks over the finite values", () => {
-    const points = [
-      { a: -21.3, b: null },
-      { a: 3, b: 19.7 },
+    const a = [
+      { t: 0, v: -21.3 },
+      { t: 1, v: 3 },
     ];
-    expect(niceDomain(points, ["a", "b"])).toEqual({ domain: [-30, 20], ticks: [-30, -20, -10, 0, 10, 20] });
-    expect(niceDomain([{ a: 0.1 }, { a: 0.3 }], ["a"]).ticks).toEqual([0.1, 0.15, 0.2, 0.25, 0.3]);
+    const b = [
+      { t: 0, v: null },
+      { t: 1, v: 19.7 },
+    ];
+    expect(niceDomain([a, b])).toEqual({ domain: [-30, 20], ticks: [-30, -20, -10, 0, 10, 20] });
+    expect(niceDomain([linePoints([0.1, 0.3], 2, 800)]).ticks).toEqual([0.1, 0.15, 0.2, 0.25, 0.3]);
   });
 
   it("copes with flat and empty data", () => {
-    expect(niceDomain([{ a: 0 }], ["a"]).domain).toEqual([-1, 1]);
-    expect(niceDomain([{ a: 5 }], ["a"]).domain[0]).toBeLessThan(5);
-    expect(niceDomain([{ a: null }], ["a"])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
+    expect(niceDomain([[{ t: 0, v: 0 }]]).domain).toEqual([-1, 1]);
+    expect(niceDomain([[{ t: 0, v: 5 }]]).domain[0]).toBeLessThan(5);
+    expect(niceDomain([[{ t: 0, v: null }]])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
+    expect(niceDomain([])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
   });
 });

@@ -1,21 +1,24 @@
 import { decadeOf } from "../heatmap/colourScale";
-import { envelopeIndices } from "./downsample";
+import { envelopeIndices, PX_PER_BUCKET } from "./downsample";
 
 /**
- * What the two line charts draw, computed from the full per-token arrays: downsampled points,
- * non-finite values as gaps, and the log axis of the error chart with its floor.
+ * What the line charts draw, computed from the full per-token arrays: each line's own downsampled
+ * points, non-finite values as gaps, and the log axis of the error chart with its floor.
  */
 
-export interface ReturnsPoint {
+/** One drawn point of a line: a token and its value (null where the value is NaN or infinite: a gap). */
+export interface LinePoint {
   t: number;
-  /** null where the value is NaN or infinite (a gap in the line). */
-  reference: number | null;
-  chunked: number | null;
+  v: number | null;
 }
 
+/** A line's points, as recharts takes them (its own `data`). */
+export type LineData = readonly LinePoint[];
+
 export interface ReturnsSeries {
-  points: readonly ReturnsPoint[];
-  /** Tokens in the row (the points may be fewer). */
+  reference: LineData;
+  chunked: LineData;
+  /** Tokens in the row (the lines may have fewer points). */
   length: number;
   /** Tokens whose reference or chunked value is not finite. */
   nonFinite: number;
@@ -32,33 +35,53 @@ export function chartData<T>(points: T[]): readonly T[] {
   return Object.freeze(points);
 }
 
+/**
+ * One line's points: every token of a short row, else the token of its minimum and of its maximum
+ * per bucket (and every non-finite token). Each line gets its own points, not the union of all the
+ * chart's lines: recharts works through every point of the chart's data for each line, so shared
+ * points cost a chart of L lines L times the work.
+ */
+export function linePoints(
+  values: ArrayLike<number>,
+  length: number,
+  buckets: number,
+  y: (value: number) => number | null = finiteOrNull,
+): LineData {
+  const idx = envelopeIndices([values], length, buckets);
+  const points = new Array<LinePoint>(idx.length);
+  for (let j = 0; j < idx.length; j++) points[j] = { t: idx[j], v: y(values[idx[j]]) };
+  return chartData(points);
+}
+
+/** The legend's note when lines are drawn with fewer points than the row has tokens, else none. */
+export function downsampleNotes(lines: readonly LineData[], length: number): string[] {
+  const drawn = Math.max(0, ...lines.map((line) => line.length));
+  if (drawn >= length) return [];
+  return [`up to ${drawn} of ${length} tokens drawn per line: its minimum and maximum every ${PX_PER_BUCKET} pixels`];
+}
+
 export function returnsSeries(
   reference: ArrayLike<number>,
   chunked: ArrayLike<number>,
   widthPx: number,
 ): ReturnsSeries {
   const length = Math.min(reference.length, chunked.length);
-  const idx = envelopeIndices([reference, chunked], length, widthPx);
-  const points: ReturnsPoint[] = new Array(idx.length);
-  for (let j = 0; j < idx.length; j++) {
-    const t = idx[j];
-    points[j] = { t, reference: finiteOrNull(reference[t]), chunked: finiteOrNull(chunked[t]) };
-  }
   let nonFinite = 0;
   for (let t = 0; t < length; t++) if (!Number.isFinite(reference[t]) || !Number.isFinite(chunked[t])) nonFinite++;
-  return { points: chartData(points), length, nonFinite };
+  return {
+    reference: linePoints(reference, length, widthPx),
+    chunked: linePoints(chunked, length, widthPx),
+    length,
+    nonFinite,
+  };
 }
 
-export interface ErrorPoint {
-  t: number;
-  /** log10 of the error, clamped up to the floor; null for NaN / infinite errors. */
-  chunked: number | null;
-  serial: number | null;
-  bound: number | null;
-}
-
+/** The error chart's lines; each point's value is log10 of the error, clamped up to the floor. */
 export interface ErrorSeries {
-  points: readonly ErrorPoint[];
+  chunked: LineData;
+  serial: LineData;
+  /** The tolerance, where the run has one. */
+  bound: LineData | null;
   length: number;
   /** Exponent of the axis floor: zeros (and anything smaller) are drawn at 10^floor. */
   floor: number;
@@ -106,13 +129,6 @@ export function errorSeries(
   const floor = range ? Math.max(decadeOf(range.min) - 1, top - MAX_ERROR_DECADES) : -1;
   const floorValue = 10 ** floor;
   const log = (v: number) => (Number.isFinite(v) ? Math.log10(Math.max(v, floorValue)) : null);
-  const series = bound ? [chunkedError, serialError, bound] : [chunkedError, serialError];
-  const idx = envelopeIndices(series, length, widthPx);
-  const points: ErrorPoint[] = new Array(idx.length);
-  for (let j = 0; j < idx.length; j++) {
-    const t = idx[j];
-    points[j] = { t, chunked: log(chunkedError[t]), serial: log(serialError[t]), bound: bound ? log(bound[t]) : null };
-  }
   const zeros = { chunked: 0, serial: 0 };
   let belowFloor = 0;
   const nonFiniteTokens: number[] = [];
@@ -127,22 +143,29 @@ export function errorSeries(
   const ticks: number[] = [];
   const step = Math.ceil((top - floor) / 6);
   for (let k = top; k >= floor; k -= step) ticks.push(k);
-  return { points: chartData(points), length, floor, top, ticks: ticks.reverse(), zeros, belowFloor, nonFiniteTokens };
+  return {
+    chunked: linePoints(chunkedError, length, widthPx, log),
+    serial: linePoints(serialError, length, widthPx, log),
+    bound: bound ? linePoints(bound, length, widthPx, log) : null,
+    length,
+    floor,
+    top,
+    ticks: ticks.reverse(),
+    zeros,
+    belowFloor,
+    nonFiniteTokens,
+  };
 }
 
 /**
- * A y axis over the finite values of the given keys, widened to round ticks (steps of 1, 2 or 5 ×
+ * A y axis over the finite values of the given lines, widened to round ticks (steps of 1, 2 or 5 ×
  * 10^k, about five of them) so the labels read as plain numbers.
  */
-export function niceDomain<K extends string>(
-  points: ReadonlyArray<Record<K, number | null>>,
-  keys: readonly K[],
-): { domain: [number, number]; ticks: number[] } {
+export function niceDomain(lines: readonly LineData[]): { domain: [number, number]; ticks: number[] } {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  for (const p of points) {
-    for (const k of keys) {
-      const v = p[k];
+  for (const line of lines) {
+    for (const { v } of line) {
       if (v === null) continue;
       if (v < min) min = v;
       if (v > max) max = v;

@@ -3,7 +3,7 @@ import { Line, LineChart, YAxis } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
-import { niceDomain } from "../../charts/chartSeries";
+import { downsampleNotes, linePoints, niceDomain } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatShort, formatValue } from "../../charts/formatNumber";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
@@ -12,7 +12,7 @@ import { maskedSpans, mergeGapFor } from "../../charts/spans";
 import { GIVEN_TICKS, tokenXAxis, valueGrid } from "../../charts/tokenAxis";
 import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
 import { useWidth } from "../../charts/useWidth";
-import { type OverlayLine, overlayPoints } from "./conventionSeries";
+import type { OverlayLine } from "./conventionSeries";
 
 export interface ConventionChartProps {
   title: string;
@@ -35,32 +35,35 @@ export function ConventionChart(props: ConventionChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const width = useWidth(wrapRef);
   const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
-  const points = useMemo(() => overlayPoints(lines, length, plotWidth / PX_PER_BUCKET), [lines, length, plotWidth]);
+  const data = useMemo(
+    () => lines.map((line) => linePoints(line.values, length, plotWidth / PX_PER_BUCKET)),
+    [lines, length, plotWidth],
+  );
   const gap = mergeGapFor(length, plotWidth);
   const shades = useMemo(
     () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
     [lossMask, length, gap],
   );
-  const keys = useMemo(() => lines.map((line) => line.key), [lines]);
   const plot = usePlotInOwnTask(
     useMemo(
       () => (
-        <LineChart width={width} height={height} data={points} margin={MARGIN}>
+        <LineChart width={width} height={height} margin={MARGIN}>
           {valueGrid()}
           {tokenXAxis(length, plotWidth)}
           <YAxis
             width={PLOT_LEFT}
             type="number"
-            {...niceDomain(points, keys)}
+            {...niceDomain(data)}
             allowDataOverflow
             tickFormatter={formatShort}
             {...GIVEN_TICKS}
           />
-          {lines.map((line) => (
+          {lines.map((line, i) => (
             <Line
               key={line.key}
               name={line.label}
-              dataKey={line.key}
+              data={data[i]}
+              dataKey="v"
               type="linear"
               dot={false}
               activeDot={false}
@@ -72,7 +75,7 @@ export function ConventionChart(props: ConventionChartProps) {
           ))}
         </LineChart>
       ),
-      [points, width, height, length, plotWidth, keys, lines],
+      [data, width, height, length, plotWidth, lines],
     ),
   );
 
@@ -82,10 +85,7 @@ export function ConventionChart(props: ConventionChartProps) {
       ...lines.map((line) => ({ label: line.label, colour: line.colour, dash: line.dash, width: line.width })),
       ...(shades[0].spans.length ? [{ label: "masked tokens (loss mask 0)", colour: MASK_FILL, width: 0 }] : []),
     ],
-    notes:
-      points.length < length
-        ? [`${points.length} of ${length} tokens drawn: the minimum and maximum of every ${PX_PER_BUCKET} pixels`]
-        : [],
+    notes: downsampleNotes(data, length),
   };
   return (
     <ChartFrame
