@@ -30,17 +30,31 @@ export function tdResiduals<A extends FloatArray>(rewards: Batch<A>, values: Bat
   const r = rewards.data;
   const v = values.data;
   const out = zerosLike(r, rows * cols);
-  for (let b = 0; b < rows; b++) {
-    for (let t = 0; t < cols; t++) {
-      const i = b * cols + t;
-      const next = t + 1 < cols ? v[i + 1] : 0;
-      out[i] = round(round(r[i] + round(g * next)) - v[i]);
-    }
-  }
+  for (let b = 0; b < rows; b++) residualRow(out, r, v, b * cols, cols, g, round);
   const deltas = { rows, cols, data: out };
   // Finite inputs can still overflow float32 here; name the residual, not the rewards.
   checkFiniteBatch(deltas, "TD residuals (r + γ·V_next − V)");
   return deltas;
+}
+
+/**
+ * One row of δ_t = r_t + γ·V_{t+1} − V_t (V_T = 0), each operation rounded: a per-row function, not
+ * an inner loop (see README, "Inner loops").
+ */
+function residualRow<A extends FloatArray>(
+  out: A,
+  r: A,
+  v: A,
+  start: number,
+  cols: number,
+  g: number,
+  round: (x: number) => number,
+): void {
+  for (let t = 0; t < cols; t++) {
+    const i = start + t;
+    const next = t + 1 < cols ? v[i + 1] : 0;
+    out[i] = round(round(r[i] + round(g * next)) - v[i]);
+  }
 }
 
 /** slime's `vanilla_gae`: the serial loop `A_t = δ_t + (γλ)·A_{t+1}`, with γλ one float64 product. */

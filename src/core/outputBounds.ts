@@ -1,4 +1,4 @@
-import type { Precision } from "./batch";
+import type { FloatArray, Precision } from "./batch";
 import { type ScanAlgorithm, type ScanBoundRow, SUBNORMAL_STEP, scanErrorBound, UNIT_ROUNDOFF } from "./errorBound";
 import type { ScanOutputs, ScanProblem } from "./problem";
 
@@ -39,21 +39,11 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
       const returns = new Float64Array(rows * cols);
       for (let b = 0; b < rows; b++) {
         const start = b * cols;
-        // |δ_t| ≤ |r_t| + |γ|·|V_{t+1}| + |V_t|, with γ·V, + and − each rounded once (and the
-        // inputs and γ converted once in float32).
-        const magnitudes = new Float64Array(cols);
-        for (let t = 0; t < cols; t++) {
-          const next = t + 1 < cols ? Math.abs(v[start + t + 1]) : 0;
-          magnitudes[t] = Math.abs(r[start + t]) + gamma * next + Math.abs(v[start + t]);
-        }
+        const magnitudes = residualMagnitudes(r, v, start, cols, gamma);
         const bound = scanErrorBound({ magnitudes }, problem.gamma * problem.lambd, rounding(float32 ? 5 : 3));
         advantages.set(bound, start);
         const magnitude = magnitudeScan({ magnitudes }, problem.gamma * problem.lambd);
-        for (let t = 0; t < cols; t++) {
-          // returns = A + V: one more rounding, and V's own conversion.
-          const value = Math.abs(v[start + t]);
-          returns[start + t] = bound[t] * (1 + u) + u * magnitude[t] + 2 * u * value + eta;
-        }
+        returnsBound(returns, bound, magnitude, v, start, u, eta);
       }
       return { kind: "gae", advantages, returns };
     }
@@ -81,6 +71,33 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
       });
       return { kind: "reinforce_pp", returns, tokenLevelRewards };
     }
+  }
+}
+
+// The per-token loops of one row are functions of their own, not inner loops (see README, "Inner loops").
+
+/** |δ_t| ≤ |r_t| + |γ|·|V_{t+1}| + |V_t|, with γ·V, + and − each rounded once (and the inputs and γ converted once in float32). */
+function residualMagnitudes(r: FloatArray, v: FloatArray, start: number, cols: number, gamma: number): Float64Array {
+  const magnitudes = new Float64Array(cols);
+  for (let t = 0; t < cols; t++) {
+    const next = t + 1 < cols ? Math.abs(v[start + t + 1]) : 0;
+    magnitudes[t] = Math.abs(r[start + t]) + gamma * next + Math.abs(v[start + t]);
+  }
+  return magnitudes;
+}
+
+/** returns = A + V: the advantage's bound, one more rounding, and V's own conversion. */
+function returnsBound(
+  out: Float64Array,
+  bound: Float64Array,
+  magnitude: Float64Array,
+  v: FloatArray,
+  start: number,
+  u: number,
+  eta: number,
+): void {
+  for (let t = 0; t < bound.length; t++) {
+    out[start + t] = bound[t] * (1 + u) + u * magnitude[t] + 2 * u * Math.abs(v[start + t]) + eta;
   }
 }
 

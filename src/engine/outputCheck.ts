@@ -37,6 +37,36 @@ type Run = { outputs: ScanOutputs<Float32Array>; trace?: ChunkTrace<Float32Array
  * row and token. A backend that fails silently (an allocation beyond its memory reads as zeros)
  * is reported with the output, row and token, as an EngineOutputError, instead of as numbers.
  */
+// The per-token loops of a row are functions of their own, not inner loops (see README, "Inner loops").
+
+/**
+ * δ_t = (r_t + γ·V_{t+1}) − V_t with V_T = 0, in float64, and the magnitudes of its terms: the
+ * device's float32 δ is within a few roundings of these.
+ */
+function residualsOfRow(
+  r: Float32Array,
+  v: Float32Array,
+  gamma: number,
+  deltas: Float64Array,
+  magnitudes: Float64Array,
+): void {
+  const cols = r.length;
+  for (let t = 0; t < cols; t++) {
+    const next = t + 1 < cols ? v[t + 1] : 0;
+    deltas[t] = r[t] + gamma * next - v[t];
+    magnitudes[t] = Math.abs(r[t]) + Math.abs(gamma * next) + Math.abs(v[t]);
+  }
+}
+
+/** The first token from `from` on whose return is not A_t + V_t within a few roundings, or −1. */
+function firstReturnNotSum(returns: Float32Array, adv: Float32Array, v: Float32Array, from: number): number {
+  for (let t = from; t < returns.length; t++) {
+    const allowed = RESIDUAL_FRACTION * (Math.abs(adv[t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
+    if (!(Math.abs(returns[t] - (adv[t] + v[t])) <= allowed)) return t;
+  }
+  return -1;
+}
+
 export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backend: string, run: Run): void {
   const fail = (what: string) => {
     throw new EngineOutputError(`the ${backend} engine returned ${what}`);
@@ -82,28 +112,19 @@ export function checkEngineOutputs(p: PreparedProblem, strategy: Strategy, backe
         const start = b * cols;
         const r = p.rewards.data.subarray(start, start + cols);
         const v = p.values.data.subarray(start, start + cols);
-        for (let t = 0; t < cols; t++) {
-          // δ_t = (r_t + γ·V_{t+1}) − V_t with V_T = 0, in float64: the device's float32 δ is within
-          // a few roundings of these magnitudes.
-          const next = t + 1 < cols ? v[t + 1] : 0;
-          deltas[t] = r[t] + gamma * next - v[t];
-          magnitudes[t] = Math.abs(r[t]) + Math.abs(gamma * next) + Math.abs(v[t]);
-        }
+        residualsOfRow(r, v, gamma, deltas, magnitudes);
         const adv = advantages.subarray(start, start + cols);
         const reach = nonFiniteReach(deltas, cols, p.chunkSize, strategy);
         const { broken, rowMagnitude } = checkRow(adv, deltas, d, magnitudes, reach);
         if (broken) fail(brokenStepMessage("advantages", "A_t = δ_t + γλ·A_{t+1}", "δ_t", b, d, broken));
         if (!(rowMagnitude < OVERFLOW_GUARD)) continue;
-        for (let t = reach + 1; t < cols; t++) {
-          const value = returns[start + t];
-          const sum = adv[t] + v[t];
-          const allowed = RESIDUAL_FRACTION * (Math.abs(adv[t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
-          if (!(Math.abs(value - sum) <= allowed)) {
-            fail(
-              `returns = ${show(value)} at row ${b}, token ${t}, but returns_t = A_t + V_t gives ${show(sum)} ` +
-                `there (A_t = ${show(adv[t])}, V_t = ${show(v[t])}); ${SILENT}`,
-            );
-          }
+        const rowReturns = returns.subarray(start, start + cols);
+        const t = firstReturnNotSum(rowReturns, adv, v, reach + 1);
+        if (t >= 0) {
+          fail(
+            `returns = ${show(rowReturns[t])} at row ${b}, token ${t}, but returns_t = A_t + V_t gives ${show(adv[t] + v[t])} ` +
+              `there (A_t = ${show(adv[t])}, V_t = ${show(v[t])}); ${SILENT}`,
+          );
         }
       }
       return;

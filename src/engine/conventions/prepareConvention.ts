@@ -65,8 +65,7 @@ function prepareChecked(problem: ConventionProblem, allowNonFinite: boolean): Pr
     });
   }
   const masks = batch.lossMasks;
-  let validTokens = 0;
-  for (const mask of masks) for (let t = 0; t < mask.length; t++) validTokens += mask[t];
+  const validTokens = masks.reduce((n, mask) => n + maskSum(mask), 0);
   if (params.normalize && library === "slime" && validTokens === 0) {
     throw new ScanInputError("no valid tokens to whiten advantages over (N = 0)");
   }
@@ -91,6 +90,13 @@ function prepareChecked(problem: ConventionProblem, allowNonFinite: boolean): Pr
     validTokens,
     allowNonFinite,
   };
+}
+
+/** The valid tokens of one row: a per-row function, not an inner loop (see README, "Inner loops"). */
+function maskSum(mask: ArrayLike<number>): number {
+  let n = 0;
+  for (let t = 0; t < mask.length; t++) n += mask[t];
+  return n;
 }
 
 /** Ragged rows right-padded with zeros to `[rows, cols]`, row-major. */

@@ -102,28 +102,30 @@ export function poolJob(input: PoolInput): { addRows(from: number, to: number): 
   const worst = new Int32Array(bins).fill(-1);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
-  const addRows = (from: number, to: number) => {
-    for (let r = from; r < Math.min(rows, to); r++) {
-      const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
-      const binRow = rowBin[r] * binsX;
-      for (let t = 0; t < length; t++) {
-        const i = r * cols + t;
-        const b = binRow + colBin[t];
-        const e = error[i];
-        validCount[b]++;
-        if (lossMask && lossMask[i] === 0) maskedCount[b]++;
-        if (overBound?.[i]) over[b] = 1;
-        if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
-        // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
-        const lostByBoth = reference !== undefined && !Number.isFinite(reference[i]);
-        if (Number.isFinite(e) && e > value[b]) value[b] = e;
-        if (!Number.isFinite(e) && !lostByBoth && reference) {
-          kind[b] = BinKind.chunkedOnlyNonFinite;
-        } else if ((lostByBoth || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) {
-          kind[b] = BinKind.nonFinite;
-        }
+  // One row per call: a per-row function, not an inner loop (see README, "Inner loops").
+  const addRow = (r: number) => {
+    const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
+    const binRow = rowBin[r] * binsX;
+    for (let t = 0; t < length; t++) {
+      const i = r * cols + t;
+      const b = binRow + colBin[t];
+      const e = error[i];
+      validCount[b]++;
+      if (lossMask && lossMask[i] === 0) maskedCount[b]++;
+      if (overBound?.[i]) over[b] = 1;
+      if (worst[b] < 0 || worse(e, error[worst[b]])) worst[b] = i;
+      // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
+      const lostByBoth = reference !== undefined && !Number.isFinite(reference[i]);
+      if (Number.isFinite(e) && e > value[b]) value[b] = e;
+      if (!Number.isFinite(e) && !lostByBoth && reference) {
+        kind[b] = BinKind.chunkedOnlyNonFinite;
+      } else if ((lostByBoth || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) {
+        kind[b] = BinKind.nonFinite;
       }
     }
+  };
+  const addRows = (from: number, to: number) => {
+    for (let r = from; r < Math.min(rows, to); r++) addRow(r);
   };
   const finish = (): PooledGrid => {
     for (let b = 0; b < bins; b++) {

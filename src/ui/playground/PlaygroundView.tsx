@@ -98,12 +98,17 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result } = compute;
-  // The engine takes one request at a time: the conventions' float32 run waits for the page's run and strokes.
+  // The results panel draws a result in stages; it counts as shown once every stage has drawn it.
+  const [drawn, setDrawn] = useState<PlaygroundResult | null>(null);
+  const busy = compute.computing || (result !== null && drawn !== result);
+  // The conventions run once the page's own result is computed and drawn, and no stroke is going on:
+  // the engine takes one request at a time, and on a 2-core machine their workers and drawing would
+  // otherwise share the cores with the result's.
   const conventions = useConventions(
     engine,
     committed,
     rowsOf(committed.data),
-    !compute.computing && !store.drawing,
+    !busy && !store.drawing,
     Math.min(state.selectedRow, rows.length - 1),
   );
 
@@ -121,9 +126,6 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [cols, state.chunkSize, state.precision, state.strategy],
   );
   const resultStarts = useMemo(() => (result ? chunkStartsOf(result) : []), [result]);
-  // The results panel draws a result in stages; it counts as shown once every stage has drawn it.
-  const [drawn, setDrawn] = useState<PlaygroundResult | null>(null);
-  const busy = compute.computing || (result !== null && drawn !== result);
   const readout = useMemo(
     () => (result && hover ? readoutAt(result, resultRows, output, resultStarts, hover.row, hover.token) : null),
     [result, hover, resultRows, output, resultStarts],

@@ -34,46 +34,63 @@ export function checkFloat32(
   /** The inputs hold NaN or ±Inf: leave the elements they took out. Otherwise a non-finite value is an error. */
   nonFiniteInputs = false,
 ): Float32Check {
-  let maxAbs = 0;
-  let overBound = 0;
-  let worstFraction = 0;
-  let cells = 0;
-  let worst: Float32Check["worst"] = null;
-  const nonFinite = { float64: 0, float32: 0, both: 0 };
+  const check: Float32Check = {
+    maxAbs: 0,
+    overBound: 0,
+    worstFraction: 0,
+    cells: 0,
+    nonFinite: { float64: 0, float32: 0, both: 0 },
+    worst: null,
+  };
   for (const output of CONVENTION_OUTPUTS) {
-    const ref = reference[output];
-    const act = float32[output];
-    const b = bound[output];
     for (let row = 0; row < lengths.length; row++) {
-      for (let token = 0; token < lengths[row]; token++) {
-        const i = row * cols + token;
-        const lost64 = !Number.isFinite(ref[i]);
-        const lost32 = !Number.isFinite(act[i]);
-        if (nonFiniteInputs && (lost64 || lost32)) {
-          if (lost64) nonFinite.float64++;
-          if (lost32) nonFinite.float32++;
-          if (lost64 && lost32) nonFinite.both++;
-          continue;
-        }
-        const error = Math.abs(act[i] - ref[i]);
-        cells++;
-        if (Number.isNaN(error)) {
-          // From finite inputs a NaN is never right.
-          maxAbs = Number.NaN;
-          overBound++;
-          worstFraction = Number.POSITIVE_INFINITY;
-          worst = { output, row, token };
-          continue;
-        }
-        if (error > maxAbs) {
-          maxAbs = error;
-          worst = { output, row, token };
-        }
-        if (!(error <= b[i])) overBound++;
-        const fraction = b[i] > 0 ? error / b[i] : error > 0 ? Number.POSITIVE_INFINITY : 0;
-        if (fraction > worstFraction) worstFraction = fraction;
-      }
+      const start = row * cols;
+      const slice = { output, row, start, length: lengths[row] };
+      judgeRow(check, slice, reference[output], float32[output], bound[output], nonFiniteInputs);
     }
   }
-  return { maxAbs, overBound, worstFraction, cells, nonFinite, worst };
+  return check;
+}
+
+/**
+ * One row of one output, added to `check`: a per-row function, not an inner loop (see README,
+ * "Inner loops").
+ */
+function judgeRow(
+  check: Float32Check,
+  slice: { output: ConventionOutput; row: number; start: number; length: number },
+  ref: ArrayLike<number>,
+  act: ArrayLike<number>,
+  b: ArrayLike<number>,
+  nonFiniteInputs: boolean,
+): void {
+  const { nonFinite } = check;
+  for (let token = 0; token < slice.length; token++) {
+    const i = slice.start + token;
+    const lost64 = !Number.isFinite(ref[i]);
+    const lost32 = !Number.isFinite(act[i]);
+    if (nonFiniteInputs && (lost64 || lost32)) {
+      if (lost64) nonFinite.float64++;
+      if (lost32) nonFinite.float32++;
+      if (lost64 && lost32) nonFinite.both++;
+      continue;
+    }
+    const error = Math.abs(act[i] - ref[i]);
+    check.cells++;
+    if (Number.isNaN(error)) {
+      // From finite inputs a NaN is never right.
+      check.maxAbs = Number.NaN;
+      check.overBound++;
+      check.worstFraction = Number.POSITIVE_INFINITY;
+      check.worst = { output: slice.output, row: slice.row, token };
+      continue;
+    }
+    if (error > check.maxAbs) {
+      check.maxAbs = error;
+      check.worst = { output: slice.output, row: slice.row, token };
+    }
+    if (!(error <= b[i])) check.overBound++;
+    const fraction = b[i] > 0 ? error / b[i] : error > 0 ? Number.POSITIVE_INFINITY : 0;
+    if (fraction > check.worstFraction) check.worstFraction = fraction;
+  }
 }

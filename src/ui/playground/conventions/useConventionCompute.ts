@@ -22,7 +22,7 @@ export interface Float32Solver {
   solve(request: ConventionRequest): Promise<Float32Run<Parameters<ConventionClient["summarize"]>[1]>>;
   /** The scans it computes with, for the error bound (absent: each library's own loops). */
   order?: ConventionRequest["order"];
-  /** It runs on the engine worker, which takes one request at a time: wait until the page's own run is done. */
+  /** It runs on the engine worker (a superseded request is asked again). */
   usesEngine: boolean;
 }
 
@@ -92,7 +92,7 @@ export function useConventionCompute(
   solveFloat32: Float32Solver | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
-  engineFree: boolean,
+  pageIdle: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [view, setView] = useState<ConventionView | null>(null);
@@ -103,7 +103,7 @@ export function useConventionCompute(
   const requestId = useRef(0);
   const key = conventionKey(committed);
   const active = committed.estimator !== "discounted";
-  const waiting = solveFloat32?.usesEngine === true && !engineFree;
+  const waiting = !pageIdle;
   // The selected row when a run starts (a later change asks the worker for new sentences).
   const rowRef = useRef(selectedRow);
   rowRef.current = selectedRow;
@@ -113,8 +113,8 @@ export function useConventionCompute(
     if (!client || !solveFloat32 || !active) return;
     const id = ++requestId.current;
     setComputing(true);
-    // The engine answers one request at a time (a newer one supersedes the older): the page's own
-    // run goes first, and this one starts when it is done.
+    // The page's own run goes first, computed and drawn (the engine answers one request at a time,
+    // and the conventions' workers would share the cores with the result's drawing); this one starts then.
     if (waiting) return;
     const base = requestFor(committed, rows, client);
     if (!base) return;

@@ -9,13 +9,13 @@ import { type ConventionStatus, type Float32Solver, useConventionCompute } from 
  * The library conventions of the committed state, with the view's own convention worker: float64
  * references of every library compared, and the float32 run of the one shown, on the engine (with
  * its backend and strategy) when the precision is the float32 engine, else in core's float32.
- * `engineFree`: the page's own run is not using the engine worker.
+ * `pageIdle`: the page's own run is computed and drawn, and no stroke is going on.
  */
 export function useConventions(
   engine: EngineClient | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
-  engineFree: boolean,
+  pageIdle: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [client, setClient] = useState<ConventionClient | null>(null);
@@ -70,5 +70,5 @@ export function useConventions(
       },
     };
   }, [client, engine, onEngine, strategy, chunkSize]);
-  return useConventionCompute(client, solver, committed, rows, engineFree, selectedRow);
+  return useConventionCompute(client, solver, committed, rows, pageIdle, selectedRow);
 }

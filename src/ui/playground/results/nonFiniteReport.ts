@@ -81,6 +81,15 @@ export function scannedNonFiniteTokens(row: PlaygroundRow, estimator: Estimator)
   return tokens;
 }
 
+/** scannedNonFiniteTokens, found once per row and estimator: each new result asks again for every row. */
+const scannedOfRow = new WeakMap<PlaygroundRow, Partial<Record<Estimator, number[]>>>();
+function scannedTokensOf(row: PlaygroundRow, estimator: Estimator): number[] {
+  const known = scannedOfRow.get(row) ?? {};
+  scannedOfRow.set(row, known);
+  known[estimator] ??= scannedNonFiniteTokens(row, estimator);
+  return known[estimator];
+}
+
 /**
  * The lesson under the heatmap for one row of a finished run (the selected row when it has
  * non-finite inputs, else the first that has): how far the chunked scan and the serial loop
@@ -95,7 +104,7 @@ export function nonFiniteLesson(
 ): string | null {
   const order = [selectedRow, ...rows.keys()].filter((b) => b >= 0 && b < rows.length);
   for (const b of order) {
-    const tokens = scannedNonFiniteTokens(rows[b], estimator);
+    const tokens = scannedTokensOf(rows[b], estimator);
     if (tokens.length === 0) continue;
     // No chunks (the per-token strategy): the chunked side spreads it as the serial loop does.
     const spread = nonFiniteSpread(cols, chunkSize ?? 1, tokens);
