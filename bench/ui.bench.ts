@@ -3,7 +3,8 @@
  * page (run `npm run build` first; SCANLAB_OUT_DIR picks another build folder) with `vite preview`,
  * drives it in headless Chromium (SCANLAB_CHROMIUM, default /usr/bin/chromium, with the flags of
  * playwright.config.ts) and records main-thread long tasks (PerformanceObserver, `longtask`) while
- * the batch opens and during each edit: a stroke across the editor, a γ change and a chunk-size
+ * the batch opens and during each edit (until every panel shows it: the results, and for GAE and
+ * REINFORCE++ the library conventions): a stroke across the editor, a γ change and a chunk-size
  * step, on wasm and on webgpu. The target is no main-thread task over 100 ms per edit. Figures are
  * printed, never asserted.
  *
@@ -60,16 +61,27 @@ function benchState(backend: "wasm" | "webgpu"): PlaygroundState {
   };
 }
 
-const runCount = (page: Page) => page.getByTestId("results").getAttribute("data-run").then(Number);
+/** Whole-batch runs finished so far: the results' count, and the conventions panel's (GAE, REINFORCE++). */
+async function runCount(page: Page): Promise<{ results: number; conventions: number }> {
+  const count = (id: string) =>
+    page.evaluate((id) => Number(document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-run") ?? 0), id);
+  return { results: await count("results"), conventions: await count("conventions") };
+}
 
-/** Waits for the first whole-batch result after `before`, then for the page to be idle. */
-async function nextResult(page: Page, before: number): Promise<void> {
+/**
+ * Waits until every panel shows the edit: the first whole-batch result after `before`, and for GAE
+ * and REINFORCE++ the library conventions, which start once that result is drawn.
+ */
+async function nextResult(page: Page, before: { results: number; conventions: number }): Promise<void> {
+  const panels = ESTIMATOR === "discounted" ? ["results"] : ["results", "conventions"];
   await page.waitForFunction(
-    (n) => {
-      const results = document.querySelector('[data-testid="results"]');
-      return Number(results?.getAttribute("data-run")) > n && results?.getAttribute("aria-busy") === "false";
-    },
-    before,
+    ({ panels, before }) =>
+      panels.every((id) => {
+        const panel = document.querySelector(`[data-testid="${id}"]`);
+        const after = id === "results" ? before.results : before.conventions;
+        return Number(panel?.getAttribute("data-run")) > after && panel?.getAttribute("aria-busy") === "false";
+      }),
+    { panels, before },
     { timeout: 180_000, polling: 50 },
   );
 }
@@ -164,7 +176,7 @@ async function benchBackend(page: Page, backend: "wasm" | "webgpu"): Promise<Edi
   let resultMs = 0;
   const openingCpu = await longestTaskCpu(page, async () => {
     await page.goto(`${ORIGIN}/?s=${encodeState(benchState(backend))}`);
-    await nextResult(page, 0);
+    await nextResult(page, { results: 0, conventions: 0 });
     resultMs = Date.now() - start;
     await page.waitForTimeout(300);
   });
