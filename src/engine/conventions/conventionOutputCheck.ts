@@ -51,46 +51,7 @@ export function checkConventionOutputs(
       checkChain(r.returns[b], x, Array.from(x, Math.abs), order, decay, reach.returns[b], (t, message) =>
         fail(`returns = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
       );
-    } else {
-      const v = p.values?.[b] ?? new Float32Array(L);
-      const value = (t: number) => (masked ? v[t] * m[t] : v[t]);
-      const reward = (t: number) => (masked ? tok[t] * m[t] : tok[t]);
-      // The advantages before any whitening, as returns − V; verl's chain runs over mask-1 tokens only.
-      const order: number[] = [];
-      for (let t = L - 1; t >= 0; t--) if (p.library !== "verl" || m[t] === 1) order.push(t);
-      const nextOf = new Map(order.map((t, i) => [t, i > 0 ? order[i - 1] : -1]));
-      const deltas = new Float64Array(L);
-      const magnitudes = new Float64Array(L);
-      const raw = new Float64Array(L);
-      for (const t of order) {
-        const next = nextOf.get(t) ?? -1;
-        const nextValue = next >= 0 ? value(next) : 0;
-        deltas[t] = reward(t) + gamma * nextValue - value(t);
-        magnitudes[t] = Math.abs(reward(t)) + Math.abs(gamma * nextValue) + 2 * Math.abs(value(t));
-      }
-      for (let t = 0; t < L; t++) raw[t] = r.returns[b][t] - value(t);
-      const discount = Math.fround(p.gamma * p.lambd);
-      checkChain(
-        raw,
-        deltas,
-        magnitudes,
-        order,
-        () => discount,
-        reach.advantages[b],
-        (t, message) => fail(`returns − values = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
-      );
-      if (!p.normalize) {
-        for (let t = 0; t < L; t++) {
-          if (reach.returns[b][t]) continue;
-          const allowed = RESIDUAL_FRACTION * (Math.abs(r.returns[b][t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
-          if (!(Math.abs(r.advantages[b][t] - raw[t]) <= allowed)) {
-            fail(
-              `advantages = ${r.advantages[b][t]} at sequence ${b}, token ${t}, but returns − values gives ${raw[t]}; ${SILENT}`,
-            );
-          }
-        }
-      }
-    }
+    } else checkGaeSequence(p, r, b, gamma, reach, fail);
   });
   // OpenRLHF whitens over N = 0 tokens into NaN, as the library does; otherwise the statistics are
   // finite unless a non-finite advantage went into them.
@@ -100,6 +61,69 @@ export function checkConventionOutputs(
       if (t >= 0 && finiteInputs(p))
         fail(`advantages = ${row[t]} at sequence ${b}, token ${t} after whitening; ${SILENT}`);
     });
+  }
+}
+
+/**
+ * One GAE sequence: returns − V along the library's chain (verl's runs over mask-1 tokens only),
+ * then advantages = returns − V unless they were whitened. A function per sequence with the masked
+ * rewards and values in arrays: as a closure per sequence reading them through functions and a Map
+ * of each token's successor, it allocated a map of every token per sequence and was recompiled by V8
+ * at every run.
+ */
+function checkGaeSequence(
+  p: PreparedConvention,
+  r: ConventionResult<Float32Array>,
+  b: number,
+  gamma: number,
+  reach: ReturnType<typeof conventionReach>,
+  fail: (what: string) => void,
+): void {
+  const tok = p.tokens[b];
+  const m = p.masks[b];
+  const L = tok.length;
+  const masked = p.library === "openrlhf";
+  const v = p.values?.[b] ?? new Float32Array(L);
+  const value = new Float64Array(L);
+  const reward = new Float64Array(L);
+  for (let t = 0; t < L; t++) {
+    value[t] = masked ? v[t] * m[t] : v[t];
+    reward[t] = masked ? tok[t] * m[t] : tok[t];
+  }
+  const order: number[] = [];
+  for (let t = L - 1; t >= 0; t--) if (p.library !== "verl" || m[t] === 1) order.push(t);
+  const deltas = new Float64Array(L);
+  const magnitudes = new Float64Array(L);
+  const raw = new Float64Array(L);
+  for (let i = 0; i < order.length; i++) {
+    const t = order[i];
+    // The token this one reads from is the one before it in `order` (none for the first).
+    const nextValue = i > 0 ? value[order[i - 1]] : 0;
+    deltas[t] = reward[t] + gamma * nextValue - value[t];
+    magnitudes[t] = Math.abs(reward[t]) + Math.abs(gamma * nextValue) + 2 * Math.abs(value[t]);
+  }
+  const returns = r.returns[b];
+  for (let t = 0; t < L; t++) raw[t] = returns[t] - value[t];
+  const discount = Math.fround(p.gamma * p.lambd);
+  checkChain(
+    raw,
+    deltas,
+    magnitudes,
+    order,
+    () => discount,
+    reach.advantages[b],
+    (t, message) => fail(`returns − values = ${message} at sequence ${b}, token ${t}; ${SILENT}`),
+  );
+  if (p.normalize) return;
+  const advantages = r.advantages[b];
+  for (let t = 0; t < L; t++) {
+    if (reach.returns[b][t]) continue;
+    const allowed = RESIDUAL_FRACTION * (Math.abs(returns[t]) + Math.abs(v[t])) + RESIDUAL_FLOOR;
+    if (!(Math.abs(advantages[t] - raw[t]) <= allowed)) {
+      fail(
+        `advantages = ${advantages[t]} at sequence ${b}, token ${t}, but returns − values gives ${raw[t]}; ${SILENT}`,
+      );
+    }
   }
 }
 
