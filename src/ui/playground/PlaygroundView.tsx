@@ -101,14 +101,15 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   // The results panel draws a result in stages; it counts as shown once every stage has drawn it.
   const [drawn, setDrawn] = useState<PlaygroundResult | null>(null);
   const busy = compute.computing || (result !== null && drawn !== result);
-  // The conventions run once the page's own result is computed and drawn, and no stroke is going on:
-  // the engine takes one request at a time, and on a 2-core machine their workers and drawing would
-  // otherwise share the cores with the result's.
+  // The conventions run once the page's own run of the committed state has ended and its result is
+  // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
+  // their workers and drawing would otherwise share the cores with the result's. (`settled`, not just
+  // `!busy`: in the commit of an edit the page's run has not started yet.)
   const conventions = useConventions(
     engine,
     committed,
     rowsOf(committed.data),
-    !busy && !store.drawing,
+    compute.settled && !busy && !store.drawing,
     Math.min(state.selectedRow, rows.length - 1),
   );
 

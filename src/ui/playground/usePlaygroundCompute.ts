@@ -44,10 +44,21 @@ export interface ComputeStatus {
   cancelled: boolean;
   /** The result on screen is not of the committed inputs and settings (the newest run failed or was cancelled). */
   behind: boolean;
+  /**
+   * The run of the committed inputs and settings has ended (a result, a failure or a cancel). False
+   * from the commit of an edit on, before `computing` turns true in the effect that starts its run.
+   */
+  settled: boolean;
   /** Stops the run in flight (the engine's worker is replaced); the last result stays. */
   cancel(): void;
   /** Runs the committed state again after a cancel. */
   rerun(): void;
+}
+
+/** What a whole-batch run was of: its settings (settingsKey) and its data. */
+interface RunInputs {
+  settings: string;
+  data: PlaygroundState["data"];
 }
 
 const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
@@ -147,7 +158,9 @@ export function usePlaygroundCompute(
   const [attempt, setAttempt] = useState(0);
   // The inputs and settings of a cancelled run: not started again on their own (a restarted worker
   // brings a new report), only by rerun() or by a change.
-  const cancelledRun = useRef<{ settings: string; data: PlaygroundState["data"] } | null>(null);
+  const cancelledRun = useRef<RunInputs | null>(null);
+  // The inputs and settings of the last run that ended: the page is settled while they are the committed ones.
+  const [ended, setEnded] = useState<RunInputs | null>(null);
   const requestId = useRef(0);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
@@ -194,6 +207,7 @@ export function usePlaygroundCompute(
         // charts and the heatmap over several frames, and aria-busy only clears with the new figures.
         startTransition(() => {
           setResult(next);
+          setEnded({ settings, data });
           setLiveRow(null);
           setError(null);
           setRuns((n) => n + 1);
@@ -207,11 +221,12 @@ export function usePlaygroundCompute(
         if (requestId.current !== id) return;
         if (reason instanceof SupersededError) {
           // Still the newest run, yet another request took the engine (the conventions' float32
-          // run, started in the same commit): run again, or the page would wait for ever.
+          // run of the inputs before): run again, or the page would wait for ever.
           retryTimer = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
           return;
         }
         setError(`The run on ${batch} failed: ${messageOf(reason)}`);
+        setEnded({ settings, data });
         setComputing(false);
         setSlow(false);
         setPhase(null);
@@ -228,6 +243,7 @@ export function usePlaygroundCompute(
     if (!computing) return;
     requestId.current++;
     cancelledRun.current = { settings, data };
+    setEnded({ settings, data });
     // Only the engine's worker is stopped (and replaced): the core worker's scans and bounds are
     // short beside it and the next run's wait behind them; the main thread's step ends at its next yield.
     if (committed.precision === "float32-engine") engine?.cancel();
@@ -289,9 +305,10 @@ export function usePlaygroundCompute(
   }, [solver, draft, rowInFlight]);
 
   const behind = result !== null && !computing && !resultIsOf(result, committed);
+  const settled = !computing && ended?.settings === settings && ended.data === data;
   return useMemo(
-    () => ({ result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, cancel, rerun }),
-    [result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, cancel, rerun],
+    () => ({ result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, settled, cancel, rerun }),
+    [result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, settled, cancel, rerun],
   );
 }
 
