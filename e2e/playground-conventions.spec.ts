@@ -129,6 +129,9 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
     .click();
   await expect(heatmap.getByRole("heading")).toHaveText(/\|verl − slime\|/);
   const canvas = heatmap.locator("canvas.error-heatmap-overlay");
+  // Two libraries, neither of them the truth: a difference, not an error of a chunked scan.
+  await expect(canvas).toHaveAttribute("aria-label", /^Difference heatmap, /);
+  await expect(heatmap.locator(".heatmap-legend")).not.toContainText(/chunked|serial|scans/);
   await canvas.focus();
   await expect(page.getByTestId("convention-readout")).toHaveText(
     /^row 0 · t 0 · slime -?[\d.e+-]+ · verl -?[\d.e+-]+ · \|Δ\| [\d.e+-]+/,

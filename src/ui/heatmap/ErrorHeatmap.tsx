@@ -12,7 +12,7 @@ import {
 } from "react";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
-import { cellLoss, cellLossText, SCAN_SIDES } from "./cellErrors";
+import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "./cellErrors";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
@@ -32,7 +32,7 @@ export interface HeatmapHandle {
   focusCell(row: number, token: number): void;
 }
 
-/** Canvas heatmap of |chunked − serial| over the padded batch `[rows, cols]`. */
+/** Canvas heatmap of |actual − reference| (chunked − serial by default) over the padded batch `[rows, cols]`. */
 export interface ErrorHeatmapProps {
   /** Batch rows (B). */
   rows: number;
@@ -66,6 +66,8 @@ export interface ErrorHeatmapProps {
   hoverToken?: number | null;
   /** Show the legend under the heatmap (default true); HeatmapLegend can be placed elsewhere instead. */
   showLegend?: boolean;
+  /** What `actual` and `reference` are (default: the chunked scan and the serial one), in the legend and readout. */
+  sides?: SideNames;
   /** Receives the heatmap's handle (PNG export, focus a cell). */
   ref?: Ref<HeatmapHandle>;
 }
@@ -83,6 +85,8 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const shown = useShownData(props, layout);
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, errors } = shown;
   const scope = props.colourScope ?? "batch";
+  const sides = props.sides ?? SCAN_SIDES;
+  const name = sides.gap === "difference" ? "Difference heatmap" : "Error heatmap";
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
 
@@ -100,6 +104,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     maxBinsY: layout.maxBinsY,
     scope,
     selectedRow,
+    sides,
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: the grid depends on these fields only
   const grid = useMemo(
@@ -229,7 +234,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     toPng: () => {
       const canvas = baseRef.current;
       if (!canvas) return Promise.reject(new Error("the heatmap is not on screen"));
-      return heatmapPng(canvas, liveModel.current.legend, `Error heatmap, ${rows} rows × ${cols} tokens`, dpr);
+      return heatmapPng(canvas, liveModel.current.legend, `${name}, ${rows} rows × ${cols} tokens`, dpr);
     },
     focusCell: (row, token) => {
       const bin = binOfCell(grid, row, token);
@@ -243,11 +248,11 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     <figure className="error-heatmap">
       <figcaption>
         <span className="error-heatmap-title">
-          Error heatmap · {rows} rows × {cols} tokens
+          {name} · {rows} rows × {cols} tokens
         </span>
         <output className="error-heatmap-readout" aria-live="polite">
           {readout ? (
-            <CellReadout cell={readout} precision={shown.precision} />
+            <CellReadout cell={readout} precision={shown.precision} sides={sides} />
           ) : (
             "hover or focus a cell for its values"
           )}
@@ -265,7 +270,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
           className="error-heatmap-overlay"
           style={{ width: layout.width, height: layout.height }}
           tabIndex={0}
-          aria-label={`Error heatmap, ${rows} rows × ${cols} tokens. Arrow keys move a cursor; Enter selects its row.`}
+          aria-label={`${name}, ${rows} rows × ${cols} tokens. Arrow keys move a cursor; Enter selects its row.`}
           onPointerMove={onPointerMove}
           onPointerLeave={onPointerLeave}
           onClick={onClick}
@@ -278,26 +283,36 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   );
 }
 
-function CellReadout({ cell, precision }: { cell: HeatmapCell; precision: "float32" | "float64" }) {
+function CellReadout({
+  cell,
+  precision,
+  sides,
+}: {
+  cell: HeatmapCell;
+  precision: "float32" | "float64";
+  sides: SideNames;
+}) {
   const where = `row ${cell.row} · t ${cell.token} · chunk ${cell.chunk}`;
   if (cell.padding) return <>{where} · padding (beyond the row's length)</>;
   const loss = cellLoss(cell.serial, cell.chunked);
   const masked = cell.masked ? " · masked" : "";
+  const symbols = sides.symbols ?? sides;
   if (loss) {
     // No error figure and no bound verdict for a cell NaN or ±Inf took: say who lost it.
     const format = (x: number, side: "reference" | "actual") =>
       formatValue(x, side === "reference" ? "float64" : precision);
     return (
       <>
-        {where} · {cellLossText(loss, cell.serial, cell.chunked, SCAN_SIDES, format)}
+        {where} · {cellLossText(loss, cell.serial, cell.chunked, sides, format)}
         {masked}
       </>
     );
   }
   return (
     <>
-      {where} · serial {formatValue(cell.serial, "float64")} · chunked {formatValue(cell.chunked, precision)} · abs{" "}
-      {formatShort(cell.abs)} · rel {formatShort(cell.rel)} · {formatShort(cell.ulp)} ulp
+      {where} · {symbols.reference} {formatValue(cell.serial, "float64")} · {symbols.actual}{" "}
+      {formatValue(cell.chunked, precision)} · abs {formatShort(cell.abs)} · rel {formatShort(cell.rel)} ·{" "}
+      {formatShort(cell.ulp)} ulp
       {masked}
       {cell.overBound ? " · over tolerance ▲" : ""}
     </>

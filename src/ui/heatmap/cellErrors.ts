@@ -205,13 +205,30 @@ export function cellLoss(reference: number, actual: number): CellLoss | null {
   return null;
 }
 
-/** What the two sides are called in a readout: the serial reference and the chunked scan, or two libraries. */
+/** What the two sides are called in a readout and a legend: the serial reference and the chunked scan, or two libraries. */
 export interface SideNames {
+  /** In sentences: "the serial scan", "the chunked scan", or a library's name. */
   reference: string;
   actual: string;
+  /** The two at once in a sentence ("both scans"); default "<reference> and <actual>". */
+  both?: string;
+  /** In the legend's formula, |actual − reference|; default the names above. */
+  symbols?: { reference: string; actual: string };
+  /** What |actual − reference| is: an error against the truth (default), or a difference between two libraries. */
+  gap?: "error" | "difference";
 }
 
-export const SCAN_SIDES: SideNames = { reference: "the serial scan", actual: "the chunked scan" };
+export const SCAN_SIDES: SideNames = {
+  reference: "the serial scan",
+  actual: "the chunked scan",
+  both: "both scans",
+  symbols: { reference: "serial", actual: "chunked" },
+};
+
+/** Both sides at once, in a sentence. */
+export function bothSides(sides: SideNames): string {
+  return sides.both ?? `${sides.reference} and ${sides.actual}`;
+}
 
 /**
  * A lost cell in plain words, for hover readouts, instead of NaN printed as an error or a bound:
@@ -224,13 +241,12 @@ export function cellLossText(
   reference: number,
   actual: number,
   sides: SideNames = SCAN_SIDES,
-  format: (x: number, side: keyof SideNames) => string = (x) => String(x),
+  format: (x: number, side: "reference" | "actual") => string = (x) => String(x),
 ): string {
   if (loss === "both") {
     const same = Object.is(reference, actual) || (Number.isNaN(reference) && Number.isNaN(actual));
     const what = same ? String(reference) : `${String(reference)} and ${String(actual)}`;
-    const both = sides === SCAN_SIDES ? "both scans" : `${sides.reference} and ${sides.actual}`;
-    return `not measured: ${both} are ${what} here`;
+    return `not measured: ${bothSides(sides)} are ${what} here`;
   }
   const lost = loss === "actual" ? "actual" : "reference";
   const kept = loss === "actual" ? "reference" : "actual";

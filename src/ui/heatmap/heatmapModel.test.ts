@@ -46,6 +46,34 @@ describe("heatmapModel", () => {
     ]);
   });
 
+  it("names two libraries, not two scans, in a difference heatmap's title and keys", () => {
+    // The shown library (reference) lost token 0 on its own; the compared one lost token 1.
+    const reference = [Number.NaN, 2, 3];
+    const actual = [1, Number.NaN, 3];
+    const base = { rows: 1, cols: 3, lengths: [3], reference, actual };
+    const errors = cellErrors({ ...base, metric: "abs", precision: "float64" });
+    const sides = { reference: "OpenRLHF", actual: "verl", gap: "difference" as const };
+    const at = {
+      ...base,
+      errors,
+      hasBound: false,
+      metric: "abs" as const,
+      precision: "float64" as const,
+      maxBinsX: 3,
+      maxBinsY: 1,
+      scope: "batch" as const,
+      selectedRow: 0,
+      sides,
+    };
+    const legend = heatmapModel(at, pooledGrid(at)).legend;
+    expect(legend.title).toBe("absolute difference |verl − OpenRLHF|");
+    expect(legend.keys.map((k) => k.label)).toEqual([
+      "0 (exact)",
+      "NaN / ∞ in OpenRLHF (dashed)",
+      "NaN / ∞ in verl only (crossed)",
+    ]);
+  });
+
   it("lists in the legend only the kinds of cell on screen, and the domain", () => {
     const { model: m } = model("abs");
     // The NaN is the chunked scan's only (the serial reference holds 1 there).

@@ -1,5 +1,5 @@
 import { chunkOfToken } from "../charts/chunkBoundaries";
-import { type CellErrors, cellReadout, type ErrorMetric, type Precision } from "./cellErrors";
+import { type CellErrors, cellReadout, type ErrorMetric, type Precision, type SideNames } from "./cellErrors";
 import { type DecadeScale, decadeScale } from "./colourScale";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
@@ -33,6 +33,8 @@ export interface HeatmapModelInput {
   maxBinsY: number;
   scope: ColourScope;
   selectedRow: number;
+  /** What is compared (default: the chunked scan against the serial reference). */
+  sides?: SideNames;
 }
 
 export function pooledGrid(input: HeatmapModelInput): PooledGrid {
@@ -78,6 +80,7 @@ export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): Heatma
     relFloor: input.errors.relFloor,
     present,
     hasBound: input.hasBound,
+    sides: input.sides,
   });
   return { grid, scale, domain, legend, worst: worstBin(grid) };
 }

@@ -1,5 +1,5 @@
 import { formatShort } from "../charts/formatNumber";
-import type { ErrorMetric, Precision } from "./cellErrors";
+import { type ErrorMetric, type Precision, SCAN_SIDES, type SideNames } from "./cellErrors";
 import { type DecadeScale, decadeLabel, NON_FINITE_COLOUR, PADDING_COLOUR, type Rgb, ZERO_COLOUR } from "./colourScale";
 import type { PooledGrid } from "./pooling";
 
@@ -39,13 +39,23 @@ export interface LegendInput {
     overBound: boolean;
   };
   hasBound: boolean;
+  /** What is compared (default: the chunked scan against the serial reference). */
+  sides?: SideNames;
 }
 
-const TITLES: Record<ErrorMetric, (p: Precision) => string> = {
-  abs: () => "absolute error |chunked − serial|",
-  rel: () => "relative error |chunked − serial| / |serial|",
-  ulp: (p) => `error in ${p} ulps (units in the last place)`,
-};
+/** What the colour measures, e.g. "absolute error |chunked − serial|" or "absolute difference |verl − OpenRLHF|". */
+function legendTitle(metric: ErrorMetric, precision: Precision, sides: SideNames): string {
+  const { reference, actual } = sides.symbols ?? sides;
+  const gap = sides.gap ?? "error";
+  switch (metric) {
+    case "abs":
+      return `absolute ${gap} |${actual} − ${reference}|`;
+    case "rel":
+      return `relative ${gap} |${actual} − ${reference}| / |${reference}|`;
+    case "ulp":
+      return `${gap} in ${precision} ulps (units in the last place)`;
+  }
+}
 
 /** "each pixel: max of 4 tokens" (or "3–4 tokens", "× 2 rows"); null when every cell has its pixel. */
 export function binningNote(grid: PooledGrid): string | null {
@@ -63,17 +73,22 @@ export function binningNote(grid: PooledGrid): string | null {
 
 export function legendModel(input: LegendInput): LegendModel {
   const { metric, precision, scale, domain, grid, present } = input;
+  const sides = input.sides ?? SCAN_SIDES;
   const ticks: string[] = [];
   for (let k = scale.lo; k <= scale.hi; k++) ticks.push(decadeLabel(k));
   if (scale.clippedBelow) ticks[0] = `≤${ticks[0]}`;
   const keys: LegendModel["keys"] = [{ kind: "zero", label: "0 (exact)", colour: ZERO_COLOUR }];
   // Two marks, not two colours: the lesson of §b.4 is which cells only the chunked scan lost.
   if (present.nonFinite) {
-    const label = present.chunkedOnlyNonFinite ? "NaN / ∞ in both scans (dashed)" : "NaN / ∞ (dashed)";
+    // Dashed: the reference lost the cell. The float64 serial scan loses only what the chunked scan
+    // loses too ("both scans"); of two libraries, the one shown may lose a cell on its own.
+    const label = present.chunkedOnlyNonFinite
+      ? `NaN / ∞ in ${sides.both ?? sides.reference} (dashed)`
+      : "NaN / ∞ (dashed)";
     keys.push({ kind: "nonFinite", label, colour: NON_FINITE_COLOUR });
   }
   if (present.chunkedOnlyNonFinite) {
-    const label = "NaN / ∞ in the chunked scan only (crossed)";
+    const label = `NaN / ∞ in ${sides.actual} only (crossed)`;
     keys.push({ kind: "chunkedOnlyNonFinite", label, colour: NON_FINITE_COLOUR });
   }
   if (present.masked) keys.push({ kind: "masked", label: "masked (hatched)", colour: [120, 120, 120] });
@@ -95,5 +110,5 @@ export function legendModel(input: LegendInput): LegendModel {
   if (binning) notes.push(binning);
   if (metric === "rel") notes.push(`denominator at least ${formatShort(input.relFloor)} (ε × largest |serial|)`);
   if (metric === "ulp" && precision === "float32") notes.push("ulps between both values rounded to float32");
-  return { title: TITLES[metric](precision), swatches: scale.swatches, ticks, keys, notes };
+  return { title: legendTitle(metric, precision, sides), swatches: scale.swatches, ticks, keys, notes };
 }

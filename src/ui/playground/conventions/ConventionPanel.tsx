@@ -2,7 +2,7 @@ import { memo, useCallback, useMemo, useState } from "react";
 import type { Library } from "../../../core";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { formatValue } from "../../charts/formatNumber";
-import { cellLoss, cellLossText } from "../../heatmap/cellErrors";
+import { cellLoss, cellLossText, type SideNames } from "../../heatmap/cellErrors";
 import { ErrorHeatmap, type HeatmapCell } from "../../heatmap/ErrorHeatmap";
 import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
@@ -193,6 +193,7 @@ function ConventionBody({
               onSelectRow={onSelectRow}
               onHoverCell={onHoverCell}
               hoverToken={hover?.token ?? null}
+              sides={librarySides(shown.library, other)}
             />
           </section>
         </div>
@@ -203,6 +204,11 @@ function ConventionBody({
 
 const NO_BOUNDARIES: number[] = [];
 
+/** The two libraries the difference heatmap subtracts, as its legend and readouts name them. */
+function librarySides(shown: Library, other: Library): SideNames {
+  return { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other], gap: "difference" };
+}
+
 /** One cell of the difference heatmap in words; a cell NaN or ±Inf took says who lost it, with no |Δ|. */
 function differenceReadout(cell: HeatmapCell, shown: Library, other: Library): string {
   const where = `row ${cell.row} · t ${cell.token}`;
@@ -210,8 +216,9 @@ function differenceReadout(cell: HeatmapCell, shown: Library, other: Library): s
   const masked = cell.masked ? " · masked" : "";
   const loss = cellLoss(cell.serial, cell.chunked);
   if (loss) {
-    const sides = { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other] };
-    const text = cellLossText(loss, cell.serial, cell.chunked, sides, (x) => formatValue(x, "float64"));
+    const text = cellLossText(loss, cell.serial, cell.chunked, librarySides(shown, other), (x) =>
+      formatValue(x, "float64"),
+    );
     return `${where} · ${text}${masked}`;
   }
   const values = `${LIBRARY_LABELS[shown]} ${formatValue(cell.serial, "float64")} · ${LIBRARY_LABELS[other]} ${formatValue(cell.chunked, "float64")}`;
