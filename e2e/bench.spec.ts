@@ -121,5 +121,5 @@ test("the controls run and cancel from the keyboard, every control labelled", as
 
 test("a bad address value is reported on the panel", async ({ page }) => {
   await page.goto("/?view=bench&backend=cuda");
-  await expect(page.getByTestId("url-notice")).toContainText('Ignored backend="cuda"');
+  await expect(page.getByTestId("url-notice")).toContainText('Address: backend=cuda: expected one of');
 });

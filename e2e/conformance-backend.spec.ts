@@ -7,7 +7,7 @@ import { openConformance } from "./conformance-page";
 test("a repeated address parameter is reported, and neither of two different values is used", async ({ page }) => {
   const problems = await openConformance(page, "backend=wasm&backend=webgpu");
   await expect(page.getByTestId("url-notice")).toHaveText(
-    'Ignored backend in the address: it appears 2 times ("wasm", "webgpu") and they disagree; using auto.',
+    'Address: backend appears 2 times ("wasm", "webgpu"): different values; ignored, using auto',
   );
   await expect(page.getByTestId("backend-select")).toHaveValue("auto");
   await expect(page.getByTestId("backend")).not.toHaveText("not running", { timeout: 30_000 });

@@ -12,7 +12,7 @@ describe("url state", () => {
   it("opens the benchmark panel, and names every view when the view is unknown", () => {
     expect(parseUrlState("?view=bench")).toEqual({ state: { ...DEFAULT_URL_STATE, view: "bench" }, problems: [] });
     expect(parseUrlState("?view=benchmark").problems).toEqual([
-      'Ignored view="benchmark" in the address: view is one of home, conformance, player, bench; using home.',
+      'Address: view=benchmark: expected one of home, conformance, player, bench, got "benchmark"; ignored, using home',
     ]);
   });
 
@@ -20,7 +20,7 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?view=conformance&backend=cuda");
     expect(state).toEqual({ ...DEFAULT_URL_STATE, view: "conformance" });
     expect(problems).toEqual([
-      'Ignored backend="cuda" in the address: backend is one of auto, webgpu, webgl, wasm, cpu; using auto.',
+      'Address: backend=cuda: expected one of auto, webgpu, webgl, wasm, cpu, got "cuda"; ignored, using auto',
     ]);
   });
 
@@ -36,7 +36,7 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?view=conformance&backend=wasm&backend=webgpu&strategy=two-level");
     expect(state).toEqual({ view: "conformance", backend: "auto", strategy: "two-level" });
     expect(problems).toEqual([
-      'Ignored backend in the address: it appears 2 times ("wasm", "webgpu") and they disagree; using auto.',
+      'Address: backend appears 2 times ("wasm", "webgpu"): different values; ignored, using auto',
     ]);
   });
 
@@ -44,7 +44,7 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?view=conformance&view=conformance&strategy=per-token");
     expect(state).toEqual({ view: "conformance", backend: "auto", strategy: "per-token" });
     expect(problems).toEqual([
-      'view appears 2 times in the address ("conformance", "conformance"); using conformance.',
+      'Address: view appears 2 times ("conformance", "conformance"); using conformance',
     ]);
   });
 
@@ -52,7 +52,7 @@ describe("url state", () => {
     const { state, problems } = parseUrlState("?strategy=fast&strategy=fast&strategy=fast");
     expect(state).toEqual(DEFAULT_URL_STATE);
     expect(problems).toEqual([
-      `Ignored strategy in the address: it appears 3 times ("fast", "fast", "fast") and strategy is one of ${STRATEGIES.join(", ")}; using chunked.`,
+      `Address: strategy appears 3 times ("fast", "fast", "fast"): expected one of ${STRATEGIES.join(", ")}; ignored, using chunked`,
     ]);
   });
 

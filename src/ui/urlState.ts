@@ -45,19 +45,18 @@ export function parseUrlState(search: string): ParsedUrlState {
   for (const key of KEYS) {
     const values = params.getAll(key);
     if (values.length === 0) continue;
-    const accepted = `${key} is one of ${FIELDS[key].options.join(", ")}`;
-    const fallback = DEFAULT_URL_STATE[key];
+    // The wording of the playground's and the bench panel's address parameters: "Address: what: why; ignored".
+    const expected = `expected one of ${FIELDS[key].options.join(", ")}`;
+    const fallback = `ignored, using ${DEFAULT_URL_STATE[key]}`;
     if (values.length > 1) {
       const given = values.map((v) => JSON.stringify(v)).join(", ");
       const one = new Set(values).size === 1 ? FIELDS[key].safeParse(values[0]) : undefined;
       if (one?.success) {
         (state as Record<Key, string>)[key] = one.data;
-        problems.push(`${key} appears ${values.length} times in the address (${given}); using ${one.data}.`);
+        problems.push(`Address: ${key} appears ${values.length} times (${given}); using ${one.data}`);
       } else {
-        const why = one ? accepted : "they disagree";
-        problems.push(
-          `Ignored ${key} in the address: it appears ${values.length} times (${given}) and ${why}; using ${fallback}.`,
-        );
+        const why = one ? expected : "different values";
+        problems.push(`Address: ${key} appears ${values.length} times (${given}): ${why}; ${fallback}`);
       }
       continue;
     }
@@ -65,7 +64,7 @@ export function parseUrlState(search: string): ParsedUrlState {
     if (parsed.success) {
       (state as Record<Key, string>)[key] = parsed.data;
     } else {
-      problems.push(`Ignored ${key}=${JSON.stringify(values[0])} in the address: ${accepted}; using ${fallback}.`);
+      problems.push(`Address: ${key}=${values[0]}: ${expected}, got ${JSON.stringify(values[0])}; ${fallback}`);
     }
   }
   return { state, problems };
