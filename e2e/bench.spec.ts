@@ -119,7 +119,16 @@ test("the controls run and cancel from the keyboard, every control labelled", as
   expect(problems).toEqual([]);
 });
 
-test("a bad address value is reported on the panel", async ({ page }) => {
-  await page.goto("/?view=bench&backend=cuda");
-  await expect(page.getByTestId("url-notice")).toContainText('Address: backend=cuda: expected one of');
+test("a bad address value is reported on the panel, and the address follows the panel", async ({ page }) => {
+  await page.goto("/?view=bench&backend=cuda&chunk=7");
+  await expect(page.getByTestId("url-notice")).toContainText("Address: backend=cuda: expected one of");
+  await expect(page.getByTestId("url-notice")).toContainText("Address: chunk=7: expected one of");
+  await page.getByLabel("Chunk size C").selectOption("64");
+  await page.getByRole("checkbox", { name: /^64×32768/ }).check();
+  await expect(page).toHaveURL(/\?view=bench&backend=cuda&sizes=1x1024%2C8x4096%2C64x32768&chunk=64$/);
+  // The link reopens the panel as it was left.
+  await page.reload();
+  await expect(page.getByLabel("Chunk size C")).toHaveValue("64");
+  await expect(page.getByRole("checkbox", { name: /^64×32768/ })).toBeChecked();
+  await expect(page.getByTestId("url-notice")).not.toContainText("chunk");
 });

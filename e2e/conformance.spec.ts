@@ -86,7 +86,7 @@ test.describe("on wasm", () => {
 
 test("an unknown backend in the address is reported, not fatal", async ({ page }) => {
   const problems = await openConformance(page, "backend=cuda&strategy=two-level");
-  await expect(page.getByTestId("url-notice")).toContainText('Address: backend=cuda: expected one of');
+  await expect(page.getByTestId("url-notice")).toContainText("Address: backend=cuda: expected one of");
   await expect(page.getByTestId("strategy-select")).toHaveValue("two-level");
   expect(problems).toEqual([]);
 });

@@ -43,9 +43,7 @@ describe("url state", () => {
   it("uses a value repeated unchanged, and still says it was repeated", () => {
     const { state, problems } = parseUrlState("?view=conformance&view=conformance&strategy=per-token");
     expect(state).toEqual({ view: "conformance", backend: "auto", strategy: "per-token" });
-    expect(problems).toEqual([
-      'Address: view appears 2 times ("conformance", "conformance"); using conformance',
-    ]);
+    expect(problems).toEqual(['Address: view appears 2 times ("conformance", "conformance"); using conformance']);
   });
 
   it("ignores an unknown value repeated, naming what is accepted", () => {

@@ -83,7 +83,11 @@ export function formatUrlState(state: UrlState, previousSearch = ""): string {
 
 /** Replaces the address bar's query with the state, without a reload or a history entry. */
 export function writeUrlState(state: UrlState): void {
-  const search = formatUrlState(state, window.location.search);
+  replaceSearch(formatUrlState(state, window.location.search));
+}
+
+/** Puts a query string in the address bar (path and hash kept), without a reload or a history entry. */
+export function replaceSearch(search: string): void {
   if (search === window.location.search) return;
   window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
 }

@@ -1,7 +1,8 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { replaceSearch } from "../urlState";
 import { BenchControls } from "./BenchControls";
 import { BenchResultsTable } from "./BenchResultsTable";
-import { benchSettingsFromSearch } from "./benchAddress";
+import { benchSearch, benchSettingsFromSearch } from "./benchAddress";
 import { sweepCharts, timeCharts } from "./benchChartData";
 import { markdownReport } from "./benchTable";
 import { panelPlan } from "./panelSettings";
@@ -16,6 +17,8 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
   // A link may set the panel (`&rows=8&tokens=4096&chunk=64&reps=7`); what it cannot take is reported.
   const [address] = useState(() => benchSettingsFromSearch(window.location.search));
   const [settings, setSettings] = useState(address.settings);
+  // The address follows the panel, so a copied link reopens it as it is (what it could not take is dropped).
+  useEffect(() => replaceSearch(benchSearch(settings, window.location.search)), [settings]);
   const notices = [...urlProblems, ...address.problems];
   const [copied, setCopied] = useState<string>();
   const { plan, problems } = panelPlan(settings);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { STORAGE_KEY } from "../../io/shareLink";
+import { replaceSearch } from "../urlState";
 import type { StateCodec } from "./compute/stateCodec";
 import { MAX_LINK_CHARS, searchWith } from "./persistence";
 
@@ -53,10 +54,7 @@ export function usePersistence(committed: PlaygroundState, codec: StateCodec, pa
         .then((encoded) => {
           const fits = encoded.length <= MAX_LINK_CHARS;
           setLinkTooLong(!fits);
-          const search = searchWith(fits ? encoded : null, window.location.search);
-          if (search !== window.location.search) {
-            window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
-          }
+          replaceSearch(searchWith(fits ? encoded : null, window.location.search));
           if (encoded.length <= PROMPT_SAVE_CHARS) {
             unsaved.current = null;
             save(encoded);

@@ -307,7 +307,21 @@ export function usePlaygroundCompute(
   const behind = result !== null && !computing && !resultIsOf(result, committed);
   const settled = !computing && ended?.settings === settings && ended.data === data;
   return useMemo(
-    () => ({ result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, settled, cancel, rerun }),
+    () => ({
+      result,
+      liveRow,
+      computing,
+      slow,
+      error,
+      runs,
+      phase,
+      startedAt,
+      cancelled,
+      behind,
+      settled,
+      cancel,
+      rerun,
+    }),
     [result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, settled, cancel, rerun],
   );
 }
