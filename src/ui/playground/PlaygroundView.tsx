@@ -7,6 +7,7 @@ import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
+import { useQuietAfter } from "../useQuietAfter";
 import { outputNames } from "./compute/outputTables";
 import type { PlaygroundResult } from "./compute/playgroundRun";
 import { StateCodec } from "./compute/stateCodec";
@@ -103,13 +104,15 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const busy = compute.computing || (result !== null && drawn !== result);
   // The conventions run once the page's own run of the committed state has ended and its result is
   // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
-  // their workers and drawing would otherwise share the cores with the result's. (`settled`, not just
-  // `!busy`: in the commit of an edit the page's run has not started yet.)
+  // their workers would otherwise share the cores with the result's drawing. (`settled`, not just
+  // `!busy`: in the commit of an edit the page's run has not started yet; quiet: the panels draw a
+  // result they have taken in tasks of their own.)
+  const pageQuiet = useQuietAfter(compute.settled && !busy && !store.drawing);
   const conventions = useConventions(
     engine,
     committed,
     rowsOf(committed.data),
-    compute.settled && !busy && !store.drawing,
+    pageQuiet,
     Math.min(state.selectedRow, rows.length - 1),
   );
 

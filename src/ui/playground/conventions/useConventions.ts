@@ -9,7 +9,7 @@ import { type ConventionStatus, type Float32Solver, useConventionCompute } from 
  * The library conventions of the committed state, with the view's own convention worker: float64
  * references of every library compared, and the float32 run of the one shown, on the engine (with
  * its backend and strategy) when the precision is the float32 engine, else in core's float32.
- * `pageIdle`: the page's own run is computed and drawn, and no stroke is going on.
+ * `pageIdle`: the page's own run is computed and drawn (the main thread idle since), and no stroke is going on.
  */
 export function useConventions(
   engine: EngineClient | null,
