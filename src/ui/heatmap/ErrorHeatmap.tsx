@@ -116,7 +116,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   );
   const rowScoped = scope === "row" ? selectedRow : -1;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the selected row matters only for a row scope
-  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped]);
+  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped, sides]);
   const picture: HeatmapPicture = useMemo(
     () => ({ grid, scale: model.scale, rows, cols, layout, chunkBoundaries, worst: model.worst }),
     [grid, model.scale, model.worst, rows, cols, layout, chunkBoundaries],

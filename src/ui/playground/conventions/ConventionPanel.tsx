@@ -204,9 +204,17 @@ function ConventionBody({
 
 const NO_BOUNDARIES: number[] = [];
 
-/** The two libraries the difference heatmap subtracts, as its legend and readouts name them. */
+const LIBRARY_SIDES = new Map<string, SideNames>();
+
+/** The two libraries the difference heatmap subtracts, as its legend and readouts name them (one object per pair). */
 function librarySides(shown: Library, other: Library): SideNames {
-  return { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other], gap: "difference" };
+  const key = `${shown}-${other}`;
+  let sides = LIBRARY_SIDES.get(key);
+  if (!sides) {
+    sides = { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other], gap: "difference" };
+    LIBRARY_SIDES.set(key, sides);
+  }
+  return sides;
 }
 
 /** One cell of the difference heatmap in words; a cell NaN or ±Inf took says who lost it, with no |Δ|. */
