@@ -28,7 +28,7 @@ async function conventionsSettled(page: Page, after = 0): Promise<number> {
 
 /** The path of a line of the conventions chart once its deferred render has caught up. */
 async function linePath(page: Page, index: number): Promise<string | null> {
-  const line = page.getByTestId("convention-chart").locator("path.recharts-curve").nth(index);
+  const line = page.getByTestId("convention-chart").locator("path.plot-line").nth(index);
   await expect(line).toBeVisible();
   let previous = await line.getAttribute("d");
   for (let i = 0; i < 40; i++) {
@@ -93,7 +93,7 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
   await page.goto("/?backend=wasm&library=slime&compare=verl,openrlhf");
   await conventionsSettled(page);
   const chart = page.getByTestId("convention-chart");
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(3);
+  await expect(chart.locator("path.plot-line")).toHaveCount(3);
   for (const label of ["slime float64", "OpenRLHF float64", "verl float64"]) {
     await expect(chart.locator(".chart-legend")).toContainText(label);
   }

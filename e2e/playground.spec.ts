@@ -95,7 +95,7 @@ test("drawing on the editor with the mouse changes the chart and the summary; un
   const before = await settledMaxAbsError(page);
   // Draw on the row that holds the batch's largest error, so the batch figure must move too.
   await page.getByRole("button", { name: /^Worst cell: row/ }).click();
-  const line = page.locator(".returns-chart path.recharts-line-curve, figure path.recharts-line-curve").first();
+  const line = page.locator(".returns-chart path.plot-line").first();
   const pathBefore = await settledPath(line);
   const lane = page.locator('canvas[data-lane="kl"]');
   await lane.scrollIntoViewIfNeeded(); // the worst-cell button scrolled the heatmap into view

@@ -1,5 +1,5 @@
 import { type Ref, useMemo, useRef } from "react";
-import { Line, LineChart, YAxis } from "recharts";
+import { LineChart, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
@@ -8,8 +8,9 @@ import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
+import { PlotLine } from "./PlotLine";
 import { PLOT_TOP } from "./PlotOverlay";
-import { BOUNDARY_STROKE, lineProps, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
 import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
 import { usePlotInOwnTask } from "./usePlotInOwnTask";
@@ -84,9 +85,9 @@ export function ErrorChart(props: ErrorChartProps) {
             allowDataOverflow
             {...GIVEN_TICKS}
           />
-          <Line name="serial loop" data={series.serial} dataKey="v" {...lineProps("serialLoop")} />
-          <Line name="chunked" data={series.chunked} dataKey="v" {...lineProps("chunked")} />
-          {series.bound && <Line name="tolerance" data={series.bound} dataKey="v" {...lineProps("bound")} />}
+          <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
+          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
+          {series.bound && <PlotLine name="tolerance" points={series.bound} style={SERIES.bound} />}
         </LineChart>
       ),
       [series, width, height],

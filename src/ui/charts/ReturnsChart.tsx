@@ -1,5 +1,5 @@
 import { type Ref, useMemo, useRef } from "react";
-import { Line, LineChart, YAxis } from "recharts";
+import { LineChart, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
@@ -7,8 +7,9 @@ import { downsampleNotes, niceDomain, returnsSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
+import { PlotLine } from "./PlotLine";
 import { PLOT_TOP } from "./PlotOverlay";
-import { BOUNDARY_STROKE, lineProps, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
 import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
 import { usePlotInOwnTask } from "./usePlotInOwnTask";
@@ -87,8 +88,8 @@ export function ReturnsChart(props: ReturnsChartProps) {
             tickFormatter={formatShort}
             {...GIVEN_TICKS}
           />
-          <Line name="serial float64" data={series.reference} dataKey="v" {...lineProps("reference")} />
-          <Line name="chunked" data={series.chunked} dataKey="v" {...lineProps("chunked")} />
+          <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} />
+          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
         </LineChart>
       ),
       [series, width, height],

@@ -12,7 +12,7 @@ export interface LinePoint {
   v: number | null;
 }
 
-/** A line's points, as recharts takes them (its own `data`). */
+/** A line's points, as PlotLine draws them (frozen: read only). */
 export type LineData = readonly LinePoint[];
 
 export interface ReturnsSeries {
@@ -27,19 +27,9 @@ export interface ReturnsSeries {
 const finiteOrNull = (v: number) => (Number.isFinite(v) ? v : null);
 
 /**
- * Points handed to recharts, frozen. Recharts keeps a chart's data in an Immer store, and Immer
- * walks every object of data it has not seen frozen (to freeze it itself): 20–50 ms per chart on a
- * few thousand points, in the task that draws the plot. A frozen array is taken as it is.
- */
-export function chartData<T>(points: T[]): readonly T[] {
-  return Object.freeze(points);
-}
-
-/**
  * One line's points: every token of a short row, else the token of its minimum and of its maximum
  * per bucket (and every non-finite token). Each line gets its own points, not the union of all the
- * chart's lines: recharts works through every point of the chart's data for each line, so shared
- * points cost a chart of L lines L times the work.
+ * chart's lines (the union would give each line the others' tokens too: more points, no more shape).
  */
 export function linePoints(
   values: ArrayLike<number>,
@@ -50,7 +40,7 @@ export function linePoints(
   const idx = envelopeIndices([values], length, buckets);
   const points = new Array<LinePoint>(idx.length);
   for (let j = 0; j < idx.length; j++) points[j] = { t: idx[j], v: y(values[idx[j]]) };
-  return chartData(points);
+  return Object.freeze(points);
 }
 
 /** The legend's note when lines are drawn with fewer points than the row has tokens, else none. */

@@ -7,8 +7,7 @@
 
 /**
  * Screen pixels per envelope bucket in the charts. Two keeps the lines' shape at a glance and every
- * spike, with half the points for recharts to work through (about 600 per line at 8192 tokens on a
- * plot 600 px wide).
+ * spike, with half the points to draw (about 600 per line at 8192 tokens on a plot 600 px wide).
  */
 export const PX_PER_BUCKET = 2;
 

@@ -1,5 +1,3 @@
-import { StaticLineShape } from "./staticLineShape";
-
 /**
  * Horizontal layout shared by the charts and the heatmap, so that stacked at the same width their
  * token axes line up pixel for pixel: the plot starts PLOT_LEFT px from the left edge (room for the
@@ -22,21 +20,3 @@ export const BOUNDARY_STROKE = "#9ca3af";
 export const BOUNDARY_STROKE_FAINT = "#d8dce2";
 export const HOVER_STROKE = "#111827";
 export const NON_FINITE_FILL = "#D55E00";
-
-/**
- * The props every recharts line shares (straight segments, no dots, no animation) and the stroke of
- * one series, so a chart only names its data: `<Line dataKey="chunked" {...lineProps("chunked")} />`.
- */
-export function lineProps(series: keyof typeof SERIES) {
-  const { colour, dash, width } = SERIES[series];
-  return {
-    type: "linear",
-    dot: false,
-    activeDot: false,
-    isAnimationActive: false,
-    shape: StaticLineShape,
-    stroke: colour,
-    strokeWidth: width,
-    strokeDasharray: dash,
-  } as const;
-}

@@ -1,11 +1,12 @@
 import { type Ref, useMemo, useRef } from "react";
-import { Line, LineChart, YAxis } from "recharts";
+import { LineChart, YAxis } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
 import { downsampleNotes, linePoints, niceDomain } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatShort, formatValue } from "../../charts/formatNumber";
+import { PlotLine } from "../../charts/PlotLine";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
@@ -59,19 +60,7 @@ export function ConventionChart(props: ConventionChartProps) {
             {...GIVEN_TICKS}
           />
           {lines.map((line, i) => (
-            <Line
-              key={line.key}
-              name={line.label}
-              data={data[i]}
-              dataKey="v"
-              type="linear"
-              dot={false}
-              activeDot={false}
-              isAnimationActive={false}
-              stroke={line.colour}
-              strokeWidth={line.width}
-              strokeDasharray={line.dash}
-            />
+            <PlotLine key={line.key} name={line.label} points={data[i]} style={line} />
           ))}
         </LineChart>
       ),
