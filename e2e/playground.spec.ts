@@ -88,6 +88,31 @@ test("the built-in example is computed on the first visit", async ({ page }) => 
   watch.finish();
 });
 
+test("the returns chart's PNG export draws its lines", async ({ page }) => {
+  const watch = await openPlayground(page);
+  await settledMaxAbsError(page);
+  await expect(page.locator(".returns-chart path.plot-line")).toHaveCount(2);
+  await page.getByRole("button", { name: /^Export/ }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-png-returns").click()]);
+  const png = readFileSync(await download.path()).toString("base64");
+  // Pixels of the reference line's colour (#0072B2), decoded by the page: the line is a few thousand,
+  // its legend swatch a few hundred.
+  const blue = await page.evaluate(async (png) => {
+    const image = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+    const context = new OffscreenCanvas(image.width, image.height).getContext("2d");
+    if (!context) return -1;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i]) + Math.abs(data[i + 1] - 114) + Math.abs(data[i + 2] - 178) < 40) count++;
+    }
+    return count;
+  }, png);
+  expect(blue).toBeGreaterThan(1000);
+  watch.finish();
+});
+
 test("drawing on the editor with the mouse changes the chart and the summary; undo takes the stroke back", async ({
   page,
 }) => {
