@@ -5,9 +5,9 @@ const MAX_WAIT_MS = 1000;
 
 /**
  * True once the main thread has been idle (requestIdleCallback: no task waiting) since `ready`
- * last turned true; false while it is not. The playground's panels take a result in one commit
- * but draw it in tasks of their own that follow (each chart's plot, the heatmap's pooling), so
- * "taken" is not yet "drawn"; idle is.
+ * last turned true; false while it is not. The playground's results panel counts a result drawn
+ * once its heatmap takes it, but the heatmap measures, pools and draws it in tasks of its own that
+ * follow (a slice of rows per task), so "taken" is not yet "drawn"; idle is.
  */
 export function useQuietAfter(ready: boolean): boolean {
   const [quiet, setQuiet] = useState(false);

@@ -105,8 +105,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   // The conventions run once the page's own run of the committed state has ended and its result is
   // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
   // their workers would otherwise share the cores with the result's drawing. (`settled`, not just
-  // `!busy`: in the commit of an edit the page's run has not started yet; quiet: the panels draw a
-  // result they have taken in tasks of their own.)
+  // `!busy`: in the commit of an edit the page's run has not started yet; quiet: the heatmap pools
+  // and draws a result it has taken in tasks of its own.)
   const pageQuiet = useQuietAfter(compute.settled && !busy && !store.drawing);
   const conventions = useConventions(
     engine,
