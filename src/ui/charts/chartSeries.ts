@@ -37,7 +37,7 @@ export function linePoints(
   buckets: number,
   y: (value: number) => number | null = finiteOrNull,
 ): LineData {
-  const idx = envelopeIndices([values], length, buckets);
+  const idx = envelopeIndices(values, length, buckets);
   const points = new Array<LinePoint>(idx.length);
   for (let j = 0; j < idx.length; j++) points[j] = { t: idx[j], v: y(values[idx[j]]) };
   return Object.freeze(points);

@@ -1,7 +1,7 @@
 /**
- * Min/max envelope downsampling for line charts: split the token axis into buckets and keep, for
- * every series, the token of its minimum and of its maximum in each bucket (plus any non-finite
- * token, drawn as a gap). A single spike therefore always survives, and every point drawn is a real
+ * Min/max envelope downsampling for a chart line: split the token axis into buckets and keep the
+ * token of the line's minimum and of its maximum in each bucket (plus any non-finite token, drawn
+ * as a gap). A single spike therefore always survives, and every point drawn is a real
  * (token, value) pair. Only what is drawn is reduced, never what is computed.
  */
 
@@ -15,10 +15,10 @@ export const PX_PER_BUCKET = 2;
 export const DOWNSAMPLE_ABOVE = 2000;
 
 /**
- * Sorted token indices to draw for series sharing one token axis. `buckets` is about the plot's
- * width in pixels: each bucket gives up to two points per series, so about two points per pixel.
+ * Sorted token indices to draw for one line. `buckets` is about the plot's width in pixels: each
+ * bucket gives up to two points (its minimum and its maximum), so about two points per pixel.
  */
-export function envelopeIndices(series: ArrayLike<number>[], length: number, buckets: number): Int32Array {
+export function envelopeIndices(values: ArrayLike<number>, length: number, buckets: number): Int32Array {
   const n = length;
   if (n <= Math.max(DOWNSAMPLE_ABOVE, 2 * buckets)) return Int32Array.from({ length: n }, (_, i) => i);
   const keep = new Uint8Array(n);
@@ -28,21 +28,19 @@ export function envelopeIndices(series: ArrayLike<number>[], length: number, buc
   for (let b = 0; b < count; b++) {
     const start = Math.floor((b * n) / count);
     const end = Math.floor(((b + 1) * n) / count);
-    for (const values of series) {
-      let lo = -1;
-      let hi = -1;
-      for (let i = start; i < end; i++) {
-        const v = values[i];
-        if (!Number.isFinite(v)) {
-          keep[i] = 1; // a gap or an infinity must show wherever it is
-          continue;
-        }
-        if (lo < 0 || v < values[lo]) lo = i;
-        if (hi < 0 || v > values[hi]) hi = i;
+    let lo = -1;
+    let hi = -1;
+    for (let i = start; i < end; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v)) {
+        keep[i] = 1; // a gap or an infinity must show wherever it is
+        continue;
       }
-      if (lo >= 0) keep[lo] = 1;
-      if (hi >= 0) keep[hi] = 1;
+      if (lo < 0 || v < values[lo]) lo = i;
+      if (hi < 0 || v > values[hi]) hi = i;
     }
+    if (lo >= 0) keep[lo] = 1;
+    if (hi >= 0) keep[hi] = 1;
   }
   let kept = 0;
   for (let i = 0; i < n; i++) kept += keep[i];
