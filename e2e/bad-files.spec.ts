@@ -102,7 +102,7 @@ const PLAYGROUND_FILES: BadFile[] = [
   {
     name: "text.csv",
     bytes: Buffer.from("1,2,3\n4,five,6\n"),
-    message: /^text\.csv: row 2, column 2: "five" is not a number/,
+    message: /^text\.csv: line 2, column 2: "five" is not a number/,
   },
   { name: "empty.csv", bytes: Buffer.alloc(0), message: /^empty\.csv: has no rows of numbers/ },
   {
@@ -122,7 +122,7 @@ const PLAYGROUND_FILES: BadFile[] = [
   {
     name: "<b>bold</b>.csv",
     bytes: Buffer.from("x,<script>alert(1)</script>\n"),
-    message: /^<b>bold<\/b>\.csv: row 1, column 1: "x" is not a number/,
+    message: /^<b>bold<\/b>\.csv: line 1, column 1: "x" is not a number/,
   },
 ];
 

@@ -90,7 +90,7 @@ test("a CSV with inf is read, named and run; a bad file then leaves that result 
   await page
     .getByTestId("case-file-input")
     .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("1,2\n3,x\n") });
-  await expect(page.getByTestId("error-message")).toContainText('bad.csv: row 2, column 2: "x" is not a number');
+  await expect(page.getByTestId("error-message")).toContainText('bad.csv: line 2, column 2: "x" is not a number');
   expect(await runCount(page)).toBe(runs);
   await expect(page.getByTestId("non-finite-lesson")).toHaveText(lesson ?? "");
   await expect(page.getByTestId("non-finite-note")).toContainText("row 1, token 150");

@@ -10,7 +10,7 @@ import {
 import { maskWithHoles, normals, seededRandom } from "../src/core/testRandom";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { BASE_SETTINGS } from "../src/io/presets";
-import { playerSearch } from "../src/ui/player/playerLink";
+import { playerAddress } from "../src/ui/player/playerLink";
 import { collectProblems } from "./pageProblems";
 
 /**
@@ -368,7 +368,7 @@ test("opens a playground state from ?view=player&s=…, and reports a damaged on
   };
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
-  await page.goto(`/${playerSearch(state)}&backend=cpu`);
+  await page.goto(`/${playerAddress(state).replace("#", "&backend=cpu#")}`);
   await expect(page.getByTestId("player-source")).toHaveText("From the playground", { timeout: 30_000 });
   // GAE: residuals and γλ first, then reverse, pad (none), 12 local steps + 3 chunk ends, 3 carries, combine, returns, compare.
   await expect(page.getByTestId("player-position")).toHaveText(`1 / ${2 + 2 + 15 + 3 + 3}`);

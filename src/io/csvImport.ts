@@ -5,18 +5,32 @@ import { FLOAT32_MAX, MAX_CELLS, MAX_ROWS, MAX_TOKENS, type PlaygroundRow } from
 
 /**
  * A CSV of rows × tokens: one batch row per line, one token per column, read into one lane
- * (rewards, values, KL or loss mask). An optional header line (no cell of it a number) is skipped.
+ * (rewards, values, KL or loss mask). A first line of words is a header and skipped; so is a first
+ * line of exactly 0, 1, …, N − 1, the column labels pandas writes for an unnamed frame
+ * (`to_csv(index=False)`), and, with `index=True`, the index column after an empty header cell.
+ * Any other first line of numbers is data (with a note when it looks like labels).
  * Rows may be ragged: empty cells at the end of a line make that row shorter; an empty cell
- * before the last value is an error. Rows and columns are counted from 1, as a spreadsheet
- * shows them (the header line included), so "row 3, column 17" is where to look.
+ * before the last value is an error. Places in the file are "line L, column C", counted from 1 as
+ * an editor or a spreadsheet shows them (the header line included); places in the batch are
+ * "row b, token t", counted from 0 as in the tensors.
  */
 export interface CsvTable {
   /** The header's cells, when the first line is one. */
   header: string[] | null;
   /** The numbers of every data row, each as long as its row. */
   rows: number[][];
-  /** The row number (from 1, as in the file) of each data row: empty lines are skipped. */
+  /** The line number (from 1, as in the file) of each data row: empty lines are skipped. */
   rowNumbers: number[];
+}
+
+/** What the first line and column turned out to be. */
+interface TableLayout {
+  header: string[] | null;
+  /** Data starts on this record. */
+  first: number;
+  /** The first column is pandas' index: dropped from every data row. */
+  indexColumn: boolean;
+  notes: string[];
 }
 
 /** A decimal number as numpy and spreadsheets write it (no hex, no thousands separators). */
@@ -39,25 +53,19 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const parsed = Papa.parse<string[]>(body, { dynamicTyping: false, skipEmptyLines: false });
   const fatal = parsed.errors.find((e) => e.code !== "UndetectableDelimiter");
-  if (fatal) return fail(`row ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
+  if (fatal) return fail(`line ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
   const records = parsed.data;
-  let header: string[] | null = null;
-  let first = 0;
-  // A first line of words is a header only when numbers follow; alone, it is a row with bad cells.
-  const hasData = records.slice(1).some((record) => record.some((cell) => cell.trim() !== ""));
-  if (records.length > 0 && hasData && isHeader(records[0])) {
-    header = records[0].map((cell) => cell.trim());
-    first = 1;
-  }
+  const { header, first, indexColumn, notes } = tableLayout(records, source);
   const rows: number[][] = [];
   const rowNumbers: number[] = [];
   let cells = 0;
   for (let r = first; r < records.length; r++) {
-    const record = records[r];
+    const record = indexColumn ? records[r].slice(1) : records[r];
+    const skipped = indexColumn ? 1 : 0;
     let end = record.length;
     while (end > 0 && record[end - 1].trim() === "") end--;
     if (end === 0) continue; // an empty line
-    const where = (c: number) => `row ${r + 1}, column ${c + 1}`;
+    const where = (c: number) => `line ${r + 1}, column ${c + 1 + skipped}`;
     const values = new Array<number>(end);
     for (let c = 0; c < end; c++) {
       const cell = record[c].trim();
@@ -72,18 +80,69 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
       if (Math.abs(value) > FLOAT32_MAX) return fail(where(c), `${cell} is outside the float32 range (±3.4e38)`);
       values[c] = value;
     }
-    if (end > MAX_TOKENS) return fail(`row ${r + 1}`, `has ${end} values, above the limit of ${MAX_TOKENS} tokens`);
+    if (end > MAX_TOKENS) return fail(`line ${r + 1}`, `has ${end} values, above the limit of ${MAX_TOKENS} tokens`);
     rows.push(values);
     rowNumbers.push(r + 1);
-    if (rows.length > MAX_ROWS) return fail(`row ${r + 1}`, `more than ${MAX_ROWS} rows (the limit)`);
+    if (rows.length > MAX_ROWS) return fail(`line ${r + 1}`, `more than ${MAX_ROWS} rows (the limit)`);
     cells = Math.max(cells, end);
   }
   if (rows.length === 0) return fail("", "has no rows of numbers");
   if (rows.length * cells > MAX_CELLS) {
     return fail("", `${rows.length} rows padded to ${cells} tokens is above the limit of ${MAX_CELLS} cells`);
   }
-  const notes = header ? [`${source}: the first line was read as a header and skipped`] : [];
   return success({ header, rows, rowNumbers }, notes);
+}
+
+/**
+ * Whether the first line is a header (words; or pandas' labels 0, 1, …, N − 1, after an empty cell
+ * when an index column follows) and the first column pandas' index (0, 1, 2, … down the lines).
+ */
+function tableLayout(records: string[][], source: string): TableLayout {
+  const none: TableLayout = { header: null, first: 0, indexColumn: false, notes: [] };
+  if (records.length === 0) return none;
+  const top = records[0].map((cell) => cell.trim());
+  // A first line of words is a header only when numbers follow; alone, it is a row with bad cells.
+  const hasData = records.slice(1).some((record) => record.some((cell) => cell.trim() !== ""));
+  if (!hasData) return none;
+  const labelled = top[0] === "" && top.length > 1 && isCounting(top.slice(1));
+  if (isCounting(top) || labelled) {
+    const indexColumn = labelled && hasIndexColumn(records);
+    const notes = [
+      `${source}: line 1 (${countingText(labelled ? top.slice(1) : top)}) was read as pandas' column labels and skipped`,
+    ];
+    if (indexColumn) notes.push(`${source}: column 1 (0, 1, 2, …) was read as pandas' index and dropped`);
+    return { header: top, first: 1, indexColumn, notes };
+  }
+  if (isHeader(top)) {
+    const indexColumn = ["", "index", "unnamed: 0"].includes(top[0].toLowerCase()) && hasIndexColumn(records);
+    const notes = [`${source}: the first line was read as a header and skipped`];
+    if (indexColumn) notes.push(`${source}: column 1 (0, 1, 2, …) was read as an index and dropped`);
+    return { header: top, first: 1, indexColumn, notes };
+  }
+  if (isCounting(top, 1)) {
+    return {
+      ...none,
+      notes: [
+        `${source}: line 1 (${countingText(top)}) looks like column labels; it was kept as data (a first line of 0, 1, …, N − 1 is skipped as pandas' labels)`,
+      ],
+    };
+  }
+  return none;
+}
+
+/** Cells that read exactly start, start + 1, …: at least two of them. */
+function isCounting(cells: string[], start = 0): boolean {
+  return cells.length >= 2 && cells.every((cell, i) => cell === String(i + start));
+}
+
+function countingText(cells: string[]): string {
+  return cells.length <= 4 ? cells.join(", ") : `${cells[0]}, ${cells[1]}, …, ${cells[cells.length - 1]}`;
+}
+
+/** Every data line starts with its own position, 0, 1, 2, …: pandas' default index. */
+function hasIndexColumn(records: string[][]): boolean {
+  const lines = records.slice(1).filter((record) => record.some((cell) => cell.trim() !== ""));
+  return lines.length > 0 && lines.every((record, i) => record[0]?.trim() === String(i));
 }
 
 function nonFiniteValue(cell: string): number {
@@ -112,7 +171,7 @@ function laneValues(table: CsvTable, lane: Lane, source: string): IoResult<numbe
       const c = row.findIndex((v) => v !== 0 && v !== 1);
       if (c >= 0)
         return failure(
-          new IoError(`row ${table.rowNumbers[r]}, column ${c + 1}`, `a loss mask is 0 or 1, got ${row[c]}`, source),
+          new IoError(`line ${table.rowNumbers[r]}, column ${c + 1}`, `a loss mask is 0 or 1, got ${row[c]}`, source),
         );
       rows.push(row);
     } else {
@@ -152,7 +211,7 @@ export function importCsvLane(
   for (const [b, row] of batch.entries()) {
     if (values.value[b].length !== row.length) {
       const detail = `has ${values.value[b].length} values, but batch row ${b} has ${row.length} tokens`;
-      return failure(new IoError(`row ${table.value.rowNumbers[b]}`, detail, source));
+      return failure(new IoError(`line ${table.value.rowNumbers[b]}`, detail, source));
     }
   }
   return success(

@@ -5,13 +5,14 @@ import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES } from "./presets";
 import {
   decodeState,
   encodeState,
+  linkText,
   loadState,
   MAX_LINK_NUMBERS,
   STORAGE_KEY,
   saveState,
   shareUrl,
   stateFromSearch,
-  stateToSearch,
+  stateToAddress,
 } from "./shareLink";
 
 const drawn: PlaygroundState = {
@@ -208,16 +209,44 @@ describe("the context-parallel panel's settings", () => {
 });
 
 describe("the address", () => {
-  it("carries the state in s, keeping the page's own parameters", () => {
-    const search = stateToSearch(drawn, "?view=home&backend=wasm&gamma=0.5");
-    const params = new URLSearchParams(search);
-    expect(params.get("view")).toBe("home");
-    expect(params.get("backend")).toBe("wasm");
-    expect(params.get("gamma")).toBeNull();
-    const read = stateFromSearch(search, DEFAULT_PLAYGROUND_STATE);
+  it("carries the state in the fragment, keeping the page's own parameters and no readable override", () => {
+    const address = stateToAddress(drawn, "?view=home&backend=wasm&gamma=0.5&s=old");
+    const [search, hash] = [address.slice(0, address.indexOf("#")), address.slice(address.indexOf("#"))];
+    // backend is the state's now: left in the query it would override the state on the next load.
+    expect(search).toBe("?view=home");
+    expect(hash).toBe(`#s=${encodeState(drawn)}`);
+    const read = stateFromSearch(search, DEFAULT_PLAYGROUND_STATE, hash);
     expect(read).toMatchObject({ fromLink: true, problems: [] });
-    expect(read.state).toEqual({ ...drawn, backend: "wasm" });
-    expect(shareUrl(drawn, { origin: "http://x", pathname: "/", search: "" })).toBe(`http://x/${stateToSearch(drawn)}`);
+    expect(read.state).toEqual(drawn);
+    expect(shareUrl(drawn, { origin: "http://x", pathname: "/", search: "" })).toBe(
+      `http://x/${stateToAddress(drawn)}`,
+    );
+  });
+
+  it("still opens links that carried the state in the query, and prefers the fragment", () => {
+    const old = stateFromSearch(`?s=${encodeState(drawn)}`, DEFAULT_PLAYGROUND_STATE);
+    expect(old).toMatchObject({ fromLink: true, state: drawn });
+    const both = { ...drawn, gamma: 0.25 };
+    expect(linkText(`?s=${encodeState(drawn)}`, `#s=${encodeState(both)}`)).toBe(encodeState(both));
+    // A fragment percent-encoded on the way (some chat clients do) reads the same.
+    expect(linkText("", `#s=${encodeURIComponent(encodeState(both))}`)).toBe(encodeState(both));
+    expect(linkText("?view=player", "#other=1")).toBeNull();
+  });
+
+  it("reports a parameter given twice instead of taking one of them", () => {
+    const read = stateFromSearch("?gamma=0.9&gamma=0.5&chunk=8&chunk=8", DEFAULT_PLAYGROUND_STATE);
+    expect(read.state.gamma).toBe(DEFAULT_PLAYGROUND_STATE.gamma);
+    expect(read.state.chunkSize).toBe(8);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      'Address: gamma: appears 2 times ("0.9", "0.5"); ignored',
+      'Address: chunk: appears 2 times ("8", "8")',
+    ]);
+  });
+
+  it("leaves backend and strategy problems to the page's own address check (one notice, not two)", () => {
+    const read = stateFromSearch("?backend=evil&strategy=a&strategy=b", DEFAULT_PLAYGROUND_STATE);
+    expect(read.problems).toEqual([]);
+    expect(read.state.backend).toBe(DEFAULT_PLAYGROUND_STATE.backend);
   });
 
   it("applies readable overrides and reports the ones it ignores", () => {

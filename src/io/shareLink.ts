@@ -12,7 +12,9 @@ import {
 import { rowToWire, unpackLanes } from "./stateWire";
 
 /**
- * The playground's state in a link (`?s=…`) and in local storage, one format for both: the state's
+ * The playground's state in a link (`#s=…`, in the fragment: no server ever sees it, so a link of any
+ * length opens on any host; links written before as `?s=…` still open) and in the saved session,
+ * one format for both: the state's
  * JSON, compressed with lz-string into URL-safe text, with inline lanes packed as float32 (see
  * stateWire.ts: repetitive lanes inside the compressed JSON, varied ones as raw base64url parts
  * after it, separated by `.`). Seeded presets are stored by their seed, so their links stay short.
@@ -32,7 +34,10 @@ export const MAX_JSON_CHARS = 2 ** 25;
 /** At most 4 lanes of MAX_CELLS numbers each (2^22 numbers in all). */
 export const MAX_LINK_NUMBERS = 4 * MAX_CELLS;
 
-export type DecodeResult = { ok: true; state: PlaygroundState } | { ok: false; error: PlaygroundStateError };
+export type DecodeResult =
+  | { ok: true; state: PlaygroundState }
+  /** `overBudget`: refused only for holding more than `maxNumbers` numbers. */
+  | { ok: false; error: PlaygroundStateError; overBudget?: true };
 
 /** The compressed, URL-safe text for a state (the value of `s`): lz-string JSON, then `.`-separated raw lanes. */
 export function encodeState(state: PlaygroundState): string {
@@ -75,6 +80,7 @@ export function decodeState(text: string, source = "Shared link", maxNumbers = M
     return fail("v", `this link is format ${showValue(v)}; this version of Scanlab reads format ${LINK_VERSION}`);
   }
   const unpacked = unpackLanes(state, parts, maxNumbers);
+  if (unpacked?.overBudget) return { ...fail(unpacked.field, unpacked.detail), overBudget: true } as DecodeResult;
   if (unpacked) return fail(unpacked.field, unpacked.detail);
   const parsed = parsePlaygroundState(state);
   return parsed.ok ? parsed : fail(parsed.error.field, stripField(parsed.error));
@@ -105,9 +111,6 @@ export const PRESET_PARAMS = ["preset", "seed", "rows", "tokens", "ragged"] as c
 /** Readable parameters of the library conventions: `?library=verl&compare=slime,openrlhf&normalize=1`. */
 export const CONVENTION_PARAMS = ["library", "compare", "normalize"] as const;
 
-/** Parameters owned by the page's own URL state (src/ui/urlState.ts), left in place when writing `s`. */
-const PAGE_PARAMS = new Set(["backend", "strategy"]);
-
 export interface SearchResult {
   state: PlaygroundState;
   /** True when `s` was present and valid. */
@@ -116,31 +119,87 @@ export interface SearchResult {
   error?: PlaygroundStateError;
   /** Readable parameters that were ignored, each naming the parameter and why. */
   problems: PlaygroundStateError[];
+  /** `s` was not read only because it unpacks into more than `maxNumbers` numbers. */
+  overBudget?: true;
 }
 
-/** Reads the playground's state from a query string (`location.search`); never throws. */
-export function stateFromSearch(search: string, fallback: PlaygroundState): SearchResult {
+/**
+ * Parameters the page's own URL state reads too (src/ui/urlState.ts): it reports their problems,
+ * so the playground does not say the same thing twice.
+ */
+const PAGE_PARAMS = new Set(["backend", "strategy"]);
+
+/**
+ * The state's text in an address: the fragment's `#s=…` (what the page writes), else the query's
+ * `?s=…` (links from before the state moved to the fragment). Null when there is neither.
+ */
+export function linkText(search: string, hash = ""): string | null {
+  const fragment = hash.startsWith("#") ? hash.slice(1) : hash;
+  for (const pair of fragment.split("&")) {
+    if (!pair.startsWith(`${SHARE_PARAM}=`)) continue;
+    const raw = pair.slice(SHARE_PARAM.length + 1);
+    // A pasted link may come back percent-encoded; the text itself never holds a `%`.
+    if (!raw.includes("%")) return raw;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return new URLSearchParams(search).get(SHARE_PARAM);
+}
+
+/** The fragment that carries a state's text (`#s=…`); the text is URL-safe as it is. */
+export function stateFragment(encoded: string): string {
+  return `#${SHARE_PARAM}=${encoded}`;
+}
+
+/**
+ * Reads the playground's state from an address: `s` from the fragment (or, in older links, the
+ * query), then the query's readable overrides; never throws.
+ */
+export function stateFromSearch(
+  search: string,
+  fallback: PlaygroundState,
+  hash = "",
+  maxNumbers = MAX_LINK_NUMBERS,
+): SearchResult {
   const params = new URLSearchParams(search);
-  const token = params.get(SHARE_PARAM);
+  const token = linkText(search, hash);
   let state = fallback;
   let error: PlaygroundStateError | undefined;
   if (token !== null) {
-    const decoded = decodeState(token);
+    const decoded = decodeState(token, "Shared link", maxNumbers);
     if (decoded.ok) state = decoded.state;
+    else if (decoded.overBudget) return { state, fromLink: false, problems: [], overBudget: true };
     else error = decoded.error;
   }
   const problems: PlaygroundStateError[] = [];
   const tryOverride = (param: string, raw: string, candidate: unknown) => {
     const parsed = parsePlaygroundState(candidate);
     if (parsed.ok) state = parsed.state;
-    else problems.push(new PlaygroundStateError(`${param}=${raw}`, `${stripField(parsed.error)}; ignored`, "Address"));
+    else if (!PAGE_PARAMS.has(param)) {
+      problems.push(new PlaygroundStateError(`${param}=${raw}`, `${stripField(parsed.error)}; ignored`, "Address"));
+    }
+  };
+  // A parameter given twice is never settled silently: which one the link meant is unknowable.
+  const single = (param: string): string | null => {
+    const values = params.getAll(param);
+    if (values.length > 1 && !PAGE_PARAMS.has(param)) {
+      const given = values.map((v) => JSON.stringify(v)).join(", ");
+      const same = new Set(values).size === 1;
+      const detail = `appears ${values.length} times (${given})${same ? "" : "; ignored"}`;
+      problems.push(new PlaygroundStateError(param, detail, "Address"));
+      if (!same) return null;
+    }
+    return values[0] ?? null;
   };
   for (const [param, key] of Object.entries(READABLE_PARAMS)) {
-    const raw = params.get(param);
+    const raw = single(param);
     if (raw !== null) tryOverride(param, raw, { ...state, [key]: readValue(raw) });
   }
   for (const param of PRESET_PARAMS) {
-    const raw = params.get(param);
+    const raw = single(param);
     if (raw === null) continue;
     if (state.data.source !== "preset" && param !== "preset") {
       problems.push(
@@ -158,7 +217,7 @@ export function stateFromSearch(search: string, fallback: PlaygroundState): Sear
     tryOverride(param, raw, { ...state, data: { ...base, [param]: value } });
   }
   for (const param of CONVENTION_PARAMS) {
-    const raw = params.get(param);
+    const raw = single(param);
     if (raw === null) continue;
     const value = param === "normalize" ? readBoolean(raw) : param === "compare" ? raw.split(",").filter(Boolean) : raw;
     const convention = { ...(state.convention ?? DEFAULT_CONVENTION), [param]: value };
@@ -178,14 +237,23 @@ function readBoolean(raw: string): unknown {
   return raw === "true" || raw === "1" ? true : raw === "false" || raw === "0" ? false : raw;
 }
 
-/** The query string carrying the state in `s`; other parameters (view, …) are kept, readable overrides dropped. */
-export function stateToSearch(state: PlaygroundState, previousSearch = ""): string {
+/**
+ * The query string that goes with a state in the fragment: other parameters (view, debug, …) are
+ * kept; the readable overrides (backend and strategy included: the state holds their values, and
+ * left in the query they would override it on the next load) and an old `s` are dropped.
+ */
+export function searchBeside(previousSearch = ""): string {
   const params = new URLSearchParams(previousSearch);
-  for (const param of [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS]) {
-    if (!PAGE_PARAMS.has(param)) params.delete(param);
+  for (const param of [SHARE_PARAM, ...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS]) {
+    params.delete(param);
   }
-  params.set(SHARE_PARAM, encodeState(state));
-  return `?${params.toString()}`;
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The address (query and fragment) of a state: `?view=…#s=…`. */
+export function stateToAddress(state: PlaygroundState, previousSearch = ""): string {
+  return `${searchBeside(previousSearch)}${stateFragment(encodeState(state))}`;
 }
 
 /** The full link for the copy-link button. */
@@ -193,7 +261,7 @@ export function shareUrl(
   state: PlaygroundState,
   location: { origin: string; pathname: string; search: string },
 ): string {
-  return `${location.origin}${location.pathname}${stateToSearch(state, location.search)}`;
+  return `${location.origin}${location.pathname}${stateToAddress(state, location.search)}`;
 }
 
 /** Saves the session; returns why it could not (storage full or disabled) instead of throwing. */

@@ -60,6 +60,8 @@ export function packBits(mask: number[]): Uint8Array {
 export interface LaneProblem {
   field: string;
   detail: string;
+  /** The lanes hold more numbers than the budget: the text may be fine, just too big to unpack here. */
+  overBudget?: true;
 }
 
 /**
@@ -83,7 +85,8 @@ export function unpackLanes(
       if (packed === undefined || Array.isArray(packed)) continue;
       const field = `data.rows[${i}].${lane}`;
       const unpacked = unpackLane(packed, lane === "lossMask", parts, budget, lanes.length);
-      if (typeof unpacked === "string") return { field, detail: unpacked };
+      if (typeof unpacked === "string")
+        return { field, detail: unpacked, ...(budget.left < 0 ? { overBudget: true } : {}) };
       lanes[lane] = unpacked;
     }
   }

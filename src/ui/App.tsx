@@ -12,7 +12,7 @@ export function App() {
   const [{ state, problems }] = useState(() => parseUrlState(window.location.search));
   const [debug] = useState(() => new URLSearchParams(window.location.search).has("debug"));
   const [actions, setActions] = useState<HTMLDivElement | null>(null);
-  const [linked] = useState(() => linkedSource(window.location.search));
+  const [linked] = useState(() => linkedSource(window.location.search, window.location.hash));
   const conformance = state.view === "conformance";
   const player = state.view === "player";
   const bench = state.view === "bench";

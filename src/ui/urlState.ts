@@ -88,6 +88,11 @@ export function writeUrlState(state: UrlState): void {
 
 /** Puts a query string in the address bar (path and hash kept), without a reload or a history entry. */
 export function replaceSearch(search: string): void {
-  if (search === window.location.search) return;
-  window.history.replaceState(null, "", `${window.location.pathname}${search}${window.location.hash}`);
+  replaceAddress(search, window.location.hash);
+}
+
+/** Puts a query string and a fragment in the address bar, without a reload or a history entry. */
+export function replaceAddress(search: string, hash: string): void {
+  if (search === window.location.search && hash === window.location.hash) return;
+  window.history.replaceState(null, "", `${window.location.pathname}${search}${hash}`);
 }

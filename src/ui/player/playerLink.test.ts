@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { linkedSource, playerSearch } from "./playerLink";
+import { linkedSource, playerAddress } from "./playerLink";
 import { PLAYER_EXAMPLES } from "./source";
 
 describe("the player's link", () => {
   it("carries a playground state there and back", () => {
     const state = PLAYER_EXAMPLES[2].state;
-    const search = playerSearch(state);
-    expect(new URLSearchParams(search).get("view")).toBe("player");
-    const { source, error } = linkedSource(search);
+    const address = playerAddress(state);
+    const [search, hash] = [address.slice(0, address.indexOf("#")), address.slice(address.indexOf("#"))];
+    expect(search).toBe("?view=player");
+    expect(hash).toMatch(/^#s=/);
+    const { source, error } = linkedSource(search, hash);
     expect(error).toBeUndefined();
     expect(source).toEqual({ kind: "state", state, label: "From the playground" });
   });
@@ -17,5 +19,8 @@ describe("the player's link", () => {
     const { source, error } = linkedSource("?view=player&s=not-a-state");
     expect(source).toBeUndefined();
     expect(error?.message).toMatch(/^Player link/);
+    // Links written before the state moved to the fragment still open.
+    const old = `?view=player&s=${playerAddress(PLAYER_EXAMPLES[2].state).split("#s=")[1]}`;
+    expect(linkedSource(old).source).toBeDefined();
   });
 });

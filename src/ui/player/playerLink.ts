@@ -1,12 +1,11 @@
 import type { PlaygroundState, PlaygroundStateError } from "../../io/playgroundState";
-import { decodeState, encodeState, SHARE_PARAM } from "../../io/shareLink";
+import { decodeState, encodeState, linkText, stateFragment } from "../../io/shareLink";
+import { MAX_PLAYER_CELLS } from "./playerLimits";
 import type { PlayerSource } from "./source";
 
-/** The address that opens the player on a playground state ("Open in player"). */
-export function playerSearch(state: PlaygroundState): string {
-  const params = new URLSearchParams({ view: "player" });
-  params.set(SHARE_PARAM, encodeState(state));
-  return `?${params.toString()}`;
+/** The address that opens the player on a playground state ("Open in player"): `?view=player#s=…`. */
+export function playerAddress(state: PlaygroundState, encoded = encodeState(state)): string {
+  return `?view=player${stateFragment(encoded)}`;
 }
 
 export interface LinkedSource {
@@ -16,11 +15,13 @@ export interface LinkedSource {
   error?: PlaygroundStateError;
 }
 
-/** What `?view=player&s=…` asks the player to open; no `s` gives neither a source nor an error. */
-export function linkedSource(search: string): LinkedSource {
-  const text = new URLSearchParams(search).get(SHARE_PARAM);
+/** What `?view=player#s=…` (or an older `&s=…`) asks the player to open; no `s` gives neither a source nor an error. */
+export function linkedSource(search: string, hash = ""): LinkedSource {
+  const text = linkText(search, hash);
   if (text === null) return {};
-  const decoded = decodeState(text, "Player link");
+  // Bounded by what the player can show, so a link that unpacks into millions of numbers is refused
+  // before it makes them (it decodes on the main thread, at startup).
+  const decoded = decodeState(text, "Player link", 4 * MAX_PLAYER_CELLS);
   if (!decoded.ok) return { error: decoded.error };
   return { source: { kind: "state", state: decoded.state, label: "From the playground" } };
 }

@@ -29,11 +29,19 @@ export interface PlaygroundToolbarProps {
   onCopyLink(): void;
   /** Opens the same inputs and settings in the step-by-step player. */
   onOpenInPlayer(): void;
-  linkStatus: string | null;
+  linkStatus: LinkStatus | null;
+  /** Saves the batch as a case file (offered beside a link too long to paste). */
+  onSaveCase(): void;
   onError(message: string | null): void;
   onStatus(message: string): void;
   codec: StateCodec;
   charts: ChartRefs;
+}
+
+/** What became of the last link or export; `offerCase` puts a case-file button beside it. */
+export interface LinkStatus {
+  text: string;
+  offerCase: boolean;
 }
 
 const LANES: Lane[] = ["rewards", "values", "kl", "lossMask"];
@@ -178,7 +186,12 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
       </button>
       {props.linkStatus ? (
         <span className="link-status" role="status" data-testid="link-status">
-          {props.linkStatus}
+          {props.linkStatus.text}
+          {props.linkStatus.offerCase ? (
+            <button type="button" className="link-case" data-testid="link-save-case" onClick={props.onSaveCase}>
+              Save case file
+            </button>
+          ) : null}
         </span>
       ) : null}
     </div>

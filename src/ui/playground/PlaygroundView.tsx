@@ -2,11 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
-import { SHARE_PARAM } from "../../io/shareLink";
+import { linkText } from "../../io/shareLink";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
+import { playerAddress } from "../player/playerLink";
 import { useQuietAfter } from "../useQuietAfter";
 import { outputNames } from "./compute/outputTables";
 import type { PlaygroundResult } from "./compute/playgroundRun";
@@ -19,10 +20,11 @@ import { type EditMode, RowEditor } from "./editor/RowEditor";
 import { replaceRow } from "./editor/rowEdits";
 import { CaseBar } from "./files/CaseBar";
 import { copyText } from "./files/download";
+import { saveCaseFile } from "./files/saveCaseFile";
 import { useImport } from "./files/useImport";
 import { MessageArea } from "./MessageArea";
-import { PlaygroundToolbar } from "./PlaygroundToolbar";
-import { MAX_LINK_CHARS, searchWith, startupState } from "./persistence";
+import { type LinkStatus, PlaygroundToolbar } from "./PlaygroundToolbar";
+import { addressWith, linkSize, sizeText, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
 import { OUTPUT_LABELS } from "./results/labels";
 import { nonFiniteInputNote } from "./results/nonFiniteReport";
@@ -30,6 +32,7 @@ import { ResultsBoundary } from "./results/ResultsBoundary";
 import { chunkStartsOf, type Hover, ResultsPanel } from "./results/ResultsPanel";
 import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
+import { loadIndexedSession } from "./sessionStore";
 import { useEngines } from "./useEngines";
 import { usePersistence } from "./usePersistence";
 import { behindNote, usePlaygroundCompute } from "./usePlaygroundCompute";
@@ -45,6 +48,17 @@ export interface PlaygroundViewProps {
 
 const HINT_KEY = "scanlab.hint.draw";
 
+const TOO_LARGE_FOR_LINK: LinkStatus = {
+  text: "Too large for a link: the address holds no data; a case file carries it",
+  offerCase: true,
+};
+
+/** The address of an encoded state here: this page's query (view, …) and the state in the fragment. */
+function addressText(encoded: string): string {
+  const { search, hash } = addressWith(encoded, window.location.search);
+  return `${search}${hash}`;
+}
+
 function storage(): Storage | null {
   try {
     return window.localStorage;
@@ -58,7 +72,7 @@ function storage(): Storage | null {
  * float64 serial reference, token by token. Data → algorithm → output, left to right.
  */
 export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps) {
-  const [startup] = useState(() => startupState(window.location.search, storage()));
+  const [startup] = useState(() => startupState(window.location.search, storage(), window.location.hash));
   const store = usePlaygroundStore(() => startup.state);
   const { state, committed, rows } = store;
   const [codec] = useState(() => new StateCodec());
@@ -85,8 +99,11 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   useEffect(() => {
     const pending = startup.pending;
     if (!pending) return;
-    codec
-      .decode(pending.text, pending.source)
+    const text = pending.text !== null ? Promise.resolve({ text: pending.text }) : loadIndexedSession();
+    text
+      .then((found) =>
+        "text" in found ? codec.decode(found.text, pending.source) : { ok: false as const, message: found.error },
+      )
       .then((answer) => {
         if (answer.ok) edit(() => answer.state);
         else setStartupError(answer.message);
@@ -94,7 +111,25 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
       .finally(() => setRestoring(null));
   }, [startup, codec, edit]);
 
-  const linkTooLong = usePersistence(committed, codec, restoring !== null);
+  // A link pasted into this tab that differs only in its fragment does not reload the page: open it here.
+  useEffect(() => {
+    const onHashChange = () => {
+      const text = linkText(window.location.search, window.location.hash);
+      if (text === null) return;
+      setRestoring("Shared link");
+      codec
+        .decode(text, "Shared link")
+        .then((answer) => {
+          if (answer.ok) edit(() => answer.state);
+          else setStartupError(answer.message);
+        })
+        .finally(() => setRestoring(null));
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, [codec, edit]);
+
+  const { linkTooLong, saveError } = usePersistence(committed, codec, restoring !== null);
 
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
@@ -157,7 +192,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   latest.current = { state: committed, rows: rowsOf(committed.data) };
   const current = useCallback(() => latest.current, []);
   const imports = useImport(current, load, setActionError);
-  const [linkStatus, setLinkStatus] = useState<string | null>(null);
+  const [linkStatus, setLinkStatus] = useState<LinkStatus | null>(null);
   // A file dropped anywhere on the page is imported (the Import menu's zone is only the obvious place).
   const onFile = imports.onFile;
   useEffect(() => {
@@ -181,30 +216,48 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     codec
       .encode(committed)
       .then(async (encoded) => {
-        if (encoded.length > MAX_LINK_CHARS) {
-          setLinkStatus(null);
-          setActionError(
-            `Copy link: this batch makes a ${(encoded.length / 1e6).toFixed(1)} MB link, more than a browser opens; export a case file instead.`,
-          );
+        const url = `${window.location.origin}${window.location.pathname}${addressText(encoded)}`;
+        const size = linkSize(url.length);
+        if (size === "too large") {
+          setLinkStatus({
+            text: `No link copied: this batch makes a ${sizeText(url.length)} link, more than a browser opens. A case file carries it`,
+            offerCase: true,
+          });
           return;
         }
-        const url = `${window.location.origin}${window.location.pathname}${searchWith(encoded, window.location.search)}`;
-        setLinkStatus((await copyText(url)) ? "Link copied" : "The clipboard is not available: copy the address bar");
+        const copied = await copyText(url);
+        const done = copied ? "Link copied" : "The clipboard is not available: copy the address bar";
+        setLinkStatus(
+          size === "long"
+            ? {
+                text: `${done} (${sizeText(url.length)}, long to paste; a case file carries the same batch)`,
+                offerCase: true,
+              }
+            : { text: done, offerCase: false },
+        );
       })
       .catch(() => {});
+  };
+  const onStatus = useCallback((text: string) => setLinkStatus({ text, offerCase: false }), []);
+  const saveCase = () => {
+    saveCaseFile(codec, committed)
+      .then((status) => setLinkStatus({ text: status, offerCase: false }))
+      .catch((reason: unknown) =>
+        setActionError(`Case export: ${reason instanceof Error ? reason.message : String(reason)}`),
+      );
   };
 
   const openInPlayer = () => {
     codec
       .encode(committed)
       .then((encoded) => {
-        if (encoded.length > MAX_LINK_CHARS) {
+        if (linkSize(encoded.length) === "too large") {
           setActionError(
-            `Open in player: this batch makes a ${(encoded.length / 1e6).toFixed(1)} MB link, more than a browser opens; the player is made for teaching sizes (a few rows of up to 4096 tokens).`,
+            `Open in player: this batch makes a ${sizeText(encoded.length)} link, more than a browser opens; the player is made for teaching sizes (a few rows of up to 4096 tokens).`,
           );
           return;
         }
-        window.location.assign(`${window.location.pathname}?view=player&${SHARE_PARAM}=${encodeURIComponent(encoded)}`);
+        window.location.assign(`${window.location.pathname}${playerAddress(committed, encoded)}`);
       })
       .catch(() => {});
   };
@@ -252,9 +305,14 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   }, [store.drawing, compute.liveRow, output, selectedRow]);
   const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
 
-  const errors = [startupError, compute.error, conventions.error, actionError, ...Object.values(fieldErrors)].filter(
-    (e): e is string => Boolean(e),
-  );
+  const errors = [
+    startupError,
+    saveError,
+    compute.error,
+    conventions.error,
+    actionError,
+    ...Object.values(fieldErrors),
+  ].filter((e): e is string => Boolean(e));
   return (
     <div className="playground">
       {toolbarSlot
@@ -277,9 +335,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
               }}
               onCopyLink={copyLink}
               onOpenInPlayer={openInPlayer}
-              linkStatus={linkTooLong ? "too large for a link" : linkStatus}
+              linkStatus={linkStatus ?? (linkTooLong ? TOO_LARGE_FOR_LINK : null)}
+              onSaveCase={saveCase}
               onError={setActionError}
-              onStatus={setLinkStatus}
+              onStatus={onStatus}
               charts={{ returns: returnsRef, error: errorRef, heatmap: heatmapRef }}
             />,
             toolbarSlot,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
 import { encodeState, STORAGE_KEY } from "../../io/shareLink";
-import { SYNC_DECODE_CHARS, searchWith, startupState } from "./persistence";
+import {
+  addressWith,
+  LONG_LINK_CHARS,
+  linkSize,
+  SYNC_DECODE_CHARS,
+  SYNC_DECODE_NUMBERS,
+  startupState,
+} from "./persistence";
 
 const storage = (value: string | null) => ({ getItem: (key: string) => (key === STORAGE_KEY ? value : null) });
 const saved = { ...DEFAULT_PLAYGROUND_STATE, gamma: 0.9 };
@@ -26,8 +33,31 @@ describe("startup state", () => {
     expect(startupState("", storage(big)).pending).toEqual({ text: big, source: "Saved session" });
   });
 
-  it("writes s, drops readable overrides and keeps other parameters", () => {
-    expect(searchWith("abc", "?view=x&gamma=0.5&seed=3")).toBe("?view=x&s=abc");
-    expect(searchWith(null, "?s=old")).toBe("");
+  it("reads the state from the fragment first", () => {
+    const fragment = `#s=${encodeState(linked)}`;
+    expect(startupState("", storage(encodeState(saved)), fragment).state.gamma).toBe(0.5);
+    expect(startupState("?gamma=0.25", storage(null), fragment).state.gamma).toBe(0.25);
+  });
+
+  it("decodes a short text that unpacks into many numbers in the worker, not here", () => {
+    // One packed lane referred to by many rows: a few KB of text, millions of numbers.
+    const row = { length: 4096, rewards: Array.from({ length: 4096 }, (_, t) => Math.sin(t)) };
+    const many = { ...linked, data: { source: "inline" as const, rows: Array.from({ length: 64 }, () => row) } };
+    const text = encodeState(many);
+    expect(64 * 4096).toBeGreaterThan(SYNC_DECODE_NUMBERS);
+    const start = startupState("", storage(null), `#s=${text}`);
+    expect(start.pending?.source).toBe("Shared link");
+    expect(start.state).toBe(DEFAULT_PLAYGROUND_STATE);
+  });
+
+  it("writes s into the fragment, drops readable overrides and an old ?s=, keeps other parameters", () => {
+    expect(addressWith("abc", "?view=x&gamma=0.5&seed=3&s=old")).toEqual({ search: "?view=x", hash: "#s=abc" });
+    expect(addressWith(null, "?s=old")).toEqual({ search: "", hash: "" });
+  });
+
+  it("tells a link long to paste from one too large to open", () => {
+    expect(linkSize(LONG_LINK_CHARS)).toBe("fits");
+    expect(linkSize(LONG_LINK_CHARS + 1)).toBe("long");
+    expect(linkSize(2_000_000)).toBe("too large");
   });
 });

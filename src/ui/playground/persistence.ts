@@ -1,19 +1,13 @@
 import type { PlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
-import {
-  decodeState,
-  PRESET_PARAMS,
-  READABLE_PARAMS,
-  SHARE_PARAM,
-  STORAGE_KEY,
-  stateFromSearch,
-} from "../../io/shareLink";
+import { decodeState, linkText, STORAGE_KEY, searchBeside, stateFragment, stateFromSearch } from "../../io/shareLink";
+import { IN_INDEXED_DB } from "./sessionStore";
 
 /**
- * Where the page's first state comes from: the link (`?s=`) wins over the saved session, which wins
- * over the built-in example. Small texts are decoded at once; a large one (a hand-drawn 16 × 8192
- * batch takes seconds to decompress) is handed back as `pending`, to be decoded in the codec worker
- * while the example shows.
+ * Where the page's first state comes from: the link (`#s=`, or `?s=` in older links) wins over the
+ * saved session, which wins over the built-in example. A small text is decoded at once; a large one
+ * (a hand-drawn 16 × 8192 batch takes seconds to decompress), or a short one that unpacks into many
+ * numbers, is handed back as `pending`, to be decoded in the codec worker while the example shows.
  */
 export interface Startup {
   state: PlaygroundState;
@@ -21,15 +15,20 @@ export interface Startup {
   error: string | null;
   /** Address parameters that were ignored, each with its reason. */
   notices: string[];
-  pending: { text: string; source: string } | null;
+  /** A text to decode in the worker; `text` null: the saved session, to be read from IndexedDB first. */
+  pending: { text: string | null; source: string } | null;
 }
 
-/** Texts up to this size decode on the main thread at startup (well under 100 ms). */
+/** Texts up to this size decode on the main thread at startup (well under 100 ms)… */
 export const SYNC_DECODE_CHARS = 100_000;
-/** Longest `?s=` written into the address; Chromium refuses URLs past 2 MB. */
+/** …when they unpack into at most this many lane values; more go to the worker. */
+export const SYNC_DECODE_NUMBERS = 100_000;
+/** Longest `#s=` written into the address; Chromium refuses URLs past 2 MB. */
 export const MAX_LINK_CHARS = 1_500_000;
+/** A link longer than this is awkward to paste (chat and mail clients cut or wrap it). */
+export const LONG_LINK_CHARS = 8_192;
 
-export function startupState(search: string, storage: Pick<Storage, "getItem"> | null): Startup {
+export function startupState(search: string, storage: Pick<Storage, "getItem"> | null, hash = ""): Startup {
   let stored: string | null = null;
   let error: string | null = null;
   try {
@@ -39,17 +38,22 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
   }
   let fallback = DEFAULT_PLAYGROUND_STATE;
   let pending: Startup["pending"] = null;
-  if (stored !== null && stored.length > SYNC_DECODE_CHARS) pending = { text: stored, source: "Saved session" };
+  if (stored === IN_INDEXED_DB) pending = { text: null, source: "Saved session" };
   else if (stored !== null) {
-    const decoded = decodeState(stored, "Saved session");
-    if (decoded.ok) fallback = decoded.state;
-    else error = decoded.error.message;
+    const session =
+      stored.length <= SYNC_DECODE_CHARS ? decodeState(stored, "Saved session", SYNC_DECODE_NUMBERS) : null;
+    if (session?.ok) fallback = session.state;
+    else if (session && !session.overBudget) error = session.error.message;
+    else pending = { text: stored, source: "Saved session" };
   }
-  const link = new URLSearchParams(search).get(SHARE_PARAM);
-  if (link !== null && link.length > SYNC_DECODE_CHARS) {
-    return { state: fallback, error, notices: [], pending: { text: link, source: "Shared link" } };
+  const link = linkText(search, hash);
+  const fromSearch =
+    link === null || link.length <= SYNC_DECODE_CHARS
+      ? stateFromSearch(search, fallback, hash, SYNC_DECODE_NUMBERS)
+      : null;
+  if (fromSearch === null || fromSearch.overBudget) {
+    return { state: fallback, error, notices: [], pending: { text: link ?? "", source: "Shared link" } };
   }
-  const fromSearch = stateFromSearch(search, fallback);
   if (fromSearch.fromLink) pending = null;
   return {
     state: fromSearch.state,
@@ -60,14 +64,20 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
 }
 
 /**
- * The address with the state's encoded text in `s`: readable overrides (`gamma=…`) are dropped
- * (the state now holds their values), other parameters kept. Null `encoded` removes `s`.
+ * The address with the state's encoded text in the fragment (`#s=`): readable overrides (`gamma=…`)
+ * and an old `?s=` are dropped from the query (the state now holds their values), other parameters
+ * kept. Null `encoded` leaves the fragment empty.
  */
-export function searchWith(encoded: string | null, previousSearch: string): string {
-  const params = new URLSearchParams(previousSearch);
-  for (const param of [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS]) params.delete(param);
-  if (encoded === null) params.delete(SHARE_PARAM);
-  else params.set(SHARE_PARAM, encoded);
-  const text = params.toString();
-  return text ? `?${text}` : "";
+export function addressWith(encoded: string | null, previousSearch: string): { search: string; hash: string } {
+  return { search: searchBeside(previousSearch), hash: encoded === null ? "" : stateFragment(encoded) };
+}
+
+/** How a link of this many characters fares: fine to paste, awkward, or more than a browser opens. */
+export function linkSize(chars: number): "fits" | "long" | "too large" {
+  return chars > MAX_LINK_CHARS ? "too large" : chars > LONG_LINK_CHARS ? "long" : "fits";
+}
+
+/** `12.3 KB`, `1.6 MB`: a link's length as a person reads it (one character is one byte). */
+export function sizeText(chars: number): string {
+  return chars >= 1e6 ? `${(chars / 1e6).toFixed(1)} MB` : `${(chars / 1e3).toFixed(1)} KB`;
 }

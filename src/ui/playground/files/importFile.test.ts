@@ -36,7 +36,7 @@ describe("importFile", () => {
     const data = ok.value.state.data;
     expect(data.source === "inline" && data.rows[0]).toEqual({ length: 2, kl: [1, 1], outcome: 1, lossMask: [1, 0] });
     const bad = importFile("m.csv", bytes("1,0\n1,1\n"), state, rows, { lane: "lossMask", into: "current" });
-    expect(!bad.ok && bad.error.message).toMatch(/^m\.csv: row 2: has 2 values, but batch row 1 has 3 tokens/);
+    expect(!bad.ok && bad.error.message).toMatch(/^m\.csv: line 2: has 2 values, but batch row 1 has 3 tokens/);
   });
 
   it("refuses a file it does not read, with the file's name", () => {
