@@ -185,10 +185,15 @@ function laneValues(table: CsvTable, lane: Lane, source: string): IoResult<numbe
 export function importCsv(text: string, lane: Lane, source = "CSV file"): IoResult<PlaygroundRow[]> {
   const table = parseCsvTable(text, source);
   if (!table.ok) return table;
-  const values = laneValues(table.value, lane, source);
+  const rows = csvRows(table.value, lane, source);
+  return rows.ok ? success(rows.value, table.notes) : rows;
+}
+
+/** A new batch from a parsed CSV table (see importCsv). */
+export function csvRows(table: CsvTable, lane: Lane, source = "CSV file"): IoResult<PlaygroundRow[]> {
+  const values = laneValues(table, lane, source);
   if (!values.ok) return values;
-  const rows = values.value.map((v): PlaygroundRow => ({ length: v.length, [lane]: v }));
-  return success(rows, table.notes);
+  return success(values.value.map((v): PlaygroundRow => ({ length: v.length, [lane]: v })));
 }
 
 /**
@@ -203,7 +208,18 @@ export function importCsvLane(
 ): IoResult<PlaygroundRow[]> {
   const table = parseCsvTable(text, source);
   if (!table.ok) return table;
-  const values = laneValues(table.value, lane, source);
+  const rows = csvLaneRows(table.value, lane, batch, source);
+  return rows.ok ? success(rows.value, table.notes) : rows;
+}
+
+/** One lane of the current batch from a parsed CSV table (see importCsvLane). */
+export function csvLaneRows(
+  table: CsvTable,
+  lane: Lane,
+  batch: PlaygroundRow[],
+  source = "CSV file",
+): IoResult<PlaygroundRow[]> {
+  const values = laneValues(table, lane, source);
   if (!values.ok) return values;
   if (values.value.length !== batch.length) {
     return failure(new IoError("", `has ${values.value.length} rows, but the batch has ${batch.length}`, source));
@@ -211,11 +227,8 @@ export function importCsvLane(
   for (const [b, row] of batch.entries()) {
     if (values.value[b].length !== row.length) {
       const detail = `has ${values.value[b].length} values, but batch row ${b} has ${row.length} tokens`;
-      return failure(new IoError(`line ${table.value.rowNumbers[b]}`, detail, source));
+      return failure(new IoError(`line ${table.rowNumbers[b]}`, detail, source));
     }
   }
-  return success(
-    batch.map((row, b) => ({ ...row, [lane]: values.value[b] })),
-    table.notes,
-  );
+  return success(batch.map((row, b) => ({ ...row, [lane]: values.value[b] })));
 }

@@ -146,8 +146,11 @@ function parseHeader(text: string): Header | string {
  */
 export function importNpy(bytes: Uint8Array, lane: Lane, source = ".npy file"): IoResult<PlaygroundRow[]> {
   const parsed = parseNpy(bytes, source);
-  if (!parsed.ok) return parsed;
-  const { shape, data, dtype } = parsed.value;
+  return parsed.ok ? npyRows(parsed.value, lane, source) : parsed;
+}
+
+/** The rows of a parsed `.npy` array in one lane (see importNpy). */
+export function npyRows({ shape, data, dtype }: NpyArray, lane: Lane, source = ".npy file"): IoResult<PlaygroundRow[]> {
   const T = shape[shape.length - 1];
   const B = shape.length === 1 ? 1 : shape[0];
   if (B === 0 || T === 0)

@@ -1,4 +1,5 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { heldInputs, unreadInputs } from "../../io/laneUse";
 import {
   type ContextParallelSettings,
   DEFAULT_CONTEXT_PARALLEL,
@@ -25,6 +26,8 @@ export interface ContextParallelPanelProps {
   /** The panel's own settings, kept in the playground's state (links, local storage); absent: the defaults. */
   cp?: ContextParallelSettings;
   onCp(next: ContextParallelSettings): void;
+  /** The rows are the user's (drawn or imported), not a preset's: unread lanes are worth a note. */
+  userRows?: boolean;
 }
 
 /**
@@ -38,6 +41,7 @@ export function ContextParallelPanel({
   settings,
   cp = DEFAULT_CONTEXT_PARALLEL,
   onCp,
+  userRows = false,
 }: ContextParallelPanelProps) {
   return (
     <details
@@ -55,9 +59,31 @@ export function ContextParallelPanel({
           how slime splits, gathers, scans and slices back row {rowIndex} over cp_size ranks
         </span>
       </summary>
+      {cp.open ? <LaneNote row={row} estimator={settings.estimator} userRows={userRows} /> : null}
       {cp.open ? <PanelBody row={row} rowIndex={rowIndex} settings={settings} cp={cp} onCp={onCp} /> : null}
     </details>
   );
+}
+
+/** What of the row the panel does not read (its estimator's inputs only), so zeros are never shown unannounced. */
+function LaneNote({
+  row,
+  estimator,
+  userRows,
+}: {
+  row: PlaygroundRow | undefined;
+  estimator: PlaygroundState["estimator"];
+  userRows: boolean;
+}) {
+  const unread = useMemo(
+    () => (row ? unreadInputs("contextParallel", estimator, heldInputs([row])) : null),
+    [row, estimator],
+  );
+  return unread && (unread.onZeros || userRows) ? (
+    <p className={unread.onZeros ? "notice cp-lane-notice" : "muted small cp-lane-notice"} data-testid="cp-lane-notice">
+      {unread.text}
+    </p>
+  ) : null;
 }
 
 function PanelBody({

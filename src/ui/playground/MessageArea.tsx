@@ -1,4 +1,6 @@
 import { memo } from "react";
+import type { ImportQuestion } from "./files/useImport";
+
 export interface MessageAreaProps {
   /** Everything wrong right now: a bad file, a refused value, a failed run. Plain text, never HTML. */
   errors: string[];
@@ -9,6 +11,12 @@ export interface MessageAreaProps {
   nonFiniteNote: string | null;
   urlProblems: string[];
   restoring: string | null;
+  /** Where an imported file's numbers go, when the user must say. */
+  question: ImportQuestion | null;
+  /** The file being read, if any. */
+  reading: string | null;
+  /** Lanes the batch holds that this estimator's scan does not read (or reads none of). */
+  laneNotice: string | null;
 }
 
 /** The page's messages: errors name the file, field, row, token or byte at fault; the last result stays. */
@@ -19,9 +27,38 @@ export const MessageArea = memo(function MessageArea({
   nonFiniteNote,
   urlProblems,
   restoring,
+  question,
+  reading,
+  laneNotice,
 }: MessageAreaProps) {
   return (
     <>
+      {reading ? (
+        <p className="notice" role="status">
+          Reading {reading}…
+        </p>
+      ) : null}
+      {question ? (
+        <fieldset className="notice import-question" data-testid="import-question">
+          <legend className="sr-only">Where do the imported numbers go?</legend>
+          <p>{question.text}</p>
+          <div className="choices">
+            {question.choices.map((choice) => (
+              <button
+                key={choice.label}
+                type="button"
+                data-testid={`import-choice-${choice.target.lane}`}
+                onClick={() => question.answer(choice.target)}
+              >
+                {choice.label}
+              </button>
+            ))}
+            <button type="button" onClick={question.dismiss}>
+              Cancel
+            </button>
+          </div>
+        </fieldset>
+      ) : null}
       {restoring ? (
         <p className="notice" role="status">
           Opening the {restoring.toLowerCase()} (a large batch)…
@@ -45,6 +82,11 @@ export const MessageArea = memo(function MessageArea({
             <p key={line}>{line}</p>
           ))}
         </div>
+      ) : null}
+      {laneNotice ? (
+        <p className="notice lane-notice" role="status" data-testid="lane-notice">
+          {laneNotice}
+        </p>
       ) : null}
       {nonFiniteNote ? (
         <p className="notice" role="status" data-testid="non-finite-note">

@@ -1,13 +1,12 @@
 import { type RefObject, useState } from "react";
-import type { Lane } from "../../io/playgroundProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { EXAMPLES } from "../../io/presets";
 import type { ChartHandle } from "../charts/chartPng";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
 import type { PlaygroundResult } from "./compute/playgroundRun";
 import type { StateCodec } from "./compute/stateCodec";
-import { LANE_LABELS } from "./editor/lanes";
 import { ExportMenu } from "./files/ExportMenu";
+import { DESTINATION_LABELS, type Destination } from "./files/importDestination";
 import { type LaneTarget, resolveLane } from "./files/importFile";
 import { Menu } from "./Menu";
 
@@ -44,7 +43,7 @@ export interface LinkStatus {
   offerCase: boolean;
 }
 
-const LANES: Lane[] = ["rewards", "values", "kl", "lossMask"];
+const DESTINATIONS: Destination[] = ["rewards", "values", "kl", "lossMask", "outcome"];
 
 /** The playground's actions in the top bar: examples, import, export, share, reset. */
 export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
@@ -127,10 +126,15 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
                   data-testid="import-lane"
                   onChange={(event) => onTarget({ ...target, lane: event.currentTarget.value as LaneTarget["lane"] })}
                 >
-                  <option value="auto">the estimator's ({LANE_LABELS[resolveLane("auto", props.state)]})</option>
-                  {LANES.map((lane) => (
+                  <option value="auto">
+                    {props.state.estimator === "reinforce_pp"
+                      ? "the estimator's (asked: KL, or outcomes for a 1-D array)"
+                      : `the estimator's (${DESTINATION_LABELS[resolveLane("auto", props.state)]})`}
+                  </option>
+                  {DESTINATIONS.map((lane) => (
                     <option key={lane} value={lane}>
-                      {LANE_LABELS[lane]}
+                      {DESTINATION_LABELS[lane]}
+                      {lane === "outcome" ? " (one per row: a 1-D array or a column)" : ""}
                     </option>
                   ))}
                 </select>

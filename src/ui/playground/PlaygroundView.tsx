@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { heldInputs, type Unread, unreadInputs } from "../../io/laneUse";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
 import { linkText } from "../../io/shareLink";
@@ -52,6 +53,10 @@ const TOO_LARGE_FOR_LINK: LinkStatus = {
   text: "Too large for a link: the address holds no data; a case file carries it",
   offerCase: true,
 };
+
+function worthSaying(unread: Unread | null, userRows: boolean): Unread | null {
+  return unread && (unread.onZeros || userRows) ? unread : null;
+}
 
 /** The address of an encoded state here: this page's query (view, …) and the state in the fragment. */
 function addressText(encoded: string): string {
@@ -180,9 +185,11 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     });
   }, []);
   const selectRow = useCallback((row: number) => store.setView({ selectedRow: row }), [store.setView]);
+  // A state loaded (an example, an import, a case) replaces whatever the last failed action said.
   const load = useCallback(
     (next: PlaygroundState) => {
       setFieldErrors({});
+      setActionError(null);
       edit(() => next);
     },
     [edit],
@@ -191,7 +198,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const latest = useRef({ state: committed, rows: rowsOf(committed.data) });
   latest.current = { state: committed, rows: rowsOf(committed.data) };
   const current = useCallback(() => latest.current, []);
-  const imports = useImport(current, load, setActionError);
+  const imports = useImport(current, load, setActionError, codec);
   const [linkStatus, setLinkStatus] = useState<LinkStatus | null>(null);
   // A file dropped anywhere on the page is imported (the Import menu's zone is only the obvious place).
   const onFile = imports.onFile;
@@ -293,6 +300,15 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [selectRow],
   );
   const committedRows = rowsOf(committed.data);
+  // The presets fill every lane so that any estimator has inputs: their unread lanes are no news,
+  // while rows drawn or imported by the user are (and so is computing on zeros, whatever the source).
+  const held = useMemo(() => heldInputs(committedRows), [committedRows]);
+  const userRows = committed.data.source === "inline";
+  const scanUnread = worthSaying(unreadInputs("scan", committed.estimator, held), userRows);
+  const conventionsUnread = useMemo(
+    () => worthSaying(unreadInputs("conventions", committed.estimator, held), userRows),
+    [committed.estimator, held, userRows],
+  );
   const nonFiniteNote = useMemo(
     () => nonFiniteInputNote(committedRows, committed.estimator),
     [committedRows, committed.estimator],
@@ -326,11 +342,11 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
               onTarget={imports.setTarget}
               onFile={imports.onFile}
               onLoad={(next) => {
-                imports.closeCaseFile();
+                imports.forget();
                 load(next);
               }}
               onReset={() => {
-                imports.closeCaseFile();
+                imports.forget();
                 load(DEFAULT_PLAYGROUND_STATE);
               }}
               onCopyLink={copyLink}
@@ -363,6 +379,9 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           nonFiniteNote={nonFiniteNote}
           urlProblems={addressProblems}
           restoring={restoring}
+          question={imports.question}
+          reading={imports.reading}
+          laneNotice={scanUnread?.text ?? null}
         />
         {imports.caseFile ? (
           <CaseBar
@@ -449,6 +468,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             hover={hover}
             onHover={setHover}
             onSelectRow={selectRow}
+            unread={conventionsUnread}
           />
         ) : null}
         <ContextParallelPanel
@@ -456,6 +476,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           rowIndex={selectedRow}
           settings={committed}
           cp={committed.contextParallel}
+          userRows={userRows}
           onCp={(contextParallel) => store.setView({ contextParallel })}
         />
       </div>

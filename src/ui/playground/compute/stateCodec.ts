@@ -3,8 +3,9 @@ import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { LatestOnly } from "../../workerClient/latestOnly";
 import { LazyWorker } from "../../workerClient/lazyWorker";
+import type { LaneTarget } from "../files/importFile";
 import { type PackedState, packState } from "./packState";
-import type { DecodeAnswer, FileAnswer, StateCodecApi } from "./stateCodecWorker";
+import type { DecodeAnswer, FileAnswer, ImportAnswer, StateCodecApi } from "./stateCodecWorker";
 
 /** The state packed into typed arrays, transferred rather than cloned number by number. */
 function packed(state: PlaygroundState): PackedState {
@@ -25,6 +26,13 @@ export class StateCodec {
 
   decode(text: string, source: string): Promise<DecodeAnswer> {
     return this.worker.remote().decode(text, source);
+  }
+
+  /** Reads a file in the worker; the bytes are transferred (the caller keeps none). */
+  importFile(name: string, bytes: Uint8Array, state: PlaygroundState, target: LaneTarget): Promise<ImportAnswer> {
+    return this.worker
+      .remote()
+      .importFile(name, Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]), packed(state), target);
   }
 
   caseFile(state: PlaygroundState): Promise<FileAnswer> {

@@ -11,9 +11,14 @@ import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { pytestSnippet } from "../../../io/pytestSnippet";
 import { decodeState, encodeState } from "../../../io/shareLink";
-import { type PackedState, unpackState } from "./packState";
+import { type Imported, importFile, type LaneTarget } from "../files/importFile";
+import { type PackedState, packState, unpackState } from "./packState";
 
 export type DecodeAnswer = { ok: true; state: PlaygroundState } | { ok: false; message: string };
+/** An import's answer: its state packed (lanes as typed arrays, transferred back), or why it failed. */
+export type ImportAnswer = { ok: true; imported: PackedImported; notes: string[] } | { ok: false; message: string };
+export type PackedImported = Imported<PackedState>;
+
 export type FileAnswer = { ok: true; text: string; fileName: string } | { ok: false; message: string };
 
 const api = {
@@ -24,6 +29,21 @@ const api = {
   decode(text: string, source: string): DecodeAnswer {
     const decoded = decodeState(text, source);
     return decoded.ok ? decoded : { ok: false, message: decoded.error.message };
+  },
+  /**
+   * Reads an imported file here, not on the main thread: a 38 MB CSV takes seconds to parse.
+   * `packed` is the current state (its rows, for an import into the current batch).
+   */
+  importFile(name: string, bytes: Uint8Array, packed: PackedState, target: LaneTarget): ImportAnswer {
+    const current = unpackState(packed);
+    const result = importFile(name, bytes, current, materializeRows(current), target);
+    if (!result.ok) return { ok: false, message: result.error.message };
+    const value = result.value;
+    if (value.kind === "question") return { ok: true, imported: value, notes: result.notes };
+    const { packed: state, buffers } = packState(value.kind === "state" ? value.state : value.opened.state);
+    const imported: PackedImported =
+      value.kind === "state" ? { ...value, state } : { ...value, opened: { ...value.opened, state } };
+    return Comlink.transfer({ ok: true, imported, notes: result.notes }, buffers);
   },
   /** The state as a golden-schema case file (io's exportCase). */
   caseFile(packed: PackedState): FileAnswer {

@@ -1,5 +1,6 @@
 import { memo, useCallback, useMemo, useState } from "react";
 import type { Library } from "../../../core";
+import type { Unread } from "../../../io/laneUse";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { formatValue } from "../../charts/formatNumber";
 import { cellLoss, cellLossText, type SideNames } from "../../heatmap/cellErrors";
@@ -21,6 +22,8 @@ export interface ConventionPanelProps {
   hover: Hover | null;
   onHover(hover: Hover | null): void;
   onSelectRow(row: number): void;
+  /** What of the batch the conventions do not read (io/laneUse.ts), or null. */
+  unread: Unread | null;
 }
 
 const ESTIMATOR_NAMES = { reinforce_pp: "REINFORCE++", gae: "GAE" } as const;
@@ -42,6 +45,11 @@ export const ConventionPanel = memo(function ConventionPanel(props: ConventionPa
       data-run={status.runs}
     >
       <h2 id="pg-conventions-title">Library conventions{view ? ` · ${ESTIMATOR_NAMES[view.estimator]}` : ""}</h2>
+      {props.unread ? (
+        <p className={props.unread.onZeros ? "notice" : "muted small"} data-testid="convention-lane-notice">
+          {props.unread.text}
+        </p>
+      ) : null}
       {view ? (
         // A new estimator starts on its main output (GAE: advantages).
         <ConventionBody key={view.estimator} {...props} view={view} />
@@ -54,6 +62,7 @@ export const ConventionPanel = memo(function ConventionPanel(props: ConventionPa
 
 function ConventionBody({
   view,
+  unread,
   rows,
   selectedRow,
   hover,
@@ -103,9 +112,12 @@ function ConventionBody({
         {view.estimator === "gae" ? ", values" : ""}): where the reward lands, what masked tokens do, how advantages are
         whitened. The charts above are slime's chunked scan against its serial loop.
       </p>
-      <p className="convention-check" data-testid="convention-check">
-        {checkSentence(view)}
-      </p>
+      {/* On zeros the libraries agree trivially: no sentence claims they agree on this batch. */}
+      {unread?.onZeros ? null : (
+        <p className="convention-check" data-testid="convention-check">
+          {checkSentence(view)}
+        </p>
+      )}
       {refused.slice(view.runs[0]?.ok ? 0 : 1).map((run) => (
         <p key={run.library} className="convention-refused" data-testid="convention-refused">
           {LIBRARY_LABELS[run.library]} refuses these inputs: {run.ok ? "" : run.error}

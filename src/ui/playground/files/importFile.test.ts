@@ -4,6 +4,20 @@ import { BASE_SETTINGS } from "../../../io/presets";
 import { fileKind, importFile } from "./importFile";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** A little-endian float32 C-order .npy file, as numpy.save writes it. */
+function npyFloat32(shape: number[], values: number[]): Uint8Array {
+  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(", ");
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
+  header += " ".repeat((64 - ((10 + header.length + 1) % 64)) % 64);
+  header += "\n";
+  const out = new Uint8Array(10 + header.length + values.length * 4);
+  out.set([0x93, ...bytes("NUMPY"), 1, 0]);
+  new DataView(out.buffer).setUint16(8, header.length, true);
+  out.set(bytes(header), 10);
+  new Float32Array(out.buffer, 10 + header.length).set(values);
+  return out;
+}
 const state: PlaygroundState = {
   ...BASE_SETTINGS,
   estimator: "reinforce_pp",
@@ -19,8 +33,12 @@ describe("importFile", () => {
     expect(fileKind("notes.md", bytes("# hi"))).toBeNull();
   });
 
-  it("puts CSV numbers into the estimator's lane by default (KL for REINFORCE++)", () => {
-    const result = importFile("kl.csv", bytes("0.5,-1.25,3\n2,4\n"), state, rows, { lane: "auto", into: "new" });
+  it("asks where a REINFORCE++ table goes (KL or rewards) instead of guessing, and names the lane it filled", () => {
+    const asked = importFile("kl.csv", bytes("0.5,-1.25,3\n2,4\n"), state, rows, { lane: "auto", into: "new" });
+    if (!asked.ok || asked.value.kind !== "question") throw new Error("expected a question");
+    expect(asked.value.question).toMatch(/^kl\.csv: 2 lines of 2–3 values\. REINFORCE\+\+ reads the per-token KL/);
+    expect(asked.value.choices.map((c) => c.target.lane)).toEqual(["kl", "rewards"]);
+    const result = importFile("kl.csv", bytes("0.5,-1.25,3\n2,4\n"), state, rows, asked.value.choices[0].target);
     if (!result.ok || result.value.kind !== "state") throw new Error("import failed");
     const data = result.value.state.data;
     expect(data.source === "inline" && data.rows.map((r) => r.kl)).toEqual([
@@ -28,6 +46,57 @@ describe("importFile", () => {
       [2, 4],
     ]);
     expect(result.value.state.estimator).toBe("reinforce_pp");
+    expect(result.notes).toEqual([
+      "kl.csv: read 2 lines of 2–3 values into the KL lane of a new batch of 2 rows of 2–3 tokens",
+    ]);
+  });
+
+  it("names file, shape and lane of every import, for every estimator", () => {
+    const npy = npyFloat32([2, 3], [1, 2, 3, 4, 5, 6]);
+    for (const estimator of ["discounted", "gae"] as const) {
+      const result = importFile("r.npy", npy, { ...state, estimator }, rows, { lane: "auto", into: "new" });
+      expect(result.ok && result.notes).toEqual([
+        "r.npy: read a float32 array [2, 3] into the rewards lane of a new batch of 2 rows × 3 tokens",
+      ]);
+    }
+    const values = importFile("v.npy", npyFloat32([2, 2], [1, 2, 3, 4]), state, [{ length: 2 }, { length: 2 }], {
+      lane: "values",
+      into: "current",
+    });
+    expect(values.ok && values.notes).toEqual([
+      "v.npy: read a float32 array [2, 2] into the values lane of the current 2 rows",
+    ]);
+  });
+
+  it("reads outcome rewards, one per row, from a 1-D array (asked) or a column", () => {
+    const vector = npyFloat32([2], [1, -1]);
+    const asked = importFile("o.npy", vector, state, rows, { lane: "auto", into: "new" });
+    if (!asked.ok || asked.value.kind !== "question") throw new Error("expected a question");
+    expect(asked.value.choices.map((c) => c.target)).toEqual([
+      { lane: "outcome", into: "current" },
+      { lane: "kl", into: "new" },
+    ]);
+    const outcomes = importFile("o.npy", vector, state, rows, asked.value.choices[0].target);
+    if (!outcomes.ok || outcomes.value.kind !== "state") throw new Error("import failed");
+    const data = outcomes.value.state.data;
+    expect(data.source === "inline" && data.rows.map((r) => [r.outcome, r.kl])).toEqual([
+      [1, [1, 1]],
+      [-1, undefined],
+    ]);
+    expect(outcomes.notes).toEqual(["o.npy: read a float32 array [2] into the outcome rewards of the current 2 rows"]);
+    // A B × 1 column as long as the batch is no sequence of tokens: its outcomes, without asking.
+    const column = importFile("o.csv", bytes("0.5\n2\n"), state, rows, { lane: "auto", into: "new" });
+    expect(column.ok && column.value.kind === "state" && column.notes[0]).toBe(
+      "o.csv: read 2 lines × 1 column into the outcome rewards of the current 2 rows",
+    );
+    const wrong = importFile("o.csv", bytes("1\n2\n3\n"), state, rows, { lane: "outcome", into: "current" });
+    expect(!wrong.ok && wrong.error.message).toBe(
+      "o.csv: holds 3 outcomes, but the batch has 2 rows (one outcome per row)",
+    );
+    const table = importFile("o.csv", bytes("1,2\n3,4\n"), state, rows, { lane: "outcome", into: "current" });
+    expect(!table.ok && table.error.message).toMatch(
+      /^o\.csv: holds a table of tokens; outcome rewards are one value per row/,
+    );
   });
 
   it("fills one lane of the current batch only when the shapes match, naming the row otherwise", () => {

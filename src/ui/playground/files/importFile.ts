@@ -1,11 +1,21 @@
 import { type CaseImport, importCaseFile } from "../../../io/caseImport";
 import type { ScanCase } from "../../../io/caseSchema";
-import { importCsv, importCsvLane } from "../../../io/csvImport";
-import { failure, IoError, type IoResult } from "../../../io/ioError";
-import { importNpy } from "../../../io/npyImport";
+import { type CsvTable, csvLaneRows, csvRows, parseCsvTable } from "../../../io/csvImport";
+import { failure, IoError, type IoResult, success } from "../../../io/ioError";
+import { type NpyArray, npyRows, parseNpy } from "../../../io/npyImport";
 import type { Lane } from "../../../io/playgroundProblem";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "../../../io/playgroundState";
+import {
+  chooseDestination,
+  type Destination,
+  destinationText,
+  type LaneTarget,
+  plural,
+  type TableShape,
+} from "./importDestination";
 import { openAnyCase } from "./openCase";
+
+export type { LaneTarget } from "./importDestination";
 
 export type FileKind = "case" | "csv" | "npy";
 
@@ -21,25 +31,26 @@ export function fileKind(name: string, head: Uint8Array): FileKind | null {
   return null;
 }
 
-/** Where CSV and .npy numbers go: a new batch, or one lane of the current batch (same shape). */
-export interface LaneTarget {
-  /** `auto`: the lane the estimator scans (rewards; KL for REINFORCE++). */
-  lane: Lane | "auto";
-  into: "new" | "current";
-}
-
-export function resolveLane(lane: LaneTarget["lane"], state: PlaygroundState): Lane {
+/** The lane `auto` means for the menu's label: the one the estimator scans. */
+export function resolveLane(lane: LaneTarget["lane"], state: PlaygroundState): Destination {
   if (lane !== "auto") return lane;
   return state.estimator === "reinforce_pp" ? "kl" : "rewards";
 }
 
-export type Imported =
-  | { kind: "state"; state: PlaygroundState; notes: string[] }
-  | { kind: "cases"; imported: CaseImport; opened: { state: PlaygroundState; case: ScanCase }; notes: string[] };
+/** What an import gives; `S` is the state's form (packed into typed arrays to cross from the worker). */
+export type Imported<S = PlaygroundState> =
+  | { kind: "state"; state: S; notes: string[] }
+  | { kind: "cases"; imported: CaseImport; opened: { state: S; case: ScanCase }; notes: string[] }
+  /** Where the numbers go is unclear: the user picks one of the targets, and the file is read again. */
+  | { kind: "question"; question: string; choices: { label: string; target: LaneTarget }[] };
+
+/** A CSV table or a .npy array, read but not yet placed. */
+type Table = { kind: "csv"; table: CsvTable } | { kind: "npy"; array: NpyArray };
 
 /**
  * Reads a file into the next state; never throws and never touches the current state: on any
- * problem the message names the file and the row, column, byte or field at fault.
+ * problem the message names the file and the line, column, row, token, byte or field at fault.
+ * Every import's notes say what was read (its shape) and where it went.
  */
 export function importFile(
   name: string,
@@ -64,24 +75,103 @@ export function importFile(
       notes: [...imported.notes, ...opened.notes],
     };
   }
-  const lane = resolveLane(target.lane, current);
-  const batch =
-    kind === "npy"
-      ? importNpy(bytes, lane, name)
-      : target.into === "current"
-        ? importCsvLane(new TextDecoder().decode(bytes), lane, rows, name)
-        : importCsv(new TextDecoder().decode(bytes), lane, name);
-  if (!batch.ok) return batch;
-  let next = batch.value;
-  if (kind === "npy" && target.into === "current") {
-    const merged = mergeLane(next, rows, lane);
-    if (typeof merged === "string") return failure(new IoError("", merged, name));
-    next = merged;
+  const read = readTable(kind, bytes, name);
+  if (!read.ok) return read;
+  const choice = chooseDestination(tableShape(read.value), target, current.estimator, rows);
+  if ("question" in choice) {
+    return success({
+      kind: "question",
+      question: `${name}: ${readText(read.value)}. ${choice.question}`,
+      choices: choice.choices,
+    });
   }
-  const candidate = { ...current, selectedRow: 0, data: { source: "inline" as const, rows: next } };
+  const placed = place(read.value, choice.destination, choice.target.into, rows, name);
+  if (!placed.ok) return placed;
+  const candidate = { ...current, selectedRow: 0, data: { source: "inline" as const, rows: placed.value } };
   const parsed = parsePlaygroundState(candidate);
   if (!parsed.ok) return failure(new IoError("", `cannot be opened in the playground: ${parsed.error.message}`, name));
-  return { ok: true, value: { kind: "state", state: parsed.state, notes: batch.notes }, notes: batch.notes };
+  const into = choice.destination === "outcome" ? "current" : choice.target.into;
+  const notes = [
+    `${name}: read ${readText(read.value)} into ${destinationText(choice.destination, into, placed.value)}`,
+    ...read.notes,
+    ...placed.notes,
+  ];
+  return { ok: true, value: { kind: "state", state: parsed.state, notes }, notes };
+}
+
+function readTable(kind: "csv" | "npy", bytes: Uint8Array, name: string): IoResult<Table> {
+  if (kind === "npy") {
+    const parsed = parseNpy(bytes, name);
+    if (!parsed.ok) return parsed;
+    const notes = parsed.value.dtype === "float64" ? [`${name}: float64 values rounded to float32`] : [];
+    return success({ kind: "npy", array: parsed.value }, notes);
+  }
+  const parsed = parseCsvTable(new TextDecoder().decode(bytes), name);
+  return parsed.ok ? success({ kind: "csv", table: parsed.value }, parsed.notes) : parsed;
+}
+
+function tableShape(table: Table): TableShape {
+  if (table.kind === "csv") {
+    const lengths = table.table.rows.map((row) => row.length);
+    return { rows: lengths.length, lengths, oneDimensional: false };
+  }
+  const { shape } = table.array;
+  const [B, T] = shape.length === 1 ? [1, shape[0]] : shape;
+  return { rows: B, lengths: new Array<number>(B).fill(T), oneDimensional: shape.length === 1 };
+}
+
+/** `a float32 array [4, 3000]`, `4 lines × 3000 columns`, `3 lines of 12–3000 values`. */
+function readText(table: Table): string {
+  if (table.kind === "npy") return `a ${table.array.dtype} array [${table.array.shape.join(", ")}]`;
+  const lengths = table.table.rows.map((row) => row.length);
+  const [min, max] = [Math.min(...lengths), Math.max(...lengths)];
+  const lines = plural(lengths.length, "line");
+  return min === max ? `${lines} × ${plural(max, "column")}` : `${lines} of ${min}–${max} values`;
+}
+
+function place(
+  table: Table,
+  destination: Destination,
+  into: LaneTarget["into"],
+  rows: PlaygroundRow[],
+  name: string,
+): IoResult<PlaygroundRow[]> {
+  if (destination === "outcome") return placeOutcomes(table, rows, name);
+  if (table.kind === "csv") {
+    return into === "current"
+      ? csvLaneRows(table.table, destination, rows, name)
+      : csvRows(table.table, destination, name);
+  }
+  const fresh = npyRows(table.array, destination, name);
+  if (!fresh.ok || into === "new") return fresh;
+  const merged = mergeLane(fresh.value, rows, destination);
+  return typeof merged === "string" ? failure(new IoError("", merged, name)) : success(merged);
+}
+
+/** One outcome reward per row of the current batch: a 1-D array, or a column (B × 1). */
+function placeOutcomes(table: Table, rows: PlaygroundRow[], name: string): IoResult<PlaygroundRow[]> {
+  const values =
+    table.kind === "npy"
+      ? table.array.shape.length === 1 || table.array.shape[1] === 1
+        ? Array.from(table.array.data)
+        : null
+      : table.table.rows.every((row) => row.length === 1)
+        ? table.table.rows.map((row) => row[0])
+        : null;
+  if (values === null) {
+    const detail = "outcome rewards are one value per row: a 1-D array, or a column (B × 1)";
+    return failure(new IoError("", `holds a table of tokens; ${detail}`, name));
+  }
+  if (values.length !== rows.length) {
+    const detail = `holds ${plural(values.length, "outcome")}, but the batch has ${plural(rows.length, "row")} (one outcome per row)`;
+    return failure(new IoError("", detail, name));
+  }
+  const at = values.findIndex((v) => !Number.isFinite(Math.fround(v)));
+  if (at >= 0) {
+    const where = table.kind === "npy" ? `row ${at}` : `line ${table.table.rowNumbers[at]}, column 1`;
+    return failure(new IoError(where, `an outcome reward is a finite float32 number, got ${values[at]}`, name));
+  }
+  return success(rows.map((row, b) => ({ ...row, outcome: Math.fround(values[b]) })));
 }
 
 /** One lane of `fresh` put into the current rows, which must have the same shape. */
