@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { decodeState } from "../src/io/shareLink";
+import { decodeState, linkText } from "../src/io/shareLink";
 import { collectProblems } from "./pageProblems";
 
 /** What the panel shows comes from its worker: on a loaded 2-core machine an answer can take seconds. */
@@ -97,7 +97,8 @@ test("a short sample at cp_size 8 shows the PPO placement warning, and a link re
   // The panel's settings are in the link: reloading it reopens the panel as it was.
   await page.getByTestId("cp-step-next").click();
   const panelInLink = () => {
-    const s = new URL(page.url()).searchParams.get("s");
+    const { search, hash } = new URL(page.url());
+    const s = linkText(search, hash);
     const decoded = s ? decodeState(s) : null;
     return decoded?.ok ? decoded.state.contextParallel : null;
   };

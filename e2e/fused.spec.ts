@@ -243,16 +243,35 @@ test("the public and unseen cases pass on webgpu with the fused strategy, and it
   await expectAllPassed(page, unseen.cases.length, 120_000);
   await expect(page.getByTestId("strategy-select").locator("option", { hasText: "Fused" })).toHaveCount(1);
 
-  // On wasm the menu drops fused once wasm runs; a fused run there is refused by name, case by case.
+  // On wasm the menu drops fused, shows what runs instead, and the run is chunked, with a notice naming both.
   await page.getByTestId("backend-select").selectOption("wasm");
   await expect(page.getByTestId("backend")).toHaveText("wasm", { timeout: 30_000 });
-  await expect(page.getByTestId("verdict-table")).toContainText("the fused strategy runs only on webgpu", {
-    timeout: 30_000,
-  });
-  await page.getByTestId("strategy-select").selectOption("two-level");
   await expect(page.getByTestId("strategy-select").locator("option", { hasText: "Fused" })).toHaveCount(0);
+  await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
+  await expect(page.getByTestId("backend-notice")).toContainText(
+    "Fused (WebGPU) does not run on wasm (its kernel is written for webgpu only): running Chunked instead",
+    { timeout: 30_000 },
+  );
+  await expectAllPassed(page, unseen.cases.length, 120_000);
   expect(problems).toEqual([]);
 });
+
+for (const backend of ["wasm", "webgl", "cpu"]) {
+  test(`fused asked for on ${backend} by the address runs chunked with a notice, in the conformance view and the playground`, async ({
+    page,
+  }) => {
+    const problems = await openConformance(page, `backend=${backend}&strategy=fused`);
+    await loadCaseFile(page, "public_cases.json", publicCasesText);
+    await expectAllPassed(page, 33, 120_000);
+    await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
+    await expect(page.getByTestId("backend-notice")).toContainText(`Fused (WebGPU) does not run on ${backend}`);
+    await page.goto(`/?backend=${backend}&strategy=fused&precision=float32-engine`);
+    await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 90_000 });
+    await expect(page.getByTestId("backend-notice")).toContainText(`Fused (WebGPU) does not run on ${backend}`);
+    await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
+    expect(problems).toEqual([]);
+  });
+}
 
 test("two-level on webgpu, its carries summed by the ScanlabChunkCarries kernel, passes awkward shapes within bound", async ({
   page,

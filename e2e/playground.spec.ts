@@ -231,8 +231,10 @@ test("an exported case file passes npx scanlab check", async ({ page }, testInfo
 test("a CSV and a .npy written here load the right numbers", async ({ page }) => {
   const watch = await openPlayground(page, "?backend=wasm");
   await settledMaxAbsError(page);
-  // REINFORCE++ is showing, so the numbers go into the KL lane: one row per line, ragged.
-  await afterEdit(page, () => loadFile(page, "kl.csv", Buffer.from("0.5,-1.25,3\n2,4\n"), "text/csv"));
+  // REINFORCE++ is showing, so the page asks: KL (one row per line, ragged) or rewards.
+  await loadFile(page, "kl.csv", Buffer.from("0.5,-1.25,3\n2,4\n"), "text/csv");
+  await afterEdit(page, () => page.getByTestId("import-choice-kl").click());
+  await expect(page.getByTestId("import-notes")).toContainText("into the KL lane of a new batch");
   await expect(page.getByTestId("row-select").locator("option")).toHaveCount(2);
   expect(await valueAt(page, 1)).toBe("-1.25");
   await page.getByTestId("row-select").selectOption("1");
@@ -266,7 +268,7 @@ test("a bad file or value shows what is wrong and where, and keeps the last resu
   await loadFile(page, "bad.csv", Buffer.from("1,2,3\n4,x,6\n"), "text/csv");
   const error = page.getByTestId("error-message");
   await expect(error).toContainText("bad.csv");
-  await expect(error).toContainText("row 2");
+  await expect(error).toContainText("line 2");
   await expect(page.getByTestId("max-abs-error")).toHaveText(beforeText);
   await loadFile(page, "broken.npy", Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, 3, 0]));
   await expect(error).toContainText("broken.npy");

@@ -37,7 +37,7 @@ function fakeWorkers(delayMs = 20) {
         const backend = requested === "auto" ? "webgpu" : requested;
         return { requested, backend, fellBack: false };
       },
-      async runProblems(runId, problems, _strategy, onResult, options = {}) {
+      async runProblems(runId, problems, strategy, onResult, options = {}) {
         latest = runId;
         let completed = 0;
         for (const [index, problem] of problems.entries()) {
@@ -67,6 +67,7 @@ function fakeWorkers(delayMs = 20) {
                             carriesIn: new Float32Array(1),
                           },
                     backend: fake.request ?? "?",
+                    strategy,
                     millis: delayMs,
                   },
                 };
@@ -142,6 +143,23 @@ let client: EngineClient | undefined;
 afterEach(() => client?.dispose());
 
 describe("EngineClient", () => {
+  it("runs chunked where the backend cannot run the strategy asked for, says so once, and reports what ran", async () => {
+    const { create } = fakeWorkers();
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    const notices: string[] = [];
+    client.subscribe((event: EngineEvent) => {
+      if (event.type === "notice") notices.push(event.message);
+    });
+    const first = await client.runOutputs(discounted([1, 2]), "fused");
+    expect(first.strategy).toBe("chunked");
+    const outcome = await client.runProblems([discounted([3])], "fused");
+    expect(outcome.strategy).toBe("chunked");
+    expect(notices).toEqual([
+      "Fused (WebGPU) does not run on wasm (its kernel is written for webgpu only): running Chunked instead",
+    ]);
+    expect((await client.runOutputs(discounted([1]), "two-level")).strategy).toBe("two-level");
+  });
+
   it("runs a list of problems in one request, results in order, input arrays transferred", async () => {
     const { create } = fakeWorkers();
     client = new EngineClient({ backend: "wasm", createWorker: create });

@@ -9,7 +9,7 @@ import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, ba
 import type { ConventionRun } from "./conventions/runConventionProblem";
 import { conventionBuffers, problemBuffers } from "./problemBuffers";
 import type { EngineResult, EngineRun, RunOptions } from "./runProblem";
-import type { Strategy } from "./strategy";
+import { type Strategy, strategyOn } from "./strategy";
 import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
 import type {
   ConventionProblemResult,
@@ -59,6 +59,8 @@ export interface RunOutcome {
   /** `tf.getBackend()` in the worker at the end of the run. */
   backend: string;
   report: BackendReport;
+  /** The strategy that ran: the one asked for, or chunked where the backend cannot run it (a notice says so). */
+  strategy: Strategy;
 }
 
 export interface ConventionRunOutcome {
@@ -99,6 +101,8 @@ export class EngineClient {
   private activeRun?: { id: number; cancel(error: Error): void };
   private runCounter = 0;
   private failedStarts = 0;
+  /** The backend each replaced strategy was last said to be replaced on (one notice per change). */
+  private readonly strategyNotices = new Map<Strategy, string>();
   private disposed = false;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
 
@@ -153,11 +157,11 @@ export class EngineClient {
     onResult?: (result: ProblemResult) => void,
     options: RunOptions = {},
   ): Promise<RunOutcome> {
-    const deadlines = problems.map((p) => problemDeadlineMs(p, strategy, this.watchdogBaseMs));
     return this.sendRequest<ProblemResult>(
-      (api, id, receive) =>
-        api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), strategy, receive, options),
-      deadlines,
+      strategy,
+      (api, id, receive, runs) =>
+        api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), runs, receive, options),
+      (runs) => problems.map((p) => problemDeadlineMs(p, runs, this.watchdogBaseMs)),
       onResult,
     );
   }
@@ -173,11 +177,11 @@ export class EngineClient {
     strategy: Strategy,
     onResult?: (result: ConventionProblemResult) => void,
   ): Promise<ConventionRunOutcome> {
-    const deadlines = problems.map((p) => problemDeadlineMs(p, strategy, this.watchdogBaseMs));
     return this.sendRequest<ConventionProblemResult>(
-      (api, id, receive) =>
-        api.runConventions(id, Comlink.transfer(problems, conventionBuffers(problems)), strategy, receive),
-      deadlines,
+      strategy,
+      (api, id, receive, runs) =>
+        api.runConventions(id, Comlink.transfer(problems, conventionBuffers(problems)), runs, receive),
+      (runs) => problems.map((p) => problemDeadlineMs(p, runs, this.watchdogBaseMs)),
       onResult,
     );
   }
@@ -197,10 +201,16 @@ export class EngineClient {
    * hung (a GPU can stop without losing its device), abandoned and restarted one backend down.
    */
   private async sendRequest<R>(
-    call: (api: Comlink.Remote<EngineWorkerApi>, id: number, receive: (result: R) => void) => Promise<RunEnd>,
-    deadlines: number[],
+    asked: Strategy,
+    call: (
+      api: Comlink.Remote<EngineWorkerApi>,
+      id: number,
+      receive: (result: R) => void,
+      strategy: Strategy,
+    ) => Promise<RunEnd>,
+    deadlinesFor: (strategy: Strategy) => number[],
     onResult?: (result: R) => void,
-  ): Promise<{ results: R[]; backend: string; report: BackendReport }> {
+  ): Promise<{ results: R[]; backend: string; report: BackendReport; strategy: Strategy }> {
     this.activeRun?.cancel(new SupersededError());
     const id = ++this.runCounter;
     let cancel!: (error: Error) => void;
@@ -214,6 +224,14 @@ export class EngineClient {
       const session = this.session();
       // The session's end and the cancel come first: when several have settled, they win.
       const report = await Promise.race([session.ended, cancelled, session.ready]);
+      // A strategy the backend cannot run (fused off webgpu, after a fallback or by request) is
+      // replaced up front, and said once per backend, rather than failing every problem.
+      const { strategy, notice } = strategyOn(asked, report.backend);
+      if (notice && this.strategyNotices.get(asked) !== report.backend) {
+        this.strategyNotices.set(asked, report.backend);
+        this.emit({ type: "notice", message: notice });
+      }
+      const deadlines = deadlinesFor(strategy);
       const results: R[] = [];
       const arm = () => {
         clearTimeout(watchdog);
@@ -230,9 +248,9 @@ export class EngineClient {
         arm();
         onResult?.(result);
       });
-      const pending = (async () => call(session.api, id, receive))();
+      const pending = (async () => call(session.api, id, receive, strategy))();
       const end = await Promise.race([session.ended, cancelled, pending]);
-      return { results, backend: end.backend, report };
+      return { results, backend: end.backend, report, strategy };
     } catch (error) {
       throw reviveError(error);
     } finally {

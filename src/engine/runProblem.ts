@@ -25,6 +25,8 @@ export interface EngineRun {
   backend: string;
   /** Wall time of the run, validation and reading the results back included. */
   millis: number;
+  /** The strategy that ran (the client replaces one the backend cannot run before it asks). */
+  strategy: Strategy;
 }
 
 /** A run whose caller did not ask for the chunk intermediates (a benchmark). */
@@ -75,7 +77,7 @@ export async function runProblem(
   checkEngineLimits(scanShape(prepared), strategy, activeCapacity(backend), trace);
   const solved = await solvePrepared(prepared, strategy, trace);
   checkEngineOutputs(prepared, strategy, backend, solved);
-  return { ...solved, backend, millis: performance.now() - start };
+  return { ...solved, backend, strategy, millis: performance.now() - start };
 }
 
 /**

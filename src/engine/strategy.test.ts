@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, strategiesFor, strategyMenu } from "./strategy";
+import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, strategiesFor, strategyMenu, strategyOn } from "./strategy";
 
 it("offers fused on webgpu only, the portable strategies everywhere", () => {
   expect(strategiesFor("webgpu")).toEqual(["per-token", "chunked", "two-level", "fused"]);
@@ -11,12 +11,25 @@ it("offers fused on webgpu only, the portable strategies everywhere", () => {
 });
 
 it("builds a menu from the running backend, or the one asked for until one runs", () => {
-  expect(strategyMenu("wasm", "webgpu", "chunked")).toEqual(["per-token", "chunked", "two-level"]);
-  expect(strategyMenu(null, "webgpu", "chunked")).toContain("fused");
-  expect(strategyMenu(null, "auto", "chunked")).toContain("fused");
-  expect(strategyMenu(null, "cpu", "chunked")).not.toContain("fused");
-  // The choice in effect stays visible even where it cannot run (the run then says why).
-  expect(strategyMenu("wasm", "webgpu", "fused")).toEqual(STRATEGIES);
+  expect(strategyMenu("wasm", "webgpu", "chunked")).toEqual({
+    options: ["per-token", "chunked", "two-level"],
+    value: "chunked",
+  });
+  expect(strategyMenu(null, "webgpu", "chunked").options).toContain("fused");
+  expect(strategyMenu(null, "auto", "fused")).toEqual({ options: STRATEGIES, value: "fused" });
+  expect(strategyMenu(null, "cpu", "chunked").options).not.toContain("fused");
+});
+
+it("shows the strategy that runs where the chosen one cannot: fused on wasm, webgl or cpu is chunked", () => {
+  for (const backend of ["wasm", "webgl", "cpu"]) {
+    expect(strategyMenu(backend, "auto", "fused")).toEqual({ options: strategiesFor(backend), value: "chunked" });
+    expect(strategyMenu(null, backend, "fused").value).toBe("chunked");
+    expect(strategyOn("fused", backend)).toEqual({
+      strategy: "chunked",
+      notice: `Fused (WebGPU) does not run on ${backend} (its kernel is written for webgpu only): running Chunked instead`,
+    });
+  }
+  expect(strategyOn("fused", "webgpu")).toEqual({ strategy: "fused", notice: null });
 });
 
 it("holds both fused layouts to the serial loop's bound (docs/ERROR_BOUND.md)", () => {

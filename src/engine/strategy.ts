@@ -56,12 +56,28 @@ export const STRATEGY_ALGORITHM: Record<Strategy, ScanAlgorithm> = {
 };
 
 /**
- * A strategy menu's entries: what the backend can run (`running`, or the one asked for while none
- * runs yet; `auto` asks for webgpu first), plus the chosen strategy if it is not among them, so the
- * menu never shows a choice other than the one in effect (the run then says why it cannot run).
+ * A strategy menu's entries and the entry shown: what the backend can run (`running`, or the one
+ * asked for while none runs yet), and the strategy in effect there: the one chosen, or the one the
+ * engine runs instead (strategyOn). Only while `auto` has not settled on a backend does the choice
+ * stay shown as it is, since webgpu may still come up.
  */
-export function strategyMenu(running: string | null, requested: string, chosen: Strategy): readonly Strategy[] {
+export function strategyMenu(
+  running: string | null,
+  requested: string,
+  chosen: Strategy,
+): { options: readonly Strategy[]; value: Strategy } {
   const backend = running ?? (requested === "auto" ? "webgpu" : requested);
-  const menu = strategiesFor(backend);
-  return menu.includes(chosen) ? menu : STRATEGIES.filter((s) => menu.includes(s) || s === chosen);
+  const options = strategiesFor(backend);
+  if (options.includes(chosen)) return { options, value: chosen };
+  return { options, value: strategyOn(chosen, backend).strategy };
+}
+
+/** What runs when `strategy` is asked for on `backend`: itself, or chunked with a notice naming both. */
+export function strategyOn(strategy: Strategy, backend: string): { strategy: Strategy; notice: string | null } {
+  if (runsOn(strategy, backend)) return { strategy, notice: null };
+  const fallback: Strategy = "chunked";
+  return {
+    strategy: fallback,
+    notice: `${STRATEGY_INFO[strategy].label} does not run on ${backend} (its kernel is written for ${STRATEGY_BACKEND[strategy]} only): running ${STRATEGY_INFO[fallback].label} instead`,
+  };
 }

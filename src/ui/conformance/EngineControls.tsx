@@ -20,6 +20,7 @@ export interface EngineControlsProps {
  */
 export function EngineControls({ backend, running, adapter, strategy, onBackend, onStrategy }: EngineControlsProps) {
   const labels = backendMenuLabels(backend, running);
+  const strategies = strategyMenu(running, backend, strategy);
   return (
     <section className="engine-controls" aria-label="Engine">
       <label>
@@ -48,18 +49,18 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
       <label>
         Strategy{" "}
         <select
-          value={strategy}
+          value={strategies.value}
           data-testid="strategy-select"
           onChange={(event) => onStrategy(event.currentTarget.value as Strategy)}
         >
-          {strategyMenu(running, backend, strategy).map((name) => (
+          {strategies.options.map((name) => (
             <option key={name} value={name}>
               {STRATEGY_INFO[name].label}
             </option>
           ))}
         </select>
       </label>
-      <p className="strategy-description">{STRATEGY_INFO[strategy].description}</p>
+      <p className="strategy-description">{STRATEGY_INFO[strategies.value].description}</p>
     </section>
   );
 }

@@ -70,6 +70,7 @@ function fakeEngine(skip = new Set<number>()): EngineClient {
     return Promise.resolve({ results: [], backend: "fake", report: {} });
   };
   return {
+    ready: () => Promise.resolve({ requested: "wasm", backend: "wasm", fellBack: false }),
     runProblems: (problems: ScanProblem[], _: unknown, onResult: (r: unknown) => void) =>
       answer(problems, onResult, solveScan),
     runConventions: (problems: ConventionProblem[], _: unknown, onResult: (r: unknown) => void) =>
@@ -98,6 +99,26 @@ async function judgedInPlace(cases: ScanCase[]): Promise<CaseVerdict[]> {
 }
 
 describe("a conformance run through the file's case book", () => {
+  it("runs and judges chunked where the engine's backend cannot run the strategy asked for (fused off webgpu)", async () => {
+    const asked: unknown[] = [];
+    const engine = fakeEngine();
+    const spying = {
+      ...engine,
+      ready: engine.ready,
+      runProblems: (problems: ScanProblem[], strategy: unknown, onResult: (r: unknown) => void) => {
+        asked.push(strategy);
+        return engine.runProblems(problems, strategy as never, onResult as never);
+      },
+      runConventions: (problems: ConventionProblem[], strategy: unknown, onResult: (r: unknown) => void) => {
+        asked.push(strategy);
+        return engine.runConventions(problems, strategy as never, onResult as never);
+      },
+    } as unknown as EngineClient;
+    const run = await runConformance(spying, new CaseBook(cases), cases.length, "fused", () => {});
+    expect(new Set(asked)).toEqual(new Set(["chunked"]));
+    expect(run.rows.map((row) => row.verdict)).toEqual(await judgedInPlace(cases));
+  });
+
   const overflow = buildCase(
     { kind: "discounted", rewards: { rows: 1, cols: 2, data: Float64Array.of(1, 2) }, discount: 0.9, chunkSize: 2 },
     "overflows_float32",
@@ -158,6 +179,7 @@ describe("a conformance run through the file's case book", () => {
       judge: () => Promise.reject(new Error("many.json: the file was closed")),
     };
     const superseded = {
+      ready: () => Promise.resolve({ requested: "wasm", backend: "wasm", fellBack: false }),
       runProblems: (problems: ScanProblem[], _: unknown, onResult: (r: unknown) => void) => {
         onResult({ index: 0, ok: true, run: { outputs: solveScan(problems[0]), backend: "fake", millis: 1 } });
         return Promise.reject(new SupersededError());

@@ -67,6 +67,7 @@ export function coreRun(p: ScanProblem): EngineRun {
     outputs: solution.outputs as EngineRun["outputs"],
     trace: solution.trace as EngineRun["trace"],
     backend: "core",
+    strategy: "chunked",
     millis: 0,
   };
 }

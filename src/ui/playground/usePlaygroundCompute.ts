@@ -98,10 +98,10 @@ function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: Latest
       if (precision === "float32-engine") {
         // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
         const run = await engine.runOutputs(forTransfer(problem), strategy);
-        return { outputs: run.outputs, backend: run.backend, millis: run.millis };
+        return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
       }
       const run = await core.chunked(forTransfer(problem));
-      return { outputs: run.outputs, backend: CORE_LABEL[precision], millis: run.millis };
+      return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
 }
 

@@ -12,6 +12,7 @@ import { problemsFor } from "./problemCache";
 const coreChunked: ChunkedSolver = async (problem) => ({
   outputs: solve(problem, "chunked").outputs,
   backend: "core",
+  strategy: "chunked",
   millis: 0,
 });
 const now = async () => {};

@@ -55,6 +55,8 @@ export interface PlaygroundResult extends ResultTables {
 export interface ChunkedAnswer {
   outputs: ScanOutputs;
   backend: string;
+  /** The strategy that ran (the engine replaces one its backend cannot run); core's emulation is chunked. */
+  strategy: Strategy;
   millis: number;
 }
 
@@ -204,8 +206,14 @@ async function solveTables(
   const serialMillis = reference.millis + serial32.millis;
   await step();
   control.onPhase?.("chunked");
-  const [answer, bound] = await Promise.all([pending, bounding]);
+  const [answer, assumed] = await Promise.all([pending, bounding]);
   if (control.isStale()) throw new SupersededError();
+  // The engine ran another strategy than asked (its backend cannot run that one): its own bound.
+  const ran = implementationOf(state.precision, answer.strategy);
+  const bound =
+    ran.algorithm === implementation.algorithm
+      ? assumed
+      : await (control.solveBounds ? control.solveBounds(p64, ran) : outputErrorBounds(p64, ran));
   const chunked = await paddedTables(answer.outputs, rows, cols, step);
   return {
     reference: reference.tables,
@@ -250,7 +258,7 @@ export async function runPlayground(
   const ran: RanWith = {
     precision: state.precision,
     backend: answer.backend,
-    strategy: state.precision === "float32-engine" ? state.strategy : "chunked",
+    strategy: answer.strategy,
     chunkSize: state.chunkSize,
     millis: answer.millis,
     serialMillis,

@@ -73,6 +73,7 @@ export const ControlsPanel = memo(function ControlsPanel({
   const maxLength = paddingStats(rows).maxLength;
   const discount = state.estimator === "gae" ? state.gamma * state.lambd : state.gamma;
   const engine = state.precision === "float32-engine";
+  const strategies = strategyMenu(report?.backend ?? null, state.backend, state.strategy);
 
   return (
     <div className="controls">
@@ -220,16 +221,16 @@ export const ControlsPanel = memo(function ControlsPanel({
         <Field
           id="pg-strategy"
           label="Strategy"
-          help={`${STRATEGY_INFO[state.strategy].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
+          help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
         >
           <select
             id="pg-strategy"
-            value={state.strategy}
+            value={strategies.value}
             aria-describedby={helpId("pg-strategy")}
             data-testid="strategy-select"
             onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
           >
-            {strategyMenu(report?.backend ?? null, state.backend, state.strategy).map((s) => (
+            {strategies.options.map((s) => (
               <option key={s} value={s}>
                 {STRATEGY_INFO[s].label}
               </option>
