@@ -100,9 +100,9 @@ interface TfEngine {
   runKernel(name: string, inputs: Record<string, TfTensor>, attrs: Record<string, number>): TfTensor;
 }
 
-async function expectAllPassed(page: Page, count: number, timeout = 60_000): Promise<void> {
+async function expectAllPassed(page: Page, count: number, timeout = 60_000, backend = "webgpu"): Promise<void> {
   await expect(page.getByTestId("conformance-summary")).toHaveText(`${count} passed, 0 failed`, { timeout });
-  await expect(page.getByTestId("backend")).toHaveText("webgpu");
+  await expect(page.getByTestId("backend")).toHaveText(backend);
   await expect(page.getByTestId("error-message")).toHaveCount(0);
 }
 
@@ -252,7 +252,7 @@ test("the public and unseen cases pass on webgpu with the fused strategy, and it
     "Fused (WebGPU) does not run on wasm (its kernel is written for webgpu only): running Chunked instead",
     { timeout: 30_000 },
   );
-  await expectAllPassed(page, unseen.cases.length, 120_000);
+  await expectAllPassed(page, unseen.cases.length, 120_000, "wasm");
   expect(problems).toEqual([]);
 });
 
@@ -262,7 +262,7 @@ for (const backend of ["wasm", "webgl", "cpu"]) {
   }) => {
     const problems = await openConformance(page, `backend=${backend}&strategy=fused`);
     await loadCaseFile(page, "public_cases.json", publicCasesText);
-    await expectAllPassed(page, 33, 120_000);
+    await expectAllPassed(page, 33, 120_000, backend);
     await expect(page.getByTestId("strategy-select")).toHaveValue("chunked");
     await expect(page.getByTestId("backend-notice")).toContainText(`Fused (WebGPU) does not run on ${backend}`);
     await page.goto(`/?backend=${backend}&strategy=fused&precision=float32-engine`);

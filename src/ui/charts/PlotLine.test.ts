@@ -30,6 +30,17 @@ describe("linePath", () => {
         x,
         unplaced,
       ),
-    ).toBe("M10,99M14,97");
+    ).toBe("M10,99h0M14,97h0");
+  });
+
+  it("draws a point alone, a one-token row or one between gaps, as a zero-length segment (a dot)", () => {
+    expect(linePath([{ t: 0, v: 1 }], x, y)).toBe("M10,99h0");
+    const islands = [
+      { t: 0, v: 1 },
+      { t: 1, v: null },
+      { t: 2, v: 3 },
+      { t: 3, v: 4 },
+    ];
+    expect(linePath(islands, x, y)).toBe("M10,99h0M14,97L16,96");
   });
 });

@@ -30,27 +30,35 @@ export function PlotLine({ points, name, style }: { points: LineData; name: stri
       stroke={style.colour}
       strokeWidth={style.width}
       strokeDasharray={style.dash}
+      // A point alone (a one-token row, or one between gaps) is a zero-length segment: round caps draw it as a dot.
+      strokeLinecap="round"
     />
   );
 }
 
 /**
  * "M x,y L x,y …" through the points in order, lifting the pen at a gap (a null value), as a
- * recharts linear line without connectNulls draws it.
+ * recharts linear line without connectNulls draws it; a point with no neighbour gets "h0", a
+ * zero-length segment, so that it shows (as a dot, with round caps) instead of vanishing.
  */
 export function linePath(points: LineData, x: ScaleFunction, y: ScaleFunction): string {
   const parts: string[] = [];
-  let pen = false;
+  let run = 0;
+  const lift = () => {
+    if (run === 1) parts.push("h0");
+    run = 0;
+  };
   for (const { t, v } of points) {
     const px = v === null ? undefined : x(t);
     const py = v === null ? undefined : y(v);
     if (px === undefined || py === undefined || !Number.isFinite(px) || !Number.isFinite(py)) {
-      pen = false;
+      lift();
       continue;
     }
-    parts.push(`${pen ? "L" : "M"}${round(px)},${round(py)}`);
-    pen = true;
+    parts.push(`${run > 0 ? "L" : "M"}${round(px)},${round(py)}`);
+    run++;
   }
+  lift();
   return parts.join("");
 }
 

@@ -46,7 +46,8 @@ export async function runConformance(
 ): Promise<ConformanceRun> {
   const rows: CaseRow[] = new Array(count);
   // Judged by the bound of what runs: the client replaces a strategy its backend cannot run (fused
-  // off webgpu) with chunked, and says so, instead of failing every case.
+  // off webgpu) with chunked, and says so, instead of failing every case. It is asked for the
+  // strategy chosen, so that it can say so.
   const runs = strategyOn(strategy, (await client.ready()).backend).strategy;
   const algorithm = STRATEGY_ALGORITHM[runs];
   const { scans, conventions, refused } = await source.prepare(algorithm);
@@ -67,7 +68,7 @@ export async function runConformance(
   if (scans.length > 0 || conventions.length === 0) {
     const outcome = await client.runProblems(
       scans.map((r) => r.problem),
-      runs,
+      strategy,
       (result) => {
         const answer: EngineAnswer = result.ok ? { ok: true, outputs: result.run.outputs } : result;
         judge(scans[result.index].index, result, answer);
@@ -82,7 +83,7 @@ export async function runConformance(
     const chunkSizes = conventions.map((r) => r.problem.chunkSize);
     const outcome = await client.runConventions(
       conventions.map((r) => r.problem),
-      runs,
+      strategy,
       (result) => {
         const order = { algorithm, chunkSize: chunkSizes[result.index] };
         const answer: EngineAnswer = result.ok

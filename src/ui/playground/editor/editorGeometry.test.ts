@@ -8,6 +8,9 @@ describe("editor geometry", () => {
     expect(niceCeil(10)).toBe(10);
     expect(laneRange([0.2, -0.4])).toEqual({ min: -0.5, max: 0.5 });
     expect(laneRange([0, 0])).toEqual({ min: -1, max: 1 });
+    // A NaN or an infinity typed into a lane leaves the range to the finite values.
+    expect(laneRange([0.02, Number.NaN, -0.03])).toEqual({ min: -0.05, max: 0.05 });
+    expect(laneRange([Number.NaN, 300, Number.NEGATIVE_INFINITY])).toEqual({ min: -500, max: 500 });
     expect(laneRange([0, 1e6 + 1])).toEqual({ min: -2e6, max: 2e6 });
   });
 

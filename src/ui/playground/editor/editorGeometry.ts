@@ -22,10 +22,15 @@ export function niceCeil(x: number): number {
  * A range symmetric about 0 that holds every value (a 1-2-5 step above the largest; ±1 for a lane
  * of zeros), so zero sits in the middle and a user can draw both signs. Small values (a KL of 0.01)
  * get a small range, so their bars show. It is fixed while a stroke lasts, never rescaled mid-stroke.
+ * NaN and ±Inf have no height: they are marked on their own, and the finite values set the range
+ * (Math.max with a NaN is NaN, which made one typed NaN squash the whole lane into ±1).
  */
 export function laneRange(values: ArrayLike<number>): LaneRange {
   let largest = 0;
-  for (let i = 0; i < values.length; i++) largest = Math.max(largest, Math.abs(values[i]));
+  for (let i = 0; i < values.length; i++) {
+    const size = Math.abs(values[i]);
+    if (size > largest && size !== Number.POSITIVE_INFINITY) largest = size;
+  }
   const bound = niceCeil(largest > 0 ? largest : 1);
   return { min: -bound, max: bound };
 }
