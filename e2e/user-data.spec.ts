@@ -133,3 +133,35 @@ test("every import names its lanes, and no panel computes on zeros where the use
   await expect(page.getByTestId("convention-check")).toBeVisible({ timeout: 60_000 });
   expect(problems).toEqual([]);
 });
+
+test("when results says done, the returns chart's line and ticks are already on the result's own scale", async ({
+  page,
+}) => {
+  const problems = collectProblems(page);
+  await page.goto("/?backend=wasm&estimator=discounted&preset=dense&rows=4&tokens=300&seed=3");
+  const results = page.getByTestId("results");
+  await settledMaxAbsError(page);
+  // The returns chart is the first chart of the results: its y tick labels and the start of its first line.
+  const picture = () =>
+    page.evaluate(() => {
+      const chart = document.querySelector('[data-testid="results"] .recharts-wrapper');
+      const ticks = [...(chart?.querySelectorAll(".recharts-yAxis text") ?? [])].map((t) => t.textContent);
+      return { ticks, line: chart?.querySelector("path.plot-line")?.getAttribute("d")?.slice(0, 80) ?? "" };
+    });
+  let before = await picture();
+  for (const gamma of ["0.999", "0.5"]) {
+    await page.getByTestId("gamma-input").fill(gamma);
+    const run = Number(await results.getAttribute("data-run"));
+    await page.getByTestId("gamma-input").press("Enter");
+    // The first moment results says done for this edit's run: the chart must already show it.
+    const done = async () =>
+      Number(await results.getAttribute("data-run")) > run && (await results.getAttribute("aria-busy")) === "false";
+    await expect.poll(done, { timeout: 60_000, intervals: [5] }).toBe(true);
+    const atDone = await picture();
+    expect(atDone.line).not.toBe(before.line);
+    await page.waitForTimeout(1000);
+    expect(await picture()).toEqual(atDone);
+    before = atDone;
+  }
+  expect(problems).toEqual([]);
+});
