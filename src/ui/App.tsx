@@ -1,39 +1,57 @@
-import { useState } from "react";
-import { BenchView } from "./bench/BenchView";
-import { ConformanceView } from "./conformance/ConformanceView";
+import { lazy, Suspense, useState } from "react";
 import { TopNav } from "./nav/TopNav";
-import { PlayerView } from "./player/PlayerView";
-import { linkedSource } from "./player/playerLink";
-import { PlaygroundView } from "./playground/PlaygroundView";
 import { parseUrlState } from "./urlState";
+
+// One chunk per view, loaded when the view is opened: the first screen loads React, the shell and
+// its own view only (recharts, KaTeX, the public cases and the other views wait for theirs).
+const PlaygroundView = lazy(() => import("./playground/PlaygroundView").then((m) => ({ default: m.PlaygroundView })));
+const LinkedPlayer = lazy(() => import("./player/LinkedPlayer").then((m) => ({ default: m.LinkedPlayer })));
+const ConformanceView = lazy(() =>
+  import("./conformance/ConformanceView").then((m) => ({ default: m.ConformanceView })),
+);
+const BenchView = lazy(() => import("./bench/BenchView").then((m) => ({ default: m.BenchView })));
+
+function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted view-loading" role="status">
+      Loading the {what}…
+    </p>
+  );
+}
 
 export function App() {
   // Read once: the views keep the address in sync themselves (history.replaceState).
   const [{ state, problems }] = useState(() => parseUrlState(window.location.search));
   const [debug] = useState(() => new URLSearchParams(window.location.search).has("debug"));
   const [actions, setActions] = useState<HTMLDivElement | null>(null);
-  const [linked] = useState(() => linkedSource(window.location.search, window.location.hash));
   const conformance = state.view === "conformance";
   const player = state.view === "player";
   const bench = state.view === "bench";
-  const playerNotice = [linked.error?.message, ...problems].filter(Boolean).join(" ");
   return (
     <div className={conformance || bench ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
       {conformance ? (
         <main className="app">
-          <ConformanceView initial={state} urlProblems={problems} debug={debug} />
+          <Suspense fallback={<Loading what="conformance view" />}>
+            <ConformanceView initial={state} urlProblems={problems} debug={debug} />
+          </Suspense>
         </main>
       ) : bench ? (
         <main className="app">
-          <BenchView urlProblems={problems} />
+          <Suspense fallback={<Loading what="benchmark" />}>
+            <BenchView urlProblems={problems} />
+          </Suspense>
         </main>
       ) : player ? (
         <main className="player-page">
-          <PlayerView initial={linked.source} notice={playerNotice || undefined} backend={state.backend} />
+          <Suspense fallback={<Loading what="player" />}>
+            <LinkedPlayer problems={problems} backend={state.backend} />
+          </Suspense>
         </main>
       ) : (
-        <PlaygroundView toolbarSlot={actions} urlProblems={problems} />
+        <Suspense fallback={<Loading what="playground" />}>
+          <PlaygroundView toolbarSlot={actions} urlProblems={problems} />
+        </Suspense>
       )}
     </div>
   );

@@ -1,0 +1,11 @@
+import { useState } from "react";
+import type { BackendRequest } from "../../engine/backendNames";
+import { PlayerView } from "./PlayerView";
+import { linkedSource } from "./playerLink";
+
+/** The player as the address opens it: the state in `#s=` (from "Open in player"), or its first example. */
+export function LinkedPlayer({ problems, backend }: { problems: string[]; backend: BackendRequest }) {
+  const [linked] = useState(() => linkedSource(window.location.search, window.location.hash));
+  const notice = [linked.error?.message, ...problems].filter(Boolean).join(" ");
+  return <PlayerView initial={linked.source} notice={notice || undefined} backend={backend} />;
+}
