@@ -14,6 +14,25 @@ describe("reading a chosen case file", () => {
     );
   });
 
+  it("refuses a file whose only case has shape [0, 5]: no value to compare, so no verdict", () => {
+    const file = JSON.parse(readFileSync(new URL("../../../cases/public_cases.json", import.meta.url), "utf8"));
+    const c = file.cases[0];
+    file.cases = [
+      { ...c, shape: [0, 5], inputs: { rewards: [] }, expected: { returns: [] }, chunked_float32: { returns: [] } },
+    ];
+    delete file.cases[0].float32_pow_tables;
+    expect(() => readCases(JSON.stringify(file), "zero.json")).toThrow(
+      "nothing to check in zero.json: every case has 0 tokens and expects no error",
+    );
+  });
+
+  it("refuses a GAE case whose expected.deltas are not its inputs' TD residuals", () => {
+    const file = JSON.parse(readFileSync(new URL("../../../cases/public_cases.json", import.meta.url), "utf8"));
+    const gae = file.cases.find((c: { kind: string }) => c.kind === "gae");
+    gae.expected.deltas = gae.expected.deltas.map(() => 0);
+    expect(() => readCases(JSON.stringify(file), "deltas.json")).toThrow(/expected\.deltas\[0\] \(row 0, token 0\)/);
+  });
+
   it("passes on the parser's message for a malformed file", () => {
     expect(() => readCases("{ cases: [", "broken.json")).toThrow("broken.json: not valid JSON");
   });
