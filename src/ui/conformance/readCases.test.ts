@@ -33,6 +33,20 @@ describe("reading a chosen case file", () => {
     expect(() => readCases(JSON.stringify(file), "deltas.json")).toThrow(/expected\.deltas\[0\] \(row 0, token 0\)/);
   });
 
+  it("lists every contradiction up to 10, as the command does, not only the first few", () => {
+    const file = JSON.parse(readFileSync(new URL("../../../cases/public_cases.json", import.meta.url), "utf8"));
+    const tabled = file.cases.filter((c: { float32_pow_tables?: unknown }) => c.float32_pow_tables);
+    for (const c of tabled.slice(0, 12)) c.float32_pow_tables.M_row0[1] = 0.123;
+    let message = "";
+    try {
+      readCases(JSON.stringify(file), "many.json");
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.match(/M_row0\[1\]: 0\.123 is not/g)).toHaveLength(10);
+    expect(message).toMatch(/; … and 2 more problems$/);
+  });
+
   it("passes on the parser's message for a malformed file", () => {
     expect(() => readCases("{ cases: [", "broken.json")).toThrow("broken.json: not valid JSON");
   });

@@ -16,8 +16,9 @@ export function readCases(bytes: Uint8Array | string, fileName: string): ScanCas
   if (nothing) throw new Error(nothing);
   const problems = caseConsistencyProblems(cases);
   if (problems.length > 0) {
-    const more = problems.length > 3 ? ` … and ${problems.length - 3} more` : "";
-    throw new Error(`${fileName}: the file contradicts itself: ${problems.slice(0, 3).join("; ")}${more}`);
+    // As the command lists them: every problem up to 10, then a count.
+    const more = problems.length > 10 ? `; … and ${problems.length - 10} more problems` : "";
+    throw new Error(`${fileName}: the file contradicts itself: ${problems.slice(0, 10).join("; ")}${more}`);
   }
   return cases;
 }
