@@ -52,7 +52,8 @@ describe("the player's size limit", () => {
 
   it("counts the padded chunk, not rows × tokens: 1 row of 2 tokens in chunks of 16384 or more is refused", () => {
     for (const C of [16384, 65536, 2 ** 20]) {
-      const wide = discounted(1, 2, `wide_${C}`, C);
+      // Without its power tables (C numbers each): only the shape matters here.
+      const wide = { ...discounted(1, 2, `wide_${C}`, C), float32_pow_tables: undefined };
       expect(() => readPlayerFile(bytesOf([wide]), "wide.json")).toThrow(/^wide\.json: case wide_\d+ has /);
       const file = buildCaseFile([wide]);
       expect(sourceSizeProblem({ kind: "case", file, fileName: "wide.json", index: 0 })).toMatch(
@@ -65,9 +66,12 @@ describe("the player's size limit", () => {
       data: { source: "preset" as const, preset: "dense" as const, seed: 1, rows: 1, tokens: 2, ragged: false },
     };
     expect(sourceSizeProblem({ kind: "state", state, label: "wide" })).toBe(
-      "This batch has chunks of 16,384: a 16,384 × 16,384 discount matrix (268,435,456 entries); the player builds at most 2,048 × 2,048 (chunk size up to 2,048) (check a batch this large in the conformance view or with npx scanlab check)",
+      "This batch has chunks of 16,384: a 16,384 × 16,384 discount matrix (268,435,456 entries), each chunk drawn whole; the player builds at most 512 × 512 (chunk size up to 512) (check a batch this large in the conformance view or with npx scanlab check)",
     );
-    expect(sourceSizeProblem({ kind: "state", state: { ...state, chunkSize: 2048 }, label: "ok" })).toBeNull();
+    expect(sourceSizeProblem({ kind: "state", state: { ...state, chunkSize: 512 }, label: "ok" })).toBeNull();
+    expect(sourceSizeProblem({ kind: "state", state: { ...state, chunkSize: 513 }, label: "no" })).toMatch(
+      /chunks of 513/,
+    );
   });
 
   it("names the file, the case and the field of a chunk size of 0, and lists every case left out", () => {

@@ -14,11 +14,13 @@ import type { PlayerSource } from "./source";
 export const MAX_PLAYER_CELLS = 2 ** 16;
 
 /**
- * The largest discount matrix (C × C) the player's scan builds. The padded scan alone does not
- * bound it: 1 row of 2 tokens with chunk size 16384 is one chunk of 16384 cells but a matrix of
- * 2.7e8 entries, and froze the page for 11 s (2^20: over 15 minutes). 2^22 is chunks up to 2048.
+ * The largest discount matrix (C × C) the player's scan builds, which also bounds the chunk every
+ * lane draws whole. The padded scan alone does not bound it: 1 row of 2 tokens with chunk size
+ * 16384 is one chunk of 16384 cells but a matrix of 2.7e8 entries, and froze the page for 11 s
+ * (2^20: over 15 minutes). Measured on the loaded 2-core machine, two tokens in chunks of 512 open
+ * in 1.9 s with 0.5 s for the last step; 1024: 2.1 s and 2.4 s; 4096: 6 s and 5 s. 2^18 is chunks up to 512.
  */
-export const MAX_PLAYER_MATRIX = 2 ** 22;
+export const MAX_PLAYER_MATRIX = 2 ** 18;
 
 /** The size of a scan as the player replays it: rows, the padded row length and the chunk size. */
 export interface ScanSize {
@@ -77,7 +79,7 @@ export function playerSizeProblem(size: ScanSize, what: string): string | null {
   }
   if (matrix > MAX_PLAYER_MATRIX) {
     const side = Math.sqrt(MAX_PLAYER_MATRIX);
-    return `${what} has chunks of ${countText(C)}: a ${countText(C)} × ${countText(C)} discount matrix (${countText(matrix)} entries); the player builds at most ${countText(side)} × ${countText(side)} (chunk size up to ${countText(side)}) ${where}`;
+    return `${what} has chunks of ${countText(C)}: a ${countText(C)} × ${countText(C)} discount matrix (${countText(matrix)} entries), each chunk drawn whole; the player builds at most ${countText(side)} × ${countText(side)} (chunk size up to ${countText(side)}) ${where}`;
   }
   return null;
 }
