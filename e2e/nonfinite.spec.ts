@@ -24,8 +24,15 @@ async function settled(page: Page): Promise<void> {
 /** What a run on NaN inputs must show: the lesson, the counted cells, both marks in the legend. */
 async function expectLesson(page: Page, lesson: RegExp, cells: string) {
   await expect(page.getByTestId("non-finite-lesson")).toHaveText(lesson);
-  await expect(page.getByTestId("non-finite-cells")).toHaveText(`NaN / ∞ cells, left out of the figures: ${cells}`);
-  await expect(page.getByTestId("max-abs-error")).not.toHaveText(/NaN/);
+  // Cells only the chunked scan lost (the serial reference is finite there) are over their bound;
+  // those the reference lost too are left out.
+  const [, chunked, serial] = /chunked ([\d,]+), serial ([\d,]+)/.exec(cells) ?? [];
+  const only = Number(chunked.replaceAll(",", "")) - Number(serial.replaceAll(",", ""));
+  await expect(page.getByTestId("non-finite-cells")).toHaveText(
+    `NaN / ∞ cells: ${cells} · ${only.toLocaleString("en-US")} where only the chunked side is: in the figures, over their bound · ${serial} where the serial reference is: left out of the figures (lost)`,
+  );
+  await expect(page.getByTestId("max-abs-error")).toHaveText("Infinity");
+  await expect(page.getByTestId("cells-over-bound")).toHaveText(new RegExp(`^▲ ${only} / `));
   const keys = page.locator(".heatmap-keys");
   await expect(keys).toContainText("NaN / ∞ in both scans (dashed)");
   await expect(keys).toContainText("NaN / ∞ in the chunked scan only (crossed)");

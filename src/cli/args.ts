@@ -39,6 +39,14 @@ field the schema does not know; per case at most 65,536 rows, 2^24 tokens per
 row, 2^27 elements (rows x longest row) and 2^32 multiply-adds in the local
 scans (rows x padded length x min(chunk_size, T)).
 
+Columns (docs/verdicts.md): "max abs error" is the largest |computed - expected|;
+"tolerance there" is what that same element is held to, min(its error bound, the
+file's tolerance), so a pass always has max abs error <= tolerance there; "worst
+err/tol" is the largest error as a fraction of its own element's tolerance (a
+pass is at most 1) and "at" that element. --json: maxAbsError, maxErrorElement,
+toleranceAtMaxError (also as tolerance), worst {element, error, tolerance,
+fraction}, boundFraction (= worst.fraction), compared, passed, detail.
+
 Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error, an
 unreadable, invalid or empty file (no cases, or nothing to compare), or an
 internal error.

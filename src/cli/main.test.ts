@@ -114,11 +114,26 @@ describe("scanlab check", () => {
     for (const verdict of report.cases) expect(verdict.boundFraction).toBeLessThanOrEqual(1);
   });
 
-  it("shows each case's worst error as a fraction of its bound, to 2 significant digits", async () => {
+  it("--json: a passing case never shows an error above its tolerance (every public case, every mode)", async () => {
+    for (const mode of ["float64", "float32", "slime-exact"]) {
+      const result = await scanlab(["check", "public.json", "--mode", mode, "--json"], { "public.json": publicCases });
+      const report = JSON.parse(result.stdout);
+      expect(report.passed).toBe(33);
+      for (const v of report.cases) {
+        expect(v.maxAbsError, `${mode} ${v.name}`).toBeLessThanOrEqual(v.tolerance);
+        expect(v.maxAbsError, `${mode} ${v.name}`).toBeLessThanOrEqual(v.toleranceAtMaxError);
+        expect(v.worst.error, `${mode} ${v.name}`).toBeLessThanOrEqual(v.worst.tolerance);
+        expect(v.worst).toMatchObject({ element: expect.stringMatching(/^\w+(\[\d+\])+$/), fraction: v.boundFraction });
+        expect(v.maxErrorElement).toMatch(/^\w+(\[\d+\])+$/);
+      }
+    }
+  });
+
+  it("shows each case's worst error as a fraction of its tolerance, to 2 significant digits", async () => {
     const result = await scanlab(["check", "public.json", "--mode", "float32"], { "public.json": publicCases });
     const [header, , ...rows] = result.stdout.split("\n").slice(2);
-    expect(header).toMatch(/max abs err +tolerance +err\/bound +result$/);
-    const column = header.indexOf("err/bound");
+    expect(header).toMatch(/max abs error +tolerance there +worst err\/tol +at +result$/);
+    const column = header.indexOf("worst err/tol");
     const fractions = rows.slice(0, 33).map((row) => row.slice(column).split(/ +/)[0]);
     expect(
       fractions.every((f) => /^(0|0\.0?\d\d|\d\.\d|\d\d|\d\.\de[-+]\d+)$/.test(f)),

@@ -5,12 +5,12 @@ import {
   checkCases,
   coreSolver,
   MODE_EXPECTATION,
+  nothingToCheck,
   summaryLine,
 } from "../conformance";
 import type { ScanAlgorithm } from "../core";
 import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
-import type { ScanCase } from "../io/caseSchema";
 import { escapeWhere, isUnprintable, printable, printableLines } from "../io/printable";
 import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
 import { runCpLayout } from "./cpLayoutReport";
@@ -81,7 +81,8 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
     throw new CaseFileError(`cannot read ${printable(source)}: ${printable((error as Error).message)}`);
   }
   const file = parseCaseFile(bytes, source);
-  refuseNothingToCheck(file.cases, source);
+  const nothing = nothingToCheck(file.cases, printable(source));
+  if (nothing) throw new CaseFileError(nothing);
   const inconsistent = caseConsistencyProblems(file.cases);
   if (inconsistent.length > 0) {
     const shown = inconsistent.slice(0, 10).map((p) => `  ${printable(p)}`);
@@ -93,19 +94,6 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const verdicts = await checkCases(file.cases, solver, expectation, undefined, algorithmOf(args));
   io.stdout(args.json ? jsonText(jsonReport(args, verdicts)) : report(args, source, verdicts));
   return verdicts.every((v) => v.passed) ? 0 : 1;
-}
-
-/**
- * A pipeline reads status 0 as "checked and right": a file with no cases, or whose cases hold no
- * number to compare and expect no error, must not get it.
- */
-function refuseNothingToCheck(cases: ScanCase[], source: string): void {
-  if (cases.length === 0) throw new CaseFileError(`no cases in ${printable(source)}: nothing to check`);
-  const tokens = (c: ScanCase) =>
-    c.kind === "discounted" || c.kind === "gae" ? c.shape[0] * c.shape[1] : c.lengths.reduce((a, b) => a + b, 0);
-  if (cases.every((c) => c.expect_error === undefined && tokens(c) === 0)) {
-    throw new CaseFileError(`nothing to check in ${printable(source)}: every case has 0 tokens and expects no error`);
-  }
 }
 
 /** The rounding path the error bound assumes, the engine strategy's own (STRATEGY_ALGORITHM). */

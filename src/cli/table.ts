@@ -2,7 +2,11 @@ import type { CaseVerdict } from "../conformance";
 import { printable } from "../io/printable";
 import { alignColumns } from "./columns";
 
-const HEADERS = ["case", "kind", "shape", "max abs err", "tolerance", "err/bound", "result"];
+/**
+ * The words of docs/verdicts.md: the largest error beside the tolerance of that same element (so a
+ * pass never shows an error above its tolerance), then the worst error/tolerance and its element.
+ */
+export const HEADERS = ["case", "kind", "shape", "max abs error", "tolerance there", "worst err/tol", "at", "result"];
 
 /**
  * One aligned row per case, failures followed by why. Every cell from the file (the name, the
@@ -14,8 +18,9 @@ export function formatTable(verdicts: CaseVerdict[]): string {
     printable(v.kind),
     printable(v.shape),
     formatNumber(v.maxAbsError),
-    formatNumber(v.tolerance),
-    formatFraction(v.boundFraction),
+    formatNumber(v.toleranceAtMaxError),
+    formatFraction(v.worst?.fraction ?? null),
+    v.worst ? printable(v.worst.element) : "-",
     v.passed ? "pass" : "FAIL",
   ]);
   const table = alignColumns(HEADERS, rows);
@@ -30,6 +35,7 @@ export function formatTable(verdicts: CaseVerdict[]): string {
 function formatNumber(x: number | null): string {
   if (x === null) return "-";
   if (x === 0) return "0";
+  if (!Number.isFinite(x)) return String(x);
   return x.toExponential(2);
 }
 

@@ -4,8 +4,10 @@ import type { ScanCase } from "../io/caseSchema";
 /**
  * What a case file says twice must agree: slime-exact replays the file's float32 power tables, so a
  * table that does not come from the case's discount (a table of zeros, a discount edited after the
- * tables were written) would let a wrong answer pass bit for bit. Each problem names the case, the
- * table and the index; an empty list means the file is consistent.
+ * tables were written) would let a wrong answer pass bit for bit. A GAE case's `expected.deltas`
+ * (no implementation returns them, so no verdict compares them) must be the TD residuals of its own
+ * inputs. Each problem names the case, the field and the index; an empty list means the file is
+ * consistent.
  */
 export function caseConsistencyProblems(cases: readonly ScanCase[]): string[] {
   const problems: string[] = [];
@@ -18,6 +20,10 @@ export function caseConsistencyProblems(cases: readonly ScanCase[]): string[] {
           `${where}.params.discount: ${c.params.discount} contradicts gamma·lambd = ${c.params.gamma}·${c.params.lambd} = ${product}`,
         );
       }
+    }
+    if (c.kind === "gae") {
+      const wrong = wrongDelta(c);
+      if (wrong) problems.push(`${where}.expected.deltas${wrong}`);
     }
     const tables = c.float32_pow_tables;
     if (!tables || c.kind === "convention") return;
@@ -36,6 +42,31 @@ export function caseConsistencyProblems(cases: readonly ScanCase[]): string[] {
     }
   });
   return problems;
+}
+
+/**
+ * The first of a GAE case's `expected.deltas` that is not `(r_t + γ·V_{t+1}) − V_t` of its inputs
+ * (`V_T = 0`, float64, as the reference computes it), within the float64 roundings of that formula
+ * on its magnitudes; `[i]: …`, or null when all agree (or the file records none).
+ */
+function wrongDelta(c: Extract<ScanCase, { kind: "gae" }>): string | null {
+  const deltas = c.expected?.deltas;
+  if (!deltas) return null;
+  const [rows, cols] = c.shape;
+  const { rewards, values } = c.inputs;
+  const gamma = c.params.gamma;
+  for (let b = 0; b < rows; b++) {
+    for (let t = 0; t < cols; t++) {
+      const i = b * cols + t;
+      const next = t + 1 < cols ? values[i + 1] : 0;
+      const delta = rewards[i] + gamma * next - values[i];
+      const magnitude = Math.abs(rewards[i]) + Math.abs(gamma * next) + Math.abs(values[i]);
+      if (!(Math.abs(deltas[i] - delta) <= 4 * 2 ** -53 * magnitude + 2 ** -1074)) {
+        return `[${i}] (row ${b}, token ${t}): ${deltas[i]} is not r + gamma·V_next − V = ${delta} for the case's own inputs`;
+      }
+    }
+  }
+  return null;
 }
 
 /** The discount the scan runs with: gamma·lambd for GAE (a float64 product, as slime takes it). */

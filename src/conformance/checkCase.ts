@@ -1,7 +1,7 @@
 import { type ScanAlgorithm, ScanInputError } from "../core";
 import type { ScanCase } from "../io/caseSchema";
 import { caseErrorBounds } from "./caseBounds";
-import { type CaseOutputs, type OutputPair, pairOutputs } from "./outputs";
+import { type CaseOutputs, elementName, type OutputPair, pairOutputs } from "./outputs";
 
 /**
  * What a run is held to: the float64 truth within each element's error bound for a float64 or a
@@ -12,24 +12,60 @@ export type Expectation = "float64" | "float32" | "bit-exact";
 /** Computes a case's outputs; throws a ScanInputError for input the reference rejects. */
 export type CaseSolver = (c: ScanCase) => CaseOutputs | Promise<CaseOutputs>;
 
+/** One element's figures: where it is, its error, what it is held to there, and their ratio. */
+export interface ElementFigures {
+  /** The element as the case file spells it: `returns[2353]` (row-major), `returns[1][17]` (ragged). */
+  element: string;
+  /** |computed − expected| there; Infinity for a non-finite result where the reference is finite. */
+  error: number;
+  /** What that element is held to: min(its bound, the file's tolerance), 0 when bit-exact. */
+  tolerance: number;
+  /** error / tolerance (pass ≤ 1); 0 for an exact match. */
+  fraction: number;
+}
+
+/**
+ * A case's verdict. Every figure names its element and is paired with that same element's
+ * tolerance (docs/verdicts.md), so a pass always has `maxAbsError ≤ toleranceAtMaxError` and
+ * `worst.fraction ≤ 1`.
+ */
 export interface CaseVerdict {
   name: string;
   kind: ScanCase["kind"];
   /** `3x129` for a rectangular batch, `B=4 L=[5,130,257,40]` for a ragged one. */
   shape: string;
-  /** Largest error over every compared output; null when the case expects an error. */
+  /** Largest |computed − expected| over every compared output; null when nothing was compared. */
   maxAbsError: number | null;
-  /** The allowed error at the element whose error is the largest fraction of its own bound. */
+  /** Where maxAbsError is (the first such element); null when nothing was compared. */
+  maxErrorElement: string | null;
+  /** The tolerance of the element where the error is largest: a pass has maxAbsError ≤ this. */
+  toleranceAtMaxError: number | null;
+  /** The same as toleranceAtMaxError (the name scripts read before `worst` existed). */
   tolerance: number | null;
   /**
-   * The worst error as a fraction of its element's bound (pass ≤ 1): how much margin a pass had.
+   * The worst error as a fraction of its element's tolerance (pass ≤ 1): `worst.fraction`.
    * 0 for a bit-exact match, null when the case expects an error or no number was compared.
    */
   boundFraction: number | null;
+  /** The element whose error is the largest fraction of its tolerance; null when nothing was compared. */
+  worst: ElementFigures | null;
+  /** Elements compared (every output), 0 when none. */
+  compared: number;
   passed: boolean;
   /** Why it failed, or what the error case raised. */
   detail: string;
 }
+
+/** The figures of a verdict that compared no number: an error case, a solver that threw. */
+const NOTHING_COMPARED = {
+  maxAbsError: null,
+  maxErrorElement: null,
+  toleranceAtMaxError: null,
+  tolerance: null,
+  boundFraction: null,
+  worst: null,
+  compared: 0,
+} as const;
 
 /**
  * Runs one case and judges every output element against its own error bound for the
@@ -47,22 +83,13 @@ export async function checkCase(
     outputs = await solver(c);
   } catch (error) {
     const raised = errorText(error);
-    if (c.expect_error === undefined) {
-      return { ...base, maxAbsError: null, tolerance: null, boundFraction: null, passed: false, detail: raised };
-    }
+    if (c.expect_error === undefined) return { ...base, ...NOTHING_COMPARED, passed: false, detail: raised };
     const passed = matchesExpectedError(error, c.expect_error);
     const detail = passed ? `raised ${raised}` : `raised ${raised}, expected ${c.expect_error}`;
-    return { ...base, maxAbsError: null, tolerance: null, boundFraction: null, passed, detail };
+    return { ...base, ...NOTHING_COMPARED, passed, detail };
   }
   if (c.expect_error !== undefined) {
-    return {
-      ...base,
-      maxAbsError: null,
-      tolerance: null,
-      boundFraction: null,
-      passed: false,
-      detail: `expected ${c.expect_error}, got no error`,
-    };
+    return { ...base, ...NOTHING_COMPARED, passed: false, detail: `expected ${c.expect_error}, got no error` };
   }
 
   // Only slime's scan has a bit-reproducible float32 reference; convention cases record the
@@ -79,49 +106,71 @@ export async function checkCase(
     return fileTolerance === undefined ? bound : Math.min(bound, fileTolerance);
   });
   const note = expectation === "bit-exact" && !bitExact ? "no bit-exact reference: held to the float32 bound" : "";
-  return { ...base, ...judged, detail: judged.passed ? note : judged.detail };
+  return { ...base, ...judged, detail: note && judged.passed ? note : judged.detail };
 }
 
-type Judgement = Pick<CaseVerdict, "maxAbsError" | "tolerance" | "boundFraction" | "passed" | "detail">;
+type Judgement = Omit<CaseVerdict, "name" | "kind" | "shape">;
 
 /**
- * Holds every element to its own allowed error. The verdict keeps the largest error, and the
- * element whose error is the largest fraction of what it is allowed (its bound and the fraction).
+ * Holds every element to its own allowed error. The verdict keeps the largest error with the
+ * tolerance of that same element, and the element whose error is the largest fraction of its
+ * tolerance. A non-finite result where the reference is finite is an error over any tolerance
+ * (Infinity); a reference that is itself NaN or ±Inf cannot check anything and fails the case.
  */
-function judgeOutputs(pairs: OutputPair[], allowed: (name: string, index: number) => number): Judgement {
-  let maxAbs = 0;
-  let worst = { fraction: 0, tolerance: 0, where: "", actual: 0, reference: 0 };
+export function judgeOutputs(pairs: OutputPair[], allowed: (name: string, index: number) => number): Judgement {
+  let compared = 0;
+  let max: ElementFigures | null = null;
+  let worst: (ElementFigures & { actual: number; reference: number }) | null = null;
+  const fail = (detail: string): Judgement => ({ ...figures(), passed: false, detail });
+  const figures = () => ({
+    maxAbsError: max?.error ?? null,
+    maxErrorElement: max?.element ?? null,
+    toleranceAtMaxError: max?.tolerance ?? null,
+    tolerance: max?.tolerance ?? null,
+    boundFraction: worst?.fraction ?? null,
+    worst: worst
+      ? { element: worst.element, error: worst.error, tolerance: worst.tolerance, fraction: worst.fraction }
+      : null,
+    compared,
+  });
   for (const pair of pairs) {
     const { actual, reference, name } = pair;
-    if (actual.length !== reference.length) {
-      const detail = `${name}: ${actual.length} values, expected ${reference.length}`;
-      return { maxAbsError: Number.NaN, tolerance: null, boundFraction: null, passed: false, detail };
-    }
+    if (actual.length !== reference.length)
+      return fail(`${name}: ${actual.length} values, expected ${reference.length}`);
     for (let i = 0; i < actual.length; i++) {
-      const error = Math.abs(actual[i] - reference[i]);
+      const element = elementName(pair, i);
+      if (!Number.isFinite(reference[i])) {
+        return fail(`${element}: the reference is ${reference[i]}, so this element cannot be checked`);
+      }
       const tolerance = allowed(name, i);
-      if (Number.isNaN(error)) {
-        const detail = `${name}[${i}]: ${actual[i]} where ${reference[i]} was expected`;
-        return { maxAbsError: Number.NaN, tolerance, boundFraction: null, passed: false, detail };
+      if (!(tolerance >= 0))
+        return fail(`${element}: its tolerance is ${tolerance}, so this element cannot be checked`);
+      if (tolerance === Number.POSITIVE_INFINITY) {
+        return fail(`${element}: the error bound is not finite (the result is too ill-conditioned to check)`);
       }
-      if (!Number.isFinite(tolerance)) {
-        const detail = `${name}[${i}]: the error bound is not finite (the result is too ill-conditioned to check)`;
-        return { maxAbsError: error, tolerance, boundFraction: null, passed: false, detail };
-      }
-      if (error > maxAbs) maxAbs = error;
+      compared++;
+      // NaN or ±Inf computed where the truth is finite: infinitely far from it.
+      const error = Number.isFinite(actual[i]) ? Math.abs(actual[i] - reference[i]) : Number.POSITIVE_INFINITY;
       const fraction = error === 0 ? 0 : tolerance > 0 ? error / tolerance : Number.POSITIVE_INFINITY;
-      if (fraction > worst.fraction || worst.where === "") {
-        worst = { fraction, tolerance, where: `${name}[${i}]`, actual: actual[i], reference: reference[i] };
+      if (max === null || error > max.error) max = { element, error, tolerance, fraction };
+      if (worst === null || fraction > worst.fraction) {
+        worst = { element, error, tolerance, fraction, actual: actual[i], reference: reference[i] };
       }
     }
   }
+  // An empty batch (shape [2, 0]) has the reference's own empty result and no value to be wrong:
+  // it passes with no figures and says so. A file of nothing else is refused (nothingToCheck).
+  if (worst === null) return { ...figures(), passed: true, detail: "no values to compare (an empty batch)" };
   const passed = worst.fraction <= 1;
+  const w: NonNullable<typeof worst> = worst;
   const detail = passed
     ? ""
-    : worst.tolerance === 0
-      ? `worst output: ${worst.where} is ${worst.actual}, must be exactly ${worst.reference}`
-      : `worst output: ${worst.where} is off by ${formatFraction(worst.fraction)} its bound ${worst.tolerance.toExponential(2)}`;
-  return { maxAbsError: maxAbs, tolerance: worst.tolerance, boundFraction: worst.fraction, passed, detail };
+    : !Number.isFinite(w.actual)
+      ? `worst output: ${w.element} is ${w.actual} where ${w.reference} was expected (a non-finite result where the reference is finite is over any tolerance)`
+      : w.tolerance === 0
+        ? `worst output: ${w.element} is ${w.actual}, must be exactly ${w.reference}`
+        : `worst output: ${w.element} is off by ${formatFraction(w.fraction)} its tolerance ${w.tolerance.toExponential(2)}`;
+  return { ...figures(), passed, detail };
 }
 
 function formatFraction(fraction: number): string {

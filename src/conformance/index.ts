@@ -3,4 +3,6 @@ export * from "./caseConsistency";
 export * from "./caseProblem";
 export * from "./checkCase";
 export * from "./coreSolvers";
+export * from "./nothingToCheck";
 export * from "./outputs";
+export * from "./verdictWords";

@@ -6,6 +6,19 @@ export interface OutputPair {
   name: string;
   actual: ArrayLike<number>;
   reference: ArrayLike<number>;
+  /** Row lengths of a flattened ragged output, so that an element is named `returns[1][17]` as in the file. */
+  rowLengths?: readonly number[];
+}
+
+/** An element as the case file spells it: `returns[2353]` (row-major), `returns[1][17]` (ragged). */
+export function elementName(pair: Pick<OutputPair, "name" | "rowLengths">, index: number): string {
+  if (!pair.rowLengths) return `${pair.name}[${index}]`;
+  let rest = index;
+  for (const [row, length] of pair.rowLengths.entries()) {
+    if (rest < length) return `${pair.name}[${row}][${rest}]`;
+    rest -= length;
+  }
+  return `${pair.name}[${index}]`;
 }
 
 /**
@@ -39,25 +52,39 @@ export function pairOutputs(c: ScanCase, outputs: CaseOutputs, reference: Refere
     }
     case "reinforce_pp": {
       const r = recorded as { returns: number[][]; token_level_rewards: number[][] };
+      const rowLengths = r.returns.map((row) => row.length);
       return [
-        { name: "returns", actual: flatten(outputs.returns), reference: r.returns.flat() },
+        { name: "returns", actual: flatten(outputs.returns), reference: r.returns.flat(), rowLengths },
         {
           name: "token_level_rewards",
           actual: flatten(outputs.tokenLevelRewards),
           reference: r.token_level_rewards.flat(),
+          rowLengths: r.token_level_rewards.map((row) => row.length),
         },
       ];
     }
     case "convention": {
       const r = recorded as { token_level_rewards: number[][]; returns: number[][]; advantages: number[][] };
-      const pairs = [
+      const lengthsOf = (rows: number[][]) => rows.map((row) => row.length);
+      const pairs: OutputPair[] = [
         {
           name: "token_level_rewards",
           actual: flatten(outputs.tokenLevelRewards),
           reference: r.token_level_rewards.flat(),
+          rowLengths: lengthsOf(r.token_level_rewards),
         },
-        { name: "returns", actual: flatten(outputs.returns), reference: r.returns.flat() },
-        { name: "advantages", actual: flatten(outputs.advantages), reference: r.advantages.flat() },
+        {
+          name: "returns",
+          actual: flatten(outputs.returns),
+          reference: r.returns.flat(),
+          rowLengths: lengthsOf(r.returns),
+        },
+        {
+          name: "advantages",
+          actual: flatten(outputs.advantages),
+          reference: r.advantages.flat(),
+          rowLengths: lengthsOf(r.advantages),
+        },
       ];
       // Where the outcome reward went is part of the convention: a wrong index must fail.
       const index = c.kind === "convention" ? c.reward_index : undefined;

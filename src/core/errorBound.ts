@@ -107,9 +107,11 @@ export function scanErrorBound(row: ScanBoundRow, discount: number, rounding: Sc
     chainFactor *= factor;
     const K = A + chainFactor * chainAtChunkEnd;
     if (i % C === C - 1) chainAtChunkEnd = K;
-    const reference = UNIT_ROUNDOFF.float64 * (A + 2 * W);
+    // Each product is scaled by u before the sum: near the top of the float64 range (1e308) a
+    // coefficient times A would overflow where the bound itself is a small fraction of A.
+    const reference = UNIT_ROUNDOFF.float64 * A + 2 * UNIT_ROUNDOFF.float64 * W;
     bound[t] =
-      u * (localCoefficient * A + carryCoefficient * K) + discountError * D + eta * (R + 3 * (i + 2)) + reference;
+      localCoefficient * u * A + carryCoefficient * u * K + discountError * D + eta * (R + 3 * (i + 2)) + reference;
   }
   return bound;
 }

@@ -202,8 +202,8 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       <h2>Conformance</h2>
       <p className="view-intro">
         Runs every case of a golden file on the tensor engine (in a Web Worker) and compares every output with the
-        float64 truth, each within its own float32 error bound (the roundings on its path; a file's tolerance can only
-        tighten it).
+        float64 truth: each element is held to its tolerance, its own float32 error bound (the roundings on its path) or
+        the file's tolerance where that is tighter. The words: docs/verdicts.md.
       </p>
       <Notices error={error} notice={notice} urlProblems={urlProblems} />
       <div className="conformance-controls">

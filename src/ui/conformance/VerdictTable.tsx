@@ -1,5 +1,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef } from "react";
+import { VERDICT_WORDS as GLOSSARY } from "../../conformance/verdictWords";
 import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
@@ -19,7 +20,7 @@ export interface VerdictTableProps {
 const ROW_HEIGHT = 30;
 /** Up to this many rows are all in the page, so small files need no scrolling from a script. */
 const RENDER_ALL_UP_TO = 200;
-const COLUMNS = 9;
+const COLUMNS = 10;
 
 /**
  * One row per case, filled in as the engine finishes it. Only the rows in view are in the page
@@ -50,6 +51,7 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
           <col className="col-number" />
           <col className="col-number" />
           <col className="col-fraction" />
+          <col className="col-element" />
           <col className="col-time" />
           <col className="col-result" />
         </colgroup>
@@ -61,18 +63,17 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
             <th scope="col">case</th>
             <th scope="col">kind</th>
             <th scope="col">shape</th>
-            <th scope="col" className="number">
+            <th scope="col" className="number" title={GLOSSARY.maxAbsError}>
               max abs error
             </th>
-            <th scope="col" className="number">
-              bound at worst
+            <th scope="col" className="number" title={GLOSSARY.toleranceAtMaxError}>
+              tolerance there
             </th>
-            <th
-              scope="col"
-              className="number"
-              title="the worst error as a fraction of its element's bound (a pass is at most 1)"
-            >
-              error / bound
+            <th scope="col" className="number" title={GLOSSARY.worstFraction}>
+              worst error / tolerance
+            </th>
+            <th scope="col" title={GLOSSARY.worstElement}>
+              at
             </th>
             <th scope="col" className="number">
               time
@@ -143,8 +144,11 @@ const VerdictRow = memo(function VerdictRow({ index, listIndex, measure, positio
       <td title={kind}>{kind}</td>
       <td title={verdict?.shape}>{verdict?.shape ?? ""}</td>
       <td className="number">{formatError(verdict?.maxAbsError)}</td>
-      <td className="number">{formatError(verdict?.tolerance)}</td>
-      <td className="number">{formatBoundFraction(verdict?.boundFraction)}</td>
+      <td className="number">{formatError(verdict?.toleranceAtMaxError)}</td>
+      <td className="number">{formatBoundFraction(verdict?.worst?.fraction)}</td>
+      <td className="element" title={verdict?.worst?.element}>
+        {verdict?.worst?.element ?? ""}
+      </td>
       <td className="number">{formatMillis(row?.millis)}</td>
       <td className="result">
         {verdict ? (verdict.passed ? "pass" : "FAIL") : "…"}

@@ -31,8 +31,12 @@ function row(name: string, passed: boolean): CaseRow {
     kind: "discounted",
     shape: "1x1",
     maxAbsError: passed ? 0 : 1,
+    maxErrorElement: "returns[0]",
+    toleranceAtMaxError: 1e-6,
     tolerance: 1e-6,
     boundFraction: passed ? 0 : 1e6,
+    worst: { element: "returns[0]", error: passed ? 0 : 1, tolerance: 1e-6, fraction: passed ? 0 : 1e6 },
+    compared: 1,
     passed,
     detail: "",
   };

@@ -314,7 +314,7 @@ function CellReadout({
       {formatValue(cell.chunked, precision)} · abs {formatShort(cell.abs)} · rel {formatShort(cell.rel)} ·{" "}
       {formatShort(cell.ulp)} ulp
       {masked}
-      {cell.overBound ? " · over tolerance ▲" : ""}
+      {cell.overBound ? " · over bound ▲" : ""}
     </>
   );
 }

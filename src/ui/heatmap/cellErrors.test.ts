@@ -96,11 +96,11 @@ describe("cellErrors", () => {
     expect(error[3]).toBeCloseTo(0.1, 12);
     expect(error[4]).toBeNaN();
     expect(error[5]).toBe(0);
-    // The NaN cell is lost, not measured: marked as such on the heatmap, never ▲ over its bound.
-    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 0, 0]);
+    // NaN where the reference is 1: infinitely wrong, so ▲ over its bound (and crossed as lost by the chunked side).
+    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1, 0]);
   });
 
-  it("never flags a lost cell over its bound, whatever the bound (NaN inputs give NaN bounds)", () => {
+  it("flags NaN / ±Inf over its bound where the reference is finite, never a cell the reference lost", () => {
     const nan = Number.NaN;
     const inf = Number.POSITIVE_INFINITY;
     const { overBound } = cellErrors({
@@ -113,7 +113,7 @@ describe("cellErrors", () => {
       metric: "abs",
       precision: "float64",
     });
-    expect(Array.from(overBound)).toEqual([0, 0, 0, 0, 1]);
+    expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1]);
   });
 
   it("rejects data shorter than the batch", () => {
@@ -147,7 +147,11 @@ describe("cellLoss and cellLossText", () => {
     expect(cellLossText("both", nan, nan)).toBe("not measured: both scans are NaN here");
     expect(cellLossText("both", inf, nan)).toBe("not measured: both scans are Infinity and NaN here");
     expect(cellLossText("actual", 0.5, nan)).toBe(
-      "not measured: only the chunked scan lost this cell (NaN; the serial scan has 0.5)",
+      "over its bound: only the chunked scan lost this cell (NaN; the serial scan has 0.5)",
+    );
+    const libraries = { reference: "slime", actual: "verl", gap: "difference" as const };
+    expect(cellLossText("actual", 0.5, nan, libraries)).toBe(
+      "not measured: only verl lost this cell (NaN; slime has 0.5)",
     );
     const sides = { reference: "slime", actual: "verl" };
     expect(cellLossText("reference", inf, 2, sides, (x) => x.toFixed(1))).toBe(

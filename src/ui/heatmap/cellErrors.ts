@@ -127,8 +127,9 @@ export interface CellErrors {
   /** Row-major rows × cols, in the metric (NaN / Infinity kept). */
   error: Float64Array;
   /**
-   * 1 where |actual − reference| > bound, between two finite values. A cell lost to NaN or ±Inf on
-   * either side is not measured, so neither over nor within (see cellLoss): the heatmap marks it as lost.
+   * 1 where |actual − reference| > bound, or where actual is NaN / ±Inf and the reference finite (a
+   * non-finite result where the truth is finite is over its bound). A cell the reference lost to NaN
+   * or ±Inf is not measured, so neither over nor within (see cellLoss): the heatmap marks it as lost.
    */
   overBound: Uint8Array;
   /** The relative error's denominator floor used (see relFloor). */
@@ -170,10 +171,13 @@ export function measureRows(input: CellErrorInput, errors: CellErrors, fromRow: 
     }
     if (bound) {
       for (let i = from; i < to; i++) {
-        // Two finite values, and only then compared: a NaN bound (from NaN inputs) flags nothing.
+        // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound,
+        // and a finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing).
+        // A cell the reference lost has nothing to be measured against.
         const a = actual[i];
         const r = reference[i];
-        if (Number.isFinite(a) && Number.isFinite(r) && Math.abs(a - r) > bound[i]) overBound[i] = 1;
+        if (!Number.isFinite(r)) continue;
+        if (!Number.isFinite(a) || Math.abs(a - r) > bound[i]) overBound[i] = 1;
       }
     }
   }
@@ -232,8 +236,8 @@ export function bothSides(sides: SideNames): string {
 
 /**
  * A lost cell in plain words, for hover readouts, instead of NaN printed as an error or a bound:
- * "not measured: both scans are NaN here", "only the chunked scan lost this cell (NaN; the serial
- * scan has 0.5)". Equal infinities on both sides are lost by both too (they are 0 apart, but no
+ * "not measured: both scans are NaN here", "over its bound: only the chunked scan lost this cell
+ * (NaN; the serial scan has 0.5)". Equal infinities on both sides are lost by both too (they are 0 apart, but no
  * finite number was computed there).
  */
 export function cellLossText(
@@ -251,5 +255,8 @@ export function cellLossText(
   const lost = loss === "actual" ? "actual" : "reference";
   const kept = loss === "actual" ? "reference" : "actual";
   const value = { reference, actual };
-  return `not measured: only ${sides[lost]} lost this cell (${String(value[lost])}; ${sides[kept]} has ${format(value[kept], kept)})`;
+  // Against a finite truth, a non-finite result is an error over its bound; between two libraries
+  // (a difference, not an error) or where the reference lost the cell, nothing is measured.
+  const verdict = loss === "actual" && (sides.gap ?? "error") === "error" ? "over its bound" : "not measured";
+  return `${verdict}: only ${sides[lost]} lost this cell (${String(value[lost])}; ${sides[kept]} has ${format(value[kept], kept)})`;
 }

@@ -96,7 +96,7 @@ export function legendModel(input: LegendInput): LegendModel {
   if (input.hasBound) {
     keys.push({
       kind: "overBound",
-      label: present.overBound ? "over tolerance (▲, outlined)" : "none over tolerance",
+      label: present.overBound ? "over bound (▲, outlined)" : "none over bound",
       colour: [0, 0, 0],
     });
   }

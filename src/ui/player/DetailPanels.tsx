@@ -1,3 +1,4 @@
+import { VERDICT_WORDS } from "../../conformance/verdictWords";
 import { formatShort } from "../charts/formatNumber";
 import { dataValue, f32, f64, outputSymbol } from "./captions";
 import { type ErrorSummary, errorSummary } from "./cells";
@@ -302,16 +303,19 @@ export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: 
                 </td>
               </tr>
               <tr>
-                <th>max error / bound</th>
+                <th title={VERDICT_WORDS.worstFraction}>max error / bound</th>
                 <td>{formatShort(s.maxRatio)}</td>
               </tr>
               <tr>
-                <th>over the bound</th>
-                <td data-testid="player-over-bound">{s.overBound}</td>
+                <th title={VERDICT_WORDS.overBound}>over the bound</th>
+                <td data-testid="player-over-bound">
+                  {s.overBound}
+                  {s.nonFiniteOver > 0 ? ` (${s.nonFiniteOver} NaN / ∞ where the reference is finite)` : ""}
+                </td>
               </tr>
               {s.nonFinite > 0 ? (
                 <tr>
-                  <th>NaN / ∞ cells, left out</th>
+                  <th title={VERDICT_WORDS.lost}>NaN / ∞ in the reference, left out</th>
                   <td data-testid="player-non-finite">{s.nonFinite}</td>
                 </tr>
               ) : null}

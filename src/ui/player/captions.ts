@@ -111,12 +111,21 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
     }
     case "compare": {
       const s = errorSummary(r);
+      const ratio = `largest error / bound ${formatShort(s.maxRatio)}`;
+      const nonFiniteOver =
+        s.nonFiniteOver > 0
+          ? `, ${s.nonFiniteOver} of them NaN or ±Inf where the float64 reference is finite, which is over any bound`
+          : "";
       const verdict =
-        s.overBound === 0
-          ? `all ${s.cells} cells are within their error bound (largest error/bound ${formatShort(s.maxRatio)})`
-          : `${s.overBound} of ${s.cells} cells are over their error bound (largest error/bound ${formatShort(s.maxRatio)})`;
+        s.cells === 0
+          ? "no cell has a finite reference to be measured against"
+          : s.overBound === 0
+            ? `all ${s.cells} measured cells are within their error bound (${ratio})`
+            : `${s.overBound} of ${s.cells} measured cells are over their error bound (${ratio}${nonFiniteOver})`;
       const lost =
-        s.nonFinite > 0 ? ` ${s.nonFinite} cells NaN or ±Inf took are left out: they have no error to measure.` : "";
+        s.nonFinite > 0
+          ? ` ${s.nonFinite} cells where the float64 reference itself is NaN or ±Inf are left out: they have no error to measure.`
+          : "";
       return `Compare with the float64 serial loop, cell by cell: max |error| = ${formatShort(s.maxAbs)}; ${verdict}.${lost}`;
     }
   }

@@ -97,7 +97,7 @@ describe("a frame", () => {
         expect(error.ratio).toBeLessThanOrEqual(1);
       }
     }
-    expect(f.caption).toMatch(/all 38 cells are within their error bound/);
+    expect(f.caption).toMatch(/all 38 measured cells are within their error bound/);
   });
 
   it("clamps the cursor and the focus row", () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { solve } from "../../core";
 import type { BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
-import { sourceSizeProblem } from "./playerLimits";
+import { playerErrorText, sourceSizeProblem } from "./playerLimits";
 import { buildReplay } from "./replay";
 import { engineCopy, type PlayerSource, sourceProblem } from "./source";
 import { buildTrace, type PlayerTrace } from "./trace";
@@ -49,8 +49,7 @@ export function usePlayerRun(source: PlayerSource, backend: BackendRequest, engi
         if (live) setState({ trace, label, running: false });
       } catch (error) {
         if (!live || error instanceof SupersededError) return;
-        const message = error instanceof Error ? error.message : String(error);
-        setState((s) => ({ ...s, running: false, error: message }));
+        setState((s) => ({ ...s, running: false, error: playerErrorText(source, error) }));
       }
     })();
     return () => {

@@ -35,7 +35,7 @@ describe("error summary", () => {
     expect(sliced.summary()).toEqual(summarizeErrors(input));
   });
 
-  it("leaves NaN and ±Inf cells out of the figures and counts them, per side", () => {
+  it("counts NaN / ±Inf where the reference is finite as infinitely wrong, over the bound; leaves out cells the reference lost", () => {
     const broken = {
       ...input,
       reference: { returns: new Float64Array([Number.NaN, 2, 3, 0.1, 5, 9]) },
@@ -43,9 +43,38 @@ describe("error summary", () => {
     };
     const summary = summarizeErrors(broken);
     expect(summary.nonFinite).toEqual({ chunked: 3, serial: 1 });
-    expect(summary.maxAbs).toBe(Math.abs(Math.fround(0.1) - 0.1)); // the finite cells: only 0.1 rounded
-    expect(summary.overBound).toBe(0);
-    expect(summary.cells).toBe(5);
-    expect(summarizeErrors(input).nonFinite).toEqual({ chunked: 0, serial: 0 });
+    // Row 0 token 1 and row 1 token 1 are NaN / Inf where the truth is 2 and 5; row 0 token 0 is lost by both.
+    expect(summary).toMatchObject({ chunkedOnly: 2, lost: 1, overBound: 2, cells: 5 });
+    expect(summary.maxAbs).toBe(Number.POSITIVE_INFINITY);
+    expect(summary.worst).toEqual({ output: "returns", row: 0, token: 1 });
+    expect(summary.worstFraction?.fraction).toBe(Number.POSITIVE_INFINITY);
+    expect(summarizeErrors(input)).toMatchObject({ nonFinite: { chunked: 0, serial: 0 }, chunkedOnly: 0, lost: 0 });
+  });
+
+  it("[FLT_MAX, FLT_MAX, 1, 1] at γ = 1: the float32 Infinity at token 0 is over its bound, not 0 / 4", () => {
+    const FLT_MAX = 3.4028234663852886e38;
+    const truth = [2 * FLT_MAX + 2, FLT_MAX + 2, 2, 1];
+    const summary = summarizeErrors({
+      rows: 1,
+      cols: 4,
+      lengths: [4],
+      reference: { returns: Float64Array.from(truth) },
+      chunked: { returns: new Float32Array([Number.POSITIVE_INFINITY, FLT_MAX, 2, 1]) },
+      bound: { returns: Float64Array.from(truth, (x) => x * 2 ** -20) },
+      precision: "float32",
+    });
+    expect(summary.overBound).toBe(1);
+    expect(summary.maxAbs).toBe(Number.POSITIVE_INFINITY);
+    expect(summary.worst).toEqual({ output: "returns", row: 0, token: 0 });
+    expect(summary.lost).toBe(0);
+  });
+
+  it("pairs the max abs error with the bound of its own cell, and names the worst error / bound", () => {
+    const summary = summarizeErrors(input);
+    expect(summary.boundAtMax).toBe(0.1); // row 0, token 1: error 0.5
+    expect(summary.worstFraction).toEqual({ fraction: 5, cell: { output: "returns", row: 0, token: 1 } });
+    const within = summarizeErrors({ ...input, bound: { returns: new Float64Array([0, 1, 0, 1e-7, 0, 0]) } });
+    expect(within.maxAbs).toBeLessThanOrEqual(within.boundAtMax ?? -1);
+    expect(within.worstFraction?.fraction).toBeLessThanOrEqual(1);
   });
 });

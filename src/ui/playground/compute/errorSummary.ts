@@ -1,24 +1,40 @@
 import { absError, relError, relFloor, ulpDistance } from "../../heatmap/cellErrors";
 import type { OutputName, OutputTables } from "./outputTables";
 
-/** The whole batch's error, chunked against the float64 serial reference, over every output. */
+/** One cell of the batch: which output, row and token. */
+export interface SummaryCell {
+  output: OutputName;
+  row: number;
+  token: number;
+}
+
+/**
+ * The whole batch's error, chunked against the float64 serial reference, over every output, in the
+ * words of docs/verdicts.md. A cell where the chunked side is NaN or ±Inf and the reference is
+ * finite is an error of Infinity, over its bound; a cell where the reference itself is NaN or ±Inf
+ * has no error to measure and is counted apart (`lost`), never as within.
+ */
 export interface ErrorSummary {
   maxAbs: number;
+  /** The bound of the cell with the largest error (so a batch within its bounds has maxAbs ≤ this); null without bounds or cells. */
+  boundAtMax: number | null;
   maxRel: number;
   /** Largest distance in ulps of the chunked side's precision. */
   maxUlps: number;
-  /** Cells over their per-element bound; null when no bound was given. */
+  /** Cells over their per-element bound, chunked-only NaN / ±Inf included; null when no bound was given. */
   overBound: number | null;
+  /** The largest error / bound and its cell; null without bounds or measured cells. */
+  worstFraction: { fraction: number; cell: SummaryCell } | null;
   /** Cells compared (valid tokens × outputs), non-finite ones included. */
   cells: number;
-  /**
-   * Cells where the chunked side, or the float64 serial reference, is NaN or ±Inf. They are left
-   * out of the figures above (a NaN max error says nothing) and counted here instead, so a broken
-   * result never looks small: with finite inputs any count here is a fault.
-   */
+  /** Cells where the chunked side, or the float64 serial reference, is NaN or ±Inf (each side counted). */
   nonFinite: { chunked: number; serial: number };
-  /** Where the largest absolute error is (first one on ties); null when no cell was compared. */
-  worst: { output: OutputName; row: number; token: number } | null;
+  /** Cells where the chunked side is NaN / ±Inf and the reference finite: in the figures, over the bound. */
+  chunkedOnly: number;
+  /** Cells where the reference is NaN / ±Inf: left out of every figure above. */
+  lost: number;
+  /** Where the largest absolute error is (first one on ties); null when no cell was measured. */
+  worst: SummaryCell | null;
 }
 
 export interface SummaryInput {
@@ -45,18 +61,23 @@ function ulps32(a: number, b: number): number {
 }
 
 /**
- * Max abs, rel and ulp error over every valid token of every output (padding is not data), and
- * the count over the bound, gathered a slice of rows at a time so that the page can breathe
- * between slices at 16 × 8192. Cells where either side is NaN or ±Inf are counted apart, not measured.
+ * Max abs, rel and ulp error over every valid token of every output (padding is not data), the
+ * bound at the largest error, the count over the bound and the worst error / bound, gathered a
+ * slice of rows at a time so that the page can breathe between slices at 16 × 8192. A NaN or
+ * ±Inf on the chunked side where the reference is finite is infinitely wrong; cells where the
+ * reference is NaN or ±Inf are counted apart, not measured.
  */
 export class ErrorAccumulator {
   private maxAbs = 0;
+  private boundAtMax: number | null = null;
   private maxRel = 0;
   private maxUlps = 0;
   private overBound = 0;
+  private worstFraction: ErrorSummary["worstFraction"] = null;
   private cells = 0;
   private nonFiniteChunked = 0;
   private nonFiniteSerial = 0;
+  private chunkedOnly = 0;
   private worst: ErrorSummary["worst"] = null;
   private readonly floors = new Map<OutputName, number>();
 
@@ -87,30 +108,46 @@ export class ErrorAccumulator {
         const a = act[i];
         const e = ref[i];
         this.cells++;
-        if (!Number.isFinite(a) || !Number.isFinite(e)) {
-          if (!Number.isFinite(a)) this.nonFiniteChunked++;
-          if (!Number.isFinite(e)) this.nonFiniteSerial++;
+        if (!Number.isFinite(a)) this.nonFiniteChunked++;
+        if (!Number.isFinite(e)) {
+          // The reference lost this cell: nothing to measure against.
+          this.nonFiniteSerial++;
           continue;
         }
-        let abs = Math.abs(a - e);
+        let abs: number;
         let rel: number;
         let ulps: number;
-        if (abs <= Number.MAX_VALUE) {
-          rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
-          ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
+        if (!Number.isFinite(a)) {
+          // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
+          this.chunkedOnly++;
+          abs = rel = ulps = Number.POSITIVE_INFINITY;
         } else {
-          // NaN or infinity somewhere: the careful versions decide (equal infinities are 0 apart).
-          abs = absError(e, a);
-          rel = relError(e, a, floor);
-          ulps = ulpDistance(e, a, precision);
+          abs = Math.abs(a - e);
+          if (abs <= Number.MAX_VALUE) {
+            rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
+            ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
+          } else {
+            // Two huge finite values whose difference overflows: the careful versions decide.
+            abs = absError(e, a);
+            rel = relError(e, a, floor);
+            ulps = ulpDistance(e, a, precision);
+          }
         }
-        if (!(abs <= this.maxAbs) && !Number.isNaN(this.maxAbs)) {
+        const bound = limit ? limit[i] : undefined;
+        if (abs > this.maxAbs || this.worst === null) {
           this.maxAbs = abs;
           this.worst = { output: name, row: r, token: t };
+          this.boundAtMax = bound ?? null;
         }
-        if (!(rel <= this.maxRel) && !Number.isNaN(this.maxRel)) this.maxRel = rel;
-        if (!(ulps <= this.maxUlps) && !Number.isNaN(this.maxUlps)) this.maxUlps = ulps;
-        if (limit && !(abs <= limit[i])) this.overBound++;
+        if (rel > this.maxRel) this.maxRel = rel;
+        if (ulps > this.maxUlps) this.maxUlps = ulps;
+        if (bound !== undefined) {
+          if (!(abs <= bound)) this.overBound++;
+          const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
+          if (this.worstFraction === null || fraction > this.worstFraction.fraction) {
+            this.worstFraction = { fraction, cell: { output: name, row: r, token: t } };
+          }
+        }
       }
     }
   }
@@ -119,12 +156,16 @@ export class ErrorAccumulator {
     const { maxAbs, maxRel, maxUlps, cells } = this;
     return {
       maxAbs,
+      boundAtMax: this.boundAtMax,
       maxRel,
       maxUlps,
       overBound: this.input.bound ? this.overBound : null,
+      worstFraction: this.worstFraction,
       cells,
       nonFinite: { chunked: this.nonFiniteChunked, serial: this.nonFiniteSerial },
-      worst: cells === 0 ? null : this.worst,
+      chunkedOnly: this.chunkedOnly,
+      lost: this.nonFiniteSerial,
+      worst: this.worst,
     };
   }
 }

@@ -1,5 +1,7 @@
-import { formatShort } from "../../charts/formatNumber";
+import { useEffect, useState } from "react";
+import type { CaseVerdict } from "../../../conformance/checkCase";
 import type { PlaygroundResult } from "../compute/playgroundRun";
+import { caseVerdictText, judgeOpenCase } from "./caseVerdict";
 import type { OpenCaseFile } from "./useImport";
 
 export interface CaseBarProps {
@@ -11,19 +13,36 @@ export interface CaseBarProps {
 }
 
 /**
- * The open case file: a picker for its cases and the case's float32 tolerance. The comparison with
- * the tolerance shows only for a finished run of exactly the case as opened (no edits since).
+ * The open case file: a picker for its cases, the case's float32 tolerance, and the verdict of the
+ * page's own computed outputs against the file's `expected` (conformance's checkCase, as `scanlab
+ * check` judges them). The verdict shows only for a finished run of exactly the case as opened (no
+ * edits since); a library-convention case is said not to be judged here.
  */
 export function CaseBar({ caseFile, result, computing, onOpen, onClose }: CaseBarProps) {
   const tolerance = caseFile.case.tolerance?.float32;
-  // A convention case's tolerance is for its library's outputs, not for slime's scan the results show.
-  const judged =
-    !computing &&
-    result !== null &&
-    result.input === caseFile.opened &&
-    tolerance !== undefined &&
-    caseFile.case.kind !== "convention";
-  const within = judged && result.summary.maxAbs <= tolerance;
+  const judged = !computing && result !== null && result.input === caseFile.opened;
+  const convention = caseFile.case.kind === "convention";
+  const [verdict, setVerdict] = useState<{ of: PlaygroundResult; verdict: CaseVerdict | null; error?: string } | null>(
+    null,
+  );
+  useEffect(() => {
+    if (!judged || convention) return;
+    let live = true;
+    judgeOpenCase(caseFile.case, result)
+      .then((v) => {
+        if (live) setVerdict({ of: result, verdict: v });
+      })
+      .catch((error: unknown) => {
+        const detail = error instanceof Error ? error.message : String(error);
+        if (live) setVerdict({ of: result, verdict: null, error: detail });
+      });
+    return () => {
+      live = false;
+    };
+  }, [judged, convention, caseFile.case, result]);
+  // Only a verdict of the run on screen; none while a newer one computes.
+  const current = judged && verdict?.of === result ? verdict : null;
+  const shown = current?.verdict ?? null;
   return (
     <div className="case-bar" data-testid="case-bar">
       <label>
@@ -45,11 +64,18 @@ export function CaseBar({ caseFile, result, computing, onOpen, onClose }: CaseBa
         tolerance float32{" "}
         <span data-testid="case-tolerance">{tolerance === undefined ? "none (uniform rule)" : String(tolerance)}</span>
       </span>
-      {judged ? (
-        <span className={`chip ${within ? "ok" : "warn"}`} data-testid="case-verdict">
-          {within
-            ? "✓ max abs error within the tolerance"
-            : `▲ max abs error ${formatShort(result.summary.maxAbs)} is over it`}
+      {shown ? (
+        <span className={`chip ${shown.passed ? "ok" : "warn"}`} data-testid="case-verdict">
+          {caseVerdictText(shown)}
+        </span>
+      ) : current?.error ? (
+        <span className="chip warn" data-testid="case-verdict">
+          ▲ not judged: {current.error}
+        </span>
+      ) : judged && convention ? (
+        <span className="chip" data-testid="case-verdict">
+          not judged here: the page shows slime's scan of this library-convention case; npx scanlab check judges the
+          library's outputs
         </span>
       ) : null}
       <button type="button" className="link-button" onClick={onClose} aria-label="Close the case file">

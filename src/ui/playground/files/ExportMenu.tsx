@@ -24,7 +24,7 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
     close();
     action()
       .then(() => onError(null))
-      .catch((reason: unknown) => onError(`${what}: ${reason instanceof Error ? reason.message : String(reason)}`));
+      .catch((reason: unknown) => onError(prefixed(what, reason)));
   };
   const png = (handle: { toPng(): Promise<Blob> } | null, fileName: string) => async () => {
     if (!handle) throw new Error("nothing is drawn yet");
@@ -169,4 +169,13 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
       )}
     </Menu>
   );
+}
+
+/**
+ * The message of a failed export, led by what was exported, once: io's errors already start with
+ * their source ("Case export: cannot hold non-finite inputs …"), which gave "Case export: Case export: …".
+ */
+export function prefixed(what: string, reason: unknown): string {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return message.startsWith(`${what}: `) ? message : `${what}: ${message}`;
 }

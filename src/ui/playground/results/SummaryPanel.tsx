@@ -1,8 +1,10 @@
 import { memo } from "react";
+import { VERDICT_WORDS } from "../../../conformance/verdictWords";
 import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
 import { useNow } from "../../useNow";
+import type { ErrorSummary, SummaryCell } from "../compute/errorSummary";
 import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
 import type { ComputeStatus } from "../usePlaygroundCompute";
 import { OUTPUT_LABELS } from "./labels";
@@ -63,9 +65,24 @@ export function plainNumber(x: number): string {
   return a >= 1e-3 && a < 1e6 ? String(rounded) : rounded.toExponential();
 }
 
-/** "NaN / ∞ cells, left out of the figures: chunked 128, serial 41" (valid tokens, every output). */
-export function nonFiniteCount(counts: { chunked: number; serial: number }): string {
-  return `NaN / ∞ cells, left out of the figures: chunked ${countText(counts.chunked)}, serial ${countText(counts.serial)}`;
+/**
+ * The NaN / ±Inf line: "NaN / ∞ cells: chunked 128, serial 41 · 87 where only the chunked side is
+ * are in the figures, over their bound · 41 where the serial reference is are left out"
+ * (valid tokens, every output).
+ */
+export function nonFiniteCount(summary: Pick<ErrorSummary, "nonFinite" | "chunkedOnly" | "lost">): string {
+  const { nonFinite, chunkedOnly, lost } = summary;
+  const parts = [`NaN / ∞ cells: chunked ${countText(nonFinite.chunked)}, serial ${countText(nonFinite.serial)}`];
+  if (chunkedOnly > 0) {
+    parts.push(`${countText(chunkedOnly)} where only the chunked side is: in the figures, over their bound`);
+  }
+  if (lost > 0) parts.push(`${countText(lost)} where the serial reference is: left out of the figures (lost)`);
+  return parts.join(" · ");
+}
+
+/** Output, row and token of a cell, as the summary names it. */
+export function cellName(cell: SummaryCell): string {
+  return `${OUTPUT_LABELS[cell.output]}, row ${cell.row}, token ${cell.token}`;
 }
 
 function millis(ms: number): string {
@@ -89,6 +106,8 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
   }
   const { summary, ran } = result;
   const worst = summary.worst;
+  const worstFraction = summary.worstFraction;
+  const overAtMax = summary.boundAtMax !== null && !(summary.maxAbs <= summary.boundAtMax);
   return (
     <section
       className={`panel summary${computing ? " stale" : ""}`}
@@ -100,19 +119,33 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
       </h2>
       <RunState status={status} precision={precision} />
       <dl className="figures num">
-        <dt>max abs error</dt>
-        <dd data-testid="max-abs-error" title={String(summary.maxAbs)}>
+        <dt title={VERDICT_WORDS.maxAbsError}>max abs error</dt>
+        <dd data-testid="max-abs-error" title={String(summary.maxAbs)} className={overAtMax ? "alert" : ""}>
           {plainNumber(summary.maxAbs)}
         </dd>
-        <dt>max rel error</dt>
+        <dt title="The bound of the cell with the max abs error: a cell within its bound has max abs error ≤ bound there">
+          bound there
+        </dt>
+        <dd data-testid="bound-at-max-error" title={summary.boundAtMax === null ? "" : String(summary.boundAtMax)}>
+          {summary.boundAtMax === null ? "–" : plainNumber(summary.boundAtMax)}
+        </dd>
+        <dt title="The largest |chunked − serial| as a fraction of its own cell's bound (at most 1 when every cell is within)">
+          worst error / bound
+        </dt>
+        <dd
+          data-testid="worst-fraction"
+          className={worstFraction && !(worstFraction.fraction <= 1) ? "alert" : ""}
+          title={worstFraction ? `at ${cellName(worstFraction.cell)}` : ""}
+        >
+          {worstFraction ? plainNumber(worstFraction.fraction) : "–"}
+        </dd>
+        <dt title={VERDICT_WORDS.relError}>max rel error</dt>
         <dd data-testid="max-rel-error" title={String(summary.maxRel)}>
           {formatShort(summary.maxRel)}
         </dd>
-        <dt title="Largest distance in units in the last place of the chunked side's precision (large near 0, where ulps are tiny)">
-          max ulps
-        </dt>
+        <dt title={VERDICT_WORDS.ulp}>max ulps</dt>
         <dd data-testid="max-ulps">{String(summary.maxUlps)}</dd>
-        <dt title="Cells whose |chunked − serial| is over core's per-element error bound for what ran">over bound</dt>
+        <dt title={VERDICT_WORDS.overBound}>over bound</dt>
         <dd
           data-testid="cells-over-bound"
           className={summary.overBound ? "alert" : ""}
@@ -127,9 +160,9 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
         <p
           className="small alert"
           data-testid="non-finite-cells"
-          title="Cells where a side is NaN or ±Inf: left out of the figures above, counted here"
+          title="Cells where a side is NaN or ±Inf: where the serial reference is finite they are over their bound; where it is not, nothing can be measured"
         >
-          {nonFiniteCount(summary.nonFinite)}
+          {nonFiniteCount(summary)}
         </p>
       ) : null}
       {worst && summary.maxAbs > 0 ? (
