@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { BASE_SETTINGS } from "../src/io/presets";
-import { playerSearch } from "../src/ui/player/playerLink";
+import { playerAddress } from "../src/ui/player/playerLink";
 
 /** One row of two tokens in chunks of C: tiny as rows × tokens, but a whole padded chunk and a C × C matrix. */
 function wide(chunkSize: number) {
@@ -41,12 +41,12 @@ test("the player refuses a case of two tokens in chunks of 16384 at once (it fro
 test("two tokens in chunks of 512, the limit, replay to the last step; 1024 from the playground is refused", async ({
   page,
 }) => {
-  await page.goto(`/${playerSearch(wide(512))}&backend=cpu`);
+  await page.goto(`/${playerAddress(wide(512)).replace("#", "&backend=cpu#")}`);
   await expect(page.getByTestId("player-source")).toHaveText("From the playground", { timeout: 30_000 });
   await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
   await page.keyboard.press("End");
   await expect(page.getByTestId("step-caption")).toContainText("all 2 measured cells are within their error bound");
-  await page.goto(`/${playerSearch(wide(1024))}&backend=cpu`);
+  await page.goto(`/${playerAddress(wide(1024)).replace("#", "&backend=cpu#")}`);
   await expect(page.getByTestId("error-message")).toContainText(
     "This batch has chunks of 1,024: a 1,024 × 1,024 discount matrix",
     { timeout: 15_000 },
