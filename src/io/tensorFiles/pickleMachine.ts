@@ -89,10 +89,16 @@ export function runPickle(
   const need = (n: number) => {
     if (p + n > bytes.length) fail(`the pickle ends inside an opcode's argument (${n} bytes needed)`, p);
   };
-  const u8 = () => (need(1), bytes[p++]);
-  const u16 = () => (need(2), (p += 2), view.getUint16(p - 2, true));
-  const u32 = () => (need(4), (p += 4), view.getUint32(p - 4, true));
-  const i32 = () => (need(4), (p += 4), view.getInt32(p - 4, true));
+  /** Reads `n` bytes' worth of argument: returns where they start and moves past them. */
+  const advance = (n: number) => {
+    need(n);
+    p += n;
+    return p - n;
+  };
+  const u8 = () => bytes[advance(1)];
+  const u16 = () => view.getUint16(advance(2), true);
+  const u32 = () => view.getUint32(advance(4), true);
+  const i32 = () => view.getInt32(advance(4), true);
   const take = (n: number) => {
     if (n > limits.maxStringBytes)
       fail(`a ${n}-byte string or bytes object, above the limit of ${limits.maxStringBytes}`);

@@ -73,7 +73,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       }
       const [, cls, key, location, numel] = pid;
       const type = isGlobal(cls) ? STORAGE_TYPES[cls.name] : undefined;
-      if (type === undefined) return fail(byte, `a persistent id whose storage class is ${describe(cls)}`);
+      if (type === undefined) return fail(byte, `a persistent id whose storage class is ${shown(cls)}`);
       if (typeof key !== "string" || typeof location !== "string")
         return fail(byte, "a persistent id without a string key and location");
       if (!isCount(numel)) return fail(byte, `storage '${key}' claims ${String(numel)} elements`);
@@ -125,7 +125,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       return fail(byte, `tensor of storage '${ref.key}' has ${shape.length} sizes but ${strides.length} strides`);
     }
     if (typeof requiresGrad !== "boolean")
-      return fail(byte, `tensor of storage '${ref.key}' has requires_grad ${describe(requiresGrad)}`);
+      return fail(byte, `tensor of storage '${ref.key}' has requires_grad ${shown(requiresGrad)}`);
     checkHooks(backwardHooks, byte);
     let count = 1;
     let last = offset;
@@ -161,7 +161,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
     if (!isTuple(value) || value.length > TENSOR_FILE_LIMITS.maxDims || !value.every(isCount)) {
       return fail(
         byte,
-        `tensor of storage '${ref.key}' has ${what} ${describe(value)}, not a tuple of at most ${TENSOR_FILE_LIMITS.maxDims} counts`,
+        `tensor of storage '${ref.key}' has ${what} ${shown(value)}, not a tuple of at most ${TENSOR_FILE_LIMITS.maxDims} counts`,
       );
     }
     return value as number[];
@@ -253,7 +253,7 @@ function isTensorValue(value: unknown): value is Tensor {
   return typeof value === "object" && value !== null && (value as Tensor).kind === "tensor";
 }
 
-function describe(value: unknown): string {
+function shown(value: unknown): string {
   if (isGlobal(value)) return value.name;
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);

@@ -96,8 +96,14 @@ export function readZip(bytes: Uint8Array, source: string): ZipArchive {
     const zip64 = findExtra(view, nameStart + nameLength, extraLength, 0x0001);
     if (zip64 >= 0) {
       let q = zip64;
-      if (size === 0xffffffff) (size = u64(q)), (q += 8);
-      if (compressedSize === 0xffffffff) (compressedSize = u64(q)), (q += 8);
+      if (size === 0xffffffff) {
+        size = u64(q);
+        q += 8;
+      }
+      if (compressedSize === 0xffffffff) {
+        compressedSize = u64(q);
+        q += 8;
+      }
       if (headerOffset === 0xffffffff) headerOffset = u64(q);
     }
     const where = `record ${name}`;
