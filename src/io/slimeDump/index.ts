@@ -9,6 +9,7 @@
  */
 export * from "../tensorFiles/readTensorFile";
 export * from "../tensorFiles/tensorTypes";
+export * from "./dumpCaseExport";
 export * from "./dumpTypes";
 export * from "./replayDump";
 export * from "./understandDump";
