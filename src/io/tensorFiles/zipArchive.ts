@@ -161,7 +161,9 @@ export function readZip(bytes: Uint8Array, source: string): ZipArchive {
     if (inflated.length !== entry.size) {
       throw new TensorFileError(
         where,
-        `inflates to ${inflated.length > entry.size ? "more than" : inflated.length} bytes, the directory states ${entry.size}`,
+        inflated.length > entry.size
+          ? `inflates to more than the ${entry.size} bytes the directory states`
+          : `inflates to ${inflated.length} bytes, the directory states ${entry.size}`,
         source,
       );
     }
