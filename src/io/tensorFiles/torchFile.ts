@@ -54,7 +54,10 @@ export function readTorchZip(bytes: Uint8Array, source: string): TensorFile {
   torch.resolve((ref) => {
     const record = `${prefix}data/${ref.key}`;
     const entry = archive.entries.get(record);
-    return checkStorageBytes(entry && archive.read(entry), ref, record, source, pickleName);
+    return {
+      bytes: checkStorageBytes(entry && archive.read(entry), ref, record, source, pickleName),
+      place: `record ${record}`,
+    };
   }, notes);
   return { format: "torch-zip", root: checkTree(value, pickleName, source), notes };
 }
@@ -102,7 +105,7 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
     throw new TensorFileError(at(record, object.end), "the list of storage keys is not a list of strings", source);
   }
   // Storages follow in the keys' order: walk them once to find each one's bytes.
-  const found = new Map<string, Uint8Array>();
+  const found = new Map<string, { bytes: Uint8Array; at: number }>();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let p = keys.end;
   for (const key of keys.value as string[]) {
@@ -125,15 +128,22 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
         source,
       );
     }
-    found.set(key, bytes.subarray(p + 8, p + 8 + size));
+    found.set(key, { bytes: bytes.subarray(p + 8, p + 8 + size), at: p + 8 });
     p += 8 + size;
   }
   const notes: string[] = [];
-  torch.resolve(
-    (ref: StorageRef) =>
-      checkStorageBytes(found.get(ref.key), ref, `storage '${ref.key}'`, source, "the object pickle"),
-    notes,
-  );
+  torch.resolve((ref: StorageRef) => {
+    // Every storage the object names was found above: its key is listed, or the walk refused the file.
+    const storage = found.get(ref.key);
+    if (!storage) {
+      throw new TensorFileError(
+        at(record, keys.end),
+        `storage '${ref.key}' is used but not in the list of storage keys`,
+        source,
+      );
+    }
+    return { bytes: storage.bytes, place: `byte ${storage.at}` };
+  }, notes);
   return { format: "torch-legacy", root: checkTree(object.value, "the object pickle", source), notes };
 }
 

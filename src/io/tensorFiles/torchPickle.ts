@@ -168,7 +168,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
   }
 
   /** Copies every tensor's elements out of its storage: decoded once, however many views share it. */
-  function resolve(storageBytes: (ref: StorageRef) => Uint8Array, notes: string[]): void {
+  function resolve(storageBytes: (ref: StorageRef) => { bytes: Uint8Array; place: string }, notes: string[]): void {
     const decoded = new Map<string, ReturnType<typeof decodeElements>>();
     let total = 0;
     const budget = (n: number, what: string) => {
@@ -185,9 +185,9 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       const ref = view.storage;
       let elements = decoded.get(ref.key);
       if (!elements) {
-        const raw = storageBytes(ref);
+        const { bytes: raw, place } = storageBytes(ref);
         budget(ref.numel, `storage '${ref.key}'`);
-        elements = decodeElements(raw, ref.type, ref.numel, `storage '${ref.key}'`, source);
+        elements = decodeElements(raw, ref.type, ref.numel, place, source);
         decoded.set(ref.key, elements);
         if (ref.type === "bfloat16" || ref.type === "float16")
           notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);

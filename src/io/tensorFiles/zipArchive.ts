@@ -106,6 +106,7 @@ export function readZip(bytes: Uint8Array, source: string): ZipArchive {
       }
       if (headerOffset === 0xffffffff) headerOffset = u64(q);
     }
+    if (name === "") fail(p, `central directory entry ${i} has an empty name`);
     const where = `record ${name}`;
     if (flags & 1) throw new TensorFileError(where, "the entry is encrypted", source);
     if (method !== 0 && method !== 8) {
