@@ -51,7 +51,8 @@ export class FieldReader {
     }
     if (data.length !== R)
       this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
-    return Float64Array.from(data);
+    // The typed-array constructor copies typed arrays directly (Float64Array.from goes through the iterator protocol).
+    return new Float64Array(data as ArrayLike<number>);
   }
 
   optionalTokens(key: string, R: number): Float64Array | undefined {
