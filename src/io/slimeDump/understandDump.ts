@@ -1,6 +1,6 @@
 import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isDict, isTensor, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
+import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
 import type { DumpSample, UnderstoodDump } from "./dumpTypes";
 import { FieldReader, kindOf } from "./fieldReaders";
 import { plainLanes } from "./plainLanes";
@@ -122,5 +122,3 @@ export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source
   });
   return { ...train, samples, notes };
 }
-
-export { isTensor };

@@ -1,7 +1,7 @@
 import { ITEM_SIZE } from "./elementTypes";
-import { runPickle, type StackValue } from "./pickleMachine";
+import { runPickle } from "./pickleMachine";
 import { at, TensorFileError } from "./tensorFileError";
-import type { PyValue, TensorFile } from "./tensorTypes";
+import type { TensorFile } from "./tensorTypes";
 import { checkStorageBytes, type StorageRef, torchPickleHooks } from "./torchPickle";
 import { checkTree } from "./treeCheck";
 import { readZip } from "./zipArchive";
@@ -150,5 +150,3 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
 function refuse(): never {
   throw new Error("unreachable: no global is allowed in the legacy header pickles");
 }
-
-export type { PyValue, StackValue };
