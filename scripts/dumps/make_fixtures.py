@@ -104,6 +104,10 @@ def write_trains():
     train_dump("cp2_rpp_norm_g099_kl002_k1", dict(advantage_estimator="reinforce_plus_plus", gamma=0.99, kl_coef=0.02, normalize_advantages=True),
                dict(seed=19, turns_list=[S(33), S(8, 12, 30), S(257), S(6)], rewards=rew4, n_per_prompt=1), cp_size=2,
                note="context parallel 2: the dump holds the restored full-length fields")
+    train_dump("cp4_ppo_g1_l095_kl002_k1", dict(advantage_estimator="ppo", gamma=1.0, lambd=0.95, kl_coef=0.02),
+               dict(seed=20, turns_list=[S(29), S(8, 12, 30), S(257), S(6)], rewards=rew4, n_per_prompt=1, prompt_len=4), cp_size=4,
+               note="context parallel 4, ppo: CP rank 0 adds the reward to the last element of its own slice, "
+                    "not always the last response token (CONTEXT_PARALLEL.md); replay with --context-parallel-size 4")
 
 
 def write_big(n):

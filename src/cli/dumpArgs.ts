@@ -1,4 +1,4 @@
-import { KL_LOSS_TYPES, SLIME_ESTIMATORS, type SlimeSettings } from "../core";
+import { KL_LOSS_TYPES, MAX_CP_SIZE, SLIME_ESTIMATORS, type SlimeSettings } from "../core";
 import { parseOptions, UsageError } from "./parseOptions";
 
 export const DUMP_COMMAND = "dump";
@@ -20,6 +20,8 @@ Options (slime's defaults when neither given nor decided by the dump):
   --kl-loss-type K          ${KL_LOSS_TYPES.join(", ")} (default k1)
   --normalize-advantages    advantages were whitened over the batch
   --use-rollout-logprobs    KL from the rollout engine's log-probs
+  --context-parallel-size N the run's CP size (default 1): ppo's reward then lands on the
+                            last element of CP rank 0's slice (scanlab cp-layout shows where)
   --rollout FILE            the rollout dump of the same step: pairs its Samples by
                             rollout_position (status and raw reward in the report)
   --search-settings         replay every estimator, normalisation and KL formula with
@@ -59,6 +61,7 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
     "kl-loss-type": { type: "string" },
     "normalize-advantages": { type: "boolean" },
     "use-rollout-logprobs": { type: "boolean" },
+    "context-parallel-size": { type: "string" },
     rollout: { type: "string" },
     "search-settings": { type: "boolean" },
     json: { type: "boolean" },
@@ -81,6 +84,16 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
   if (values["kl-coef"] !== undefined) settings.klCoef = finite("--kl-coef", values["kl-coef"]);
   if (values["normalize-advantages"]) settings.normalizeAdvantages = true;
   if (values["use-rollout-logprobs"]) settings.useRolloutLogprobs = true;
+  const cp = values["context-parallel-size"];
+  if (cp !== undefined) {
+    const size = /^\d{1,4}$/.test(cp) ? Number(cp) : Number.NaN;
+    if (!(size >= 1 && size <= MAX_CP_SIZE)) {
+      throw new UsageError(
+        `--context-parallel-size must be a whole number from 1 to ${MAX_CP_SIZE}; got ${JSON.stringify(cp)}`,
+      );
+    }
+    settings.contextParallelSize = size;
+  }
   return {
     command: "dump",
     file,

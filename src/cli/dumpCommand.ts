@@ -103,6 +103,7 @@ export function settingsLine(s: SlimeSettings): string {
   if (s.klCoef !== 0) parts.push(`--kl-loss-type ${s.klLossType}`);
   if (s.normalizeAdvantages) parts.push("--normalize-advantages");
   if (s.useRolloutLogprobs) parts.push("--use-rollout-logprobs");
+  if (s.contextParallelSize !== 1) parts.push(`--context-parallel-size ${s.contextParallelSize}`);
   return parts.join(" ");
 }
 
@@ -206,6 +207,7 @@ function jsonReport(dump: UnderstoodDump, settings: SlimeSettings, samples: Samp
       kl_loss_type: settings.klLossType,
       normalize_advantages: settings.normalizeAdvantages,
       use_rollout_logprobs: settings.useRolloutLogprobs,
+      context_parallel_size: settings.contextParallelSize,
     },
     notes: dump.notes,
     samples: samples.map((s, i) => {

@@ -2,7 +2,7 @@ import { conventionErrorBounds } from "../conventions/conventionBounds";
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { magnitudeScan } from "../outputBounds";
 import { klErrorBound } from "./klReplay";
-import type { ReplayReference } from "./replayReference";
+import { ppoRewardIndices, type ReplayReference } from "./replayReference";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 import { slimeWhitenBounds } from "./slimeWhitenBound";
 
@@ -71,7 +71,16 @@ export function replayBounds(
       values: gae ? samples.map((s) => s.values as Float64Array) : undefined,
     };
     const params = { gamma, lambd, klCoef, normalize: false };
-    const own = conventionErrorBounds("slime", gae ? "gae" : "reinforce_pp", batch, params, "float32");
+    const rewardAt = gae ? ppoRewardIndices(samples, settings.contextParallelSize) : undefined;
+    const own = conventionErrorBounds(
+      "slime",
+      gae ? "gae" : "reinforce_pp",
+      batch,
+      params,
+      "float32",
+      undefined,
+      rewardAt,
+    );
     const discount = gae ? gamma * lambd : gamma;
     const carried = usedKl.map((_, i) => {
       const e = klError(i);

@@ -1,3 +1,5 @@
+import { cpLayout, cpLayoutProblem } from "../contextParallel/layout";
+import { ppoRewardPlacement } from "../contextParallel/ppoByRank";
 import { whitenAdvantages } from "../conventions/whiten";
 import { vanillaGae } from "../gae";
 import { tokenLevelRewards } from "../reinforcePP";
@@ -67,13 +69,14 @@ export function replayReference(samples: ReplaySample[], settings: SlimeSettings
     raw = returns;
   } else {
     raw = [];
+    const rewardAt = ppoRewardIndices(samples, settings.contextParallelSize);
     returns = samples.map((s, i) => {
       const values = s.values;
       if (!values) throw new ScanInputError(`sample ${i} has no values: the ppo estimator needs the critic's`);
       checkLength(values, kl[i].length, i, "values");
       const L = kl[i].length;
       const tokens = kl[i].map((x) => x * -klCoef);
-      if (L > 0) tokens[L - 1] += rewards[i];
+      if (L > 0) tokens[rewardAt[i]] += rewards[i];
       const gae = vanillaGae({ rows: 1, cols: L, data: tokens }, { rows: 1, cols: L, data: values }, gamma, lambd);
       raw.push(gae.advantages.data);
       return gae.returns.data;
@@ -81,6 +84,30 @@ export function replayReference(samples: ReplaySample[], settings: SlimeSettings
   }
   const advantages = settings.normalizeAdvantages ? whitenAdvantages("slime", raw, masks) : raw;
   return { advantages, returns, rawAdvantages: raw, kl, klRecomputed };
+}
+
+/**
+ * Where slime's ppo path adds each sample's reward: the last response token, or under context
+ * parallelism the last element of CP rank 0's slice (ppoRewardPlacement). When rank 0 holds no
+ * response token, slime's `token_level_rewards[-1]` raises IndexError.
+ */
+export function ppoRewardIndices(samples: ReplaySample[], cpSize: number): number[] {
+  return samples.map((s, i) => {
+    const R = s.lossMask.length;
+    if (cpSize === 1) return R - 1;
+    if (s.totalLength === undefined)
+      throw new ScanInputError(`sample ${i} has no total length for the context-parallel layout`);
+    const problem = cpLayoutProblem(s.totalLength, R, cpSize);
+    if (problem) throw new ScanInputError(`sample ${i}: ${problem}`);
+    const { landsAt } = ppoRewardPlacement(cpLayout(s.totalLength, R, cpSize));
+    if (landsAt === null) {
+      throw new ScanInputError(
+        `index -1 is out of bounds: sample ${i}'s CP rank 0 holds no response token`,
+        "IndexError",
+      );
+    }
+    return landsAt;
+  });
 }
 
 function checkLength(values: Float64Array, R: number, sample: number, name: string): Float64Array {

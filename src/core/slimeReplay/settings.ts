@@ -26,6 +26,12 @@ export interface SlimeSettings {
   normalizeAdvantages: boolean;
   /** `--use-rollout-logprobs`: KL from the rollout engine's log-probs instead of the actor's. */
   useRolloutLogprobs: boolean;
+  /**
+   * `--context-parallel-size`: only ppo depends on it. Its CP rank 0 adds the reward to the last
+   * element of its own slice, which is not always the last response token (CONTEXT_PARALLEL.md);
+   * the dump's fields are full length either way.
+   */
+  contextParallelSize: number;
 }
 
 /** slime's defaults (arguments.py): γ = λ = 1, no KL penalty, k1, no normalisation. */
@@ -37,6 +43,7 @@ export const SLIME_DEFAULTS: SlimeSettings = {
   klLossType: "k1",
   normalizeAdvantages: false,
   useRolloutLogprobs: false,
+  contextParallelSize: 1,
 };
 
 /** One training sample as the replay needs it: the dump's inputs in float64 (float32 values widened exactly). */
@@ -45,6 +52,8 @@ export interface ReplaySample {
   reward: number;
   /** Response length R; every per-token array has R entries. */
   lossMask: ArrayLike<number>;
+  /** Prompt + response: the context-parallel layout of the sample (ppo with contextParallelSize > 1). */
+  totalLength?: number;
   logProbs?: Float64Array;
   refLogProbs?: Float64Array;
   rolloutLogProbs?: Float64Array;

@@ -29,6 +29,15 @@ export function exportDumpCase(dump: UnderstoodDump, settings: SlimeSettings, na
       ),
     );
   }
+  if (estimator === "gae" && settings.contextParallelSize !== 1) {
+    return failure(
+      new IoError(
+        "",
+        "ppo under context parallelism puts the reward where no case kind can say (cases put it on the last token)",
+        name,
+      ),
+    );
+  }
   const samples = dump.samples;
   const kl = samples.map((s) => s.kl ?? new Float64Array(s.responseLength));
   const batch = {

@@ -37,6 +37,7 @@ export function manifestSettings(entry: ManifestEntry) {
     use_rollout_logprobs: "useRolloutLogprobs",
   };
   for (const [k, v] of Object.entries(s)) given[names[k]] = v;
+  if (entry.cp_size !== undefined) given.contextParallelSize = entry.cp_size;
   return given;
 }
 

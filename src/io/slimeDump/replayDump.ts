@@ -21,6 +21,7 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
   const samples = dump.samples.map((s) => ({
     reward: s.reward,
     lossMask: s.lossMask,
+    totalLength: s.totalLength ?? undefined,
     logProbs: s.logProbs,
     refLogProbs: s.refLogProbs,
     rolloutLogProbs: s.rolloutLogProbs,

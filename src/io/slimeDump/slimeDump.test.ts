@@ -131,6 +131,17 @@ describe("the generated dumps (every estimator, CP, legacy, rollout pairing)", (
     expect(legacy.samples).toEqual(zip.samples);
   });
 
+  it("ppo under context parallelism: the reward where CP rank 0 put it, not on the last token", () => {
+    const dump = open("generated/cp4_ppo_g1_l095_kl002_k1.pt");
+    const given = { advantageEstimator: "ppo", gamma: 1, lambd: 0.95, klCoef: 0.02 } as const;
+    const asIfOneRank = replayDump(dump, dumpSettings(dump, given));
+    if (!asIfOneRank.ok) throw new Error(asIfOneRank.error);
+    // T = 33 over 4 ranks: rank 0's last element is response token 1, not 28 (scanlab cp-layout).
+    expect(asIfOneRank.samples.map((s) => s.passed)).toEqual([false, true, true, true]);
+    const cp = replayDump(dump, dumpSettings(dump, { ...given, contextParallelSize: 4 }));
+    expect(cp.ok && cp.passed).toBe(true);
+  });
+
   it("refuses a train dump whose field has another length than the response, naming it", () => {
     const file = readTensorFile(fixtureBytes("generated/grpo_kl0.pt"), "grpo_kl0.pt");
     if (!file.ok) throw file.error;
