@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { whitenAdvantages } from "../conventions/whiten";
 import { approxKl, klErrorBound } from "./klReplay";
+import { replayBounds } from "./replayBounds";
 import { replaySlime } from "./replayDump";
 import { replayReference } from "./replayReference";
 import { judgeField } from "./replayVerdict";
@@ -192,6 +193,23 @@ describe("judgeField", () => {
     expect(judgeField([Number.NaN], [0], [1]).passed).toBe(false);
     expect(judgeField([Number.POSITIVE_INFINITY], [0], [1]).passed).toBe(false);
     expect(judgeField([0], [0, 1], [1, 1]).passed).toBe(false);
+  });
+});
+
+describe("replayBounds per data-parallel rank", () => {
+  it("bounds a sample as its own rank padded it: alone on its rank, as if replayed alone", () => {
+    const short: ReplaySample = { reward: 1, lossMask: new Array(200).fill(1), kl: new Float64Array(200).fill(0.01) };
+    const long: ReplaySample = { reward: -1, lossMask: new Array(1000).fill(1), kl: new Float64Array(1000).fill(0.02) };
+    const s = settings({ advantageEstimator: "reinforce_plus_plus", gamma: 0.99, klCoef: 0.1 });
+    const bounds = (samples: ReplaySample[]) => replayBounds(samples, s, replayReference(samples, s)).returns[0];
+    const alone = bounds([short]);
+    const sameRank = bounds([short, long]);
+    const otherRank = bounds([
+      { ...short, dataParallelRank: 0 },
+      { ...long, dataParallelRank: 1 },
+    ]);
+    expect(otherRank).toEqual(alone);
+    expect(sameRank).not.toEqual(alone);
   });
 });
 

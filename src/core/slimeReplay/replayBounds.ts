@@ -64,23 +64,25 @@ export function replayBounds(
     raw = returns;
   } else {
     const gae = estimator === "ppo";
-    const batch = {
-      rewards,
-      kl: usedKl,
-      lossMasks: masks,
-      values: gae ? samples.map((s) => s.values as Float64Array) : undefined,
-    };
     const params = { gamma, lambd, klCoef, normalize: false };
     const rewardAt = gae ? ppoRewardIndices(samples, settings.contextParallelSize) : undefined;
-    const own = conventionErrorBounds(
-      "slime",
-      gae ? "gae" : "reinforce_pp",
-      batch,
-      params,
-      "float32",
-      undefined,
-      rewardAt,
-    );
+    const own = { returns: [] as Float64Array[], advantages: [] as Float64Array[] };
+    // Each data-parallel rank padded and scanned its own samples: chunks align to its longest one.
+    for (const group of byDataParallelRank(samples)) {
+      const batch = {
+        rewards: group.map((i) => rewards[i]),
+        kl: group.map((i) => usedKl[i]),
+        lossMasks: group.map((i) => masks[i]),
+        values: gae ? group.map((i) => samples[i].values as Float64Array) : undefined,
+      };
+      const at = rewardAt && group.map((i) => rewardAt[i]);
+      const kind = gae ? "gae" : "reinforce_pp";
+      const bounds = conventionErrorBounds("slime", kind, batch, params, "float32", undefined, at);
+      group.forEach((i, j) => {
+        own.returns[i] = bounds.returns[j];
+        own.advantages[i] = bounds.advantages[j];
+      });
+    }
     const discount = gae ? gamma * lambd : gamma;
     const carried = usedKl.map((_, i) => {
       const e = klError(i);
@@ -92,4 +94,14 @@ export function replayBounds(
   }
   const advantages = settings.normalizeAdvantages ? slimeWhitenBounds(reference.rawAdvantages, raw, masks) : raw;
   return { advantages, returns, kl: klBounds };
+}
+
+/** Sample indices grouped by data-parallel rank, in the dump's order (one group when ranks are not known). */
+function byDataParallelRank(samples: ReplaySample[]): number[][] {
+  const groups = new Map<number, number[]>();
+  samples.forEach((s, i) => {
+    const rank = s.dataParallelRank ?? 0;
+    groups.set(rank, [...(groups.get(rank) ?? []), i]);
+  });
+  return [...groups.values()];
 }

@@ -52,6 +52,11 @@ export interface ReplaySample {
   reward: number;
   /** Response length R; every per-token array has R entries. */
   lossMask: ArrayLike<number>;
+  /**
+   * The data-parallel rank that trained it: slime pads each rank's samples to that rank's longest
+   * for its scans, which sets the float32 chunk boundaries (and so the bounds). Absent: one rank.
+   */
+  dataParallelRank?: number;
   /** Prompt + response: the context-parallel layout of the sample (ppo with contextParallelSize > 1). */
   totalLength?: number;
   logProbs?: Float64Array;

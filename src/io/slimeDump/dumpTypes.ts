@@ -5,6 +5,8 @@ export interface DumpSample {
   /** Index into the rollout dump's `samples` (null when the dump has none). */
   rolloutPosition: number | null;
   sampleIndex: number | null;
+  /** The data-parallel rank that trained it (`data_parallel_rank`). */
+  dataParallelRank: number | null;
   responseLength: number;
   totalLength: number | null;
   /** The reward slime trained on, after `_post_process_rewards` (group-normalised for grpo-style estimators). */

@@ -22,6 +22,7 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
     reward: s.reward,
     lossMask: s.lossMask,
     totalLength: s.totalLength ?? undefined,
+    dataParallelRank: s.dataParallelRank ?? undefined,
     logProbs: s.logProbs,
     refLogProbs: s.refLogProbs,
     rolloutLogProbs: s.rolloutLogProbs,

@@ -49,6 +49,7 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
     return {
       rolloutPosition: f.optionalNumber("rollout_position"),
       sampleIndex: f.optionalNumber("sample_index"),
+      dataParallelRank: f.optionalNumber("data_parallel_rank"),
       responseLength: R,
       totalLength: f.optionalNumber("total_lengths"),
       reward: f.number("rewards"),
@@ -84,6 +85,7 @@ function rolloutDump(samples: PyValue[], source: string): UnderstoodDump {
     return {
       rolloutPosition: i,
       sampleIndex: f.optionalNumber("index"),
+      dataParallelRank: null,
       responseLength: R,
       totalLength: Array.isArray(value.get("tokens")) ? (value.get("tokens") as PyValue[]).length : null,
       reward: scalar ?? Number.NaN,
