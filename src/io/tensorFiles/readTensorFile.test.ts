@@ -156,6 +156,20 @@ describe("the zip layer", () => {
     if (!r.ok) expect(r.error.message).toContain("record x/byteorder");
   });
 
+  it("refuses a deflated entry that claims more than deflate can expand to, before allocating it", () => {
+    const bytes = zipSync({ "a.npy": new Uint8Array(5000) }, { level: 9 }).slice();
+    const view = new DataView(bytes.buffer);
+    const directory = bytes.length - 22 - 46 - 5; // one entry: its central header, name "a.npy", then the end record
+    expect(view.getUint32(directory, true)).toBe(0x02014b50);
+    view.setUint32(directory + 24, 200 * 2 ** 20, true);
+    const r = readTensorFile(bytes, "bomb.npz");
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.error.message).toMatch(
+        /record a\.npy: claims 209715200 bytes from \d+ compressed, beyond deflate's 1032:1 maximum/,
+      );
+  });
+
   it("refuses an archive with two data.pkl records rather than guessing", () => {
     const pkl = new Uint8Array([0x80, 2, 0x4e, 0x2e]);
     const r = readTensorFile(zipSync({ "a/data.pkl": pkl, "b/data.pkl": pkl }), "two.pt");

@@ -24,6 +24,7 @@ export interface ZipArchive {
 }
 
 const EOCD = 0x06054b50;
+const MAX_DEFLATE_RATIO = 1032;
 const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
@@ -148,6 +149,14 @@ export function readZip(bytes: Uint8Array, source: string): ZipArchive {
       throw new TensorFileError(
         where,
         `inflates to ${entry.size} bytes, above the limit of ${TENSOR_FILE_LIMITS.maxFileBytes}`,
+        source,
+      );
+    }
+    // Deflate cannot expand more than 1032:1, so a larger claim is a lie told to make us allocate.
+    if (entry.size > entry.compressedSize * MAX_DEFLATE_RATIO + 1024) {
+      throw new TensorFileError(
+        where,
+        `claims ${entry.size} bytes from ${entry.compressedSize} compressed, beyond deflate's ${MAX_DEFLATE_RATIO}:1 maximum`,
         source,
       );
     }
