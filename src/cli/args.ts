@@ -1,6 +1,7 @@
 import { CORE_MODES, type CoreMode } from "../conformance";
 import { runsOn, STRATEGIES, type Strategy, strategiesFor } from "../engine/strategy";
 import { CP_LAYOUT_USAGE, type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
+import { DUMP_USAGE, type DumpArgs, isDump, parseDumpArgs } from "./dumpArgs";
 import { parseOptions, UsageError } from "./parseOptions";
 
 export { UsageError };
@@ -51,7 +52,9 @@ Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error, an
 unreadable, invalid or empty file (no cases, or nothing to compare), or an
 internal error.
 
-${CP_LAYOUT_USAGE}`;
+${CP_LAYOUT_USAGE}
+
+${DUMP_USAGE}`;
 
 export interface CheckArgs {
   command: "check";
@@ -62,7 +65,7 @@ export interface CheckArgs {
   json: boolean;
 }
 
-export type Args = CheckArgs | CpLayoutArgs | { command: "help" } | { command: "version" };
+export type Args = CheckArgs | CpLayoutArgs | DumpArgs | { command: "help"; usage?: string } | { command: "version" };
 
 export function parseCliArgs(argv: string[]): Args {
   if (isCpLayout(argv)) {
@@ -70,6 +73,7 @@ export function parseCliArgs(argv: string[]): Args {
     if (!cp.ok) throw new UsageError(cp.message);
     return cp.args;
   }
+  if (isDump(argv)) return parseDumpArgs(argv);
   const { values, positionals } = parseOptions(argv, {
     mode: { type: "string" },
     engine: { type: "string" },
@@ -82,7 +86,9 @@ export function parseCliArgs(argv: string[]): Args {
   if (values.version) return { command: "version" };
   const [command, file, ...rest] = positionals;
   if (command !== "check") {
-    throw new UsageError(command === undefined ? "missing command: check or cp-layout" : `unknown command: ${command}`);
+    throw new UsageError(
+      command === undefined ? "missing command: check, cp-layout or dump" : `unknown command: ${command}`,
+    );
   }
   if (file === undefined) throw new UsageError("check needs a case file (or - for standard input)");
   if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);

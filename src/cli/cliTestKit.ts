@@ -28,6 +28,10 @@ export async function scanlab(
       throw new Error(`ENOENT: no such file or directory, open '${path}'`);
     },
     readStdin: async () => bytesOf(stdin),
+    // Written files land in `files`, where the test can read them back.
+    writeFile: async (path, text) => {
+      files[path] = text;
+    },
     ...io,
   });
   return { status, stdout: out.join("\n"), stderr: err.join("\n") };

@@ -11,9 +11,11 @@ import {
 import type { ScanAlgorithm } from "../core";
 import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
-import { escapeWhere, isUnprintable, printable, printableLines } from "../io/printable";
+import { printable, printableLines } from "../io/printable";
 import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
 import { runCpLayout } from "./cpLayoutReport";
+import { DumpFileError, runDump } from "./dumpCommand";
+import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
 import { formatTable } from "./table";
 
@@ -24,6 +26,8 @@ export interface CliIO {
   /** The bytes of a file or of standard input; an InputTooLargeError past MAX_CASE_FILE_BYTES. */
   readFile(path: string): Promise<Uint8Array>;
   readStdin(): Promise<Uint8Array>;
+  /** Writes a text file (scanlab dump --export-cases). */
+  writeFile(path: string, text: string): Promise<void>;
 }
 
 export const nodeIO: CliIO = {
@@ -31,6 +35,10 @@ export const nodeIO: CliIO = {
   stderr: (text) => process.stderr.write(`${text}\n`),
   readFile: (path) => readFileBounded(path, MAX_CASE_FILE_BYTES),
   readStdin: () => readBounded(process.stdin, MAX_CASE_FILE_BYTES),
+  writeFile: async (path, text) => {
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(path, text);
+  },
 };
 
 const VERSION = "0.1.0";
@@ -45,7 +53,7 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`scanlab: ${printable(error.message)}\n\n${USAGE}`);
-    } else if (error instanceof CaseFileError || error instanceof EngineStartError) {
+    } else if (error instanceof CaseFileError || error instanceof EngineStartError || error instanceof DumpFileError) {
       // Parts taken from the file are escaped where the message is built; this keeps its lines.
       io.stderr(`scanlab: ${printableLines(error.message)}`);
     } else {
@@ -60,7 +68,7 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
 async function run(argv: string[], io: CliIO): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.command === "help") {
-    io.stdout(USAGE);
+    io.stdout(args.usage ?? USAGE);
     return 0;
   }
   if (args.command === "version") {
@@ -68,6 +76,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (args.command === "cp-layout") return runCpLayout(args, io.stdout);
+  if (args.command === "dump") return runDump(args, { ...io, json: jsonText });
   return check(args, io);
 }
 
@@ -115,19 +124,6 @@ async function solverFor(args: CheckArgs): Promise<CaseSolver> {
 
 class EngineStartError extends Error {}
 
-/**
- * The report as JSON. JSON has no Infinity or NaN: they are written as text, so an overflow is not
- * mistaken for "no value". JSON.stringify escapes C0 controls but leaves DEL, C1 controls and bidi
- * overrides raw; they only occur inside strings, where `\uXXXX` is the same JSON, safe to print.
- */
-export function jsonText(value: unknown): string {
-  return escapeWhere(JSON.stringify(value, nonFiniteAsText, 2), (code) => code > 0x1f && isUnprintable(code));
-}
-
-function nonFiniteAsText(_key: string, value: unknown): unknown {
-  return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
-}
-
 function engineLabel(args: CheckArgs): string {
   return args.engine === "tfjs" ? `tfjs engine (cpu backend), ${args.strategy} strategy` : `core, mode ${args.mode}`;
 }
@@ -156,3 +152,5 @@ function jsonReport(args: CheckArgs, verdicts: CaseVerdict[]) {
     summary: summaryLine(verdicts),
   };
 }
+
+export { jsonText };

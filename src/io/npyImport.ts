@@ -96,7 +96,7 @@ export function parseNpy(bytes: Uint8Array, source = ".npy file"): IoResult<NpyA
   return success({ dtype: itemSize === 4 ? "float32" : "float64", shape, data });
 }
 
-interface Header {
+export interface Header {
   descr: string;
   fortranOrder: boolean;
   shape: number[];
@@ -104,9 +104,10 @@ interface Header {
 
 /**
  * The header is a Python dict literal, e.g. `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }`.
- * Read with a strict pattern rather than eval: exactly these three keys, in any order.
+ * Read with a strict pattern rather than eval: exactly these three keys, in any order. Shared with
+ * the .npz reader (tensorFiles/npyTensor.ts).
  */
-function parseHeader(text: string): Header | string {
+export function parseHeader(text: string): Header | string {
   const body = text.replace(/[\s\n]+$/, "");
   if (!body.startsWith("{") || !body.endsWith("}")) return "is not a Python dict ({…})";
   const entries = new Map<string, string>();

@@ -40,11 +40,13 @@ export function conventionErrorBounds(
   params: ConventionParams,
   precision: Precision,
   order?: BatchedScanOrder,
+  /** Where the outcome reward went, when not where the library puts it (slime's PPO under context parallelism). */
+  rewardAt?: number[],
 ): ConventionResult<Float64Array> {
   const u = UNIT_ROUNDOFF[precision];
   const eta = SUBNORMAL_STEP[precision];
   const float32 = precision === "float32";
-  const { rewardIndex } = conventionTokenRewards(library, estimator, batch, params);
+  const rewardIndex = rewardAt ?? conventionTokenRewards(library, estimator, batch, params).rewardIndex;
   const beta = Math.abs(params.klCoef);
   const masks = batch.lossMasks;
   const maxLength = batch.kl.reduce((max, row) => Math.max(max, row.length), 0);

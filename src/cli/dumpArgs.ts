@@ -1,0 +1,119 @@
+import { KL_LOSS_TYPES, MAX_CP_SIZE, SLIME_ESTIMATORS, type SlimeSettings } from "../core";
+import { parseOptions, UsageError } from "./parseOptions";
+
+export const DUMP_COMMAND = "dump";
+
+export const DUMP_USAGE = `Usage: scanlab dump FILE [--rollout FILE] [slime's arguments] [--json] [--export-cases OUT.json]
+
+Opens one of slime's debug dumps (train_data/{id}.pt from --save-debug-train-data), a
+rollout dump, or a .pt / .npz / .safetensors file saved by hand (docs/dumps.md), replays
+slime's compute_advantages_and_returns on its inputs in float64 and holds each sample's
+stored advantages and returns to Scanlab's per-element float32 bound of that reference.
+The dump does not store the run's arguments: give them with slime's names; what the
+dump decides (values present: ppo; the KL formula that reproduces its kl) is filled in.
+
+Options (slime's defaults when neither given nor decided by the dump):
+  --advantage-estimator E   ${SLIME_ESTIMATORS.join(", ")} (default grpo)
+  --gamma G                 discount (default 1)
+  --lambd L                 GAE lambda (default 1)
+  --kl-coef B               KL penalty coefficient (default 0)
+  --kl-loss-type K          ${KL_LOSS_TYPES.join(", ")} (default k1)
+  --normalize-advantages    advantages were whitened over the batch
+  --use-rollout-logprobs    KL from the rollout engine's log-probs
+  --context-parallel-size N the run's CP size (default 1): ppo's reward then lands on the
+                            last element of CP rank 0's slice (scanlab cp-layout shows where)
+  --rollout FILE            the rollout dump of the same step: pairs its Samples by
+                            rollout_position (status and raw reward in the report)
+  --search-settings         replay every estimator, normalisation and KL formula with
+                            the given gamma, lambd and kl-coef; report which reproduce it
+  --json                    one JSON object: {"passed", "settings", "samples": [{"passed",
+                            "max_gap", "reference": {"advantages", "returns"}, ...}]}
+  --export-cases OUT.json   also write the samples as one golden case (cases/SCHEMA.md,
+                            kind convention, the stored kl as input) for scanlab check
+  -h, --help                show this help
+Each option may be given once.
+
+Exit status: 0 when every sample's stored values lie within their bounds, 1 when any
+does not, 2 for a usage error or a file that is refused, unreadable, or holds nothing
+to replay.`;
+
+export interface DumpArgs {
+  command: "dump";
+  file: string;
+  rollout: string | null;
+  settings: Partial<SlimeSettings>;
+  search: boolean;
+  json: boolean;
+  exportCases: string | null;
+}
+
+/** Whether the command line asks for dump: its first word that is not an option. */
+export function isDump(argv: string[]): boolean {
+  return argv.find((a) => !a.startsWith("-")) === DUMP_COMMAND;
+}
+
+export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usage: string } {
+  const { values, positionals } = parseOptions(argv, {
+    "advantage-estimator": { type: "string" },
+    gamma: { type: "string" },
+    lambd: { type: "string" },
+    "kl-coef": { type: "string" },
+    "kl-loss-type": { type: "string" },
+    "normalize-advantages": { type: "boolean" },
+    "use-rollout-logprobs": { type: "boolean" },
+    "context-parallel-size": { type: "string" },
+    rollout: { type: "string" },
+    "search-settings": { type: "boolean" },
+    json: { type: "boolean" },
+    "export-cases": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { command: "help", usage: DUMP_USAGE };
+  const [, file, ...rest] = positionals;
+  if (file === undefined)
+    throw new UsageError("dump needs a file: a train dump (.pt), a rollout dump, .npz or .safetensors");
+  if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
+  const settings: Partial<SlimeSettings> = {};
+  const estimator = values["advantage-estimator"];
+  if (estimator !== undefined)
+    settings.advantageEstimator = oneOf(estimator, SLIME_ESTIMATORS, "--advantage-estimator");
+  const klType = values["kl-loss-type"];
+  if (klType !== undefined) settings.klLossType = oneOf(klType, KL_LOSS_TYPES, "--kl-loss-type");
+  if (values.gamma !== undefined) settings.gamma = finite("--gamma", values.gamma);
+  if (values.lambd !== undefined) settings.lambd = finite("--lambd", values.lambd);
+  if (values["kl-coef"] !== undefined) settings.klCoef = finite("--kl-coef", values["kl-coef"]);
+  if (values["normalize-advantages"]) settings.normalizeAdvantages = true;
+  if (values["use-rollout-logprobs"]) settings.useRolloutLogprobs = true;
+  const cp = values["context-parallel-size"];
+  if (cp !== undefined) {
+    const size = /^\d{1,4}$/.test(cp) ? Number(cp) : Number.NaN;
+    if (!(size >= 1 && size <= MAX_CP_SIZE)) {
+      throw new UsageError(
+        `--context-parallel-size must be a whole number from 1 to ${MAX_CP_SIZE}; got ${JSON.stringify(cp)}`,
+      );
+    }
+    settings.contextParallelSize = size;
+  }
+  return {
+    command: "dump",
+    file,
+    rollout: values.rollout ?? null,
+    settings,
+    search: values["search-settings"] ?? false,
+    json: values.json ?? false,
+    exportCases: values["export-cases"] ?? null,
+  };
+}
+
+/** A decimal number as Python's float() reads it from a command line: no hex, no empty string, finite. */
+function finite(flag: string, text: string): number {
+  const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(value))
+    throw new UsageError(`${flag} must be a finite decimal number; got ${JSON.stringify(text)}`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
+}

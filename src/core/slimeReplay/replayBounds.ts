@@ -1,0 +1,107 @@
+import { conventionErrorBounds } from "../conventions/conventionBounds";
+import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+import { magnitudeScan } from "../outputBounds";
+import { klErrorBound } from "./klReplay";
+import { ppoRewardIndices, type ReplayReference } from "./replayReference";
+import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
+import { slimeWhitenBounds } from "./slimeWhitenBound";
+
+/** Per-element bounds on |slime's float32 value − the float64 reference|, shaped like the outputs. */
+export interface ReplayBounds {
+  advantages: Float64Array[];
+  returns: Float64Array[];
+  /** For the dump's stored `kl`, where the reference recomputed it from log-probs. */
+  kl: (Float64Array | null)[];
+}
+
+/**
+ * The float32 run's error bounds, in three parts:
+ * 1. the estimator's own roundings on the KL slime actually used (its stored `kl`): core's
+ *    bounds for slime's chunked REINFORCE++ and GAE (conventionErrorBounds, chunk 128 over the
+ *    right-padded batch), and for the broadcast estimators the reward's rounding to float32 (and
+ *    for the baseline the float32 `R − β·kl`);
+ * 2. that KL's own float32 error against the float64 KL of the reference, carried through the
+ *    estimator (linear: β·E scanned with γ for REINFORCE++, with γλ for GAE, as is for the baseline);
+ * 3. with normalisation, slime's float32 whitening over the batch (slimeWhitenBounds).
+ */
+export function replayBounds(
+  samples: ReplaySample[],
+  settings: SlimeSettings,
+  reference: ReplayReference,
+): ReplayBounds {
+  const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
+  const u = UNIT_ROUNDOFF.float32;
+  const eta = SUBNORMAL_STEP.float32;
+  const beta = Math.abs(klCoef);
+  const masks = samples.map((s) => s.lossMask);
+  const rewards = samples.map((s) => s.reward);
+  // The KL the float32 run used: the dump's when stored, else the reference's.
+  const usedKl = samples.map((s, i) =>
+    klCoef !== 0 && s.kl && s.kl.length === reference.kl[i].length ? s.kl : reference.kl[i],
+  );
+  const klBounds = samples.map((s, i) => {
+    if (!reference.klRecomputed[i]) return null;
+    const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as Float64Array;
+    return klErrorBound(logProbs, s.refLogProbs as Float64Array, settings.klLossType);
+  });
+  const klError = (i: number) => klBounds[i] ?? new Float64Array(usedKl[i].length);
+
+  let returns: Float64Array[];
+  let raw: Float64Array[];
+  if (isBroadcastEstimator(estimator)) {
+    returns = usedKl.map((k, i) => new Float64Array(k.length).fill(u * Math.abs(rewards[i]) + eta));
+    raw = returns;
+  } else if (estimator === "reinforce_plus_plus_baseline") {
+    const betaRounding = Math.abs(klCoef - Math.fround(klCoef));
+    returns = usedKl.map((k, i) => {
+      const e = klError(i);
+      const R = Math.abs(rewards[i]);
+      return k.map((x, t) => {
+        const penalty = beta * Math.abs(x);
+        return 2 * u * (R + penalty) + betaRounding * Math.abs(x) + 2 * u * penalty + beta * e[t] + eta;
+      });
+    });
+    raw = returns;
+  } else {
+    const gae = estimator === "ppo";
+    const params = { gamma, lambd, klCoef, normalize: false };
+    const rewardAt = gae ? ppoRewardIndices(samples, settings.contextParallelSize) : undefined;
+    const own = { returns: [] as Float64Array[], advantages: [] as Float64Array[] };
+    // Each data-parallel rank padded and scanned its own samples: chunks align to its longest one.
+    for (const group of byDataParallelRank(samples)) {
+      const batch = {
+        rewards: group.map((i) => rewards[i]),
+        kl: group.map((i) => usedKl[i]),
+        lossMasks: group.map((i) => masks[i]),
+        values: gae ? group.map((i) => samples[i].values as Float64Array) : undefined,
+      };
+      const at = rewardAt && group.map((i) => rewardAt[i]);
+      const kind = gae ? "gae" : "reinforce_pp";
+      const bounds = conventionErrorBounds("slime", kind, batch, params, "float32", undefined, at);
+      group.forEach((i, j) => {
+        own.returns[i] = bounds.returns[j];
+        own.advantages[i] = bounds.advantages[j];
+      });
+    }
+    const discount = gae ? gamma * lambd : gamma;
+    const carried = usedKl.map((_, i) => {
+      const e = klError(i);
+      const magnitudes = e.map((x, t) => beta * x * (gae ? 1 : masks[i][t]));
+      return magnitudeScan({ magnitudes }, discount);
+    });
+    returns = own.returns.map((b, i) => b.map((x, t) => x + carried[i][t]));
+    raw = gae ? own.advantages.map((b, i) => b.map((x, t) => x + carried[i][t])) : returns;
+  }
+  const advantages = settings.normalizeAdvantages ? slimeWhitenBounds(reference.rawAdvantages, raw, masks) : raw;
+  return { advantages, returns, kl: klBounds };
+}
+
+/** Sample indices grouped by data-parallel rank, in the dump's order (one group when ranks are not known). */
+function byDataParallelRank(samples: ReplaySample[]): number[][] {
+  const groups = new Map<number, number[]>();
+  samples.forEach((s, i) => {
+    const rank = s.dataParallelRank ?? 0;
+    groups.set(rank, [...(groups.get(rank) ?? []), i]);
+  });
+  return [...groups.values()];
+}

@@ -1,0 +1,74 @@
+/**
+ * The arguments of slime's `compute_advantages_and_returns` that decide a dump's advantages and
+ * returns, under slime's own names. A dump does not store them: the user gives them, or the
+ * dump interpreter guesses what the file decides (values present → ppo).
+ */
+export const SLIME_ESTIMATORS = [
+  "grpo",
+  "gspo",
+  "cispo",
+  "ppo",
+  "reinforce_plus_plus",
+  "reinforce_plus_plus_baseline",
+] as const;
+export type SlimeEstimator = (typeof SLIME_ESTIMATORS)[number];
+
+/** `--kl-loss-type`: how `compute_approx_kl` turns log-probs into per-token KL. */
+export const KL_LOSS_TYPES = ["k1", "k2", "k3", "low_var_kl"] as const;
+export type KlLossType = (typeof KL_LOSS_TYPES)[number];
+
+export interface SlimeSettings {
+  advantageEstimator: SlimeEstimator;
+  gamma: number;
+  lambd: number;
+  klCoef: number;
+  klLossType: KlLossType;
+  normalizeAdvantages: boolean;
+  /** `--use-rollout-logprobs`: KL from the rollout engine's log-probs instead of the actor's. */
+  useRolloutLogprobs: boolean;
+  /**
+   * `--context-parallel-size`: only ppo depends on it. Its CP rank 0 adds the reward to the last
+   * element of its own slice, which is not always the last response token (CONTEXT_PARALLEL.md);
+   * the dump's fields are full length either way.
+   */
+  contextParallelSize: number;
+}
+
+/** slime's defaults (arguments.py): γ = λ = 1, no KL penalty, k1, no normalisation. */
+export const SLIME_DEFAULTS: SlimeSettings = {
+  advantageEstimator: "grpo",
+  gamma: 1,
+  lambd: 1,
+  klCoef: 0,
+  klLossType: "k1",
+  normalizeAdvantages: false,
+  useRolloutLogprobs: false,
+  contextParallelSize: 1,
+};
+
+/** One training sample as the replay needs it: the dump's inputs in float64 (float32 values widened exactly). */
+export interface ReplaySample {
+  /** The scalar reward after slime's `_post_process_rewards` (the dump's `rewards`). */
+  reward: number;
+  /** Response length R; every per-token array has R entries. */
+  lossMask: ArrayLike<number>;
+  /**
+   * The data-parallel rank that trained it: slime pads each rank's samples to that rank's longest
+   * for its scans, which sets the float32 chunk boundaries (and so the bounds). Absent: one rank.
+   */
+  dataParallelRank?: number;
+  /** Prompt + response: the context-parallel layout of the sample (ppo with contextParallelSize > 1). */
+  totalLength?: number;
+  logProbs?: Float64Array;
+  refLogProbs?: Float64Array;
+  rolloutLogProbs?: Float64Array;
+  /** The KL slime computed and stored (float32); used as given when there are no log-probs to recompute it from. */
+  kl?: Float64Array;
+  /** The critic's values (ppo). */
+  values?: Float64Array;
+}
+
+/** Which estimators broadcast a group-normalised scalar reward to every token (no scan). */
+export function isBroadcastEstimator(e: SlimeEstimator): boolean {
+  return e === "grpo" || e === "gspo" || e === "cispo";
+}

@@ -1,0 +1,75 @@
+import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+
+/**
+ * How many roundings lie between one term and a float32 sum of N terms as torch computes it: a
+ * pairwise tree above the leaves (⌈log₂ N⌉) and up to 64 sequential additions at them. torch's
+ * CPU cascade sum accumulates 16 terms per level in vector lanes and a CUDA reduction has each
+ * thread add a few strided terms before its tree; 64 covers both at dump sizes. A modelling
+ * assumption, not a theorem about every torch build: a reduction that adds more terms one after
+ * another can exceed it (docs/dumps.md).
+ */
+export function torchSumDepth(n: number): number {
+  return Math.ceil(Math.log2(Math.max(2, n))) + 64;
+}
+
+/**
+ * Per-element bounds after slime's `distributed_masked_whiten` in float32: one-pass statistics
+ * `μ = Σa·m/N`, `var = (Σa²·m/N − μ²)·N/(N−1)`, then `(a − μ)·rsqrt(var + 1e-8)`, each a float32
+ * operation on float32 sums. `advantages` are the float64 reference before whitening, `errors`
+ * their bounds. First-order propagation, then the result's own roundings:
+ *   δμ  ≤ ΣE·m/N + (h+1)·u·Σ|a|·m/N;
+ *   δm₂ ≤ Σ(2|a|E + E²)·m/N + (h+2)·u·Σa²·m/N;
+ *   δvar ≤ δm₂ + 2|μ|δμ + δμ² + 2u·(m₂ + μ²), times the Bessel factor (and its 2u);
+ *   δs (s = var + ε) adds u·s; rsqrt is then off by δs/(2(s − δs)) relative, plus 4u for itself;
+ *   out_t = (a_t − μ)·rs is off by (E_t + δμ)·rs·(1 + ρ) + |a_t − μ|·rs·ρ + 2u·|out_t|.
+ * When δs reaches s/2 the whitening is too ill-conditioned to check: the bound is infinite.
+ */
+export function slimeWhitenBounds(
+  advantages: Float64Array[],
+  errors: Float64Array[],
+  masks: ArrayLike<number>[],
+): Float64Array[] {
+  const u = UNIT_ROUNDOFF.float32;
+  const eta = SUBNORMAL_STEP.float32;
+  let n = 0;
+  let sum = 0;
+  let sumAbs = 0;
+  let sumSquares = 0;
+  let sumErrors = 0;
+  let sumCross = 0;
+  advantages.forEach((row, i) => {
+    for (let t = 0; t < row.length; t++) {
+      if (masks[i][t] === 0) continue;
+      const a = row[t];
+      const e = errors[i][t];
+      n += 1;
+      sum += a;
+      sumAbs += Math.abs(a);
+      sumSquares += a * a;
+      sumErrors += e;
+      sumCross += 2 * Math.abs(a) * e + e * e;
+    }
+  });
+  if (n === 0) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
+  const h = torchSumDepth(n);
+  const mean = sum / n;
+  const meanSquare = sumSquares / n;
+  const bessel = n >= 2 ? n / (n - 1) : 1;
+  const variance = (meanSquare - mean * mean) * bessel;
+  const s = Math.max(0, variance) + 1e-8;
+  const dMean = sumErrors / n + ((h + 1) * u * sumAbs) / n + eta;
+  const dMeanSquare = sumCross / n + ((h + 2) * u * sumSquares) / n + eta;
+  const dVariance =
+    (dMeanSquare + 2 * Math.abs(mean) * dMean + dMean * dMean + 2 * u * (meanSquare + mean * mean)) * bessel;
+  const dS = dVariance + 2 * u * bessel * Math.abs(variance) + u * s + eta;
+  if (!(dS < s / 2)) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
+  const rs = 1 / Math.sqrt(s);
+  const rho = dS / (2 * (s - dS)) + 4 * u;
+  return advantages.map((row, i) =>
+    row.map((a, t) => {
+      const centred = Math.abs(a - mean);
+      const out = centred * rs;
+      return (errors[i][t] + dMean) * rs * (1 + rho) + centred * rs * rho + 2 * u * (out + dMean * rs) + eta;
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+import type { SlimeSettings } from "../../core";
+
+/** One training sample of a slime dump, its per-token fields widened to float64 (index t = response token t). */
+export interface DumpSample {
+  /** Index into the rollout dump's `samples` (null when the dump has none). */
+  rolloutPosition: number | null;
+  sampleIndex: number | null;
+  /** The data-parallel rank that trained it (`data_parallel_rank`). */
+  dataParallelRank: number | null;
+  responseLength: number;
+  totalLength: number | null;
+  /** The reward slime trained on, after `_post_process_rewards` (group-normalised for grpo-style estimators). */
+  reward: number;
+  /** The raw reward, from `local_raw_reward` or from the paired rollout dump. */
+  rawReward: number | null;
+  lossMask: Float64Array;
+  logProbs?: Float64Array;
+  refLogProbs?: Float64Array;
+  rolloutLogProbs?: Float64Array;
+  values?: Float64Array;
+  kl?: Float64Array;
+  advantages?: Float64Array;
+  returns?: Float64Array;
+  /** From the paired rollout dump: the Sample's status and response text. */
+  rollout?: { status: string | null; response: string | null; reward: number | null };
+}
+
+/** Lanes picked out of a tensor file a user saved by hand, one row per sequence. */
+export interface PlainLanes {
+  rewards?: Float64Array[];
+  values?: Float64Array[];
+  kl?: Float64Array[];
+  lossMask?: Float64Array[];
+  /** Tensors found that no lane took, with their shapes. */
+  unused: string[];
+}
+
+export interface UnderstoodDump {
+  kind: "train" | "rollout" | "plain";
+  /** In the dump's order (a train dump is sorted by rollout_position). */
+  samples: DumpSample[];
+  /** What the file decides about the run's settings (values present → ppo, the KL formula that reproduces `kl`). */
+  settingsGuess: Partial<SlimeSettings>;
+  /** For a plain file: its lanes. */
+  lanes?: PlainLanes;
+  notes: string[];
+}

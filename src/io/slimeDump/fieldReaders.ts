@@ -1,0 +1,71 @@
+import { TensorFileError } from "../tensorFiles/tensorFileError";
+import { isTensor, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
+
+/**
+ * Typed access to a dump's fields, every refusal naming the field's path (`samples[3].loss_masks`).
+ */
+export class FieldReader {
+  constructor(
+    readonly source: string,
+    readonly path: string,
+    readonly dict: PyDict,
+  ) {}
+
+  has(key: string): boolean {
+    const value = this.dict.get(key);
+    return value !== undefined && value !== null;
+  }
+
+  fail(key: string, detail: string): never {
+    throw new TensorFileError(`field ${this.path}${key === "" ? "" : `.${key}`}`, detail, this.source);
+  }
+
+  number(key: string): number {
+    const value = this.dict.get(key);
+    if (typeof value === "number") return value;
+    if (typeof value === "boolean") return value ? 1 : 0;
+    if (isTensor(value) && value.data.length === 1) return value.data[0];
+    return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a number`);
+  }
+
+  optionalNumber(key: string): number | null {
+    return this.has(key) ? this.number(key) : null;
+  }
+
+  optionalString(key: string): string | null {
+    const value = this.dict.get(key);
+    return typeof value === "string" ? value : null;
+  }
+
+  /** A per-token field of R values: a 1-D tensor (or a list of numbers, as Sample dicts hold them). */
+  tokens(key: string, R: number): Float64Array {
+    const value = this.dict.get(key);
+    let data: ArrayLike<number>;
+    if (isTensor(value)) {
+      if (value.shape.length !== 1) this.fail(key, `has shape (${value.shape.join(", ")}), expected [${R}]`);
+      data = value.data;
+    } else if (Array.isArray(value) && value.every((v) => typeof v === "number")) {
+      data = value as number[];
+    } else {
+      return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a tensor`);
+    }
+    if (data.length !== R)
+      this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
+    // The typed-array constructor copies typed arrays directly (Float64Array.from goes through the iterator protocol).
+    return new Float64Array(data as ArrayLike<number>);
+  }
+
+  optionalTokens(key: string, R: number): Float64Array | undefined {
+    return this.has(key) ? this.tokens(key, R) : undefined;
+  }
+}
+
+export function kindOf(value: PyValue | undefined): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "None";
+  if (isTensor(value)) return `a ${value.dtype} tensor of shape (${value.shape.join(", ")})`;
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value instanceof Map) return "a dict";
+  if (value instanceof Uint8Array) return "bytes";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,15 @@
+/**
+ * slime's debug dumps, for the CLI and the run view:
+ *   readTensorFile(bytes, fileName)   → the object tree of a .pt / .npz / .safetensors file
+ *   understandDump(tree, fileName)    → {kind, samples[], settingsGuess, lanes?, notes}
+ *   pairDumps(train, rollout, name)   → train samples with their rollout Sample's status and text
+ *   replayDump(dump, settings)        → per sample {reference, bounds, advantages/returns/kl verdicts, passed}
+ *   searchSettings(dump, base)        → which estimator / normalisation / KL formula reproduce it
+ * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
+ */
+export * from "../tensorFiles/readTensorFile";
+export * from "../tensorFiles/tensorTypes";
+export * from "./dumpCaseExport";
+export * from "./dumpTypes";
+export * from "./replayDump";
+export * from "./understandDump";

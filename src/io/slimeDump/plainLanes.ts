@@ -1,0 +1,38 @@
+import { isDict, isTensor, type PyValue, type Tensor } from "../tensorFiles/tensorTypes";
+import type { PlainLanes } from "./dumpTypes";
+
+/**
+ * Lanes of a file saved by hand (`torch.save({"rewards": …, "loss_mask": …})`, `np.savez`,
+ * safetensors), picked by name among its 1-D and 2-D tensors: a `[T]` tensor is one row, `[B, T]`
+ * B rows. The names are those slime, OpenRLHF and verl use for the same lanes.
+ */
+const LANE_NAMES: Record<"rewards" | "values" | "kl" | "lossMask", string[]> = {
+  rewards: ["rewards", "reward", "token_level_rewards", "token_rewards", "scores"],
+  values: ["values", "value"],
+  kl: ["kl", "kls"],
+  lossMask: ["loss_mask", "loss_masks", "mask", "action_mask", "response_mask"],
+};
+
+export function plainLanes(root: PyValue): PlainLanes {
+  const found = new Map<string, Tensor>();
+  if (isTensor(root)) found.set("tensor", root);
+  else if (isDict(root)) for (const [key, value] of root) if (isTensor(value)) found.set(String(key), value);
+  const lanes: PlainLanes = { unused: [] };
+  const taken = new Set<string>();
+  for (const [lane, names] of Object.entries(LANE_NAMES) as [keyof typeof LANE_NAMES, string[]][]) {
+    const name = names.find((n) => found.has(n) && rowsOf(found.get(n) as Tensor) !== null);
+    if (name === undefined) continue;
+    lanes[lane] = rowsOf(found.get(name) as Tensor) as Float64Array[];
+    taken.add(name);
+  }
+  for (const [name, t] of found)
+    if (!taken.has(name)) lanes.unused.push(`${name} (${t.dtype}, shape (${t.shape.join(", ")}))`);
+  return lanes;
+}
+
+function rowsOf(t: Tensor): Float64Array[] | null {
+  if (t.shape.length === 1) return [Float64Array.from(t.data)];
+  if (t.shape.length !== 2) return null;
+  const [B, T] = t.shape;
+  return Array.from({ length: B }, (_, b) => Float64Array.from(t.data.subarray(b * T, (b + 1) * T)));
+}

@@ -1,0 +1,75 @@
+import {
+  isBroadcastEstimator,
+  KL_LOSS_TYPES,
+  type ReplayResult,
+  replaySlime,
+  SLIME_DEFAULTS,
+  SLIME_ESTIMATORS,
+  type SlimeSettings,
+} from "../../core";
+import type { UnderstoodDump } from "./dumpTypes";
+
+/**
+ * A train dump replayed with the run's settings: slime's advantages and returns recomputed in
+ * float64 (src/core/slimeReplay) and every sample's stored values judged against them. The result
+ * is in the dump's sample order. Pure and worker-friendly.
+ */
+export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): ReplayResult {
+  if (dump.kind !== "train") {
+    return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
+  }
+  const samples = dump.samples.map((s) => ({
+    reward: s.reward,
+    lossMask: s.lossMask,
+    totalLength: s.totalLength ?? undefined,
+    dataParallelRank: s.dataParallelRank ?? undefined,
+    logProbs: s.logProbs,
+    refLogProbs: s.refLogProbs,
+    rolloutLogProbs: s.rolloutLogProbs,
+    kl: s.kl,
+    values: s.values,
+  }));
+  const stored = dump.samples.map((s) => ({
+    advantages: s.advantages as Float64Array,
+    returns: s.returns as Float64Array,
+    kl: s.kl,
+  }));
+  return replaySlime(samples, stored, settings);
+}
+
+/** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */
+export function dumpSettings(dump: UnderstoodDump, given: Partial<SlimeSettings>): SlimeSettings {
+  return { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
+}
+
+export interface SettingsTrial {
+  settings: SlimeSettings;
+  passed: boolean;
+  /** Samples within their bounds, of the dump's. */
+  samplesPassed: number;
+}
+
+/**
+ * Which estimator, normalisation and KL formula reproduce the dump, with γ, λ and kl_coef as
+ * given: every combination replayed, those that pass first. (The scalar settings cannot be read
+ * off a dump; a wrong γ or kl_coef shows as no combination passing.)
+ */
+export function searchSettings(dump: UnderstoodDump, base: SlimeSettings): SettingsTrial[] {
+  const trials: SettingsTrial[] = [];
+  const hasValues = dump.samples.every((s) => s.values !== undefined);
+  for (const advantageEstimator of SLIME_ESTIMATORS) {
+    // gspo and cispo compute what grpo does here; ppo needs the critic's values.
+    if (advantageEstimator === "gspo" || advantageEstimator === "cispo") continue;
+    if (advantageEstimator === "ppo" && !hasValues) continue;
+    for (const normalizeAdvantages of [false, true]) {
+      const klTypes = isBroadcastEstimator(advantageEstimator) || base.klCoef === 0 ? [base.klLossType] : KL_LOSS_TYPES;
+      for (const klLossType of klTypes) {
+        const settings = { ...base, advantageEstimator, normalizeAdvantages, klLossType };
+        const result = replayDump(dump, settings);
+        const samplesPassed = result.ok ? result.samples.filter((s) => s.passed).length : 0;
+        trials.push({ settings, passed: result.ok && result.passed, samplesPassed });
+      }
+    }
+  }
+  return trials.sort((a, b) => Number(b.passed) - Number(a.passed) || b.samplesPassed - a.samplesPassed);
+}

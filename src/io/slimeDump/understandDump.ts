@@ -1,0 +1,126 @@
+import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
+import { TensorFileError } from "../tensorFiles/tensorFileError";
+import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
+import type { DumpSample, UnderstoodDump } from "./dumpTypes";
+import { FieldReader, kindOf } from "./fieldReaders";
+import { plainLanes } from "./plainLanes";
+import { guessSettings } from "./settingsGuess";
+
+/**
+ * What a tensor file from a slime run holds (DUMPS.md):
+ * - a train dump (`train_data/{id}.pt`, save_debug_train_data): `{format_version, samples: [dict]}`,
+ *   each sample with its response-aligned `[R]` tensors (advantages, returns, kl, loss_masks, …);
+ * - a rollout dump (`rollout_data/{id}.pt`): `{rollout_id, samples: [Sample.to_dict()]}`, no tensors;
+ * - anything else is a plain file a user saved by hand: its lanes are picked by name.
+ * A context-parallel run's train dump holds the restored full-length fields and reads the same.
+ */
+export function understandDump(root: PyValue, source: string): IoResult<UnderstoodDump> {
+  try {
+    return success(understand(root, source));
+  } catch (error) {
+    if (error instanceof TensorFileError) return failure(error);
+    return failure(new IoError("", `could not be understood (${describeThrown(error)})`, source));
+  }
+}
+
+function understand(root: PyValue, source: string): UnderstoodDump {
+  const samples = isDict(root) ? root.get("samples") : undefined;
+  const first = Array.isArray(samples) ? samples[0] : undefined;
+  if (isDict(root) && Array.isArray(samples) && (samples.length === 0 || isDict(first))) {
+    if (samples.length === 0) throw new TensorFileError("field samples", "is an empty list: nothing to replay", source);
+    if (isDict(first) && first.has("response_lengths") && first.has("loss_masks"))
+      return trainDump(root, samples, source);
+    if (isDict(first) && first.has("response_length") && first.has("reward")) return rolloutDump(samples, source);
+  }
+  return { kind: "plain", samples: [], settingsGuess: {}, lanes: plainLanes(root), notes: [] };
+}
+
+function trainDump(root: PyDict, samples: PyValue[], source: string): UnderstoodDump {
+  const notes: string[] = [];
+  const version = root.get("format_version");
+  if (version !== 2) notes.push(`${source}: format_version ${String(version)}; read as version 2`);
+  const out = samples.map((value, i): DumpSample => {
+    if (!isDict(value)) throw new TensorFileError(`field samples[${i}]`, `is ${kindOf(value)}, not a dict`, source);
+    const f = new FieldReader(source, `samples[${i}]`, value);
+    const R = f.number("response_lengths");
+    if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
+    const lossMask = f.tokens("loss_masks", R);
+    if (lossMask.some((m) => m !== 0 && m !== 1)) f.fail("loss_masks", "holds a value other than 0 and 1");
+    return {
+      rolloutPosition: f.optionalNumber("rollout_position"),
+      sampleIndex: f.optionalNumber("sample_index"),
+      dataParallelRank: f.optionalNumber("data_parallel_rank"),
+      responseLength: R,
+      totalLength: f.optionalNumber("total_lengths"),
+      reward: f.number("rewards"),
+      rawReward: f.optionalNumber("local_raw_reward"),
+      lossMask,
+      logProbs: f.optionalTokens("log_probs", R),
+      refLogProbs: f.optionalTokens("ref_log_probs", R),
+      rolloutLogProbs: f.optionalTokens("rollout_log_probs", R),
+      values: f.optionalTokens("values", R),
+      kl: f.optionalTokens("kl", R),
+      advantages: f.tokens("advantages", R),
+      returns: f.tokens("returns", R),
+    };
+  });
+  const positions = out.map((s) => s.rolloutPosition);
+  if (
+    positions.every((p) => p !== null) &&
+    positions.some((p, i) => i > 0 && (p as number) < (positions[i - 1] as number))
+  ) {
+    notes.push(`${source}: samples are not sorted by rollout_position (slime sorts them); kept in the file's order`);
+  }
+  return { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
+}
+
+function rolloutDump(samples: PyValue[], source: string): UnderstoodDump {
+  const out = samples.map((value, i): DumpSample => {
+    if (!isDict(value)) throw new TensorFileError(`field samples[${i}]`, `is ${kindOf(value)}, not a dict`, source);
+    const f = new FieldReader(source, `samples[${i}]`, value);
+    const R = f.number("response_length");
+    const reward = value.get("reward");
+    const lossMask = f.has("loss_mask") ? f.tokens("loss_mask", R) : new Float64Array(R).fill(1);
+    const scalar = typeof reward === "number" ? reward : null;
+    return {
+      rolloutPosition: i,
+      sampleIndex: f.optionalNumber("index"),
+      dataParallelRank: null,
+      responseLength: R,
+      totalLength: Array.isArray(value.get("tokens")) ? (value.get("tokens") as PyValue[]).length : null,
+      reward: scalar ?? Number.NaN,
+      rawReward: scalar,
+      lossMask,
+      rolloutLogProbs: f.optionalTokens("rollout_log_probs", R),
+      rollout: { status: f.optionalString("status"), response: f.optionalString("response"), reward: scalar },
+    };
+  });
+  const notes = [
+    `${source}: a rollout dump (Sample dicts): rewards and masks, but no advantages to replay; open it with its train dump`,
+  ];
+  return { kind: "rollout", samples: out, settingsGuess: {}, notes };
+}
+
+/**
+ * A train dump and the rollout dump of the same step, paired by `rollout_position` (the index of
+ * each training sample in the rollout's list): each training sample gets its Sample's status,
+ * response text and raw reward. Disagreements (another step's file, other lengths) are notes.
+ */
+export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source: string): UnderstoodDump {
+  const notes = [...train.notes];
+  const samples = train.samples.map((s) => {
+    const pos = s.rolloutPosition;
+    const match = pos === null ? undefined : rollout.samples[pos];
+    if (!match) {
+      notes.push(`${source}: train sample at rollout_position ${String(pos)} has no Sample in the rollout dump`);
+      return s;
+    }
+    if (match.responseLength !== s.responseLength) {
+      notes.push(
+        `${source}: rollout_position ${pos}: response length ${s.responseLength} in the train dump, ${match.responseLength} in the rollout dump (another step's file?)`,
+      );
+    }
+    return { ...s, rawReward: s.rawReward ?? match.rawReward, rollout: match.rollout };
+  });
+  return { ...train, samples, notes };
+}

@@ -1,0 +1,29 @@
+/**
+ * What the tensor-file readers accept at most. A dump's header can claim anything (a 2 GB
+ * storage in a 2 KB file); every claim is checked against these and against the bytes actually
+ * present before anything is allocated, so a hostile file costs at most its own size.
+ */
+export const TENSOR_FILE_LIMITS = {
+  /** Largest file read: 256 MiB (a 64-sample, 8k-token train dump is about 16 MB). */
+  maxFileBytes: 256 * 2 ** 20,
+  /** Records in one zip archive (a train dump of 64 samples has a few hundred). */
+  maxZipEntries: 65_536,
+  /** Elements of one tensor or storage, and of all tensors of a file together. */
+  maxElements: 2 ** 27,
+  /** Dimensions of one tensor. */
+  maxDims: 8,
+  /** Pickle opcodes executed (a dump's pickle runs a few per value). */
+  maxPickleOps: 2 ** 24,
+  /** Depth of the pickle's stack of marks and of nested containers. */
+  maxNesting: 256,
+  /** Memo entries (BINPUT slots): torch memoises every string, global and tuple. */
+  maxMemo: 2 ** 22,
+  /** Items one list, dict or tuple may hold. */
+  maxContainerItems: 2 ** 24,
+  /** Length of one pickled string. */
+  maxStringBytes: 64 * 2 ** 20,
+  /** Length of a safetensors JSON header (the format itself caps it at 100 MB; a dump's is a few KB). */
+  maxHeaderBytes: 16 * 2 ** 20,
+} as const;
+
+export type TensorFileLimits = typeof TENSOR_FILE_LIMITS;

@@ -1,0 +1,33 @@
+import { TENSOR_FILE_LIMITS } from "./limits";
+import { readNpyTensor } from "./npyTensor";
+import { TensorFileError } from "./tensorFileError";
+import type { PyDict, TensorFile } from "./tensorTypes";
+import { readZip, type ZipArchive } from "./zipArchive";
+
+/** Whether a zip archive is numpy's: every entry an `.npy` array (`np.savez`, `np.savez_compressed`). */
+export function isNpz(archive: ZipArchive): boolean {
+  return archive.entries.size > 0 && [...archive.entries.keys()].every((name) => name.endsWith(".npy"));
+}
+
+/** A `.npz` as a dict of its arrays, named as `np.load` names them (the entry name without `.npy`). */
+export function readNpz(bytes: Uint8Array, source: string, archive = readZip(bytes, source)): TensorFile {
+  if (!isNpz(archive))
+    throw new TensorFileError("", "is a zip archive but not a .npz (an entry is not an .npy array)", source);
+  const root: PyDict = new Map();
+  const notes: string[] = [];
+  let elements = 0;
+  for (const entry of archive.entries.values()) {
+    const tensor = readNpyTensor(archive.read(entry), entry.name, source);
+    elements += tensor.data.length;
+    if (elements > TENSOR_FILE_LIMITS.maxElements) {
+      throw new TensorFileError(
+        `record ${entry.name}`,
+        `brings the file's elements above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
+        source,
+      );
+    }
+    if (tensor.storedDtype === "float16") notes.push(`${source}: float16 array ${entry.name} widened to float32`);
+    root.set(entry.name.slice(0, -".npy".length), tensor);
+  }
+  return { format: "npz", root, notes };
+}

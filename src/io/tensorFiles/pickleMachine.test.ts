@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { type PickleHooks, runPickle, type StackValue } from "./pickleMachine";
+import { TensorFileError } from "./tensorFileError";
+
+const enc = (s: string) => Array.from(new TextEncoder().encode(s));
+const u32 = (n: number) => [n & 255, (n >> 8) & 255, (n >> 16) & 255, (n >>> 24) & 255];
+const str = (s: string) => [0x58, ...u32(enc(s).length), ...enc(s)];
+const short = (s: string) => [0x8c, enc(s).length, ...enc(s)];
+
+const hooks = (allowed: string[] = []): PickleHooks => ({
+  allowedGlobals: new Set(allowed),
+  persistentLoad: (pid) => ({ kind: "persistent", value: pid }),
+  reduce: (callable, args) =>
+    callable.name === "collections.OrderedDict" && args.length === 0 ? new Map() : ["reduced", callable.name],
+});
+
+function run(bytes: number[], allowed?: string[]): StackValue {
+  return runPickle(Uint8Array.from(bytes), 0, hooks(allowed), "t/data.pkl", "t.pt").value;
+}
+
+function refusal(bytes: number[], allowed?: string[]): TensorFileError {
+  try {
+    run(bytes, allowed);
+  } catch (error) {
+    if (error instanceof TensorFileError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("runPickle", () => {
+  it("builds dicts, lists and tuples, and shares memoised values as Python does", () => {
+    // {'a': [1, 2], 'b': (None, True)} with the list memoised and fetched again as 'c'
+    const program = [
+      0x80,
+      2,
+      0x7d,
+      0x28,
+      ...str("a"),
+      0x5d,
+      0x71,
+      1,
+      0x28,
+      0x4b,
+      1,
+      0x4b,
+      2,
+      0x65,
+      ...str("b"),
+      0x4e,
+      0x88,
+      0x86,
+      ...str("c"),
+      0x68,
+      1,
+      0x75,
+      0x2e,
+    ];
+    const value = run(program) as Map<string, StackValue>;
+    expect([...value.keys()]).toEqual(["a", "b", "c"]);
+    expect(value.get("a")).toEqual([1, 2]);
+    expect(value.get("b")).toEqual([null, true]);
+    expect(value.get("c")).toBe(value.get("a"));
+  });
+
+  it("reads the protocol 3–4 opcodes other writers use: FRAME, SHORT_BINUNICODE, MEMOIZE, DICT, LIST, STACK_GLOBAL", () => {
+    const program = [0x80, 4, 0x95, ...u32(20), 0, 0, 0, 0, 0x28, ...short("k"), 0x94, 0x28, 0x4b, 7, 0x6c, 0x64, 0x2e];
+    expect(run(program)).toEqual(new Map([["k", [7]]]));
+    const stackGlobal = [0x80, 4, ...short("collections"), ...short("OrderedDict"), 0x93, 0x29, 0x52, 0x2e];
+    expect(run(stackGlobal, ["collections.OrderedDict"])).toEqual(new Map());
+    const refused = refusal([0x80, 4, ...short("os"), ...short("system"), 0x93, ...short("id"), 0x85, 0x52, 0x2e]);
+    expect(refused.message).toContain('GLOBAL "os.system" is not allowed');
+    expect(refused.where).toBe("record t/data.pkl, byte 14"); // the STACK_GLOBAL
+  });
+
+  it("never changes a tuple, never appends to a dict", () => {
+    expect(refusal([0x80, 2, 0x29, 0x4b, 1, 0x61, 0x2e]).message).toContain("APPEND to a tuple");
+    expect(refusal([0x80, 2, 0x29, 0x4b, 1, 0x4b, 2, 0x73, 0x2e]).message).toContain("SETITEM on a tuple");
+  });
+
+  it("refuses what would build or run arbitrary objects, and malformed programs, at their byte", () => {
+    expect(refusal([0x80, 2, 0x4e, 0x81, 0x2e]).message).toContain("opcode NEWOBJ (0x81) is refused");
+    expect(refusal([0x80, 2, 0x4e, 0x69, 0x2e]).message).toContain("opcode INST");
+    expect(refusal([0x80, 2, 0x4e, 0x4e, 0x2e]).message).toContain("STOP with 2 values");
+    expect(refusal([0x80, 2, 0x4e]).message).toContain("without a STOP");
+    expect(refusal([0x80, 2, 0x58, ...u32(100), 0x41]).message).toContain("ends inside an opcode's argument");
+    expect(refusal([0x80, 2, 0x4e, 0x29, 0x52, 0x2e]).message).toContain("REDUCE of a None");
+    expect(refusal([0x80, 2, 0x28, 0x2e]).where).toBe("record t/data.pkl, byte 3");
+  });
+
+  it("reads LONG1 as a number when exact, as a bigint beyond 2^53 (torch's legacy magic)", () => {
+    expect(run([0x80, 2, 0x8a, 2, 0xff, 0x7f, 0x2e])).toBe(32767);
+    expect(run([0x80, 2, 0x8a, 1, 0xff, 0x2e])).toBe(-1);
+    expect(run([0x80, 2, 0x8a, 10, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e])).toBe(
+      0x1950a86a20f9469cfc6cn,
+    );
+  });
+});

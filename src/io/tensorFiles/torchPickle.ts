@@ -1,0 +1,287 @@
+import { allocate, decodeElements, heldAs, ITEM_SIZE, type StoredType } from "./elementTypes";
+import { TENSOR_FILE_LIMITS } from "./limits";
+import { type GlobalRef, isTuple, type Persistent, type PickleHooks, type StackValue, typeName } from "./pickleMachine";
+import { at, TensorFileError } from "./tensorFileError";
+import type { Tensor } from "./tensorTypes";
+
+/**
+ * What torch.save's pickle may name, and how its tensors are rebuilt without running torch: a
+ * persistent id names a storage (dtype, key, element count); `_rebuild_tensor_v2` makes a view of
+ * it (offset, size, stride); the view's elements are copied out once every storage is at hand.
+ */
+export const STORAGE_TYPES: Record<string, StoredType> = {
+  "torch.FloatStorage": "float32",
+  "torch.DoubleStorage": "float64",
+  "torch.HalfStorage": "float16",
+  "torch.BFloat16Storage": "bfloat16",
+  "torch.LongStorage": "int64",
+  "torch.IntStorage": "int32",
+  "torch.ShortStorage": "int16",
+  "torch.CharStorage": "int8",
+  "torch.ByteStorage": "uint8",
+  "torch.BoolStorage": "bool",
+};
+
+const REBUILD_TENSOR = "torch._utils._rebuild_tensor_v2";
+const REBUILD_PARAMETER = "torch._utils._rebuild_parameter";
+const ORDERED_DICT = "collections.OrderedDict";
+
+/** Every global a tensor dump needs (torch 1.x and 2.x write the same names); anything else is refused. */
+export const TORCH_GLOBALS: ReadonlySet<string> = new Set([
+  REBUILD_TENSOR,
+  REBUILD_PARAMETER,
+  ORDERED_DICT,
+  ...Object.keys(STORAGE_TYPES),
+]);
+
+export interface StorageRef {
+  key: string;
+  type: StoredType;
+  numel: number;
+  /** Byte of the BINPERSID, for messages. */
+  byte: number;
+}
+
+interface PendingView {
+  tensor: Tensor;
+  storage: StorageRef;
+  offset: number;
+  stride: number[];
+  byte: number;
+}
+
+/**
+ * The hooks for one pickle, and `resolve`, which fills every tensor from its storage's bytes
+ * once the container has found them (`storageBytes(ref)` throws a located error when it cannot).
+ */
+export function torchPickleHooks(record: string, source: string, legacy: boolean) {
+  const pending: PendingView[] = [];
+  const storages = new Map<string, StorageRef>();
+  const fail = (byte: number, detail: string): never => {
+    throw new TensorFileError(at(record, byte), detail, source);
+  };
+
+  const hooks: PickleHooks = {
+    allowedGlobals: TORCH_GLOBALS,
+    persistentLoad(pid, byte) {
+      const length = legacy ? 6 : 5;
+      if (!isTuple(pid) || pid.length !== length || pid[0] !== "storage") {
+        return fail(
+          byte,
+          `a persistent id that is not torch's ('storage', class, key, location, numel${legacy ? ", None" : ""})`,
+        );
+      }
+      const [, cls, key, location, numel] = pid;
+      const type = isGlobal(cls) ? STORAGE_TYPES[cls.name] : undefined;
+      if (type === undefined) return fail(byte, `a persistent id whose storage class is ${shown(cls)}`);
+      if (typeof key !== "string" || typeof location !== "string")
+        return fail(byte, "a persistent id without a string key and location");
+      if (!isCount(numel)) return fail(byte, `storage '${key}' claims ${String(numel)} elements`);
+      if (legacy && pid[5] !== null)
+        return fail(byte, `storage '${key}' is a legacy storage view, which is not supported`);
+      const known = storages.get(key);
+      if (known && (known.type !== type || known.numel !== numel)) {
+        return fail(byte, `storage '${key}' is named twice with different types or sizes`);
+      }
+      const ref = known ?? { key, type, numel, byte };
+      storages.set(key, ref);
+      return { kind: "persistent", value: ref } satisfies Persistent;
+    },
+    reduce(callable, args, byte) {
+      if (callable.name === ORDERED_DICT) {
+        if (args.length !== 0) return fail(byte, "collections.OrderedDict with arguments (torch passes none)");
+        return new Map();
+      }
+      if (callable.name === REBUILD_PARAMETER) {
+        if (args.length !== 3 || !isTensorValue(args[0]))
+          return fail(byte, `${REBUILD_PARAMETER} without (tensor, requires_grad, hooks)`);
+        checkHooks(args[2], byte);
+        return args[0];
+      }
+      if (callable.name === REBUILD_TENSOR) return rebuildTensor(args, byte);
+      return fail(byte, `REDUCE of ${callable.name}: a storage class is only a persistent id's type, never called`);
+    },
+  };
+
+  function checkHooks(value: StackValue, byte: number) {
+    if (!(value instanceof Map) || value.size !== 0)
+      fail(byte, "a tensor with backward hooks (functions cannot be read from a file)");
+  }
+
+  function rebuildTensor(args: StackValue[], byte: number): Tensor {
+    if (args.length !== 6 && args.length !== 7) {
+      return fail(
+        byte,
+        `${REBUILD_TENSOR} with ${args.length} arguments (expected storage, offset, size, stride, requires_grad, hooks[, metadata])`,
+      );
+    }
+    const [storage, offset, size, stride, requiresGrad, backwardHooks] = args;
+    if (!isPersistent(storage)) return fail(byte, `${REBUILD_TENSOR} of a ${typeName(storage)}, not a storage`);
+    const ref = storage.value as StorageRef;
+    if (!isCount(offset)) return fail(byte, `tensor of storage '${ref.key}' has storage offset ${String(offset)}`);
+    const shape = dims(size, "size", ref, byte);
+    const strides = dims(stride, "stride", ref, byte);
+    if (strides.length !== shape.length) {
+      return fail(byte, `tensor of storage '${ref.key}' has ${shape.length} sizes but ${strides.length} strides`);
+    }
+    if (typeof requiresGrad !== "boolean")
+      return fail(byte, `tensor of storage '${ref.key}' has requires_grad ${shown(requiresGrad)}`);
+    checkHooks(backwardHooks, byte);
+    let count = 1;
+    let last = offset;
+    for (let d = 0; d < shape.length; d++) {
+      count *= shape[d];
+      last += (shape[d] - 1) * strides[d];
+      if (count > TENSOR_FILE_LIMITS.maxElements) {
+        return fail(
+          byte,
+          `tensor of storage '${ref.key}' has ${shape.join("×")} elements, above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
+        );
+      }
+    }
+    if (count > 0 && last >= ref.numel) {
+      return fail(
+        byte,
+        `tensor of shape (${shape.join(", ")}), stride (${strides.join(", ")}) at offset ${offset} reaches element ${last} of storage '${ref.key}', which has ${ref.numel}`,
+      );
+    }
+    const tensor: Tensor = {
+      kind: "tensor",
+      storedDtype: ref.type,
+      dtype: heldAs(ref.type),
+      shape,
+      data: allocate(heldAs(ref.type), 0),
+      origin: `storage '${ref.key}'`,
+    };
+    pending.push({ tensor, storage: ref, offset, stride: strides, byte });
+    return tensor;
+  }
+
+  function dims(value: StackValue, what: string, ref: StorageRef, byte: number): number[] {
+    if (!isTuple(value) || value.length > TENSOR_FILE_LIMITS.maxDims || !value.every(isCount)) {
+      return fail(
+        byte,
+        `tensor of storage '${ref.key}' has ${what} ${shown(value)}, not a tuple of at most ${TENSOR_FILE_LIMITS.maxDims} counts`,
+      );
+    }
+    return value as number[];
+  }
+
+  /** Copies every tensor's elements out of its storage: decoded once, however many views share it. */
+  function resolve(storageBytes: (ref: StorageRef) => { bytes: Uint8Array; place: string }, notes: string[]): void {
+    const decoded = new Map<string, ReturnType<typeof decodeElements>>();
+    let total = 0;
+    const budget = (n: number, what: string) => {
+      total += n;
+      if (total > TENSOR_FILE_LIMITS.maxElements) {
+        throw new TensorFileError(
+          record,
+          `${what} brings the file's elements above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
+          source,
+        );
+      }
+    };
+    for (const view of pending) {
+      const ref = view.storage;
+      let elements = decoded.get(ref.key);
+      if (!elements) {
+        const { bytes: raw, place } = storageBytes(ref);
+        budget(ref.numel, `storage '${ref.key}'`);
+        elements = decodeElements(raw, ref.type, ref.numel, place, source);
+        decoded.set(ref.key, elements);
+        if (ref.type === "bfloat16" || ref.type === "float16")
+          notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);
+      }
+      const count = view.tensor.shape.reduce((a, b) => a * b, 1);
+      budget(count, `a view of storage '${ref.key}'`);
+      view.tensor.data = copyView(elements, view.tensor.shape, view.stride, view.offset, count);
+      view.tensor.origin = `storage '${ref.key}', offset ${view.offset}`;
+    }
+  }
+
+  return { hooks, storages, resolve };
+}
+
+/** The C-ordered elements of a strided view (strides checked in range by rebuildTensor). */
+function copyView<T extends ReturnType<typeof decodeElements>>(
+  elements: T,
+  shape: number[],
+  stride: number[],
+  offset: number,
+  count: number,
+): T {
+  const contiguous = shape.every(
+    (_, d) => stride[d] === shape.slice(d + 1).reduce((a, b) => a * b, 1) || shape[d] === 1,
+  );
+  if (contiguous) return elements.slice(offset, offset + count) as T;
+  const out = allocate(elementsDtype(elements), count) as T;
+  const index = new Array(shape.length).fill(0);
+  for (let i = 0; i < count; i++) {
+    let at = offset;
+    for (let d = 0; d < shape.length; d++) at += index[d] * stride[d];
+    out[i] = elements[at];
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+function elementsDtype(elements: ReturnType<typeof decodeElements>) {
+  if (elements instanceof Float32Array) return "float32" as const;
+  if (elements instanceof Float64Array) return "float64" as const;
+  if (elements instanceof Int32Array) return "int32" as const;
+  if (elements instanceof Int16Array) return "int16" as const;
+  if (elements instanceof Int8Array) return "int8" as const;
+  return "uint8" as const;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isGlobal(value: unknown): value is GlobalRef {
+  return typeof value === "object" && value !== null && (value as GlobalRef).kind === "global";
+}
+
+function isPersistent(value: unknown): value is Persistent {
+  return typeof value === "object" && value !== null && (value as Persistent).kind === "persistent";
+}
+
+function isTensorValue(value: unknown): value is Tensor {
+  return typeof value === "object" && value !== null && (value as Tensor).kind === "tensor";
+}
+
+function shown(value: unknown): string {
+  if (isGlobal(value)) return value.name;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return `a ${typeName(value)}`;
+}
+
+/** Bytes of a storage's record, checked against its element count before anything is decoded. */
+export function checkStorageBytes(
+  raw: Uint8Array | undefined,
+  ref: StorageRef,
+  record: string,
+  source: string,
+  pickleRecord: string,
+): Uint8Array {
+  if (raw === undefined) {
+    throw new TensorFileError(
+      `record ${record}`,
+      `is missing: storage '${ref.key}' (${at(pickleRecord, ref.byte)}) has no data`,
+      source,
+    );
+  }
+  const needed = ref.numel * ITEM_SIZE[ref.type];
+  if (raw.length !== needed) {
+    throw new TensorFileError(
+      `record ${record}`,
+      `holds ${raw.length} bytes, but storage '${ref.key}' claims ${ref.numel} ${ref.type} elements (${needed} bytes)`,
+      source,
+    );
+  }
+  return raw;
+}

@@ -1,0 +1,50 @@
+import { TENSOR_FILE_LIMITS } from "./limits";
+import type { StackValue } from "./pickleMachine";
+import { TensorFileError } from "./tensorFileError";
+import type { PyDict, PyValue } from "./tensorTypes";
+
+/**
+ * The unpickled value as the tree readTensorFile promises: no globals or storages left in it
+ * (only inside the tensors they built), no cycles, at most maxNesting deep, and at most
+ * maxContainerItems values when every shared reference is walked as often as it appears (a
+ * pickle can share one list many times at every level, a "billion laughs" that would make any
+ * plain walk of the tree run forever).
+ */
+export function checkTree(root: StackValue, record: string, source: string): PyValue {
+  const limit = TENSOR_FILE_LIMITS.maxContainerItems;
+  const onPath = new Set<object>();
+  // Each shared container's expanded size, computed once: linear in the pickle, however deep the sharing.
+  const expanded = new Map<object, number>();
+  const fail = (detail: string): never => {
+    throw new TensorFileError(`record ${record}`, detail, source);
+  };
+  const isContainer = (value: StackValue): value is StackValue[] | PyDict => {
+    if (value === null || typeof value !== "object" || value instanceof Uint8Array) return false;
+    if (Array.isArray(value) || value instanceof Map) return true;
+    const kind = (value as { kind: string }).kind;
+    if (kind === "tensor") return false;
+    return fail(
+      kind === "global"
+        ? `a bare global (${(value as { name: string }).name}) where data belongs`
+        : "a bare storage where data belongs",
+    );
+  };
+  const size = (value: StackValue[] | PyDict, depth: number): number => {
+    const known = expanded.get(value);
+    if (known !== undefined) return known;
+    if (depth > TENSOR_FILE_LIMITS.maxNesting) fail(`containers nested deeper than ${TENSOR_FILE_LIMITS.maxNesting}`);
+    if (onPath.has(value)) fail("a container that contains itself");
+    onPath.add(value);
+    let total = 1;
+    const items: Iterable<StackValue> = value instanceof Map ? value.values() : value;
+    for (const item of items) {
+      total += isContainer(item) ? size(item, depth + 1) : 1;
+      if (total > limit) fail(`the object expands to more than ${limit} values (shared references)`);
+    }
+    onPath.delete(value);
+    expanded.set(value, total);
+    return total;
+  };
+  if (isContainer(root)) size(root, 1);
+  return root as PyValue;
+}
