@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
+import { fixtureBytes, SHARED_TRAIN_DUMPS } from "../../io/slimeDump/dumpFixtures";
+import { runGrid } from "./runGrid";
+import { batchGlance, sampleRows, summaryText, worstFirst } from "./runModel";
+
+function open(file: string) {
+  const tree = readTensorFile(fixtureBytes(file), file);
+  if (!tree.ok) throw new Error(tree.error.message);
+  const dump = understandDump(tree.value.root, file);
+  if (!dump.ok) throw new Error(dump.error.message);
+  return dump.value;
+}
+
+describe("the run view's model", () => {
+  for (const shared of SHARED_TRAIN_DUMPS) {
+    it(`${shared.file}: every sample within its bound with the settings it was written with`, () => {
+      const dump = open(shared.file);
+      const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...shared.settings } as SlimeSettings;
+      const replay = replayDump(dump, settings);
+      const rows = sampleRows(dump, replay);
+      expect(rows).toHaveLength(8);
+      expect(rows.every((row) => row.verdict?.passed)).toBe(true);
+      const glance = batchGlance(dump);
+      expect(glance.samples).toBe(8);
+      expect(glance.maxLength).toBe(Math.max(...dump.samples.map((s) => s.responseLength)));
+      expect(glance.paddingShare).toBeGreaterThan(0);
+      expect(summaryText("3.pt", dump, glance, rows, replay, settings)).toMatch(
+        /^3\.pt \(train dump\): 8 samples, \d+ response tokens; .*: all 8 within their float32 bounds of the float64 reference\.$/,
+      );
+    });
+  }
+
+  it("puts the samples over their bound first, and says how many are", () => {
+    const shared = SHARED_TRAIN_DUMPS[1];
+    const dump = open(shared.file);
+    // The ppo dump was written with normalised advantages: replayed without, its advantages are off.
+    const wrong = {
+      ...SLIME_DEFAULTS,
+      ...dump.settingsGuess,
+      ...shared.settings,
+      normalizeAdvantages: false,
+    } as SlimeSettings;
+    const replay = replayDump(dump, wrong);
+    const rows = worstFirst(sampleRows(dump, replay));
+    expect(rows[0].verdict?.passed).toBe(false);
+    expect(rows[0].verdict?.worstFraction).toBeGreaterThan(1);
+    const fractions = rows.map((row) => row.verdict?.worstFraction ?? -1);
+    expect([...fractions].sort((a, b) => b - a)).toEqual(fractions);
+    const text = summaryText("3.pt", dump, batchGlance(dump), rows, replay, wrong);
+    expect(text).toMatch(/: \d of 8 within their float32 bounds, \d over\.$/);
+    const grid = runGrid(dump, replay, "advantages");
+    expect(grid?.rows).toBe(8);
+    expect(grid?.actual[0]).toBe(dump.samples[0].advantages?.[0]);
+  });
+});

@@ -1,0 +1,159 @@
+import type { FieldVerdict, ReplayResult, SlimeSettings } from "../../core";
+import type { UnderstoodDump } from "../../io/slimeDump";
+
+/** The batch at a glance: what a run's samples are, and what scanning them as one padded batch costs. */
+export interface BatchGlance {
+  samples: number;
+  tokens: number;
+  minLength: number;
+  maxLength: number;
+  meanLength: number;
+  minReward: number;
+  maxReward: number;
+  meanReward: number;
+  /** Share of response tokens with loss mask 0 (tool output, observations, removed samples). */
+  maskedShare: number;
+  /** Samples whose rollout status is `truncated` (known only with the rollout dump). */
+  truncated: number | null;
+  /**
+   * Share of a `[B, max length]` batch that is padding: slime pads every sample to the longest
+   * before its chunked scans (the seed's second risk), so this is work done on zeros.
+   */
+  paddingShare: number;
+}
+
+/** One sample's line in the table. */
+export interface SampleRow {
+  index: number;
+  rolloutPosition: number | null;
+  length: number;
+  reward: number;
+  maskedShare: number;
+  status: string | null;
+  /** Null when nothing was replayed (a rollout or plain file, or settings slime would refuse). */
+  verdict: SampleVerdict | null;
+}
+
+export interface SampleVerdict {
+  passed: boolean;
+  advantages: FieldVerdict;
+  returns: FieldVerdict;
+  kl: FieldVerdict | null;
+  /** The largest gap/bound over the sample's fields: how far from its bound the worst token is (> 1: over). */
+  worstFraction: number;
+  /** The field and token of that worst gap. */
+  worstField: "advantages" | "returns" | "kl";
+  worstToken: number;
+  /** A NaN or ±Inf among the stored values where the reference is finite. */
+  nonFinite: boolean;
+}
+
+export function batchGlance(dump: UnderstoodDump): BatchGlance {
+  const lengths = dump.samples.map((s) => s.responseLength);
+  const rewards = dump.samples.map((s) => s.reward).filter(Number.isFinite);
+  const tokens = lengths.reduce((sum, n) => sum + n, 0);
+  const maxLength = lengths.reduce((max, n) => Math.max(max, n), 0);
+  const masked = dump.samples.reduce((sum, s) => sum + s.lossMask.reduce((m, v) => m + (v === 0 ? 1 : 0), 0), 0);
+  const statuses = dump.samples.map((s) => s.rollout?.status ?? null);
+  const known = statuses.some((status) => status !== null);
+  return {
+    samples: lengths.length,
+    tokens,
+    minLength: lengths.reduce((min, n) => Math.min(min, n), lengths.length > 0 ? Number.POSITIVE_INFINITY : 0),
+    maxLength,
+    meanLength: lengths.length > 0 ? tokens / lengths.length : 0,
+    minReward: rewards.length > 0 ? Math.min(...rewards) : Number.NaN,
+    maxReward: rewards.length > 0 ? Math.max(...rewards) : Number.NaN,
+    meanReward: rewards.length > 0 ? rewards.reduce((a, b) => a + b, 0) / rewards.length : Number.NaN,
+    maskedShare: tokens > 0 ? masked / tokens : 0,
+    truncated: known ? statuses.filter((status) => status === "truncated").length : null,
+    paddingShare: maxLength > 0 ? 1 - tokens / (lengths.length * maxLength) : 0,
+  };
+}
+
+/** Every sample's line, in the dump's order, with its verdict where the replay ran. */
+export function sampleRows(dump: UnderstoodDump, replay: ReplayResult | null): SampleRow[] {
+  return dump.samples.map((s, index): SampleRow => {
+    const replayed = replay?.ok ? replay.samples[index] : undefined;
+    const masked = s.lossMask.reduce((m, v) => m + (v === 0 ? 1 : 0), 0);
+    return {
+      index,
+      rolloutPosition: s.rolloutPosition,
+      length: s.responseLength,
+      reward: s.reward,
+      maskedShare: s.responseLength > 0 ? masked / s.responseLength : 0,
+      status: s.rollout?.status ?? null,
+      verdict: replayed ? sampleVerdict(replayed) : null,
+    };
+  });
+}
+
+function sampleVerdict(s: {
+  passed: boolean;
+  advantages: FieldVerdict;
+  returns: FieldVerdict;
+  kl: FieldVerdict | null;
+}): SampleVerdict {
+  const fields = [
+    ["advantages", s.advantages],
+    ["returns", s.returns],
+    ...(s.kl ? [["kl", s.kl] as const] : []),
+  ] as const;
+  let worst: (typeof fields)[number] = fields[0];
+  let worstFraction = -1;
+  for (const field of fields) {
+    const fraction = fractionOf(field[1]);
+    if (fraction > worstFraction) {
+      worstFraction = fraction;
+      worst = field;
+    }
+  }
+  return {
+    passed: s.passed,
+    advantages: s.advantages,
+    returns: s.returns,
+    kl: s.kl,
+    worstFraction: Math.max(0, worstFraction),
+    worstField: worst[0],
+    worstToken: worst[1].worstToken,
+    nonFinite: fields.some(([, f]) => !Number.isFinite(f.maxGap)),
+  };
+}
+
+/** gap/bound at the worst token: 0 for an exact match, Infinity for a non-finite value or a zero bound passed. */
+export function fractionOf(field: FieldVerdict): number {
+  if (field.worstToken < 0) return 0;
+  if (!Number.isFinite(field.worstGap)) return Number.POSITIVE_INFINITY;
+  if (field.worstGap === 0) return 0;
+  return field.worstBound > 0 ? field.worstGap / field.worstBound : Number.POSITIVE_INFINITY;
+}
+
+/** The table's order: samples over their bound first, then by how close to it they came; unreplayed last. */
+export function worstFirst(rows: readonly SampleRow[]): SampleRow[] {
+  const key = (row: SampleRow) => (row.verdict ? row.verdict.worstFraction : -1);
+  return [...rows].sort((a, b) => key(b) - key(a) || a.index - b.index);
+}
+
+/** `run-summary`: plain text naming the sample count and how many are within their bounds. */
+export function summaryText(
+  fileName: string,
+  dump: UnderstoodDump,
+  glance: BatchGlance,
+  rows: readonly SampleRow[],
+  replay: ReplayResult | null,
+  settings: SlimeSettings,
+): string {
+  const what = dump.kind === "train" ? "train dump" : dump.kind === "rollout" ? "rollout dump" : "tensor file";
+  const head = `${fileName} (${what}): ${glance.samples} sample${glance.samples === 1 ? "" : "s"}, ${glance.tokens} response tokens`;
+  if (dump.kind !== "train") return `${head}; no stored advantages to replay.`;
+  if (!replay) return `${head}.`;
+  if (!replay.ok) return `${head}; slime would refuse these settings: ${replay.error}`;
+  const within = rows.filter((row) => row.verdict?.passed).length;
+  const over = glance.samples - within;
+  const nonFinite = rows.filter((row) => row.verdict?.nonFinite).length;
+  const verdict =
+    over === 0
+      ? `all ${glance.samples} within their float32 bounds of the float64 reference`
+      : `${within} of ${glance.samples} within their float32 bounds, ${over} over${nonFinite > 0 ? ` (${nonFinite} with NaN or ±Inf)` : ""}`;
+  return `${head}; ${settings.advantageEstimator}${settings.normalizeAdvantages ? " with normalized advantages" : ""}: ${verdict}.`;
+}
