@@ -1,6 +1,7 @@
 import * as Comlink from "comlink";
 import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
+import type { PytestExport } from "../../../io/pytestSnippet";
 import { LatestOnly } from "../../workerClient/latestOnly";
 import { LazyWorker } from "../../workerClient/lazyWorker";
 import { type PackedState, packState } from "./packState";
@@ -39,7 +40,7 @@ export class StateCodec {
     return this.worker.remote().csv(packed(state), results);
   }
 
-  pytest(state: PlaygroundState): Promise<string> {
+  pytest(state: PlaygroundState): Promise<PytestExport> {
     return this.worker.remote().pytest(packed(state));
   }
 

@@ -9,7 +9,7 @@ import { exportConventionCase } from "../../../io/conventionCaseExport";
 import { type CsvResults, exportCsv } from "../../../io/csvExport";
 import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
-import { pytestSnippet } from "../../../io/pytestSnippet";
+import { type PytestExport, pytestExport } from "../../../io/pytestSnippet";
 import { decodeState, encodeState } from "../../../io/shareLink";
 import { type PackedState, unpackState } from "./packState";
 
@@ -47,9 +47,12 @@ const api = {
       ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
       : { ok: false, message: exported.error.message };
   },
-  /** A pytest file that rebuilds the inputs and checks slime's scan against the serial loop. */
-  pytest(packed: PackedState): string {
-    return pytestSnippet(unpackState(packed));
+  /**
+   * A pytest file that rebuilds the inputs and checks slime's scan against its serial loop and
+   * against Scanlab's reference, with what Scanlab predicts slime's own assertion will do.
+   */
+  pytest(packed: PackedState): PytestExport {
+    return pytestExport(unpackState(packed));
   },
 };
 

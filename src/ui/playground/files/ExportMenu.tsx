@@ -1,5 +1,7 @@
+import { useRef, useState } from "react";
 import { conventionOf } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import type { PytestExport } from "../../../io/pytestSnippet";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import type { StateCodec } from "../compute/stateCodec";
 import { LIBRARY_LABELS } from "../conventions/conventionDifferences";
@@ -26,13 +28,14 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
       .then(() => onError(null))
       .catch((reason: unknown) => onError(`${what}: ${reason instanceof Error ? reason.message : String(reason)}`));
   };
+  const pytest = usePytestExport(codec);
   const png = (handle: { toPng(): Promise<Blob> } | null, fileName: string) => async () => {
     if (!handle) throw new Error("nothing is drawn yet");
     download(await handle.toPng(), fileName);
     onStatus(`Saved ${fileName}`);
   };
   return (
-    <Menu label="Export" title="Save what is on screen" testId="export-menu">
+    <Menu label="Export" title="Save what is on screen" testId="export-menu" onOpen={() => pytest.prepare(state)}>
       {(close) => (
         <ul className="export-items">
           <li>
@@ -111,7 +114,7 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
                 run(
                   "Copy as pytest",
                   async () => {
-                    const text = await codec.pytest(state);
+                    const { text } = await pytest.get(state);
                     if (await copyText(text)) onStatus("pytest copied to the clipboard");
                     else {
                       download(new Blob([text], { type: "text/x-python" }), "test_scanlab_playground.py");
@@ -124,7 +127,11 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
             >
               Copy as pytest
             </button>
-            <span className="caption">rebuilds the tensors and checks slime's scan against the serial loop</span>
+            <span className="caption">
+              rebuilds the tensors; checks slime's scan against its serial loop and against Scanlab's float64 reference,
+              each element within its float32 bound
+            </span>
+            <PytestNotice plan={pytest.plan?.state === state ? pytest.plan : null} />
           </li>
           <li>
             <button
@@ -168,5 +175,77 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
         </ul>
       )}
     </Menu>
+  );
+}
+
+interface PytestPlan {
+  state: PlaygroundState;
+  answer: PytestExport | null;
+  error: string | null;
+}
+
+/**
+ * The pytest export of the state on screen, prepared when the menu opens: the notice says what
+ * slime's own assertion will do before anything is copied, and the click copies that same file.
+ */
+function usePytestExport(codec: StateCodec) {
+  const [plan, setPlan] = useState<PytestPlan | null>(null);
+  const pending = useRef<{ state: PlaygroundState; answer: Promise<PytestExport> } | null>(null);
+  const get = (state: PlaygroundState): Promise<PytestExport> => {
+    if (pending.current?.state !== state) {
+      const answer = codec.pytest(state);
+      pending.current = { state, answer };
+      // A failed preparation is not kept: the next open or click tries again.
+      answer.catch(() => {
+        if (pending.current?.answer === answer) pending.current = null;
+      });
+    }
+    return pending.current.answer;
+  };
+  const prepare = (state: PlaygroundState) => {
+    if (pending.current?.state === state) return;
+    setPlan({ state, answer: null, error: null });
+    get(state).then(
+      (answer) => setPlan((now) => (now?.state === state ? { state, answer, error: null } : now)),
+      (reason: unknown) =>
+        setPlan((now) =>
+          now?.state === state
+            ? { state, answer: null, error: reason instanceof Error ? reason.message : String(reason) }
+            : now,
+        ),
+    );
+  };
+  return { plan, prepare, get };
+}
+
+/** What Scanlab predicts for slime's own assertion on these inputs, in words; text only. */
+function PytestNotice({ plan }: { plan: PytestPlan | null }) {
+  if (!plan) return null;
+  if (plan.error) {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict="error">
+        The check could not be prepared: {plan.error}
+      </span>
+    );
+  }
+  if (!plan.answer) {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict="pending">
+        Checking slime's own tolerance on these inputs…
+      </span>
+    );
+  }
+  const { prediction } = plan.answer;
+  if (prediction.verdict === "passes") {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict="passes">
+        {prediction.summary}
+      </span>
+    );
+  }
+  return (
+    <span className="notice pytest-notice" role="note" data-testid="pytest-notice" data-verdict={prediction.verdict}>
+      {prediction.summary} The snippet marks that assertion xfail (not strict); Scanlab's assertion must still pass.
+    </span>
   );
 }
