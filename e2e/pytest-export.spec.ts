@@ -61,6 +61,6 @@ test("the default view's notice says slime's tolerance holds, and the file marks
   await expect(page.getByText("pytest copied to the clipboard")).toBeVisible();
   const text = await page.evaluate(() => navigator.clipboard.readText());
   expect(text).not.toContain("xfail");
-  expect(text).toContain("def test_reinforce_plus_plus_returns_within_scanlab_bound(slime_returns):");
+  expect(text).toContain("def test_reinforce_plus_plus_returns_within_scanlab_bound(one_context_parallel_rank):");
   expect(problems).toEqual([]);
 });

@@ -119,7 +119,7 @@ describe("copy as pytest: Scanlab's assertion", () => {
     expect(snippet).toMatch(
       /\nSCANLAB_RETURNS_BOUND = torch\.tensor\(\[[0-9e.-]+(, [0-9e.-]+){3}\], dtype=torch\.float64\)/,
     );
-    expect(snippet).toContain("def test_reinforce_plus_plus_returns_within_scanlab_bound(slime_returns):");
+    expect(snippet).toContain("def test_reinforce_plus_plus_returns_within_scanlab_bound(one_context_parallel_rank):");
   });
 
   it("holds NaN and ±inf where Scanlab's emulation of slime's scan has them, written so Python imports it", () => {
@@ -140,6 +140,23 @@ describe("copy as pytest: Scanlab's assertion", () => {
     expect(big.prediction.nonFinite).toBe(172);
     const reference = floats(embedded(big.text, "SCANLAB_RETURNS"));
     expect(reference.filter(Number.isNaN)).toHaveLength(172);
+  });
+});
+
+describe("copy as pytest: where slime refuses the inputs", () => {
+  it("expects slime's own AssertionError for a fully masked REINFORCE++ row, as Scanlab's reference raises it", () => {
+    const rows: PlaygroundRow[] = [
+      { length: 3, kl: [0.1, 0.2, 0.3], lossMask: [1, 1, 1], outcome: 1 },
+      { length: 2, kl: [0.1, 0.2], lossMask: [0, 0], outcome: 1 },
+    ];
+    const { text, prediction } = pytestExport(inline("reinforce_pp", rows));
+    expect(prediction.verdict).toBe("raises");
+    expect(prediction.summary).toContain("AssertionError: Sequence at index 1 is fully masked.");
+    expect(text).toContain(
+      'with pytest.raises(AssertionError, match=re.escape("Sequence at index 1 is fully masked.")):\n        _slime_returns()',
+    );
+    expect(text).toContain("\nimport re\n");
+    expect(text).not.toContain("SCANLAB_RETURNS");
   });
 });
 

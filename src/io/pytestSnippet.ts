@@ -1,4 +1,4 @@
-import { outputErrorBounds } from "../core";
+import { outputErrorBounds, ScanInputError } from "../core";
 import { laneOf, materializeRows } from "./playgroundProblem";
 import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
 import { type LaneWriter, laneWriter, pyFloat, pyString } from "./pythonLanes";
@@ -6,6 +6,7 @@ import {
   namedOutputs,
   predictSlimeTolerance,
   RPP_CHUNK_SIZE,
+  raisesPrediction,
   SLIME_TOLERANCES,
   type SlimeSides,
   type SlimeTolerancePrediction,
@@ -43,8 +44,11 @@ export function pytestSnippet(state: PlaygroundState, rows: PlaygroundRow[] = ma
 }
 
 export function pytestExport(state: PlaygroundState, rows: PlaygroundRow[] = materializeRows(state)): PytestExport {
-  const sides = slimeSides(state, rows);
-  const prediction = predictSlimeTolerance(state, rows, sides);
+  const sides = sidesOrRefusal(state, rows);
+  const refused = sides instanceof ScanInputError ? sides : null;
+  const prediction = refused
+    ? raisesPrediction(state, refused.referenceText)
+    : predictSlimeTolerance(state, rows, sides as SlimeSides);
   const lanes = laneWriter(SMALL_DATA);
   const cols = rows.reduce((max, row) => Math.max(max, row.length), 0);
   const body =
@@ -54,22 +58,27 @@ export function pytestExport(state: PlaygroundState, rows: PlaygroundRow[] = mat
         ? gaeTest(state, rows, cols, lanes)
         : reinforcePPTest(state, rows, lanes);
   const shape = state.estimator === "reinforce_pp" ? [rows.reduce((n, row) => n + row.length, 0)] : [rows.length, cols];
-  const checked = scanlabLanes(state, rows, sides, shape, lanes);
+  const checked = refused ? [] : scanlabLanes(state, rows, sides as SlimeSides, shape, lanes);
   const xfail =
-    prediction.verdict === "passes"
+    prediction.verdict === "passes" || prediction.verdict === "raises"
       ? []
       : ["", `SLIME_TOLERANCE_XFAIL = ${pyString(`Scanlab predicted: ${prediction.summary}`)}`];
   const head = [
     `"""Scanlab playground export: ${caseLine(state)} on ${rows.length} row(s), lengths ${lengthsText(rows)}.`,
     "",
-    `Inputs: ${dataSource(state)}. Two tests run slime's own function on them:`,
-    "- slime's own assertion (tests/test_discounted_returns.py): its chunked scan against its float32",
-    "  serial loop, with its tolerances;",
-    "- Scanlab's: the same result against Scanlab's float64 serial reference (SCANLAB_*), each element",
-    "  held to Scanlab's float32 error bound for slime's chunked scan (*_BOUND).",
+    ...(refused
+      ? [`Inputs: ${dataSource(state)}. slime's own code refuses them, and the test expects it to.`]
+      : [
+          `Inputs: ${dataSource(state)}. Two tests run slime's own function on them:`,
+          "- slime's own assertion (tests/test_discounted_returns.py): its chunked scan against its float32",
+          "  serial loop, with its tolerances;",
+          "- Scanlab's: the same result against Scanlab's float64 serial reference (SCANLAB_*), each element",
+          "  held to Scanlab's float32 error bound for slime's chunked scan (*_BOUND).",
+        ]),
     `Scanlab predicted: ${prediction.summary}`,
     'Run from a slime checkout: pytest this_file.py"""',
     ...(lanes.usesBytes() ? ["import base64"] : []),
+    ...(refused ? ["import re"] : []),
     ...(state.estimator === "reinforce_pp" ? ["import sys", "import types"] : []),
     ...(lanes.usesBytes() ? ["import zlib"] : []),
     "",
@@ -95,9 +104,37 @@ export function pytestExport(state: PlaygroundState, rows: PlaygroundRow[] = mat
   ];
   const mark =
     prediction.verdict === "passes" ? [] : ["@pytest.mark.xfail(reason=SLIME_TOLERANCE_XFAIL, strict=False)"];
-  const tests = [...body.setup, "", ...mark, ...body.slimeTest, "", "", ...body.scanlabTest];
+  const tests = refused
+    ? [...body.setup, "", ...raisesTest(refused)]
+    : [...body.setup, "", ...mark, ...body.slimeTest, "", "", ...body.scanlabTest];
   const text = `${[...head, ...helpers, ...body.data, ...checked, ...xfail, "", ...tests].join("\n")}\n`;
   return { text, prediction };
+}
+
+/**
+ * slime's result on these inputs, or the error Scanlab's reference raises where slime's own code
+ * asserts (a fully masked REINFORCE++ row: `AssertionError: Sequence at index 1 is fully masked.`).
+ */
+function sidesOrRefusal(state: PlaygroundState, rows: PlaygroundRow[]): SlimeSides | ScanInputError {
+  try {
+    return slimeSides(state, rows);
+  } catch (thrown) {
+    const asserted =
+      thrown instanceof ScanInputError &&
+      thrown.referenceType === "AssertionError" &&
+      state.estimator === "reinforce_pp";
+    if (asserted) return thrown;
+    throw thrown;
+  }
+}
+
+/** The one test where slime refuses the inputs: it must raise what Scanlab's reference raises. */
+function raisesTest(error: ScanInputError): string[] {
+  return [
+    "def test_reinforce_plus_plus_returns_raises_as_scanlab_does(one_context_parallel_rank):",
+    `    with pytest.raises(${error.referenceType}, match=re.escape(${pyString(error.message)})):`,
+    "        _slime_returns()",
+  ];
 }
 
 /** Scanlab's assertion, the same in every file. */
@@ -239,7 +276,7 @@ function reinforcePPTest(state: PlaygroundState, rows: PlaygroundRow[], lanes: L
     setup: [
       "",
       "@pytest.fixture",
-      "def slime_returns(monkeypatch):",
+      "def one_context_parallel_rank(monkeypatch):",
       "    # Context parallel size 1, stubbed as slime's own test does.",
       "    mpu = types.SimpleNamespace(get_context_parallel_world_size=lambda: 1)",
       '    megatron = types.ModuleType("megatron")',
@@ -248,6 +285,9 @@ function reinforcePPTest(state: PlaygroundState, rows: PlaygroundRow[], lanes: L
       "    megatron.core = megatron_core",
       '    monkeypatch.setitem(sys.modules, "megatron", megatron)',
       '    monkeypatch.setitem(sys.modules, "megatron.core", megatron_core)',
+      "",
+      "",
+      "def _slime_returns():",
       "    return get_reinforce_plus_plus_returns(",
       "        rewards=OUTCOMES,",
       "        kl=KL,",
@@ -260,7 +300,8 @@ function reinforcePPTest(state: PlaygroundState, rows: PlaygroundRow[], lanes: L
       "",
     ],
     slimeTest: [
-      "def test_reinforce_plus_plus_returns_matches_serial(slime_returns):",
+      "def test_reinforce_plus_plus_returns_matches_serial(one_context_parallel_rank):",
+      "    slime_returns = _slime_returns()",
       "    assert len(slime_returns) == len(LENGTHS)",
       "    for reward, kl_for_seq, mask, actual_for_seq in zip(OUTCOMES, KL, LOSS_MASKS, slime_returns, strict=True):",
       "        token_rewards = -KL_COEF * kl_for_seq * mask",
@@ -269,7 +310,8 @@ function reinforcePPTest(state: PlaygroundState, rows: PlaygroundRow[], lanes: L
       `        torch.testing.assert_close(actual_for_seq, expected, atol=${sci(atol)}, rtol=${sci(rtol)})`,
     ],
     scanlabTest: [
-      "def test_reinforce_plus_plus_returns_within_scanlab_bound(slime_returns):",
+      "def test_reinforce_plus_plus_returns_within_scanlab_bound(one_context_parallel_rank):",
+      "    slime_returns = _slime_returns()",
       "    assert [len(r) for r in slime_returns] == LENGTHS",
       '    _assert_within_scanlab_bound("returns", torch.cat(slime_returns), SCANLAB_RETURNS, SCANLAB_RETURNS_BOUND)',
     ],

@@ -48,7 +48,8 @@ export interface OutputPrediction {
   nonFinite: number;
 }
 
-export type SlimeVerdict = "passes" | "near" | "fails";
+/** `raises`: slime's own code refuses the inputs (a fully masked REINFORCE++ row), as Scanlab's reference does. */
+export type SlimeVerdict = "passes" | "near" | "fails" | "raises";
 
 export interface SlimeTolerancePrediction {
   estimator: Estimator;
@@ -108,6 +109,24 @@ export function predictSlimeTolerance(
   const verdict: SlimeVerdict = over > 0 ? "fails" : worstFraction >= NEAR_FRACTION ? "near" : "passes";
   const prediction = { estimator: state.estimator, atol, rtol, outputs, elements, over, worstFraction, nonFinite };
   return { ...prediction, verdict, summary: summarize({ ...prediction, verdict }) };
+}
+
+/** The prediction where slime raises (`AssertionError: Sequence at index 1 is fully masked.`): nothing to compare. */
+export function raisesPrediction(state: PlaygroundState, errorText: string): SlimeTolerancePrediction {
+  const { atol, rtol } = SLIME_TOLERANCES[state.estimator];
+  const summary = `slime raises ${errorText} on these inputs, as Scanlab's reference does: the snippet expects that error.`;
+  return {
+    estimator: state.estimator,
+    atol,
+    rtol,
+    outputs: [],
+    elements: 0,
+    over: 0,
+    worstFraction: 0,
+    nonFinite: 0,
+    verdict: "raises",
+    summary,
+  };
 }
 
 /**

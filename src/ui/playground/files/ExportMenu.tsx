@@ -236,7 +236,7 @@ function PytestNotice({ plan }: { plan: PytestPlan | null }) {
     );
   }
   const { prediction } = plan.answer;
-  if (prediction.verdict === "passes") {
+  if (prediction.verdict === "passes" || prediction.verdict === "raises") {
     return (
       <span className="caption" data-testid="pytest-notice" data-verdict="passes">
         {prediction.summary}
