@@ -9,7 +9,7 @@ import { base64ToBytes } from "./float32Base64";
 import { laneOf, materializeRows } from "./playgroundProblem";
 import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, exampleById } from "./presets";
-import { pytestExport, pytestSnippet, SMALL_DATA } from "./pytestSnippet";
+import { pytestExport, pytestPrediction, pytestSnippet, SMALL_DATA } from "./pytestSnippet";
 import { namedOutputs, slimeProblem, slimeSides } from "./slimeTolerance";
 
 const big = (estimator: PlaygroundState["estimator"]): PlaygroundState => ({
@@ -32,7 +32,8 @@ const inline = (estimator: PlaygroundState["estimator"], rows: PlaygroundRow[], 
 function embedded(snippet: string, name: string): Uint8Array {
   const start = snippet.indexOf(`\n${name} = `) + name.length + 4;
   const end = start + (/\n[A-Z_]+ = |\n\n/.exec(snippet.slice(start))?.index ?? 0);
-  const text = [...snippet.slice(start, end).matchAll(/"([A-Za-z0-9+/=]+)"/g)].map((m) => m[1]).join("");
+  const expression = snippet.slice(start, end);
+  const text = [...expression.matchAll(/"([A-Za-z0-9+/=]+)"/g)].map((m) => m[1]).join("");
   return unzlibSync(base64ToBytes(text) as Uint8Array);
 }
 
@@ -180,6 +181,12 @@ describe("copy as pytest: xfail where slime's tolerance is too tight", () => {
     // Scanlab's own assertion is never marked.
     expect(text).toMatch(/\n\n\ndef test_chunked_gae_within_scanlab_bound\(\):/);
     expect(text.match(/@pytest\.mark\.xfail/g)).toHaveLength(1);
+  });
+
+  it("predicts without writing the file what the file then says (the menu's notice)", () => {
+    for (const state of [big("gae"), exampleById("nan-one-token")?.state as PlaygroundState]) {
+      expect(pytestPrediction(state)).toEqual(pytestExport(state).prediction);
+    }
   });
 
   it("marks nothing where slime's tolerance holds with margin", () => {

@@ -43,6 +43,17 @@ export function pytestSnippet(state: PlaygroundState, rows: PlaygroundRow[] = ma
   return pytestExport(state, rows).text;
 }
 
+/** The prediction pytestExport puts in the file, without writing the file. */
+export function pytestPrediction(
+  state: PlaygroundState,
+  rows: PlaygroundRow[] = materializeRows(state),
+): SlimeTolerancePrediction {
+  const sides = sidesOrRefusal(state, rows);
+  return sides instanceof ScanInputError
+    ? raisesPrediction(state, sides.referenceText)
+    : predictSlimeTolerance(state, rows, sides);
+}
+
 export function pytestExport(state: PlaygroundState, rows: PlaygroundRow[] = materializeRows(state)): PytestExport {
   const sides = sidesOrRefusal(state, rows);
   const refused = sides instanceof ScanInputError ? sides : null;

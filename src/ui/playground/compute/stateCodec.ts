@@ -2,6 +2,7 @@ import * as Comlink from "comlink";
 import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import type { PytestExport } from "../../../io/pytestSnippet";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import { LatestOnly } from "../../workerClient/latestOnly";
 import { LazyWorker } from "../../workerClient/lazyWorker";
 import { type PackedState, packState } from "./packState";
@@ -42,6 +43,10 @@ export class StateCodec {
 
   pytest(state: PlaygroundState): Promise<PytestExport> {
     return this.worker.remote().pytest(packed(state));
+  }
+
+  pytestPrediction(state: PlaygroundState): Promise<SlimeTolerancePrediction> {
+    return this.worker.remote().pytestPrediction(packed(state));
   }
 
   dispose(): void {

@@ -9,8 +9,9 @@ import { exportConventionCase } from "../../../io/conventionCaseExport";
 import { type CsvResults, exportCsv } from "../../../io/csvExport";
 import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
-import { type PytestExport, pytestExport } from "../../../io/pytestSnippet";
+import { type PytestExport, pytestExport, pytestPrediction } from "../../../io/pytestSnippet";
 import { decodeState, encodeState } from "../../../io/shareLink";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import { type PackedState, unpackState } from "./packState";
 
 export type DecodeAnswer = { ok: true; state: PlaygroundState } | { ok: false; message: string };
@@ -53,6 +54,13 @@ const api = {
    */
   pytest(packed: PackedState): PytestExport {
     return pytestExport(unpackState(packed));
+  },
+  /**
+   * What slime's own assertion will do on these inputs, alone: the menu shows it when it opens,
+   * and writing the file (seconds for a 16 × 8192 batch) waits for the click.
+   */
+  pytestPrediction(packed: PackedState): SlimeTolerancePrediction {
+    return pytestPrediction(unpackState(packed));
   },
 };
 

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { conventionOf } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import type { PytestExport } from "../../../io/pytestSnippet";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import type { StateCodec } from "../compute/stateCodec";
 import { LIBRARY_LABELS } from "../conventions/conventionDifferences";
@@ -180,42 +181,33 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
 
 interface PytestPlan {
   state: PlaygroundState;
-  answer: PytestExport | null;
+  prediction: SlimeTolerancePrediction | null;
   error: string | null;
 }
 
 /**
- * The pytest export of the state on screen, prepared when the menu opens: the notice says what
- * slime's own assertion will do before anything is copied, and the click copies that same file.
+ * The pytest export of the state on screen. When the menu opens, only what slime's own assertion
+ * will do is computed (the notice says it before anything is copied); the file itself, seconds of
+ * work for a 16 × 8192 batch, is written on the click.
  */
 function usePytestExport(codec: StateCodec) {
   const [plan, setPlan] = useState<PytestPlan | null>(null);
-  const pending = useRef<{ state: PlaygroundState; answer: Promise<PytestExport> } | null>(null);
-  const get = (state: PlaygroundState): Promise<PytestExport> => {
-    if (pending.current?.state !== state) {
-      const answer = codec.pytest(state);
-      pending.current = { state, answer };
-      // A failed preparation is not kept: the next open or click tries again.
-      answer.catch(() => {
-        if (pending.current?.answer === answer) pending.current = null;
-      });
-    }
-    return pending.current.answer;
-  };
+  const asked = useRef<PlaygroundState | null>(null);
   const prepare = (state: PlaygroundState) => {
-    if (pending.current?.state === state) return;
-    setPlan({ state, answer: null, error: null });
-    get(state).then(
-      (answer) => setPlan((now) => (now?.state === state ? { state, answer, error: null } : now)),
-      (reason: unknown) =>
-        setPlan((now) =>
-          now?.state === state
-            ? { state, answer: null, error: reason instanceof Error ? reason.message : String(reason) }
-            : now,
-        ),
+    if (asked.current === state) return;
+    asked.current = state;
+    setPlan({ state, prediction: null, error: null });
+    const settle = (next: PytestPlan) => setPlan((now) => (now?.state === state ? next : now));
+    codec.pytestPrediction(state).then(
+      (prediction) => settle({ state, prediction, error: null }),
+      (reason: unknown) => {
+        // A failed check is not kept: the next open asks again.
+        if (asked.current === state) asked.current = null;
+        settle({ state, prediction: null, error: reason instanceof Error ? reason.message : String(reason) });
+      },
     );
   };
-  return { plan, prepare, get };
+  return { plan, prepare, get: (state: PlaygroundState): Promise<PytestExport> => codec.pytest(state) };
 }
 
 /** What Scanlab predicts for slime's own assertion on these inputs, in words; text only. */
@@ -228,14 +220,14 @@ function PytestNotice({ plan }: { plan: PytestPlan | null }) {
       </span>
     );
   }
-  if (!plan.answer) {
+  if (!plan.prediction) {
     return (
       <span className="caption" data-testid="pytest-notice" data-verdict="pending">
         Checking slime's own tolerance on these inputs…
       </span>
     );
   }
-  const { prediction } = plan.answer;
+  const { prediction } = plan;
   if (prediction.verdict === "passes" || prediction.verdict === "raises") {
     return (
       <span className="caption" data-testid="pytest-notice" data-verdict="passes">
