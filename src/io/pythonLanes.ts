@@ -145,6 +145,8 @@ function nextFloat32Down(f: number): number {
 export function pyFloat(x: number, float32 = false): string {
   if (Number.isNaN(x)) return 'float("nan")';
   if (!Number.isFinite(x)) return x > 0 ? 'float("inf")' : '-float("inf")';
+  // String(-0) is "0": the sign of a zero input is kept, as the tensor it rebuilds had it.
+  if (Object.is(x, -0)) return "-0.0";
   const text = float32 ? float32Text(x) : String(x);
   return /[.e]/.test(text) ? text.replace("e+", "e") : `${text}.0`;
 }
