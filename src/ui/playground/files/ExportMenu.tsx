@@ -115,6 +115,8 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
                 run(
                   "Copy as pytest",
                   async () => {
+                    // Seconds for a large batch: say it is under way.
+                    onStatus("Writing the pytest file…");
                     const { text } = await pytest.get(state);
                     if (await copyText(text)) onStatus("pytest copied to the clipboard");
                     else {
@@ -230,7 +232,7 @@ function PytestNotice({ plan }: { plan: PytestPlan | null }) {
   const { prediction } = plan;
   if (prediction.verdict === "passes" || prediction.verdict === "raises") {
     return (
-      <span className="caption" data-testid="pytest-notice" data-verdict="passes">
+      <span className="caption" data-testid="pytest-notice" data-verdict={prediction.verdict}>
         {prediction.summary}
       </span>
     );
