@@ -1,5 +1,6 @@
 import { buildCase, buildCaseFile } from "./caseBuilder";
 import type { CaseFile } from "./caseSchema";
+import { firstNonFinite, nonFiniteOutputMessage } from "./finiteJson";
 import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
 import { describeNonFinite, findNonFinite } from "./nonFinite";
 import { materializeRows, paddingStats, stateToProblem } from "./playgroundProblem";
@@ -55,6 +56,8 @@ export function exportCase(state: PlaygroundState, name?: string): IoResult<Case
       ),
     );
     const file = buildCaseFile([c], "exported from the Scanlab playground");
+    const overflow = firstNonFinite(file);
+    if (overflow) return failure(new IoError("", nonFiniteOutputMessage(overflow), "Case export"));
     return success({ file, text: `${JSON.stringify(file)}\n`, fileName: `${safeFileName(caseName)}.json` });
   } catch (thrown) {
     return failure(new IoError("", `could not be written (${describeThrown(thrown)})`, "Case export"));

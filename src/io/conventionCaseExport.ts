@@ -3,6 +3,7 @@ import { buildCaseFile } from "./caseBuilder";
 import type { CaseExport } from "./caseExport";
 import type { ConventionCase } from "./caseSchema";
 import { conventionOf, stateToConvention } from "./conventionProblem";
+import { firstNonFinite, nonFiniteOutputMessage } from "./finiteJson";
 import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
 import { describeConventionNonFinite } from "./nonFinite";
 import { materializeRows } from "./playgroundProblem";
@@ -73,6 +74,8 @@ export function exportConventionCase(
       ...(error ? { expect_error: error } : {}),
     };
     const file = buildCaseFile([c], "exported from the Scanlab playground (library convention)");
+    const overflow = firstNonFinite(file);
+    if (overflow) return failure(new IoError("", nonFiniteOutputMessage(overflow), "Convention case export"));
     return success({ file, text: `${JSON.stringify(file)}\n`, fileName: `${name}.json` });
   } catch (thrown) {
     return failure(new IoError("", `could not be written (${describeThrown(thrown)})`, "Convention case export"));

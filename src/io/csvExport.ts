@@ -54,10 +54,10 @@ export function exportCsv(
         for (const name of names) {
           const ref = (tables.reference[name] as ArrayLike<number>)[i];
           const chunked = (tables.chunked[name] as ArrayLike<number>)[i];
-          const err = Math.abs(chunked - ref);
+          const err = absError(chunked, ref);
           cells.push(numberText(ref), numberText(chunked), numberText(err), numberText(relative(err, ref)));
           const serial32 = tables.serial32?.[name];
-          if (serial32) cells.push(numberText(serial32[i]), numberText(Math.abs(serial32[i] - ref)));
+          if (serial32) cells.push(numberText(serial32[i]), numberText(absError(serial32[i], ref)));
         }
         lines.push(cells.join(","));
       }
@@ -82,6 +82,11 @@ function inputColumns(estimator: PlaygroundState["estimator"]): InputColumn[] {
   if (estimator === "discounted") return [lane("reward", "rewards")];
   if (estimator === "gae") return [lane("reward", "rewards"), lane("value", "values")];
   return [lane("kl", "kl"), { name: "outcome", values: (row) => new Array(row.length).fill(row.outcome ?? 0) }];
+}
+
+/** |a − b|, and 0 where both are the same infinity (inf − inf is NaN, but the two scans agree there). */
+function absError(a: number, b: number): number {
+  return a === b ? 0 : Math.abs(a - b);
 }
 
 function relative(err: number, ref: number): number {

@@ -77,7 +77,10 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
       }
       if (!NUMBER.test(cell)) return fail(where(c), `${JSON.stringify(clip(cell))} is not a number`);
       const value = Number(cell);
-      if (Math.abs(value) > FLOAT32_MAX) return fail(where(c), `${cell} is outside the float32 range (±3.4e38)`);
+      // numpy, pandas and Scanlab's own export print FLT_MAX as 3.4028235e+38, a little above it:
+      // what counts is whether the value rounds to a finite float32, as every input is rounded.
+      if (Math.abs(Math.fround(value)) > FLOAT32_MAX)
+        return fail(where(c), `${cell} is outside the float32 range (±3.4e38)`);
       values[c] = value;
     }
     if (end > MAX_TOKENS) return fail(`line ${r + 1}`, `has ${end} values, above the limit of ${MAX_TOKENS} tokens`);

@@ -7,10 +7,12 @@ export interface MenuProps {
   /** The panel's content; `close` hides it (after an action). */
   children(close: () => void): ReactNode;
   align?: "left" | "right";
+  /** Called when the panel opens: a panel can prepare what it shows only then (the pytest export's check). */
+  onOpen?(): void;
 }
 
 /** A button that opens a panel under it; Escape or a click elsewhere closes it, focus returns to the button. */
-export function Menu({ label, title, testId, children, align = "left" }: MenuProps) {
+export function Menu({ label, title, testId, children, align = "left", onOpen }: MenuProps) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
@@ -42,7 +44,10 @@ export function Menu({ label, title, testId, children, align = "left" }: MenuPro
         aria-controls={id}
         title={title}
         data-testid={testId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          if (!open) onOpen?.();
+          setOpen(!open);
+        }}
       >
         {label} ▾
       </button>

@@ -1,6 +1,8 @@
 import * as Comlink from "comlink";
 import type { CsvResults } from "../../../io/csvExport";
 import type { PlaygroundState } from "../../../io/playgroundState";
+import type { PytestExport } from "../../../io/pytestSnippet";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import { LatestOnly } from "../../workerClient/latestOnly";
 import { LazyWorker } from "../../workerClient/lazyWorker";
 import type { LaneTarget } from "../files/importFile";
@@ -47,8 +49,12 @@ export class StateCodec {
     return this.worker.remote().csv(packed(state), results);
   }
 
-  pytest(state: PlaygroundState): Promise<string> {
+  pytest(state: PlaygroundState): Promise<PytestExport> {
     return this.worker.remote().pytest(packed(state));
+  }
+
+  pytestPrediction(state: PlaygroundState): Promise<SlimeTolerancePrediction> {
+    return this.worker.remote().pytestPrediction(packed(state));
   }
 
   dispose(): void {

@@ -9,8 +9,9 @@ import { exportConventionCase } from "../../../io/conventionCaseExport";
 import { type CsvResults, exportCsv } from "../../../io/csvExport";
 import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
-import { pytestSnippet } from "../../../io/pytestSnippet";
+import { type PytestExport, pytestExport, pytestPrediction } from "../../../io/pytestSnippet";
 import { decodeState, encodeState } from "../../../io/shareLink";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import { type Imported, importFile, type LaneTarget } from "../files/importFile";
 import { type PackedState, packState, unpackState } from "./packState";
 
@@ -67,9 +68,19 @@ const api = {
       ? { ok: true, text: exported.value.text, fileName: exported.value.fileName }
       : { ok: false, message: exported.error.message };
   },
-  /** A pytest file that rebuilds the inputs and checks slime's scan against the serial loop. */
-  pytest(packed: PackedState): string {
-    return pytestSnippet(unpackState(packed));
+  /**
+   * A pytest file that rebuilds the inputs and checks slime's scan against its serial loop and
+   * against Scanlab's reference, with what Scanlab predicts slime's own assertion will do.
+   */
+  pytest(packed: PackedState): PytestExport {
+    return pytestExport(unpackState(packed));
+  },
+  /**
+   * What slime's own assertion will do on these inputs, alone: the menu shows it when it opens,
+   * and writing the file (seconds for a 16 × 8192 batch) waits for the click.
+   */
+  pytestPrediction(packed: PackedState): SlimeTolerancePrediction {
+    return pytestPrediction(unpackState(packed));
   },
 };
 

@@ -1,5 +1,8 @@
+import { useRef, useState } from "react";
 import { conventionOf } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import type { PytestExport } from "../../../io/pytestSnippet";
+import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import type { StateCodec } from "../compute/stateCodec";
 import { LIBRARY_LABELS } from "../conventions/conventionDifferences";
@@ -26,13 +29,14 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
       .then(() => onError(null))
       .catch((reason: unknown) => onError(prefixed(what, reason)));
   };
+  const pytest = usePytestExport(codec);
   const png = (handle: { toPng(): Promise<Blob> } | null, fileName: string) => async () => {
     if (!handle) throw new Error("nothing is drawn yet");
     download(await handle.toPng(), fileName);
     onStatus(`Saved ${fileName}`);
   };
   return (
-    <Menu label="Export" title="Save what is on screen" testId="export-menu">
+    <Menu label="Export" title="Save what is on screen" testId="export-menu" onOpen={() => pytest.prepare(state)}>
       {(close) => (
         <ul className="export-items">
           <li>
@@ -111,7 +115,9 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
                 run(
                   "Copy as pytest",
                   async () => {
-                    const text = await codec.pytest(state);
+                    // Seconds for a large batch: say it is under way.
+                    onStatus("Writing the pytest file…");
+                    const { text } = await pytest.get(state);
                     if (await copyText(text)) onStatus("pytest copied to the clipboard");
                     else {
                       download(new Blob([text], { type: "text/x-python" }), "test_scanlab_playground.py");
@@ -124,7 +130,11 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
             >
               Copy as pytest
             </button>
-            <span className="caption">rebuilds the tensors and checks slime's scan against the serial loop</span>
+            <span className="caption">
+              rebuilds the tensors; checks slime's scan against its serial loop and against Scanlab's float64 reference,
+              each element within its float32 bound
+            </span>
+            <PytestNotice plan={pytest.plan?.state === state ? pytest.plan : null} />
           </li>
           <li>
             <button
@@ -178,4 +188,67 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
 export function prefixed(what: string, reason: unknown): string {
   const message = reason instanceof Error ? reason.message : String(reason);
   return message.startsWith(`${what}: `) ? message : `${what}: ${message}`;
+}
+
+interface PytestPlan {
+  state: PlaygroundState;
+  prediction: SlimeTolerancePrediction | null;
+  error: string | null;
+}
+
+/**
+ * The pytest export of the state on screen. When the menu opens, only what slime's own assertion
+ * will do is computed (the notice says it before anything is copied); the file itself, seconds of
+ * work for a 16 × 8192 batch, is written on the click.
+ */
+function usePytestExport(codec: StateCodec) {
+  const [plan, setPlan] = useState<PytestPlan | null>(null);
+  const asked = useRef<PlaygroundState | null>(null);
+  const prepare = (state: PlaygroundState) => {
+    if (asked.current === state) return;
+    asked.current = state;
+    setPlan({ state, prediction: null, error: null });
+    const settle = (next: PytestPlan) => setPlan((now) => (now?.state === state ? next : now));
+    codec.pytestPrediction(state).then(
+      (prediction) => settle({ state, prediction, error: null }),
+      (reason: unknown) => {
+        // A failed check is not kept: the next open asks again.
+        if (asked.current === state) asked.current = null;
+        settle({ state, prediction: null, error: reason instanceof Error ? reason.message : String(reason) });
+      },
+    );
+  };
+  return { plan, prepare, get: (state: PlaygroundState): Promise<PytestExport> => codec.pytest(state) };
+}
+
+/** What Scanlab predicts for slime's own assertion on these inputs, in words; text only. */
+function PytestNotice({ plan }: { plan: PytestPlan | null }) {
+  if (!plan) return null;
+  if (plan.error) {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict="error">
+        The check could not be prepared: {plan.error}
+      </span>
+    );
+  }
+  if (!plan.prediction) {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict="pending">
+        Checking slime's own tolerance on these inputs…
+      </span>
+    );
+  }
+  const { prediction } = plan;
+  if (prediction.verdict === "passes" || prediction.verdict === "raises") {
+    return (
+      <span className="caption" data-testid="pytest-notice" data-verdict={prediction.verdict}>
+        {prediction.summary}
+      </span>
+    );
+  }
+  return (
+    <span className="notice pytest-notice" role="note" data-testid="pytest-notice" data-verdict={prediction.verdict}>
+      {prediction.summary} The snippet marks that assertion xfail (not strict); Scanlab's assertion must still pass.
+    </span>
+  );
 }
