@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
+import { openRunDump } from "./runPage";
 
 /**
  * Accessibility of every view, in the state a user works in (a result on screen, a replay at its
@@ -35,6 +36,10 @@ const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) 
     ready: async (page) => {
       await expect(page.locator("main, .app").first()).toBeVisible();
     },
+  },
+  run: {
+    query: "?view=run",
+    ready: openRunDump,
   },
 };
 

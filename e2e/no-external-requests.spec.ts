@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
+import { openRunDump } from "./runPage";
 
 /**
  * The page works with no network beyond its own origin: no font, script, stylesheet, wasm file or
@@ -43,6 +44,10 @@ const WORK: Record<
     ready: async (page) => {
       await expect(page.locator("main, .app").first()).toBeVisible();
     },
+  },
+  run: {
+    query: "?view=run",
+    ready: openRunDump,
   },
 };
 

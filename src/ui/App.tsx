@@ -10,6 +10,7 @@ const ConformanceView = lazy(() =>
   import("./conformance/ConformanceView").then((m) => ({ default: m.ConformanceView })),
 );
 const BenchView = lazy(() => import("./bench/BenchView").then((m) => ({ default: m.BenchView })));
+const RunView = lazy(() => import("./run/RunView").then((m) => ({ default: m.RunView })));
 
 function Loading({ what }: { what: string }) {
   return (
@@ -27,10 +28,17 @@ export function App() {
   const conformance = state.view === "conformance";
   const player = state.view === "player";
   const bench = state.view === "bench";
+  const run = state.view === "run";
   return (
     <div className={conformance || bench ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
-      {conformance ? (
+      {run ? (
+        <main className="app">
+          <Suspense fallback={<Loading what="run view" />}>
+            <RunView urlProblems={problems} />
+          </Suspense>
+        </main>
+      ) : conformance ? (
         <main className="app">
           <Suspense fallback={<Loading what="conformance view" />}>
             <ConformanceView initial={state} urlProblems={problems} debug={debug} />

@@ -11,6 +11,7 @@ const VIEWS: { view: View; label: string; href: string }[] = [
   { view: "player", label: "Player", href: "?view=player" },
   { view: "conformance", label: "Conformance", href: "?view=conformance" },
   { view: "bench", label: "Benchmark", href: "?view=bench" },
+  { view: "run", label: "Your run", href: "?view=run" },
 ];
 
 /** The slim bar on every view: the name, the views, and the active view's actions. */

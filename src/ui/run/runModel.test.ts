@@ -55,3 +55,25 @@ describe("the run view's model", () => {
     expect(grid?.actual[0]).toBe(dump.samples[0].advantages?.[0]);
   });
 });
+
+describe("a dump's sample in the playground", () => {
+  it("REINFORCE++: the KL lane, the mask and the reward as the outcome; ppo: GAE over −β·kl with the reward on the last token", async () => {
+    const { sampleToPlayground } = await import("./runToPlayground");
+    const settings = { ...SLIME_DEFAULTS, gamma: 0.99, klCoef: 0.5, lambd: 0.95 };
+    const sample = { length: 3, reward: 1, lossMask: [1, 0, 1], kl: [0.5, 1, 2], values: [0.25, 0.5, 0.75] };
+    const rpp = sampleToPlayground(sample, { ...settings, advantageEstimator: "reinforce_plus_plus" });
+    expect(typeof rpp !== "string" && rpp.estimator).toBe("reinforce_pp");
+    expect(typeof rpp !== "string" && rpp.data).toEqual({
+      source: "inline",
+      rows: [{ length: 3, kl: [0.5, 1, 2], lossMask: [1, 0, 1], outcome: 1 }],
+    });
+    const ppo = sampleToPlayground(sample, { ...settings, advantageEstimator: "ppo" });
+    if (typeof ppo === "string" || ppo.data.source !== "inline") throw new Error("expected a state");
+    expect(ppo.estimator).toBe("gae");
+    expect(ppo.data.rows[0].rewards).toEqual([-0.25, -0.5, 0]);
+    expect(sampleToPlayground(sample, { ...settings, advantageEstimator: "grpo" })).toMatch(/no scan to watch/);
+    expect(sampleToPlayground({ ...sample, values: null }, { ...settings, advantageEstimator: "ppo" })).toMatch(
+      /no critic values/,
+    );
+  });
+});

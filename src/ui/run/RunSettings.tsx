@@ -1,0 +1,106 @@
+import { KL_LOSS_TYPES, SLIME_ESTIMATORS, type SlimeSettings } from "../../core";
+
+export interface RunSettingsProps {
+  settings: SlimeSettings;
+  /** What the dump decides (values present → ppo): marked beside the field. */
+  guess: Partial<SlimeSettings>;
+  onChange(next: SlimeSettings): void;
+  onSearch(): void;
+  searching: boolean;
+}
+
+const NUMBER_FIELDS = [
+  ["gamma", "gamma", "--gamma: the discount γ"],
+  ["lambd", "lambd", "--lambd: GAE's λ (ppo)"],
+  ["klCoef", "kl_coef", "--kl-coef: β of the KL penalty"],
+  ["contextParallelSize", "context_parallel_size", "--context-parallel-size: where ppo's CP rank 0 puts the reward"],
+] as const;
+
+/**
+ * The run's arguments under slime's own names: a dump does not store them. Pre-filled with what
+ * the dump decides; "Find the settings" replays every estimator, normalisation and KL formula.
+ */
+export function RunSettings({ settings, guess, onChange, onSearch, searching }: RunSettingsProps) {
+  const set = <K extends keyof SlimeSettings>(key: K, value: SlimeSettings[K]) =>
+    onChange({ ...settings, [key]: value });
+  const guessed = (key: keyof SlimeSettings) =>
+    guess[key] !== undefined ? <span className="muted small"> (from the dump)</span> : null;
+  return (
+    <fieldset className="panel run-settings" data-testid="run-settings">
+      <legend>The run's settings (slime's arguments)</legend>
+      <label>
+        advantage_estimator{guessed("advantageEstimator")}
+        <select
+          value={settings.advantageEstimator}
+          data-testid="run-estimator"
+          onChange={(event) =>
+            set("advantageEstimator", event.currentTarget.value as SlimeSettings["advantageEstimator"])
+          }
+        >
+          {SLIME_ESTIMATORS.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {NUMBER_FIELDS.map(([key, name, help]) => (
+        <label key={key} title={help}>
+          {name}
+          {guessed(key)}
+          <input
+            type="number"
+            step="any"
+            min={key === "contextParallelSize" ? 1 : 0}
+            value={settings[key]}
+            data-testid={`run-${name}`}
+            onChange={(event) => {
+              const value = event.currentTarget.valueAsNumber;
+              if (
+                Number.isFinite(value) &&
+                value >= 0 &&
+                (key !== "contextParallelSize" || (Number.isInteger(value) && value >= 1))
+              ) {
+                set(key, value);
+              }
+            }}
+          />
+        </label>
+      ))}
+      <label>
+        kl_loss_type{guessed("klLossType")}
+        <select
+          value={settings.klLossType}
+          data-testid="run-kl_loss_type"
+          onChange={(event) => set("klLossType", event.currentTarget.value as SlimeSettings["klLossType"])}
+        >
+          {KL_LOSS_TYPES.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={settings.normalizeAdvantages}
+          data-testid="run-normalize_advantages"
+          onChange={(event) => set("normalizeAdvantages", event.currentTarget.checked)}
+        />
+        normalize_advantages
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={settings.useRolloutLogprobs}
+          onChange={(event) => set("useRolloutLogprobs", event.currentTarget.checked)}
+        />
+        use_rollout_logprobs
+      </label>
+      <button type="button" onClick={onSearch} disabled={searching} data-testid="run-search">
+        {searching ? "Trying every estimator…" : "Find the settings that reproduce the dump"}
+      </button>
+    </fieldset>
+  );
+}
