@@ -126,6 +126,10 @@ def write_formats():
     torch.save(x.to(torch.bfloat16), f"{OUT}/tensor_bf16.pt")
     torch.save({"half": x.to(torch.float16), "double": x.double(), "flag": x > 0, "byte": (x * 10).to(torch.uint8),
                 "view": x[1:, 2:5], "transposed": x.t(), "scalar": x[0, 0]}, f"{OUT}/dtypes_views.pt")
+    # pickle protocol 4 (FRAME, MEMOIZE, SHORT_BINUNICODE, STACK_GLOBAL), as torch.save(..., pickle_protocol=4) writes it
+    torch.save({"rewards": x, "loss_mask": (x > 0).int()}, f"{OUT}/protocol4.pt", pickle_protocol=4)
+    MANIFEST.append({"file": "protocol4.pt", "kind": "plain", "expect": "tree",
+                     "values": {"rewards": x.tolist(), "loss_mask": (x > 0).int().tolist()}})
     MANIFEST.append({"file": "tensor_bf16.pt", "kind": "plain", "expect": "tree", "values": x.to(torch.bfloat16).float().tolist()})
     MANIFEST.append({"file": "dtypes_views.pt", "kind": "plain", "expect": "tree",
                      "values": {"half": x.half().float().tolist(), "double": x.double().tolist(), "flag": (x > 0).int().tolist(),
