@@ -93,6 +93,11 @@ describe("scanlab dump", () => {
       expect(bad.status).toBe(2);
       expect(bad.stderr).not.toMatch(/\n\s+at /);
     }
+    const cp = await scanlab(["dump", "x.pt", "--context-parallel-size", "0"], {});
+    expect(cp.stderr).toMatch(
+      /^scanlab: --context-parallel-size must be a whole number from 1 to 1024; got "0"\n\nUsage: scanlab dump FILE/,
+    );
+    expect(cp.stderr).not.toContain("scanlab check FILE");
     const missing = await scanlab(["dump", "nope.pt"], {});
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("cannot read nope.pt");

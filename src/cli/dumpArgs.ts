@@ -13,7 +13,8 @@ The dump does not store the run's arguments: give them with slime's names; what 
 dump decides (values present: ppo; the KL formula that reproduces its kl) is filled in.
 
 Options (slime's defaults when neither given nor decided by the dump):
-  --advantage-estimator E   ${SLIME_ESTIMATORS.join(", ")} (default grpo)
+  --advantage-estimator E   ${SLIME_ESTIMATORS.slice(0, 4).join(", ")},
+                            ${SLIME_ESTIMATORS.slice(4).join(", ")} (default grpo)
   --gamma G                 discount (default 1)
   --lambd L                 GAE lambda (default 1)
   --kl-coef B               KL penalty coefficient (default 0)
