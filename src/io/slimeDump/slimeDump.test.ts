@@ -91,6 +91,10 @@ describe("the shared real dumps, with the settings they were written with", () =
     expect(plain.lanes?.lossMask?.[0]).toHaveLength(500);
     const npz = open("slime-shared/batch.npz");
     expect(Object.keys(npz.lanes ?? {}).sort()).toEqual(["rewards", "unused", "values"]);
+    const withLengths = open("generated/batch_deflated.npz");
+    expect(withLengths.lanes?.lengths).toEqual([7, 5, 3]);
+    expect(withLengths.lanes?.lossMask).toHaveLength(3);
+    expect(withLengths.lanes?.unused).toEqual([]);
   });
 });
 
