@@ -153,6 +153,12 @@ describe("scanlab dump", () => {
     expect(grpo.stderr).toContain("has no golden-case kind");
   });
 
+  it("reads standard input for -", async () => {
+    const r = await scanlab(["dump", "-", ...rpp.flags], {}, fixtureBytes(rpp.file));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^-: slime train dump, 8 samples/);
+  });
+
   it("dump --help shows the dump usage", async () => {
     const r = await scanlab(["dump", "--help"]);
     expect(r.status).toBe(0);
