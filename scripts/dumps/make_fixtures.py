@@ -93,6 +93,9 @@ def write_trains():
     train_dump("rpp_norm_g1_kl002_k2", dict(advantage_estimator="reinforce_plus_plus", gamma=1.0, kl_coef=0.02, kl_loss_type="k2", normalize_advantages=True),
                dict(seed=14, turns_list=ragged, rewards=rew8, n_per_prompt=1, rollout="rollout_of_rpp_norm_g1_kl002_k2"),
                note="ragged 1…2990 tokens, multi-turn holes; its rollout dump is beside it")
+    train_dump("rpp_rolloutlp_g099_kl002_k3", dict(advantage_estimator="reinforce_plus_plus", gamma=0.99, kl_coef=0.02, kl_loss_type="k3", use_rollout_logprobs=True),
+               dict(seed=21, turns_list=small, rewards=rew4, n_per_prompt=1),
+               note="--use-rollout-logprobs: the KL comes from the rollout engine's log-probs")
     train_dump("rppb_norm_kl005_k1", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, kl_coef=0.05, kl_loss_type="k1", normalize_advantages=True),
                dict(seed=15, turns_list=small, rewards=rew4, n_per_prompt=2))
     train_dump("rppb_kl003_lowvar", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, kl_coef=0.03, kl_loss_type="low_var_kl"),
@@ -126,6 +129,10 @@ def write_formats():
     torch.save(x.to(torch.bfloat16), f"{OUT}/tensor_bf16.pt")
     torch.save({"half": x.to(torch.float16), "double": x.double(), "flag": x > 0, "byte": (x * 10).to(torch.uint8),
                 "view": x[1:, 2:5], "transposed": x.t(), "scalar": x[0, 0]}, f"{OUT}/dtypes_views.pt")
+    # pickle protocol 4 (FRAME, MEMOIZE, SHORT_BINUNICODE, STACK_GLOBAL), as torch.save(..., pickle_protocol=4) writes it
+    torch.save({"rewards": x, "loss_mask": (x > 0).int()}, f"{OUT}/protocol4.pt", pickle_protocol=4)
+    MANIFEST.append({"file": "protocol4.pt", "kind": "plain", "expect": "tree",
+                     "values": {"rewards": x.tolist(), "loss_mask": (x > 0).int().tolist()}})
     MANIFEST.append({"file": "tensor_bf16.pt", "kind": "plain", "expect": "tree", "values": x.to(torch.bfloat16).float().tolist()})
     MANIFEST.append({"file": "dtypes_views.pt", "kind": "plain", "expect": "tree",
                      "values": {"half": x.half().float().tolist(), "double": x.double().tolist(), "flag": (x > 0).int().tolist(),

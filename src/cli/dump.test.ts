@@ -93,6 +93,11 @@ describe("scanlab dump", () => {
       expect(bad.status).toBe(2);
       expect(bad.stderr).not.toMatch(/\n\s+at /);
     }
+    const cp = await scanlab(["dump", "x.pt", "--context-parallel-size", "0"], {});
+    expect(cp.stderr).toMatch(
+      /^scanlab: --context-parallel-size must be a whole number from 1 to 1024; got "0"\n\nUsage: scanlab dump FILE/,
+    );
+    expect(cp.stderr).not.toContain("scanlab check FILE");
     const missing = await scanlab(["dump", "nope.pt"], {});
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("cannot read nope.pt");
@@ -146,6 +151,12 @@ describe("scanlab dump", () => {
     );
     expect(grpo.status).toBe(2);
     expect(grpo.stderr).toContain("has no golden-case kind");
+  });
+
+  it("reads standard input for -", async () => {
+    const r = await scanlab(["dump", "-", ...rpp.flags], {}, fixtureBytes(rpp.file));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^-: slime train dump, 8 samples/);
   });
 
   it("dump --help shows the dump usage", async () => {

@@ -11,9 +11,11 @@ slime's compute_advantages_and_returns on its inputs in float64 and holds each s
 stored advantages and returns to Scanlab's per-element float32 bound of that reference.
 The dump does not store the run's arguments: give them with slime's names; what the
 dump decides (values present: ppo; the KL formula that reproduces its kl) is filled in.
+FILE may be - to read standard input.
 
 Options (slime's defaults when neither given nor decided by the dump):
-  --advantage-estimator E   ${SLIME_ESTIMATORS.join(", ")} (default grpo)
+  --advantage-estimator E   ${SLIME_ESTIMATORS.slice(0, 4).join(", ")},
+                            ${SLIME_ESTIMATORS.slice(4).join(", ")} (default grpo)
   --gamma G                 discount (default 1)
   --lambd L                 GAE lambda (default 1)
   --kl-coef B               KL penalty coefficient (default 0)

@@ -17,6 +17,7 @@ import type { DumpArgs } from "./dumpArgs";
 export interface DumpIO {
   stdout(text: string): void;
   readFile(path: string): Promise<Uint8Array>;
+  readStdin(): Promise<Uint8Array>;
   writeFile(path: string, text: string): Promise<void>;
   /** JSON text with Infinity and NaN written as strings (JSON has neither). */
   json(value: unknown): string;
@@ -70,11 +71,11 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
 async function openDump(path: string, io: DumpIO): Promise<UnderstoodDump> {
   let bytes: Uint8Array;
   try {
-    bytes = await io.readFile(path);
+    bytes = path === "-" ? await io.readStdin() : await io.readFile(path);
   } catch (error) {
     throw new DumpFileError(`cannot read ${printable(path)}: ${printable((error as Error).message)}`);
   }
-  const name = path.split("/").pop() ?? path;
+  const name = path === "-" ? "standard input" : (path.split("/").pop() ?? path);
   const file = readTensorFile(bytes, name);
   if (!file.ok) throw new DumpFileError(printable(file.error.message));
   const dump = understandDump(file.value.root, name);

@@ -14,6 +14,7 @@ import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from
 import { printable, printableLines } from "../io/printable";
 import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
 import { runCpLayout } from "./cpLayoutReport";
+import { DUMP_USAGE, isDump } from "./dumpArgs";
 import { DumpFileError, runDump } from "./dumpCommand";
 import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
@@ -52,7 +53,8 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
     return await run(argv, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`scanlab: ${printable(error.message)}\n\n${USAGE}`);
+      // A dump command line gets the dump usage: the whole text would bury the line that matters.
+      io.stderr(`scanlab: ${printable(error.message)}\n\n${isDump(argv) ? DUMP_USAGE : USAGE}`);
     } else if (error instanceof CaseFileError || error instanceof EngineStartError || error instanceof DumpFileError) {
       // Parts taken from the file are escaped where the message is built; this keeps its lines.
       io.stderr(`scanlab: ${printableLines(error.message)}`);

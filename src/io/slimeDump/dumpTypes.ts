@@ -31,6 +31,8 @@ export interface PlainLanes {
   values?: Float64Array[];
   kl?: Float64Array[];
   lossMask?: Float64Array[];
+  /** Each row's length (`lengths`, `response_lengths`), when the file says: rows past it are padding. */
+  lengths?: number[];
   /** Tensors found that no lane took, with their shapes. */
   unused: string[];
 }

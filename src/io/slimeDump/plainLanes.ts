@@ -25,14 +25,19 @@ export function plainLanes(root: PyValue): PlainLanes {
     lanes[lane] = rowsOf(found.get(name) as Tensor) as Float64Array[];
     taken.add(name);
   }
+  const lengthName = ["lengths", "response_lengths", "length"].find((n) => found.get(n)?.shape.length === 1);
+  if (lengthName) {
+    lanes.lengths = Array.from((found.get(lengthName) as Tensor).data);
+    taken.add(lengthName);
+  }
   for (const [name, t] of found)
     if (!taken.has(name)) lanes.unused.push(`${name} (${t.dtype}, shape (${t.shape.join(", ")}))`);
   return lanes;
 }
 
 function rowsOf(t: Tensor): Float64Array[] | null {
-  if (t.shape.length === 1) return [Float64Array.from(t.data)];
+  if (t.shape.length === 1) return [new Float64Array(t.data)];
   if (t.shape.length !== 2) return null;
   const [B, T] = t.shape;
-  return Array.from({ length: B }, (_, b) => Float64Array.from(t.data.subarray(b * T, (b + 1) * T)));
+  return Array.from({ length: B }, (_, b) => new Float64Array(t.data.subarray(b * T, (b + 1) * T)));
 }

@@ -51,6 +51,14 @@ describe("the shared real dumps, with the settings they were written with", () =
     expect(open(SHARED_TRAIN_DUMPS[1].file).settingsGuess).toEqual({ advantageEstimator: "ppo", klLossType: "k2" });
   });
 
+  it("guesses --use-rollout-logprobs when the stored kl comes from the rollout engine's log-probs", () => {
+    expect(open("generated/rpp_rolloutlp_g099_kl002_k3.pt").settingsGuess).toEqual({
+      klLossType: "k3",
+      useRolloutLogprobs: true,
+    });
+    expect(open("generated/grpo_kl0.pt").settingsGuess).toEqual({ klCoef: 0 });
+  });
+
   it("the settings search finds exactly the settings the ppo dump was written with", () => {
     const dump = open(SHARED_TRAIN_DUMPS[1].file);
     const base = dumpSettings(dump, { gamma: 0.99, lambd: 0.95, klCoef: 0.02 });
@@ -83,6 +91,10 @@ describe("the shared real dumps, with the settings they were written with", () =
     expect(plain.lanes?.lossMask?.[0]).toHaveLength(500);
     const npz = open("slime-shared/batch.npz");
     expect(Object.keys(npz.lanes ?? {}).sort()).toEqual(["rewards", "unused", "values"]);
+    const withLengths = open("generated/batch_deflated.npz");
+    expect(withLengths.lanes?.lengths).toEqual([7, 5, 3]);
+    expect(withLengths.lanes?.lossMask).toHaveLength(3);
+    expect(withLengths.lanes?.unused).toEqual([]);
   });
 });
 

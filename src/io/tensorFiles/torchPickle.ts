@@ -1,6 +1,7 @@
 import { allocate, decodeElements, heldAs, ITEM_SIZE, type StoredType } from "./elementTypes";
 import { TENSOR_FILE_LIMITS } from "./limits";
-import { type GlobalRef, isTuple, type Persistent, type PickleHooks, type StackValue, typeName } from "./pickleMachine";
+import type { PickleHooks } from "./pickleMachine";
+import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
 import { at, TensorFileError } from "./tensorFileError";
 import type { Tensor } from "./tensorTypes";
 
@@ -239,14 +240,6 @@ function elementsDtype(elements: ReturnType<typeof decodeElements>) {
 
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isGlobal(value: unknown): value is GlobalRef {
-  return typeof value === "object" && value !== null && (value as GlobalRef).kind === "global";
-}
-
-function isPersistent(value: unknown): value is Persistent {
-  return typeof value === "object" && value !== null && (value as Persistent).kind === "persistent";
 }
 
 function isTensorValue(value: unknown): value is Tensor {
