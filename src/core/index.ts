@@ -10,4 +10,5 @@ export * from "./outputBounds";
 export * from "./problem";
 export * from "./reinforcePP";
 export * from "./serialScan";
+export * from "./torchPow";
 export * from "./validation";
