@@ -25,7 +25,11 @@ function random(): number {
   return (seed >>> 0) / 2 ** 32;
 }
 const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-const batch = (rows: number, cols: number) => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, normal) });
+const batch = (rows: number, cols: number) => ({
+  rows,
+  cols,
+  data: Float64Array.from({ length: rows * cols }, normal),
+});
 
 let written = 0;
 const playground: Array<[string, PlaygroundState]> = [];
