@@ -10,7 +10,7 @@ expressions (slime/utils/ppo_utils.py, chunked_discounted_returns):
     M[mask] = discount ** diff[mask].to(torch.float32)          (mask = diff >= 0)
 and records them compactly: each table as the entries that differ from the correctly rounded
 fl32(fl32(d)^k) (index, signed ulp offset), M as its row 0 plus the entries that are not
-row0[j - i] (M is not always Toeplitz), and an FNV-1a hash of each table's float32 bits so the
+row0[j - i] (M is not always Toeplitz), and a hash of each table's float32 bits so the
 decoding in the test is checked too. It also samples SLEEF's scalar powf u10 with FMA and
 glibc's powf through ctypes, the two functions the emulation ports.
 
@@ -25,6 +25,7 @@ import subprocess
 import sys
 
 CAPABILITIES = ["avx2", "default"]
+COLUMNS = ["discount", "chunk_size", "pow_vec_ulps", "M_row0_ulps", "M_patches", "pow_vec_hash", "M_row0_hash", "M_hash"]
 CHUNKS = [1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 31, 32, 33, 37, 64, 100, 127, 128, 129, 255, 256, 257, 300, 512, 1000, 1024]
 # Thread counts above one only change calls of more than 32768 elements (at::internal::GRAIN_SIZE).
 THREADED_CHUNKS = [256, 257, 300, 301, 512, 1000, 1023, 1024]
@@ -46,13 +47,15 @@ def f32_bits(x):
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
-def fnv1a(bits):
-    h = 0x811C9DC5
-    for b in bits:
-        for s in (0, 8, 16, 24):
-            h ^= (b >> s) & 0xFF
-            h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
+def table_hash(bits):
+    """sum of bits[i]·P^(i+1) mod 2^32, P = 0x01000193: a position-sensitive hash numpy computes at once."""
+    import numpy as np
+
+    b = np.asarray(bits, dtype=np.uint32)
+    if b.size == 0:
+        return 0
+    powers = np.cumprod(np.full(b.size, 0x01000193, dtype=np.uint32), dtype=np.uint32)
+    return int(np.sum(b * powers, dtype=np.uint32))
 
 
 _CR_CACHE = {}
@@ -130,7 +133,7 @@ def measure(capability, threads):
     for d in discounts():
         base_bits = f32_bits(d)
         for C in CHUNKS if threads == 1 else THREADED_CHUNKS:
-            pow_vec = (d ** torch.arange(1, C + 1, dtype=torch.float32)).tolist()
+            pow_vec_t = d ** torch.arange(1, C + 1, dtype=torch.float32)
             idx = torch.arange(C)
             diff = idx[None, :] - idx[:, None]
             mask = diff >= 0
@@ -144,8 +147,8 @@ def measure(capability, threads):
             ii, jj = np.nonzero(mask.numpy())
             toeplitz[ii, jj] = np.asarray(row0, dtype=np.float32)[jj - ii]
             bad = np.nonzero((Mn.view(np.uint32) != toeplitz.view(np.uint32)) & mask.numpy())
-            pv_bits = [f32_bits(x) for x in pow_vec]
-            r0_bits = [f32_bits(x) for x in row0]
+            pv_bits = pow_vec_t.view(torch.int32).numpy().view(np.uint32).tolist()
+            r0_bits = M[0].view(torch.int32).numpy().view(np.uint32).tolist()
             tables.append(
                 {
                     "discount": d,
@@ -153,9 +156,9 @@ def measure(capability, threads):
                     "pow_vec_ulps": ulp_offsets(pv_bits, base_bits, range(1, C + 1)),
                     "M_row0_ulps": ulp_offsets(r0_bits, base_bits, range(C)),
                     "M_patches": [[int(i), int(j), "%08x" % f32_bits(float(Mn[i, j]))] for i, j in zip(*bad)],
-                    "pow_vec_fnv": "%08x" % fnv1a(pv_bits),
-                    "M_row0_fnv": "%08x" % fnv1a(r0_bits),
-                    "M_fnv": "%08x" % fnv1a(Mn[mask.numpy()].view(np.uint32).tolist()),
+                    "pow_vec_hash": "%08x" % table_hash(pv_bits),
+                    "M_row0_hash": "%08x" % table_hash(r0_bits),
+                    "M_hash": "%08x" % table_hash(Mn[mask.numpy()].view(np.uint32)),
                 }
             )
     used = [line.strip() for line in shown.splitlines() if "CPU capability" in line]
@@ -197,7 +200,10 @@ def main():
             env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
             out = subprocess.run([sys.executable, __file__, capability, str(threads)], env=env, check=True,
                                  capture_output=True, text=True).stdout
-            configs.append(json.loads(out))
+            config = json.loads(out)
+            # One array per table, in COLUMNS order: field names once per file keep it under 1 MiB.
+            config["tables"] = [[t[name] for name in COLUMNS] for t in config["tables"]]
+            configs.append(config)
     ldd = subprocess.run(["ldd", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     sleef = subprocess.run(["dpkg-query", "-W", "libsleef3"], capture_output=True, text=True).stdout.strip()
     meta = {
@@ -205,7 +211,8 @@ def main():
         "sleef": sleef,
         "glibc": ldd,
         "cpu_flags": sorted({f for f in open("/proc/cpuinfo").read().split() if f in ("avx2", "fma", "avx512f")}),
-        "encoding": "*_ulps: [index, torch bits - correctly rounded bits] where they differ; M_patches: [row, col, float32 bits] where M[row][col] != M_row0[col-row]; *_fnv: FNV-1a 32 of the float32 bits (little-endian bytes), M_fnv over M[mask] in torch's order",
+        "columns": COLUMNS,
+        "encoding": "each table is an array in `columns` order; *_ulps: [index, torch bits - correctly rounded bits] where they differ; M_patches: [row, col, float32 bits] where M[row][col] != M_row0[col-row]; *_hash: sum of bits[i]*0x01000193^(i+1) mod 2^32 over the float32 bits, M_hash over M[mask] in torch's order",
     }
     json.dump({"meta": meta, "configs": configs, "powf_samples": powf_samples}, sys.stdout, separators=(",", ":"))
 
