@@ -32,8 +32,11 @@ export interface TorchPowTables {
 export function torchPowTables(discount: number, chunkSize: number, cpu: TorchCpu): TorchPowTables {
   const base = Math.fround(discount);
   const C = chunkSize;
-  // pow_Scalar_out: a base equal to 1 fills the output with ones without calling pow.
-  const pow = (scalar: boolean, k: number) => (base === 1 ? 1 : scalar ? glibcPowf(base, k) : sleefPowf(base, k));
+  // pow_Scalar_out: a base equal to 1 fills the output with ones without calling pow. Each loop's
+  // value is a function of the exponent alone: both tables share one memo per loop.
+  const vector = memoised((k) => sleefPowf(base, k), C + 1);
+  const scalarLoop = memoised((k) => glibcPowf(base, k), C + 1);
+  const pow = (scalar: boolean, k: number) => (base === 1 ? 1 : scalar ? scalarLoop(k) : vector(k));
 
   const carryPowers = new Float32Array(C);
   const carryScalar = markRanges(C, scalarRanges(C, cpu));
@@ -91,6 +94,20 @@ export function triangleEntry(flat: number, C: number): { row: number; col: numb
   while (row > 0 && rowStart(row, C) > flat) row--;
   while (row + 1 < C && rowStart(row + 1, C) <= flat) row++;
   return { row, col: row + flat - rowStart(row, C) };
+}
+
+/** f over the integers 0 … n−1, each value computed once. */
+function memoised(f: (k: number) => number, n: number): (k: number) => number {
+  const values = new Float32Array(n);
+  const known = new Uint8Array(n);
+  return (k) => {
+    if (k >= n) return f(k);
+    if (!known[k]) {
+      values[k] = f(k);
+      known[k] = 1;
+    }
+    return values[k];
+  };
 }
 
 function markRanges(n: number, ranges: Array<[number, number]>): Uint8Array {
