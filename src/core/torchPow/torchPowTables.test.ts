@@ -11,7 +11,7 @@ import {
 import { glibcPowf } from "./glibcPowf";
 import { sleefPowf } from "./sleefPowf";
 import { DEBIAN_TORCH_AVX2, scalarRanges, threadSlices } from "./torchCpuLayout";
-import { torchPowTables, triangleEntry } from "./torchPowTables";
+import { torchCarryPower, torchPowTables, triangleEntry } from "./torchPowTables";
 
 const fixture = readTorchTablesFixture();
 
@@ -86,6 +86,16 @@ describe("torch's float32 power tables", () => {
     for (let k = 0; k < 128; k++) if (tables.carryPowers[k] !== rounded.carryPowers[k]) differ++;
     expect(differ).toBe(t.pow_vec_ulps.length);
     expect(differ).toBeGreaterThan(0);
+  });
+
+  it("give the carry over a whole chunk alone, as the full tables have it", () => {
+    for (const d of [0.99, 0.9, 0.5495936876730595, 0.999]) {
+      for (const C of [1, 15, 16, 37, 128, 1000]) {
+        expect(torchCarryPower(d, C, DEBIAN_TORCH_AVX2)).toBe(
+          torchPowTables(d, C, DEBIAN_TORCH_AVX2).carryPowers[C - 1],
+        );
+      }
+    }
   });
 
   it("are not always Toeplitz: the scalar tail of the triangle can round d^4 differently", () => {

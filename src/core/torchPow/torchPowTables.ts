@@ -1,6 +1,6 @@
 import { glibcPowf } from "./glibcPowf";
 import { sleefPowf } from "./sleefPowf";
-import { scalarRanges, type TorchCpu } from "./torchCpuLayout";
+import { isScalarElement, scalarRanges, type TorchCpu } from "./torchCpuLayout";
 
 /** An entry of slime's kernel M that is not `kernelRow[col - row]`. */
 export interface KernelPatch {
@@ -80,6 +80,16 @@ export function torchPowTables(discount: number, chunkSize: number, cpu: TorchCp
   }
   kernelPatches.sort((a, b) => a.row - b.row || a.col - b.col);
   return { kernelRow, carryPowers, kernelPatches };
+}
+
+/**
+ * `pow_vec[C − 1] = d^C` alone, as torchPowTables computes it: the carry across a whole chunk,
+ * for a control that shows it without building the tables (C can be 2^20).
+ */
+export function torchCarryPower(discount: number, chunkSize: number, cpu: TorchCpu): number {
+  const base = Math.fround(discount);
+  if (base === 1) return 1;
+  return isScalarElement(chunkSize - 1, chunkSize, cpu) ? glibcPowf(base, chunkSize) : sleefPowf(base, chunkSize);
 }
 
 /** Index of M[row][row] in the row-major flattened upper triangle of a C×C matrix. */
