@@ -60,7 +60,7 @@ for (const [name, state] of playground) {
 }
 
 const cases = [];
-for (const discount of [0.99, 0.9, 0.9405, 0.95 * 0.99, 0.5495936876730595, 0.3, 0.999, 1, 0.5]) {
+for (const discount of [0.99, 0.9, 0.9405, 0.97 * 0.9, 0.5495936876730595, 0.3, 0.999, 1, 0.5]) {
   for (const chunkSize of [1, 4, 16, 37, 100, 128, 256, 257]) {
     const problem: ScanProblem = { kind: "discounted", rewards: batch(2, 600), discount, chunkSize };
     cases.push(buildCase(problem, `disc_d${discount}_C${chunkSize}`));
