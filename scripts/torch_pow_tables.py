@@ -3,6 +3,7 @@
 
 Run with Debian's torch (python3-torch 1.13.1), not a pip one:
     /usr/bin/python3 scripts/torch_pow_tables.py > src/core/torchPow/fixtures/torchPowTables.json
+    npx biome format --write src/core/torchPow/fixtures/torchPowTables.json   # the committed layout
 
 For every (CPU capability, thread count, discount, chunk size) it evaluates exactly slime's two
 expressions (slime/utils/ppo_utils.py, chunked_discounted_returns):
