@@ -21,7 +21,9 @@ Options:
                     core implementation to check (default float64):
                     float64      slime's chunked algorithm in float64, within the float64 bound
                     float32      the same in float32, within the float32 bound
-                    slime-exact  float32 replay with the case's float32_pow_tables,
+                    slime-exact  float32 replay with the case's float32_pow_tables
+                                 (without them: torch's CPU float32 powers, emulated as
+                                 Debian's torch 1.13 computes them on AVX2, 1 thread),
                                  bit-identical to chunked_float32 (library-convention
                                  cases have no such reference: held to the float32 bound)
   --engine core|tfjs

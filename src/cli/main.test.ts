@@ -16,6 +16,25 @@ describe("scanlab check", () => {
     });
   }
 
+  it("replays slime-exact without float32_pow_tables with torch's CPU powers, bit for bit, and says so", async () => {
+    const file = JSON.parse(publicCases);
+    for (const c of file.cases) delete c.float32_pow_tables;
+    const stripped = JSON.stringify(file);
+    const result = await scanlab(["check", "-", "--mode", "slime-exact"], {}, stripped);
+    expect(lastLine(result.stdout), result.stdout).toBe("33 passed, 0 failed");
+    expect(result.stdout).toContain(
+      "power tables: torch CPU float32 powers (AVX2, 1 thread), emulated for 33 cases without float32_pow_tables",
+    );
+    const json = JSON.parse((await scanlab(["check", "-", "--mode", "slime-exact", "--json"], {}, stripped)).stdout);
+    expect(json.pow_tables).toEqual({
+      from_file: 0,
+      emulated: 33,
+      emulation: "torch CPU float32 powers (AVX2, 1 thread), emulated",
+    });
+    const withTables = await scanlab(["check", "public.json", "--mode", "slime-exact"], { "public.json": publicCases });
+    expect(withTables.stdout).toContain("power tables: the file's float32_pow_tables (33 cases)");
+  });
+
   it("passes case files it has never seen, in every mode", async () => {
     const text = JSON.stringify(unseenCaseFile());
     for (const mode of ["float64", "float32", "slime-exact"]) {

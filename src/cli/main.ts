@@ -6,6 +6,8 @@ import {
   coreSolver,
   MODE_EXPECTATION,
   nothingToCheck,
+  type PowTablesUse,
+  powTablesUse,
   summaryLine,
 } from "../conformance";
 import type { ScanAlgorithm } from "../core";
@@ -103,7 +105,8 @@ async function check(args: CheckArgs, io: CliIO): Promise<number> {
   const solver = await solverFor(args);
   const expectation = args.engine === "tfjs" ? "float32" : MODE_EXPECTATION[args.mode];
   const verdicts = await checkCases(file.cases, solver, expectation, undefined, algorithmOf(args));
-  io.stdout(args.json ? jsonText(jsonReport(args, verdicts)) : report(args, source, verdicts));
+  const tables = args.engine === "core" && args.mode === "slime-exact" ? powTablesUse(file.cases) : undefined;
+  io.stdout(args.json ? jsonText(jsonReport(args, verdicts, tables)) : report(args, source, verdicts, tables));
   return verdicts.every((v) => v.passed) ? 0 : 1;
 }
 
@@ -130,10 +133,24 @@ function engineLabel(args: CheckArgs): string {
   return args.engine === "tfjs" ? `tfjs engine (cpu backend), ${args.strategy} strategy` : `core, mode ${args.mode}`;
 }
 
-function report(args: CheckArgs, source: string, verdicts: CaseVerdict[]): string {
+/**
+ * slime-exact names the power tables it replayed: a case's own, or, where the file has none,
+ * core's emulation of torch's CPU powers, which is slime's bits only on the platform it emulates.
+ */
+function tablesLine(tables: PowTablesUse): string {
+  const n = (k: number) => (k === 1 ? "1 case" : `${k} cases`);
+  if (tables.emulated === 0) return `power tables: the file's float32_pow_tables (${n(tables.fromFile)})`;
+  const emulated = `${tables.emulation} for ${n(tables.emulated)} without float32_pow_tables`;
+  return tables.fromFile === 0
+    ? `power tables: ${emulated}`
+    : `power tables: the file's float32_pow_tables (${n(tables.fromFile)}); ${emulated}`;
+}
+
+function report(args: CheckArgs, source: string, verdicts: CaseVerdict[], tables?: PowTablesUse): string {
   const cases = verdicts.length === 1 ? "1 case" : `${verdicts.length} cases`;
   return [
     `${printable(source)}: ${cases}, ${engineLabel(args)}`,
+    ...(tables ? [tablesLine(tables)] : []),
     "",
     formatTable(verdicts),
     "",
@@ -141,13 +158,16 @@ function report(args: CheckArgs, source: string, verdicts: CaseVerdict[]): strin
   ].join("\n");
 }
 
-function jsonReport(args: CheckArgs, verdicts: CaseVerdict[]) {
+function jsonReport(args: CheckArgs, verdicts: CaseVerdict[], tables?: PowTablesUse) {
   const passed = verdicts.filter((v) => v.passed).length;
   return {
     file: args.file,
     engine: args.engine,
     mode: args.mode,
     ...(args.engine === "tfjs" ? { strategy: args.strategy } : {}),
+    ...(tables
+      ? { pow_tables: { from_file: tables.fromFile, emulated: tables.emulated, emulation: tables.emulation } }
+      : {}),
     cases: verdicts,
     passed,
     failed: verdicts.length - passed,

@@ -40,6 +40,14 @@ export function caseConsistencyProblems(cases: readonly ScanCase[]): string[] {
         );
       }
     }
+    // A patch is M[row][col] = d^(col − row) from torch's other loop: a power like the rest.
+    const patch = (tables.M_patches ?? []).findIndex(([row, col, value]) => !powerMatches(value, discount, col - row));
+    if (patch >= 0) {
+      const [row, col, value] = (tables.M_patches ?? [])[patch];
+      problems.push(
+        `${where}.float32_pow_tables.M_patches[${patch}]: M[${row}][${col}] = ${value} is not d^${col - row} for the case's discount d = ${discount} (fl32(d)^${col - row} = ${powerOf(discount, col - row)}, within ${POWER_ULPS} ulps)`,
+      );
+    }
   });
   return problems;
 }

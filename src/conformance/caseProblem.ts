@@ -84,7 +84,11 @@ export function caseToConventionProblem(c: ConventionCase, precision: Precision)
 export function casePowTables(c: ScanCase): PowTables | undefined {
   const tables = c.float32_pow_tables;
   if (!tables) return undefined;
-  return { kernelRow: Float32Array.from(tables.M_row0), carryPowers: Float32Array.from(tables.pow_vec) };
+  return {
+    kernelRow: Float32Array.from(tables.M_row0),
+    carryPowers: Float32Array.from(tables.pow_vec),
+    kernelPatches: tables.M_patches?.map(([row, col, value]) => ({ row, col, value })),
+  };
 }
 
 /** Largest finite float32, 2^128 − 2^104. */

@@ -111,6 +111,25 @@ describe("case files must agree with themselves", () => {
     ]);
   });
 
+  it("writes, checks and replays torch's non-Toeplitz kernel entries (M_patches)", async () => {
+    // d = 0.5495936876730595, C = 37: torch's scalar tail rounds M[32][36] = d^4 unlike row 0.
+    let seed = 3;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const rewards = { rows: 2, cols: 600, data: Float64Array.from({ length: 1200 }, next) };
+    const problem: ScanProblem = { kind: "discounted", rewards, discount: 0.5495936876730595, chunkSize: 37 };
+    const c = buildCase(problem, "patched");
+    expect(c.float32_pow_tables?.M_patches).toEqual([[32, 36, Math.fround(0.09123615)]]);
+    expect(caseConsistencyProblems([c])).toEqual([]);
+    expect((await checkCase(c, coreSolver("slime-exact"), "bit-exact")).passed).toBe(true);
+    // Without the patch the replay of the file's own tables is not slime's bits.
+    const tables = c.float32_pow_tables;
+    if (!tables) throw new Error("missing tables");
+    const unpatched = { ...c, float32_pow_tables: { M_row0: tables.M_row0, pow_vec: tables.pow_vec } };
+    expect((await checkCase(unpatched, coreSolver("slime-exact"), "bit-exact")).passed).toBe(false);
+    const wrong = { ...c, float32_pow_tables: { ...tables, M_patches: [[32, 36, 0.5]] as [number, number, number][] } };
+    expect(caseConsistencyProblems([wrong])[0]).toMatch(/M_patches\[0\]: M\[32\]\[36\] = 0\.5 is not d\^4/);
+  });
+
   it("rejects a discount edited after the tables were written", () => {
     if (golden.kind !== "discounted") throw new Error("expected a discounted case");
     const edited = { ...golden, params: { ...golden.params, discount: 0.98 } };

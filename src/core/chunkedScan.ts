@@ -63,6 +63,7 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   checkPowTables(tables, chunkSize);
   const kernelRow = tables.kernelRow;
   const carryPowers = tables.carryPowers;
+  const patchesByColumn = patchColumns(tables, data);
 
   const layout = chunkLayout(cols, chunkSize);
   const { nChunks } = layout;
@@ -93,7 +94,14 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
         // far longer than the row at O(C·T) work instead of O(C²).
         const last = Math.min(j, valid - 1);
         let acc = 0;
-        for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+        const patched = patchesByColumn?.get(j);
+        if (patched === undefined) {
+          for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+        } else {
+          for (let l = 0; l <= last; l++) {
+            acc = round(acc + round(x[start + l] * (patched.get(l) ?? kernelRow[j - l])));
+          }
+        }
         if (lastNonFinite > j) acc = Number.NaN;
         localScans[b * paddedCols + start + j] = acc;
         if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
@@ -103,4 +111,21 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
     for (let i = 0; i < cols; i++) out[b * cols + cols - 1 - i] = scanned[i];
   }
   return { returns: { rows, cols, data: out }, trace: { ...layout, localScans, carriesIn } };
+}
+
+/**
+ * The kernel entries that are not Toeplitz (torch's scalar-loop elements of M), by column, then
+ * row, each rounded to the scan's precision. Undefined when M is Toeplitz, the usual case.
+ */
+function patchColumns(tables: PowTables, like: FloatArray): Map<number, Map<number, number>> | undefined {
+  const patches = tables.kernelPatches;
+  if (!patches || patches.length === 0) return undefined;
+  const round = roundingOf(like);
+  const byColumn = new Map<number, Map<number, number>>();
+  for (const { row, col, value } of patches) {
+    const column = byColumn.get(col) ?? new Map<number, number>();
+    column.set(row, round(value));
+    byColumn.set(col, column);
+  }
+  return byColumn;
 }

@@ -11,4 +11,5 @@ export * from "./problem";
 export * from "./reinforcePP";
 export * from "./serialScan";
 export * from "./slimeReplay";
+export * from "./torchPow";
 export * from "./validation";

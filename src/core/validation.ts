@@ -114,4 +114,12 @@ export function checkPowTables(tables: PowTables<FloatArray>, chunkSize: number)
       throw new ScanInputError(`power table ${name} has ${table.length} entries but chunk_size is ${chunkSize}`);
     }
   }
+  for (const { row, col, value } of tables.kernelPatches ?? []) {
+    if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < row || col >= chunkSize) {
+      throw new ScanInputError(
+        `kernel patch M[${row}][${col}] is not in the upper triangle of a ${chunkSize}×${chunkSize} kernel`,
+      );
+    }
+    if (typeof value !== "number") throw new ScanInputError(`kernel patch M[${row}][${col}] has no number`);
+  }
 }

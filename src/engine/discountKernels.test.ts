@@ -33,6 +33,16 @@ it("builds the Toeplitz kernel row by row as the kernel row shifted, the clamped
   }
 });
 
+it("carries torch's non-Toeplitz kernel entries into the engine's M, as core's scan uses them", async () => {
+  await useCpuBackend();
+  // d = 0.5495936876730595, C = 37: torch's scalar tail rounds M[32][36] = d^4 unlike row 0.
+  const d = 0.5495936876730595;
+  const got = await discountKernels(d, 37).toeplitz.data();
+  expect(got[32 * 37 + 36]).toBe(Math.fround(0.09123615));
+  expect(got[31 * 37 + 35]).toBe(discountPowers(d, 37, "float32").kernelRow[4]);
+  expect(got[31 * 37 + 35]).not.toBe(got[32 * 37 + 36]);
+});
+
 it("remembers host arrays, not tensors, least recently used first out within its byte budget", () => {
   const cache = new HostKernelCache(100);
   let builds = 0;

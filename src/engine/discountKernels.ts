@@ -25,8 +25,12 @@ export function discountKernels(discount: number, chunkSize: number, rows = chun
   const arrays = hostKernelCache.get(`discount ${discount} C ${chunkSize} rows ${rows}`, () => {
     // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
     // engine and core differ only in summation order, never in the constants.
-    const { kernelRow, carryPowers } = discountPowers(discount, chunkSize, "float32");
-    return arraysOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, rows);
+    const { kernelRow, carryPowers, kernelPatches } = discountPowers(discount, chunkSize, "float32");
+    const arrays = arraysOf(kernelRow as Float32Array, carryPowers as Float32Array, chunkSize, rows);
+    // torch's M is not Toeplitz where its scalar loop rounded an entry differently (core/torchPow).
+    for (const { row, col, value } of kernelPatches ?? [])
+      if (row < rows) arrays.toeplitz[row * chunkSize + col] = value;
+    return arrays;
   });
   return tensorsOf(arrays, chunkSize, rows);
 }

@@ -1,14 +1,26 @@
-import { arrayOf, type Batch, discountPowers, type PowTables, type ScanProblem, solve } from "../core";
+import {
+  arrayOf,
+  type Batch,
+  DEFAULT_CHUNK_SIZE,
+  discountPowers,
+  type PowTables,
+  type ScanProblem,
+  solve,
+} from "../core";
 import type { CaseFile, ScanCase } from "./caseSchema";
 
 /**
  * Writes a problem as a golden case (schema_version 1): `expected` from the float64 serial
- * reference, `chunked_float32` from the float32 chunked scan with the power tables it used
- * (recorded as `float32_pow_tables`, so a slime-exact replay of the file is bit-identical).
+ * reference, `chunked_float32` from the float32 chunked scan with torch's own CPU float32 power
+ * tables (core/torchPow, as slime gets them from Debian's torch 1.13 on AVX2; recorded as
+ * `float32_pow_tables`, so a slime-exact replay of the file is bit-identical). A REINFORCE++
+ * case is scanned in chunks of 128 whatever the problem's chunk size: slime always does.
  * Inputs are rounded to float32 first, as the schema requires. `tolerance` is left out: checkers
  * then apply the uniform rule. A problem the reference rejects becomes an `expect_error` case.
  */
-export function buildCase(problem: ScanProblem, name: string, note = ""): ScanCase {
+export function buildCase(given: ScanProblem, name: string, note = ""): ScanCase {
+  // slime's get_reinforce_plus_plus_returns calls the scan with its default chunk size, always.
+  const problem: ScanProblem = given.kind === "reinforce_pp" ? { ...given, chunkSize: DEFAULT_CHUNK_SIZE } : given;
   const f32 = toPrecision(problem, "float32");
   const f64 = toPrecision(f32, "float64");
   const common = { name, note, seed: 0 };
@@ -22,9 +34,18 @@ export function buildCase(problem: ScanProblem, name: string, note = ""): ScanCa
   } catch (e) {
     error = (e as { referenceText?: string }).referenceText ?? (e as Error).message;
   }
+  const patches = tables.kernelPatches ?? [];
   const pow = error
     ? {}
-    : { float32_pow_tables: { M_row0: list(tables.kernelRow), pow_vec: list(tables.carryPowers) } };
+    : {
+        float32_pow_tables: {
+          M_row0: list(tables.kernelRow),
+          pow_vec: list(tables.carryPowers),
+          ...(patches.length > 0
+            ? { M_patches: patches.map(({ row, col, value }) => [row, col, value] as [number, number, number]) }
+            : {}),
+        },
+      };
   const errorFields = error ? { expect_error: error, max_abs_err_float32: null } : {};
   switch (f64.kind) {
     case "discounted": {

@@ -87,7 +87,34 @@ describe("case export", () => {
     const imported = importCaseFile(exported(maskedRows, "holes").text, "holes.json");
     if (!imported.ok) throw imported.error;
     const opened = openCase(imported.value, 0, maskedRows);
-    expect(opened.ok && opened.value.state).toEqual(maskedRows);
+    // The file records the chunk size slime scans REINFORCE++ with, not the playground's C = 4.
+    expect(opened.ok && opened.value.state).toEqual({ ...maskedRows, chunkSize: 128 });
+  });
+
+  it("records REINFORCE++ at chunk size 128, as slime runs it, whatever the playground's C", () => {
+    for (const chunkSize of [1, 4, 64, 128, 300]) {
+      const { file } = exported({ ...maskedRows, chunkSize });
+      const c = file.cases[0];
+      expect(c.kind === "reinforce_pp" && c.params.chunk_size).toBe(128);
+      expect(c.float32_pow_tables?.pow_vec).toHaveLength(128);
+      // The same float32 returns for every C: it is the C = 128 scan that was written.
+      const reference = exported(maskedRows).file.cases[0];
+      expect(c.kind === "reinforce_pp" && c.chunked_float32).toEqual(
+        reference.kind === "reinforce_pp" && reference.chunked_float32,
+      );
+    }
+    expect(exported({ ...maskedRows, chunkSize: 64 }).file.cases[0].note).toContain(
+      "scanned in chunks of 128 as slime's REINFORCE++ always is (the playground's C = 64 is not used)",
+    );
+  });
+
+  it("writes torch's CPU float32 power tables, not the correctly rounded powers", () => {
+    // 0.99^30 in float32: torch 0.7397005558, correctly rounded 0.7397006154 (issue 19).
+    const { file } = exported({ ...preset("discounted", "dense", 128), gamma: 0.99 });
+    const tables = file.cases[0].float32_pow_tables;
+    expect(tables?.pow_vec[29]).toBe(Math.fround(0.7397005558013916));
+    expect(tables?.M_row0[30]).toBe(Math.fround(0.7397005558013916));
+    expect(Math.fround(Math.fround(0.99) ** 30)).toBe(Math.fround(0.7397006154060364));
   });
 
   it("writes inputs the reference rejects as an expect_error case, which the checker passes", async () => {

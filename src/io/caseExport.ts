@@ -1,3 +1,4 @@
+import { DEFAULT_CHUNK_SIZE } from "../core";
 import { buildCase, buildCaseFile } from "./caseBuilder";
 import type { CaseFile } from "./caseSchema";
 import { firstNonFinite, nonFiniteOutputMessage } from "./finiteJson";
@@ -9,8 +10,8 @@ import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
 /**
  * The playground's inputs and settings as a golden-schema case file (cases/SCHEMA.md), so
  * `npx scanlab check exported.json` verifies them: `expected` is core's float64 serial reference,
- * `chunked_float32` the float32 chunked scan with the power tables it used (`float32_pow_tables`,
- * so `--mode slime-exact` replays it bit for bit), and no `tolerance`, so the checker applies its
+ * `chunked_float32` the float32 chunked scan with torch's CPU float32 powers (`float32_pow_tables`,
+ * so `--mode slime-exact` replays it bit for bit; REINFORCE++ in chunks of 128, as slime runs it), and no `tolerance`, so the checker applies its
  * own uniform bound. Discounted and GAE batches are written as slime scans them: ragged rows
  * right-padded with zeros to `[B, max length]`. Inputs are float32 values, as the schema requires.
  * Inputs the reference rejects (a fully masked REINFORCE++ row) become an `expect_error` case.
@@ -75,7 +76,11 @@ function caseNote(state: PlaygroundState, lengths: number[], paddingShare: numbe
     state.estimator !== "reinforce_pp" && paddingShare > 0
       ? `; row lengths ${lengths.join(",")} right-padded with zeros to ${Math.max(...lengths)}`
       : "";
-  return `Exported from the Scanlab playground: ${origin}${ragged}.`;
+  const chunk =
+    state.estimator === "reinforce_pp" && state.chunkSize !== DEFAULT_CHUNK_SIZE
+      ? `; scanned in chunks of ${DEFAULT_CHUNK_SIZE} as slime's REINFORCE++ always is (the playground's C = ${state.chunkSize} is not used)`
+      : "";
+  return `Exported from the Scanlab playground: ${origin}${ragged}${chunk}; float32 powers: torch's CPU kernel (emulated).`;
 }
 
 function safeFileName(name: string): string {

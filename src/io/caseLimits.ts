@@ -105,6 +105,14 @@ function lengthProblems(c: ScanCase): Problem[] {
     const C = c.params.chunk_size;
     expectLength(tables.M_row0, C, ["float32_pow_tables", "M_row0"], `chunk_size = ${C}`);
     expectLength(tables.pow_vec, C, ["float32_pow_tables", "pow_vec"], `chunk_size = ${C}`);
+    tables.M_patches?.forEach(([row, col], i) => {
+      if (col < row || col >= C) {
+        problems.push({
+          path: ["float32_pow_tables", "M_patches", i],
+          message: `M[${row}][${col}] is not in the upper triangle of a ${C}×${C} kernel`,
+        });
+      }
+    });
   }
   if (c.kind === "reinforce_pp" || c.kind === "convention") {
     const B = c.lengths.length;

@@ -1,4 +1,5 @@
 import { VERDICT_WORDS } from "../../conformance/verdictWords";
+import { powerSourceLabel } from "../../core";
 import { formatShort } from "../charts/formatNumber";
 import { dataValue, f32, f64, outputSymbol } from "./captions";
 import { type ErrorSummary, errorSummary } from "./cells";
@@ -145,7 +146,7 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
       const C = r.chunkSize;
       return (
         <figure className="token-table">
-          <figcaption>The scan's discount and its float32 powers</figcaption>
+          <figcaption>The scan's discount and its float32 powers ({powerSourceLabel("torch-cpu")})</figcaption>
           <table className="num-table">
             <tbody>
               <tr>

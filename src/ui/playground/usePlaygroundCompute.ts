@@ -61,7 +61,11 @@ interface RunInputs {
   data: PlaygroundState["data"];
 }
 
-const CORE_LABEL = { "slime-exact": "core float32 (slime's order)", float64: "core float64" } as const;
+// slime-exact multiplies with torch's own CPU float32 powers (core/torchPow), not fl32(γ)^k: say so.
+const CORE_LABEL = {
+  "slime-exact": "core float32 (slime's order, torch CPU float32 powers)",
+  float64: "core float64",
+} as const;
 
 /**
  * A copy of the problem whose every array is a typed array of its own, marked for transfer: a

@@ -34,12 +34,12 @@ const ESTIMATOR_HELP =
 
 export const PRECISION_LABELS: Record<PlaygroundPrecision, string> = {
   "float32-engine": "float32 engine (tfjs worker)",
-  "slime-exact": "slime-exact (core float32)",
+  "slime-exact": "slime-exact (core float32, torch CPU powers)",
   float64: "float64 chunked (core)",
 };
 
 const PRECISION_HELP =
-  "The chunked side, compared with the float64 serial scan: the tfjs engine in float32, core's bit-exact emulation of slime's float32 scan, or the chunked algorithm in float64 (no rounding to speak of).";
+  "The chunked side, compared with the float64 serial scan: the tfjs engine in float32, core's bit-exact emulation of slime's float32 scan on CPU (netlib's summation order, and torch's CPU float32 powers of the discount as Debian's torch 1.13 computes them on AVX2, one thread: SLEEF's powf and glibc's, not the correctly rounded fl32(γ)^k), or the chunked algorithm in float64 (no rounding to speak of).";
 
 const METRIC_LABELS: Record<ErrorMetric, string> = { abs: "abs", rel: "rel", ulp: "ulp" };
 const SCOPE_LABELS: Record<ErrorScope, string> = { batch: "batch", row: "row", chunk: "chunk" };

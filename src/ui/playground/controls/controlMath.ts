@@ -1,3 +1,4 @@
+import { DEBIAN_TORCH_AVX2, torchCarryPower } from "../../../core";
 import { MAX_CHUNK_SIZE } from "../../../io/playgroundState";
 
 /** Discounts worth a slider stop: horizons of 10, 20, 100, 200 and 1000 tokens, and no discount. */
@@ -18,12 +19,12 @@ export function horizon(gamma: number): number {
 }
 
 /**
- * d^C as the float32 scan computes it: the base rounded to float32, the power taken once and
- * rounded (core's discountPowers, the carry power of the last position in a chunk). 0 here means
- * every carry across a chunk boundary vanishes in float32.
+ * d^C as the float32 scan computes it: torch's CPU float32 power of fl32(d) (core's
+ * discountPowers, the carry power of the last position in a chunk). 0 here means every carry
+ * across a chunk boundary vanishes in float32.
  */
 export function float32ChunkPower(discount: number, chunkSize: number): number {
-  return Math.fround(Math.fround(discount) ** chunkSize);
+  return torchCarryPower(discount, chunkSize, DEBIAN_TORCH_AVX2);
 }
 
 /** True when d^C is 0 in float32 although it is not 0 in exact arithmetic. */

@@ -1,0 +1,4 @@
+export * from "./glibcPowf";
+export * from "./sleefPowf";
+export * from "./torchCpuLayout";
+export * from "./torchPowTables";
