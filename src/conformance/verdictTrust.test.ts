@@ -114,7 +114,10 @@ describe("case files must agree with themselves", () => {
   it("writes, checks and replays torch's non-Toeplitz kernel entries (M_patches)", async () => {
     // d = 0.5495936876730595, C = 37: torch's scalar tail rounds M[32][36] = d^4 unlike row 0.
     let seed = 3;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed / 2 ** 31) * 2 - 1;
+    };
     const rewards = { rows: 2, cols: 600, data: Float64Array.from({ length: 1200 }, next) };
     const problem: ScanProblem = { kind: "discounted", rewards, discount: 0.5495936876730595, chunkSize: 37 };
     const c = buildCase(problem, "patched");

@@ -38,8 +38,8 @@ export function powerSourceLabel(source: PowerSource, cpu: TorchCpu = DEBIAN_TOR
  * The tables as slime builds them: `discount ** k` evaluated in the working precision, so in
  * float32 the base is fl32(d). In float32 the default is torch's own CPU powers, bit for bit
  * (Debian's torch 1.13 on an AVX2 CPU, one thread): torch's pow is not correctly rounded, and
- * differs from fl32(fl32(d)^k) in about 1.7 % of the entries (0.99^30: 0.7397005558 against
- * 0.7397006154). float64 tables are always the float64 power (torch's float64 pow is not
+ * differs from fl32(fl32(d)^k) in 1–3 % of the entries for discounts like 0.9 … 0.999 (0.99^30:
+ * 0.7397005558 against 0.7397006154; docs/torch-powers.md). float64 tables are always the float64 power (torch's float64 pow is not
  * emulated; a float64 scan is no bit-for-bit replay of slime anyway).
  * `discount === 0` takes slime's identity branch: M = I and no carry.
  */

@@ -2,7 +2,7 @@ import { memo, type ReactNode } from "react";
 import { dataValue, f32 } from "./captions";
 import { CARRY_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
 import type { MatrixView } from "./frame";
-import { localIndex, type Replay, tokenOf } from "./replay";
+import { kernelEntry, localIndex, type Replay, tokenOf } from "./replay";
 import type { TimeView } from "./stageLayout";
 
 /** Largest part of M drawn; a bigger chunk shows this many rows and columns around the active one. */
@@ -271,7 +271,7 @@ function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: 
               <tr key={row.l}>
                 <td>{original ? tokenOf(r, m.chunk * C + row.l) : row.l}</td>
                 <td data-value={dataValue(m.x[row.l])}>{f32(m.x[row.l])}</td>
-                <td data-value={dataValue(r.kernelRow[m.k - row.l])}>{f32(r.kernelRow[m.k - row.l])}</td>
+                <td data-value={dataValue(kernelEntry(r, row.l, m.k))}>{f32(kernelEntry(r, row.l, m.k))}</td>
                 <td data-value={dataValue(row.term)}>{f32(row.term)}</td>
               </tr>
             ),

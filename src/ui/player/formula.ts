@@ -1,6 +1,6 @@
 import { formatShort } from "../charts/formatNumber";
 import { f32, f64, outputSymbol } from "./captions";
-import { carryTerm, localIndex, type Replay, reversedOf } from "./replay";
+import { carryTerm, kernelEntry, localIndex, type Replay, reversedOf } from "./replay";
 
 /**
  * The arithmetic behind one output, with the real numbers: the local sum, the carry times its
@@ -73,7 +73,7 @@ export function localSumTex(r: Replay, b: number, chunk: number, k: number): str
     const i = chunk * C + l;
     const xv = i < r.cols ? r.scanned[b * r.cols + (r.cols - 1 - i)] : 0;
     terms.push(`${x}_{${t + k - l}}${d}^{${k - l}}`);
-    numbers.push(`${paren(f32(xv))}\\cdot${paren(f32(r.kernelRow[k - l]))}`);
+    numbers.push(`${paren(f32(xv))}\\cdot${paren(f32(kernelEntry(r, l, k)))}`);
   }
   const sum = r.localScans[localIndex(r, b, chunk * C + k)];
   return `S^{\\text{local}}_{${t}} = ${terms.join(" + ")} = ${numbers.join(" + ")} = ${num(f32(sum))}`;

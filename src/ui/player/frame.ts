@@ -1,5 +1,5 @@
 import { stepCaption } from "./captions";
-import { carryTerm, localIndex, type Replay, tokenOf } from "./replay";
+import { carryTerm, kernelEntry, localIndex, type Replay, tokenOf } from "./replay";
 import { type Phase, type PlayerTrace, phaseDone, phaseReached, type Step, validInChunk } from "./trace";
 
 /** The parts of the player a step draws attention to (the tour and the narrative use the same ids). */
@@ -199,7 +199,7 @@ export function matrixView(r: Replay, b: number, c: number, k: number): MatrixVi
     x.push(i < r.cols ? r.scanned[b * r.cols + tokenOf(r, i)] : 0);
   }
   const terms: number[] = [];
-  for (let l = 0; l <= k; l++) terms.push(Math.fround(x[l] * r.kernelRow[k - l]));
+  for (let l = 0; l <= k; l++) terms.push(Math.fround(x[l] * kernelEntry(r, l, k)));
   return { chunk: c, k, valid, x, terms, sum: r.localScans[localIndex(r, b, c * C + k)] };
 }
 

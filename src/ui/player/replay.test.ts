@@ -4,7 +4,7 @@ import { useCpuBackend } from "../../engine/engineTestKit";
 import { runProblem } from "../../engine/runProblem";
 import { cellView, errorSummary } from "./cells";
 import { errorFill, NON_FINITE_FILL } from "./colors";
-import { frame } from "./frame";
+import { frame, matrixView } from "./frame";
 import {
   coreRun,
   discountedProblem,
@@ -194,5 +194,21 @@ describe("the replay of a problem that opts into NaN and ±Inf (the playground's
         allowingNonFinite(() => solve(problem, "serial").outputs),
       ),
     ).toThrow(/kl has a non-finite value at row 1, token 5/);
+  });
+});
+
+describe("a kernel that is not Toeplitz (torch's scalar-loop entries)", () => {
+  it("shows the terms the scan multiplied: they add up to its local sums bit for bit", () => {
+    // d = 0.5495936876730595, C = 37: torch's M[32][36] = d^4 is not row 0's d^4.
+    const r = replayOf(discountedProblem(3, 111, 37, 0.5495936876730595, 4));
+    expect(r.kernelPatches?.get(32 * 37 + 36)).toBe(Math.fround(0.09123615));
+    for (let b = 0; b < r.rows; b++) {
+      for (let c = 0; c < r.nChunks; c++) {
+        const view = matrixView(r, b, c, 36);
+        const sum = view.terms.reduce((acc, term) => Math.fround(acc + term), 0);
+        expect(Object.is(sum, view.sum), `row ${b}, chunk ${c}`).toBe(true);
+        expect(view.terms[32]).toBe(Math.fround(view.x[32] * Math.fround(0.09123615)));
+      }
+    }
   });
 });

@@ -32,6 +32,8 @@ export interface Replay {
   /** Row 0 of the Toeplitz kernel, `d^k`, and the carry powers `d^(k+1)`: core's float32 tables. */
   kernelRow: Float32Array;
   carryPowers: Float32Array;
+  /** M[l][k] at l·C + k where torch's M is not Toeplitz (its scalar loop's entries; usually none). */
+  kernelPatches?: ReadonlyMap<number, number>;
   /** What the scan ran over, float32: rewards, TD residuals, or padded token rewards. */
   scanned: Float32Array;
   /** The same sequence as the float64 reference computes it (the serial loop's input). */
@@ -107,7 +109,13 @@ function replayChecked(problem: ScanProblem, run: EngineRun, serial: ScanOutputs
   const base = { chunkSize, nChunks, pad, backend: run.backend, millis: run.millis };
   const withTables = (discount: number) => {
     const tables = discountPowers(discount, chunkSize, "float32");
-    return { discount, kernelRow: tables.kernelRow as Float32Array, carryPowers: tables.carryPowers as Float32Array };
+    const kernelPatches = new Map((tables.kernelPatches ?? []).map((p) => [p.row * chunkSize + p.col, p.value]));
+    return {
+      discount,
+      kernelRow: tables.kernelRow as Float32Array,
+      carryPowers: tables.carryPowers as Float32Array,
+      kernelPatches,
+    };
   };
 
   if (problem.kind === "discounted") {
@@ -273,4 +281,9 @@ function toFloat64(x: { rows: number; cols: number; data: ArrayLike<number> }) {
 function lastIndexOf(values: ArrayLike<number>, target: number): number {
   for (let i = values.length - 1; i >= 0; i--) if (values[i] === target) return i;
   return -1;
+}
+
+/** M[l][k] (l ≤ k) as the scan multiplied with it: row 0's d^(k−l), or torch's own entry there. */
+export function kernelEntry(r: Replay, l: number, k: number): number {
+  return r.kernelPatches?.get(l * r.chunkSize + k) ?? r.kernelRow[k - l];
 }
