@@ -1,12 +1,9 @@
 /**
  * `npm run docs:links`: every relative link in README.md and docs/*.md must point at a file that exists, and a
- * `#anchor` on a markdown page at one of its headings (GitHub's slugs). Pages named in PENDING are being written
- * on other branches and are accepted until they land. Exits 1 when a link is broken.
+ * `#anchor` on a markdown page at one of its headings (GitHub's slugs). Exits 1 when a link is broken.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
-
-const PENDING = new Set(["docs/dumps.md", "docs/verdicts.md", "docs/torch-powers.md", "docs/pytest-export.md"]);
 
 /** GitHub's heading anchors: lower case, punctuation dropped (except - and _), spaces to -, repeats numbered. */
 function anchors(path: string): Set<string> {
@@ -35,7 +32,6 @@ const files = [
     .map((f) => `docs/${f}`),
 ];
 const broken: string[] = [];
-const pending = new Set<string>();
 for (const file of files) {
   const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
   for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -43,16 +39,11 @@ for (const file of files) {
     if (/^[a-z]+:/i.test(link)) continue;
     const [path, anchor] = link.split("#");
     const target = path ? normalize(join(dirname(file), path)) : file;
-    if (PENDING.has(target) && !existsSync(target)) {
-      pending.add(target);
-      continue;
-    }
     if (!existsSync(target)) broken.push(`${file}: ${link} (no such file)`);
     else if (anchor && target.endsWith(".md") && !anchors(target).has(anchor))
       broken.push(`${file}: ${link} (no heading #${anchor} in ${target})`);
   }
 }
-if (pending.size > 0) console.log(`links to pages still being written: ${[...pending].sort().join(", ")}`);
 for (const line of broken) console.log(line);
 console.log(broken.length === 0 ? `${files.length} files, every link resolves` : `${broken.length} broken links`);
 process.exit(broken.length === 0 ? 0 : 1);

@@ -37,6 +37,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [report, setReport] = useState<RunReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reading, setReading] = useState<string | null>(null);
+  const [replaying, setReplaying] = useState(false);
   const [trials, setTrials] = useState<Trial[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [selected, setSelected] = useState(0);
@@ -85,13 +86,15 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     setGiven(next);
     replaceSearch(runSettingsToSearch(next, window.location.search));
     if (!report) return;
+    setReplaying(true);
     client
       .replay(next)
       .then((answer) => {
+        setReplaying(false);
         if (answer.ok) setReport(answer.report);
         else setError(answer.message);
       })
-      .catch(() => {}); // superseded by a newer change
+      .catch(() => {}); // superseded by a newer change, whose answer clears the busy mark
   };
   const onSearch = () => {
     setSearching(true);
@@ -166,7 +169,12 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           onSearch={onSearch}
           searching={searching}
         />
-        <section className="panel run-overview" aria-live="polite">
+        <section
+          className="panel run-overview"
+          aria-live="polite"
+          aria-busy={reading !== null || replaying}
+          data-testid="run-results"
+        >
           <p className="run-summary" data-testid="run-summary">
             {report ? report.summary : "No dump open yet."}
           </p>
