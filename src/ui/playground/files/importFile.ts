@@ -31,6 +31,11 @@ export function fileKind(name: string, head: Uint8Array): FileKind | null {
   return null;
 }
 
+/** A zip (torch's .pt, numpy's .npz) or a file named as a tensor file: the run view reads those. */
+function isTensorFile(name: string, bytes: Uint8Array): boolean {
+  return /\.(pt|pth|npz|safetensors)$/i.test(name) || (bytes[0] === 0x50 && bytes[1] === 0x4b);
+}
+
 /** The lane `auto` means for the menu's label: the one the estimator scans. */
 export function resolveLane(lane: LaneTarget["lane"], state: PlaygroundState): Destination {
   if (lane !== "auto") return lane;
@@ -61,7 +66,9 @@ export function importFile(
 ): IoResult<Imported> {
   const kind = fileKind(name, bytes.subarray(0, 64));
   if (kind === null) {
-    const detail = "not a file the playground reads; it takes case files (.json), CSV (.csv) and numpy arrays (.npy)";
+    const detail = isTensorFile(name, bytes)
+      ? "a torch, .npz or .safetensors file (a slime dump?): open it in Your run (?view=run), which reads and replays those"
+      : "not a file the playground reads; it takes case files (.json), CSV (.csv) and numpy arrays (.npy)";
     return failure(new IoError("", detail, name));
   }
   if (kind === "case") {
