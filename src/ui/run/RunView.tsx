@@ -179,6 +179,14 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             {report ? report.summary : "No dump open yet."}
           </p>
           {report ? <Glance report={report} /> : null}
+          {report ? (
+            <p className="muted small">
+              Read and replayed in the run view's worker:{" "}
+              <span data-testid="run-millis">
+                read {report.millis.read} ms, replay {report.millis.replay} ms
+              </span>
+            </p>
+          ) : null}
           {report?.notes.map((note) => (
             <p key={note} className="muted small">
               {note}

@@ -37,11 +37,13 @@ export interface RunReport {
   grids: { advantages: RunGrid | null; returns: RunGrid | null };
   /** For a hand-saved file: the tensors found that no lane took. */
   unused: string[];
+  /** Where the worker's time went, in ms: reading the file (zip, pickle, storages) and the replay with its verdicts. */
+  millis: { read: number; replay: number };
 }
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
 
-let opened: { name: string; dump: UnderstoodDump } | null = null;
+let opened: { name: string; dump: UnderstoodDump; readMillis: number } | null = null;
 
 function read(file: RunFile): UnderstoodDump | string {
   const tree = readTensorFile(file.bytes, file.name);
@@ -51,7 +53,8 @@ function read(file: RunFile): UnderstoodDump | string {
   return { ...understood.value, notes: [...tree.notes, ...understood.value.notes] };
 }
 
-function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>): RunReport {
+function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>, readMillis: number): RunReport {
+  const start = performance.now();
   const settings = dumpSettings(dump, given);
   const replay: ReplayResult | null = dump.kind === "train" ? replayDump(dump, settings) : null;
   const glance = batchGlance(dump);
@@ -71,6 +74,7 @@ function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings
       returns: replay ? runGrid(dump, replay, "returns") : null,
     },
     unused: dump.lanes?.unused ?? [],
+    millis: { read: Math.round(readMillis), replay: Math.round(performance.now() - start) },
   };
 }
 
@@ -87,6 +91,7 @@ const api = {
    * the previous dump stays open when this one is refused.
    */
   open(files: RunFile[], given: Partial<SlimeSettings>): OpenAnswer {
+    const start = performance.now();
     const dumps: UnderstoodDump[] = [];
     for (const file of files) {
       const dump = read(file);
@@ -98,13 +103,13 @@ const api = {
     const name = files.map((f) => f.name).join(" + ");
     const dump = train && rollout ? pairDumps(train, rollout, name) : (train ?? dumps[0]);
     if (!dump) return { ok: false, message: "No file was given" };
-    opened = { name, dump };
-    return answer(report(name, dump, given));
+    opened = { name, dump, readMillis: performance.now() - start };
+    return answer(report(name, dump, given, opened.readMillis));
   },
   /** The open dump replayed with other settings. */
   replay(given: Partial<SlimeSettings>): OpenAnswer {
     if (!opened) return { ok: false, message: "No dump is open" };
-    return answer(report(opened.name, opened.dump, given));
+    return answer(report(opened.name, opened.dump, given, 0));
   },
   /** Which estimator, normalisation and KL formula reproduce the open dump, with γ, λ and kl_coef as given. */
   search(given: Partial<SlimeSettings>): SettingsTrial[] {

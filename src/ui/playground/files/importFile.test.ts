@@ -112,6 +112,8 @@ describe("importFile", () => {
     const result = importFile("notes.md", bytes("# hi"), state, rows, { lane: "auto", into: "new" });
     expect(!result.ok && result.error.message).toMatch(/^notes\.md: not a file the playground reads/);
     const dump = importFile("3.pt", Uint8Array.of(0x50, 0x4b, 3, 4), state, rows, { lane: "auto", into: "new" });
-    expect(!dump.ok && dump.error.message).toMatch(/^3\.pt: a torch, \.npz or \.safetensors file \(a slime dump\?\): open it in Your run/);
+    expect(!dump.ok && dump.error.message).toMatch(
+      /^3\.pt: a torch, \.npz or \.safetensors file \(a slime dump\?\): open it in Your run/,
+    );
   });
 });
