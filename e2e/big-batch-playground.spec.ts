@@ -51,6 +51,8 @@ test(`${ROWS} × ${TOKENS} tokens: progress, cancel keeps the previous result, a
 
   // First run: the progress names the step and the time; Cancel stops it.
   await input.setInputFiles(file);
+  // REINFORCE++ is showing: the page asks whether the table is KL or rewards.
+  await page.getByTestId("import-choice-kl").click();
   await expect(page.getByTestId("run-phase")).toHaveText(/^(Running: .+|Starting the run), \d+\.\d s$/, slow);
   await page.screenshot({ path: "/tmp/bigbatch/busy.png" });
   await page.getByTestId("cancel-run").click();
