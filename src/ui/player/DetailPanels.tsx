@@ -20,12 +20,12 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
           "no carry (nothing comes after the end of the sequence)"
         ) : (
           <>
-            carry s = {G}
+            carry s<sub>{cv.chunk}</sub> = {G}
             <sub>{cv.sourceT}</sub> ={" "}
             <strong style={{ color: CARRY_COLOUR }} data-value={dataValue(cv.carry)}>
               {f32(cv.carry)}
             </strong>
-            , added as s·{d}^(k+1)
+            , added as s<sub>{cv.chunk}</sub>·{d}^(k+1)
           </>
         )}
       </figcaption>
@@ -35,7 +35,9 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
             <th>k</th>
             <th>t</th>
             <th>local</th>
-            <th>+ s·{d}^(k+1)</th>
+            <th>
+              + s<sub>{cv.chunk}</sub>·{d}^(k+1)
+            </th>
             <th>= {G}_t</th>
             <th>serial f64</th>
           </tr>

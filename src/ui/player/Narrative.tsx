@@ -2,11 +2,13 @@ import type { ReactNode } from "react";
 import type { Frame, RegionId } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
 import { SHORTCUTS } from "./playback";
-import { TOUR } from "./tour";
+import { TourPanel } from "./TourPanel";
 
 export interface NarrativeProps {
   frame: Frame;
   tourStop?: number;
+  /** The tour panel is drawn under the stage instead (narrow screens: the stage comes first). */
+  tourElsewhere?: boolean;
   shortcuts: boolean;
   onTerm(region: RegionId | undefined): void;
   onTourGo(stop: number): void;
@@ -20,6 +22,7 @@ export interface NarrativeProps {
 export function Narrative({
   frame: f,
   tourStop,
+  tourElsewhere,
   shortcuts,
   onTerm,
   onTourGo,
@@ -27,45 +30,10 @@ export function Narrative({
   onShortcutsClose,
   children,
 }: NarrativeProps) {
-  const stop = tourStop === undefined ? undefined : TOUR[tourStop];
   return (
     <aside className="player-narrative" data-region="narrative">
-      {stop && tourStop !== undefined ? (
-        <section className="tour-panel" aria-label="Guided tour" data-testid="tour-panel">
-          <h3>{stop.title}</h3>
-          {stop.text.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-          <div className="tour-nav">
-            <button type="button" onClick={() => onTourGo(tourStop - 1)} disabled={tourStop === 0}>
-              Back
-            </button>
-            <span className="tour-dots">
-              {TOUR.map((s, n) => (
-                <button
-                  key={s.title}
-                  type="button"
-                  className={n === tourStop ? "dot current" : "dot"}
-                  aria-label={`Tour stop ${n + 1}: ${s.title}`}
-                  aria-current={n === tourStop ? "step" : undefined}
-                  onClick={() => onTourGo(n)}
-                />
-              ))}
-            </span>
-            {tourStop < TOUR.length - 1 ? (
-              <button type="button" onClick={() => onTourGo(tourStop + 1)}>
-                Next
-              </button>
-            ) : (
-              <button type="button" onClick={onTourClose}>
-                Done
-              </button>
-            )}
-            <button type="button" className="link" onClick={onTourClose}>
-              Skip
-            </button>
-          </div>
-        </section>
+      {tourStop !== undefined && !tourElsewhere ? (
+        <TourPanel stop={tourStop} onGo={onTourGo} onClose={onTourClose} />
       ) : null}
       {shortcuts ? (
         <section className="shortcuts" aria-label="Keyboard shortcuts">

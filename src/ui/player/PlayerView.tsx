@@ -24,12 +24,14 @@ import type { PlayerFileWorkerApi } from "./playerFileWorker";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
-import { exampleSource, type PlayerSource, playableCases } from "./source";
+import { exampleSource, PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
 import { stageLayout, type TimeView } from "./stageLayout";
 import { LABEL_WIDTH, visibleRows } from "./stageModel";
+import { TourPanel } from "./TourPanel";
 import { Transport } from "./Transport";
-import { TOUR, tourCursor } from "./tour";
+import { TOUR, TOUR_EXAMPLE, tourCursor } from "./tour";
 import { localStepOfChunk } from "./trace";
+import { useNarrow } from "./useNarrow";
 import { usePlayerRun } from "./usePlayerRun";
 import { useReducedMotion } from "./useReducedMotion";
 import { useWidth } from "./useWidth";
@@ -73,11 +75,17 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
   // Stepping and playing animate (a short transition, then a hold); scrubbing and jumps cut.
   const [motion, setMotion] = useState<"animate" | "cut">("cut");
   const reducedMotion = useReducedMotion();
+  const narrow = useNarrow();
+  // A tour stop asked for while the tour's example was still running: shown when its trace arrives.
+  const pendingTour = useRef<number | undefined>(undefined);
+  const tourLabel = PLAYER_EXAMPLES.find((e) => e.id === TOUR_EXAMPLE)?.label;
 
-  // A new run starts at its first step, paused.
+  // A new run starts at its first step (or at the tour stop waiting for it), paused.
   useEffect(() => {
     if (!trace) return;
-    setCursor(0);
+    const stop = pendingTour.current;
+    pendingTour.current = undefined;
+    setCursor(stop === undefined ? 0 : tourCursor(trace, TOUR[stop].target));
     setPlaying(false);
     setInspected(undefined);
     setFocusRow((row) => Math.min(row, trace.replay.rows - 1));
@@ -106,10 +114,22 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       setTourStop(at);
       setLastTourStop(at);
       setPlaying(false);
+      // The tour's words are written for its own example: open it first, then go to the stop.
+      if (run.label !== tourLabel) {
+        pendingTour.current = at;
+        setSource(exampleSource(TOUR_EXAMPLE));
+        return;
+      }
       setCursor(tourCursor(trace, TOUR[at].target));
     },
-    [trace],
+    [trace, run.label, tourLabel],
   );
+  /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
+  const openSource = (next: PlayerSource) => {
+    pendingTour.current = undefined;
+    setTourStop(undefined);
+    setSource(next);
+  };
 
   const act = useCallback(
     (action: PlayerAction) => {
@@ -178,7 +198,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       if (id !== latestRead.current) return;
       // Cases too large to replay are left out, and the note says so; the first that fits opens.
       setFileError(leftOut ?? undefined);
-      setSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
+      openSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
     } catch (error) {
       if (id !== latestRead.current) return;
       setFileError(error instanceof Error ? error.message : String(error));
@@ -200,10 +220,10 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       running={run.running}
       onExample={(id) => {
         setFileError(undefined);
-        setSource(exampleSource(id));
+        openSource(exampleSource(id));
       }}
       onFile={readFile}
-      onCase={(file, fileName, index) => setSource({ kind: "case", file, fileName, index })}
+      onCase={(file, fileName, index) => openSource({ kind: "case", file, fileName, index })}
       onFocusRow={setFocusRow}
     />
   );
@@ -266,6 +286,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
         <Narrative
           frame={f}
           tourStop={tourStop}
+          tourElsewhere={narrow}
           shortcuts={shortcuts}
           onTerm={setTerm}
           onTourGo={openTour}
@@ -297,6 +318,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
               onInspect={setInspected}
             />
           </div>
+          {narrow && tourStop !== undefined ? (
+            <TourPanel stop={tourStop} onGo={openTour} onClose={() => setTourStop(undefined)} />
+          ) : null}
           <Legend replay={r} rows={rows} />
           {r.rows > rows.length ? (
             <p className="rows-note">

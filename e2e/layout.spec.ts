@@ -1,0 +1,134 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { VIEWS } from "../src/ui/urlState";
+import { collectProblems } from "./pageProblems";
+
+/**
+ * Every view at a phone (390 × 844), a small laptop (1024 × 768) and a desktop (1280 × 800): the page
+ * never scrolls sideways, no formula card is wider than its box, and axe reports no serious or
+ * critical violation. SCANLAB_SHOTS=<folder> also saves a full-page screenshot of each, to look at.
+ */
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1024, height: 768 },
+  { width: 1280, height: 800 },
+];
+
+const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) => Promise<void> }> = {
+  home: {
+    query: "?backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
+      await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+    },
+  },
+  conformance: {
+    query: "?view=conformance&backend=wasm",
+    ready: async (page) => {
+      await page.getByTestId("load-public-cases").click();
+      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, { timeout: 90_000 });
+    },
+  },
+  player: {
+    query: "?view=player&backend=wasm",
+    ready: async (page) => {
+      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+      await page.keyboard.press("End");
+    },
+  },
+  bench: {
+    query: "?view=bench",
+    ready: async (page) => {
+      await expect(page.locator("main, .app").first()).toBeVisible();
+    },
+  },
+};
+
+const shots = process.env.SCANLAB_SHOTS;
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (shots) await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+}
+
+/** How far the page reaches past the window's right edge (0 when nothing scrolls sideways). */
+async function overflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Elements of the selector whose content is wider than their box (a formula running out of its card). */
+async function overflowing(page: Page, selector: string): Promise<string[]> {
+  return page
+    .locator(selector)
+    .evaluateAll((elements) =>
+      elements
+        .filter((e) => e.scrollWidth > e.clientWidth + 1)
+        .map((e) => `${e.className}: ${e.scrollWidth} > ${e.clientWidth}`),
+    );
+}
+
+async function blockingAxe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 4)
+          .join(" | ")})`,
+    );
+}
+
+for (const size of WIDTHS) {
+  test.describe(`${size.width} px`, () => {
+    test.use({ viewport: size });
+
+    for (const view of VIEWS) {
+      test(`${view}: fits the width, and axe finds nothing serious`, async ({ page }) => {
+        const problems = collectProblems(page);
+        await page.goto(`/${OPEN[view].query}`);
+        await OPEN[view].ready(page);
+        await shoot(page, `${view}-${size.width}`);
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        expect(await blockingAxe(page)).toEqual([]);
+        if (size.width === 390) {
+          // The collapsed top bar opens into a menu that fits too.
+          await page.getByRole("button", { name: "Menu" }).click();
+          await expect(page.getByRole("navigation", { name: "Views" })).toBeVisible();
+          await shoot(page, `${view}-${size.width}-menu`);
+          expect(await overflow(page)).toBeLessThanOrEqual(0);
+          expect(await blockingAxe(page)).toEqual([]);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+
+    test("player: every tour stop and formula card fits, its stage in view", async ({ page }) => {
+      const problems = collectProblems(page);
+      await page.goto(`/${OPEN.player.query}`);
+      await OPEN.player.ready(page);
+      await page.getByRole("button", { name: "Tour", exact: true }).click();
+      const tour = page.getByTestId("tour-panel");
+      for (let stop = 1; ; stop++) {
+        await expect(tour.locator("h3")).toHaveText(new RegExp(`^${stop} · `));
+        await shoot(page, `player-${size.width}-tour-${stop}`);
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        const next = tour.getByRole("button", { name: "Next" });
+        if ((await next.count()) === 0) break;
+        await next.click();
+      }
+      expect(await blockingAxe(page)).toEqual([]);
+      // The tour's last stop is the comparison: every output is final; open cards on several positions.
+      const outputs = page.getByTestId("player-stage").locator('[data-lane="result"][data-state="value"]');
+      const count = await outputs.count();
+      for (const n of [0, Math.floor(count / 2), count - 1]) {
+        await outputs.nth(n).focus();
+        await expect(page.getByTestId("formula-card")).toBeVisible();
+        expect(await overflowing(page, ".formula-card, .formula-card .tex")).toEqual([]);
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+      }
+      await shoot(page, `player-${size.width}-card`);
+      expect(problems).toEqual([]);
+    });
+  });
+}
