@@ -13,7 +13,7 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
   const rows = cv.combined.map((_, k) => k);
   const shown = rows.length <= 10 ? rows : [...rows.slice(0, 5), -1, ...rows.slice(-4)];
   return (
-    <figure className="carry-panel" data-region="matrix">
+    <figure className="carry-panel" data-region="carry-lane">
       <figcaption>
         Chunk {cv.chunk}:{" "}
         {cv.chunk === 0 ? (

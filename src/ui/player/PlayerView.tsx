@@ -269,6 +269,17 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     <PreludePanel replay={r} frame={f} />
   );
 
+  // The panel under the stage belongs to the part it details, so a tour stop about that part keeps it lit.
+  const detailRegion: RegionId = f.matrix
+    ? "matrix"
+    : f.carry
+      ? "carry-lane"
+      : f.step.kind === "compare"
+        ? "error-lane"
+        : f.step.kind === "combine" || f.step.kind === "gae-returns"
+          ? "result-lane"
+          : "input-lane";
+
   return (
     <section
       className={`player${tourStop !== undefined ? " touring" : ""}${animated ? " animated" : ""}`}
@@ -328,7 +339,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
             </p>
           ) : null}
           <div className="stage-detail">
-            <div className={`detail-main${dim("matrix")}`}>{detail}</div>
+            <div className={`detail-main${dim(detailRegion)}`}>{detail}</div>
             {card ? <FormulaCard replay={r} target={card} onClose={() => setInspected(undefined)} /> : null}
           </div>
         </div>
