@@ -93,7 +93,7 @@ for (const size of WIDTHS) {
         expect(await blockingAxe(page)).toEqual([]);
         if (size.width === 390) {
           // The collapsed top bar opens into a menu that fits too.
-          await page.getByRole("button", { name: "Menu" }).click();
+          await page.getByRole("button", { name: "Menu", exact: true }).click();
           await expect(page.getByRole("navigation", { name: "Views" })).toBeVisible();
           await shoot(page, `${view}-${size.width}-menu`);
           expect(await overflow(page)).toBeLessThanOrEqual(0);

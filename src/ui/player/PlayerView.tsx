@@ -252,7 +252,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     chunkSize: r.chunkSize,
     view,
     focusChunk: f.focusChunk,
-    width: Math.max(200, stageWidth - LABEL_WIDTH - 8),
+    width: Math.max(120, stageWidth - LABEL_WIDTH - 8),
+    // One column (a phone, a narrow window): cells wide enough to tap, and to print numbers where they can.
+    minCell: narrow ? 22 : 12,
   });
   const animated = motion === "animate" && !reducedMotion && layout.folds.length === 0;
   const card =
