@@ -128,6 +128,25 @@ for (const size of WIDTHS) {
         expect(await overflow(page)).toBeLessThanOrEqual(0);
       }
       await shoot(page, `player-${size.width}-card`);
+      // Local sums written out term by term, and input and serial cells, on C = 8 (the sums that ran
+      // 400–900 px out of their card from k = 3 on): hover the cells of the chunk drawn at the end.
+      await page.locator(".player-source select").first().selectOption("returns");
+      await expect(page.getByTestId("player-source")).toHaveText(/^Returns · /, { timeout: 30_000 });
+      // End goes to the player, not to the example menu that still has the focus.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press("End");
+      await expect(page.getByTestId("player-position")).toHaveText(/^(\d+) \/ \1$/);
+      for (const lane of ["local", "input", "serial"]) {
+        const cells = page.getByTestId("player-stage").locator(`[data-lane="${lane}"][data-state="value"]`);
+        const n = await cells.count();
+        for (const k of [n - 1, n - 4, 0]) {
+          await cells.nth(k).hover({ timeout: 10_000 });
+          await expect(page.getByTestId("formula-card")).toBeVisible();
+          expect(await overflowing(page, ".formula-card, .formula-card .tex")).toEqual([]);
+        }
+      }
+      await shoot(page, `player-${size.width}-local-card`);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
       expect(problems).toEqual([]);
     });
   });

@@ -163,6 +163,16 @@ const LANE_NAMES: Record<Exclude<StageLane, "carry">, string> = {
   error: "|error|",
 };
 
+/**
+ * A cell's accessible name: lane, token, row and full number, led by the short number or the ✕
+ * the cell prints, so what is seen is what is heard (axe's label-content-name-mismatch).
+ */
+export function cellName(lane: string, t: number, b: number, full: string, printed: string | undefined, over: boolean) {
+  const where = `${lane} at t = ${t}, row ${b}: ${full}`;
+  const lead = printed === undefined || printed === full ? "" : `${printed}, `;
+  return `${lead}${where}${over ? ", ✕ over its error bound" : ""}`;
+}
+
 /** What every cell of one drawing shares. */
 interface CellContext {
   r: Replay;
@@ -297,7 +307,7 @@ function drawCell(
       {...attributes}
       role="button"
       tabIndex={focusable ? 0 : undefined}
-      aria-label={`${LANE_NAMES[lane]} at t = ${t}, row ${b}: ${number}${over ? ", over its error bound" : ""}`}
+      aria-label={cellName(LANE_NAMES[lane], t, b, number, showText ? formatShort(value) : undefined, over)}
       onPointerEnter={() => onInspect(target)}
       onFocus={() => onInspect(target)}
       onClick={() => onInspect(target)}
