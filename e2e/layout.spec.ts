@@ -113,6 +113,11 @@ for (const size of WIDTHS) {
         await expect(tour.locator("h3")).toHaveText(new RegExp(`^${stop} · `));
         await shoot(page, `player-${size.width}-tour-${stop}`);
         expect(await overflow(page)).toBeLessThanOrEqual(0);
+        // The stage the stop talks about starts on the first screen (on a phone it comes first).
+        const stageTop = await page
+          .locator(".stage-scroll")
+          .evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+        expect(stageTop).toBeLessThan(size.height / 2);
         const next = tour.getByRole("button", { name: "Next" });
         if ((await next.count()) === 0) break;
         await next.click();
