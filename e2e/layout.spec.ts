@@ -118,7 +118,7 @@ for (const size of WIDTHS) {
           .locator(".stage-scroll")
           .evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
         expect(stageTop).toBeLessThan(size.height / 2);
-        const next = tour.getByRole("button", { name: "Next" });
+        const next = tour.getByRole("button", { name: "Next", exact: true });
         if ((await next.count()) === 0) break;
         await next.click();
       }

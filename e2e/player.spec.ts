@@ -299,7 +299,7 @@ test.describe("the built-in examples", () => {
     const seen: number[] = [];
     for (let stop = 1; stop <= 7; stop++) {
       seen.push((await position(page))[0]);
-      if (stop < 7) await tour.getByRole("button", { name: "Next" }).click();
+      if (stop < 7) await tour.getByRole("button", { name: "Next", exact: true }).click();
     }
     await expect(tour).toContainText("7 · Check every cell");
     // Strictly forward: each stop lands after the one before, the last on the last step.
@@ -307,7 +307,7 @@ test.describe("the built-in examples", () => {
     const [at, total] = await position(page);
     expect(at).toBe(total);
     await expect(page.getByTestId("step-caption")).toContainText("Compare with the float64 serial loop");
-    await tour.getByRole("button", { name: "Back" }).click();
+    await tour.getByRole("button", { name: "Back", exact: true }).click();
     await expect(tour).toContainText("6 · Back to original time");
     await expect(page.getByTestId("step-caption")).toContainText("Un-pad and reverse back");
     await tour.getByRole("button", { name: "Skip" }).click();
