@@ -178,7 +178,20 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     return () => window.removeEventListener("keydown", onKey);
   }, [act]);
 
-  const [stageRef, stageWidth] = useWidth<HTMLDivElement>(800);
+  const [measureStage, stageWidth] = useWidth<HTMLDivElement>(800);
+  const stageElement = useRef<HTMLDivElement | null>(null);
+  const stageRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      stageElement.current = element;
+      measureStage(element);
+    },
+    [measureStage],
+  );
+  // One column: a tour stop's Next sits under the stage, so after it the stage would be above the
+  // screen; each stop brings the stage it talks about back to the top (under the sticky top bar).
+  useEffect(() => {
+    if (narrow && tourStop !== undefined) stageElement.current?.scrollIntoView({ block: "start" });
+  }, [narrow, tourStop]);
 
   // Case files are read and parsed in a worker (a 200 MB file takes seconds); the newest choice wins.
   const [fileReader] = useState(
