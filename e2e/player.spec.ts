@@ -291,7 +291,10 @@ test.describe("the built-in examples", () => {
 
   test("the tour opens its own example and moves forward through it, every stop on its step", async () => {
     const { page, problems } = example;
-    await page.getByRole("button", { name: "Tour", exact: true }).click();
+    // The first screen says what the player is and offers the tour.
+    await expect(page.getByTestId("player-intro")).toContainText("replayed step by step");
+    await page.getByTestId("player-intro").getByRole("button", { name: "Take the tour" }).click();
+    await expect(page.getByTestId("player-intro")).toHaveCount(0);
     const tour = page.getByTestId("tour-panel");
     await expect(tour).toContainText("1 · The serial loop");
     await expect(page.getByTestId("player-source")).toHaveText(/^Tour · /, { timeout: 30_000 });

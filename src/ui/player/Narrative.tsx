@@ -12,6 +12,8 @@ export interface NarrativeProps {
   shortcuts: boolean;
   onTerm(region: RegionId | undefined): void;
   onTourGo(stop: number): void;
+  /** Opens the tour where it was left (its first stop on a first visit). */
+  onTourStart(): void;
   onTourClose(): void;
   onShortcutsClose(): void;
   /** Drawn under the phase note (the serial loop). */
@@ -26,6 +28,7 @@ export function Narrative({
   shortcuts,
   onTerm,
   onTourGo,
+  onTourStart,
   onTourClose,
   onShortcutsClose,
   children,
@@ -34,6 +37,17 @@ export function Narrative({
     <aside className="player-narrative" data-region="narrative">
       {tourStop !== undefined && !tourElsewhere ? (
         <TourPanel stop={tourStop} onGo={onTourGo} onClose={onTourClose} />
+      ) : null}
+      {tourStop === undefined && f.cursor === 0 ? (
+        // The first screen says what this is and where to start, before any step is taken.
+        <p className="player-intro" data-testid="player-intro">
+          slime's chunked scan of discounted returns, replayed step by step on the engine's own numbers beside the
+          float64 serial loop. New here?{" "}
+          <button type="button" className="link" onClick={onTourStart}>
+            Take the tour
+          </button>{" "}
+          (seven stops), or step with → and Play.
+        </p>
       ) : null}
       {shortcuts ? (
         <section className="shortcuts" aria-label="Keyboard shortcuts">

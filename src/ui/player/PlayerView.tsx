@@ -316,6 +316,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
           shortcuts={shortcuts}
           onTerm={setTerm}
           onTourGo={openTour}
+          onTourStart={() => openTour(lastTourStop)}
           onTourClose={() => setTourStop(undefined)}
           onShortcutsClose={() => setShortcuts(false)}
         >
