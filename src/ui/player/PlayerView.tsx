@@ -6,7 +6,7 @@ import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
-import { frame as frameAt, type RegionId } from "./frame";
+import { detailRegionOf, frame as frameAt, type RegionId } from "./frame";
 import { Legend } from "./Legend";
 import { MatrixPanel } from "./MatrixPanel";
 import { Narrative } from "./Narrative";
@@ -284,16 +284,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     <PreludePanel replay={r} frame={f} />
   );
 
-  // The panel under the stage belongs to the part it details, so a tour stop about that part keeps it lit.
-  const detailRegion: RegionId = f.matrix
-    ? "matrix"
-    : f.carry
-      ? "carry-lane"
-      : f.step.kind === "compare"
-        ? "error-lane"
-        : f.step.kind === "combine" || f.step.kind === "gae-returns"
-          ? "result-lane"
-          : "input-lane";
+  const detailRegion = detailRegionOf(f);
 
   return (
     <section

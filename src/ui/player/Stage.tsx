@@ -2,7 +2,7 @@ import { memo, type ReactNode, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
 import { CarryLane } from "./CarryLane";
 import { dataValue, f32, f64 } from "./captions";
-import { type CellView, cellView, lanesOf } from "./cells";
+import { type CellView, cellName, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
 import { type Replay, tokenOf } from "./replay";
@@ -162,16 +162,6 @@ const LANE_NAMES: Record<Exclude<StageLane, "carry">, string> = {
   serial: "serial float64",
   error: "|error|",
 };
-
-/**
- * A cell's accessible name: lane, token, row and full number, led by the short number or the ✕
- * the cell prints, so what is seen is what is heard (axe's label-content-name-mismatch).
- */
-export function cellName(lane: string, t: number, b: number, full: string, printed: string | undefined, over: boolean) {
-  const where = `${lane} at t = ${t}, row ${b}: ${full}`;
-  const lead = printed === undefined || printed === full ? "" : `${printed}, `;
-  return `${lead}${where}${over ? ", ✕ over its error bound" : ""}`;
-}
 
 /** What every cell of one drawing shares. */
 interface CellContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stateToProblem } from "../../io/playgroundProblem";
-import { frame } from "./frame";
+import { detailRegionOf, frame } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
 import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "./playerTestKit";
 import { PLAYER_EXAMPLES } from "./source";
@@ -42,6 +42,13 @@ describe("the guided tour", () => {
       const step = tourTrace.steps[cursor];
       expect(step.phase, stop.title).toBe(stop.target.phase);
       expect(frame(tourTrace, cursor, 0).caption, stop.title).toContain(stop.shows);
+    }
+  });
+
+  it("never dims the panel under the stage that a stop's step shows", () => {
+    for (const stop of TOUR) {
+      const f = frame(tourTrace, tourCursor(tourTrace, stop.target), 0);
+      expect(stop.highlights, stop.title).toContain(detailRegionOf(f));
     }
   });
 
