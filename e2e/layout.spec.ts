@@ -84,7 +84,9 @@ async function blockingAxe(page: Page): Promise<string[]> {
 
 for (const size of WIDTHS) {
   test.describe(`${size.width} px`, () => {
-    test.use({ viewport: size });
+    // Reduced motion: the player cuts instead of animating and fades are off, so axe and the widths
+    // see a settled page, not a frame in the middle of a 300 ms transition.
+    test.use({ viewport: size, reducedMotion: "reduce" });
 
     for (const view of VIEWS) {
       test(`${view}: fits the width, and axe finds nothing serious`, async ({ page }) => {
@@ -92,17 +94,17 @@ for (const size of WIDTHS) {
         await page.goto(`/${OPEN[view].query}`);
         await OPEN[view].ready(page);
         await shoot(page, `${view}-${size.width}`);
-        expect(await overflow(page)).toBeLessThanOrEqual(0);
-        expect(await blockingAxe(page)).toEqual([]);
+        expect(await overflow(page), "sideways overflow (px)").toBeLessThanOrEqual(0);
+        expect(await blockingAxe(page), "axe, serious or critical").toEqual([]);
         if (size.width === 390) {
           // The collapsed top bar opens into a menu that fits too.
           await page.getByRole("button", { name: "Menu", exact: true }).click();
           await expect(page.getByRole("navigation", { name: "Views" })).toBeVisible();
           await shoot(page, `${view}-${size.width}-menu`);
-          expect(await overflow(page)).toBeLessThanOrEqual(0);
-          expect(await blockingAxe(page)).toEqual([]);
+          expect(await overflow(page), "sideways overflow (px)").toBeLessThanOrEqual(0);
+          expect(await blockingAxe(page), "axe, serious or critical").toEqual([]);
         }
-        expect(problems).toEqual([]);
+        expect(problems, "console errors").toEqual([]);
       });
     }
 
@@ -115,7 +117,7 @@ for (const size of WIDTHS) {
       for (let stop = 1; ; stop++) {
         await expect(tour.locator("h3")).toHaveText(new RegExp(`^${stop} · `));
         await shoot(page, `player-${size.width}-tour-${stop}`);
-        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        expect(await overflow(page), "sideways overflow (px)").toBeLessThanOrEqual(0);
         // The stage the stop talks about is on screen, in its top half, after the click on Next (on a
         // phone the stage comes first and each stop scrolls it back under the top bar).
         const stageTop = await page.locator(".stage-scroll").evaluate((e) => e.getBoundingClientRect().top);
@@ -125,7 +127,7 @@ for (const size of WIDTHS) {
         if ((await next.count()) === 0) break;
         await next.click();
       }
-      expect(await blockingAxe(page)).toEqual([]);
+      expect(await blockingAxe(page), "axe, serious or critical").toEqual([]);
       // The tour's last stop is the comparison: every output is final; open cards on several positions.
       const outputs = page.getByTestId("player-stage").locator('[data-lane="result"][data-state="value"]');
       const count = await outputs.count();
@@ -133,7 +135,7 @@ for (const size of WIDTHS) {
         await outputs.nth(n).focus();
         await expect(page.getByTestId("formula-card")).toBeVisible();
         expect(await overflowing(page, ".formula-card, .formula-card .tex")).toEqual([]);
-        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        expect(await overflow(page), "sideways overflow (px)").toBeLessThanOrEqual(0);
       }
       await shoot(page, `player-${size.width}-card`);
       // Local sums written out term by term, and input and serial cells, on C = 8 (the sums that ran
@@ -154,8 +156,8 @@ for (const size of WIDTHS) {
         }
       }
       await shoot(page, `player-${size.width}-local-card`);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      expect(problems).toEqual([]);
+      expect(await overflow(page), "sideways overflow (px)").toBeLessThanOrEqual(0);
+      expect(problems, "console errors").toEqual([]);
     });
   });
 }
