@@ -108,6 +108,29 @@ for (const size of WIDTHS) {
       });
     }
 
+    test("player: every example fits at every phase", async ({ page }) => {
+      const problems = collectProblems(page);
+      await page.goto(`/${OPEN.player.query}`);
+      await OPEN.player.ready(page);
+      for (const id of ["gae", "reinforce", "long", "returns"]) {
+        await page.locator(".player-source select").first().selectOption(id);
+        await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        // Each phase's first step (Shift+→), where a new panel appears under the stage.
+        for (let n = 0; n < 12; n++) {
+          expect(
+            await overflow(page),
+            `${id}, ${await page.getByTestId("player-position").textContent()}`,
+          ).toBeLessThanOrEqual(0);
+          await page.keyboard.press("Shift+ArrowRight");
+        }
+        await page.keyboard.press("End");
+        expect(await overflow(page), `${id}, last step`).toBeLessThanOrEqual(0);
+        await shoot(page, `player-${size.width}-${id}`);
+      }
+      expect(problems, "console errors").toEqual([]);
+    });
+
     test("player: every tour stop and formula card fits, its stage in view", async ({ page }) => {
       const problems = collectProblems(page);
       await page.goto(`/${OPEN.player.query}`);
