@@ -289,21 +289,30 @@ test.describe("the case file built here", () => {
 test.describe("the built-in examples", () => {
   const example = usePlayerPage(async () => {});
 
-  test("the tour drives the player and every stop lands on its step", async () => {
+  test("the tour opens its own example and moves forward through it, every stop on its step", async () => {
     const { page, problems } = example;
-    await page.getByRole("button", { name: "Tour", exact: true }).click();
+    // The first screen says what the player is and offers the tour.
+    await expect(page.getByTestId("player-intro")).toContainText("replayed step by step");
+    await page.getByTestId("player-intro").getByRole("button", { name: "Take the tour" }).click();
+    await expect(page.getByTestId("player-intro")).toHaveCount(0);
     const tour = page.getByTestId("tour-panel");
     await expect(tour).toContainText("1 · The serial loop");
-    const seen = new Set<string>();
+    await expect(page.getByTestId("player-source")).toHaveText(/^Tour · /, { timeout: 30_000 });
+    await expect(page.getByTestId("step-caption")).toContainText("Reverse time");
+    const seen: number[] = [];
     for (let stop = 1; stop <= 7; stop++) {
-      seen.add((await page.getByTestId("player-position").textContent()) ?? "");
-      if (stop < 7) await tour.getByRole("button", { name: "Next" }).click();
+      seen.push((await position(page))[0]);
+      if (stop < 7) await tour.getByRole("button", { name: "Next", exact: true }).click();
     }
-    await expect(tour).toContainText("7 · Drive it yourself");
-    expect(seen.size).toBeGreaterThanOrEqual(6);
-    await tour.getByRole("button", { name: "Back" }).click();
-    await expect(tour).toContainText("6 · Check every cell");
+    await expect(tour).toContainText("7 · Check every cell");
+    // Strictly forward: each stop lands after the one before, the last on the last step.
+    for (let n = 1; n < seen.length; n++) expect(seen[n]).toBeGreaterThan(seen[n - 1]);
+    const [at, total] = await position(page);
+    expect(at).toBe(total);
     await expect(page.getByTestId("step-caption")).toContainText("Compare with the float64 serial loop");
+    await tour.getByRole("button", { name: "Back", exact: true }).click();
+    await expect(tour).toContainText("6 · Back to original time");
+    await expect(page.getByTestId("step-caption")).toContainText("Un-pad and reverse back");
     await tour.getByRole("button", { name: "Skip" }).click();
     await expect(tour).toHaveCount(0);
     expect(problems).toEqual([]);

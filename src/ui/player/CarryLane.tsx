@@ -43,7 +43,7 @@ export function CarryLane({
                 : undefined;
         const into = layout.view === "original" ? band.x + band.width : band.x;
         const label =
-          band.width >= 40 ? `s = ${band.width >= 130 ? f32(value) : formatShort(value)}` : formatShort(value);
+          band.width >= 48 ? `s_${c} = ${band.width >= 130 ? f32(value) : formatShort(value)}` : formatShort(value);
         return (
           <g key={c} className={`carry${current ? " current" : ""}`}>
             <line className="carry-bracket" x1={band.x + 1} x2={band.x + band.width - 1} y1={mid + 6} y2={mid + 6} />

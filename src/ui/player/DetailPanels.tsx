@@ -15,19 +15,19 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
   const rows = cv.combined.map((_, k) => k);
   const shown = rows.length <= 10 ? rows : [...rows.slice(0, 5), -1, ...rows.slice(-4)];
   return (
-    <figure className="carry-panel" data-region="matrix">
+    <figure className="carry-panel" data-region="carry-lane">
       <figcaption>
         Chunk {cv.chunk}:{" "}
         {cv.chunk === 0 ? (
           "no carry (nothing comes after the end of the sequence)"
         ) : (
           <>
-            carry s = {G}
+            carry s<sub>{cv.chunk}</sub> = {G}
             <sub>{cv.sourceT}</sub> ={" "}
             <strong style={{ color: CARRY_COLOUR }} data-value={dataValue(cv.carry)}>
               {f32(cv.carry)}
             </strong>
-            , added as s·{d}^(k+1)
+            , added as s<sub>{cv.chunk}</sub>·{d}^(k+1)
           </>
         )}
       </figcaption>
@@ -37,7 +37,9 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
             <th>k</th>
             <th>t</th>
             <th>local</th>
-            <th>+ s·{d}^(k+1)</th>
+            <th>
+              + s<sub>{cv.chunk}</sub>·{d}^(k+1)
+            </th>
             <th>= {G}_t</th>
             <th>serial f64</th>
           </tr>

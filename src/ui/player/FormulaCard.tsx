@@ -1,37 +1,65 @@
 import katex from "katex";
 import "katex/dist/katex.min.css";
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { f32, operand32 } from "./captions";
-import { derivation, localSumTex } from "./formula";
+import { derivation, inputTex, localSumTex, serialTex } from "./formula";
 import type { Replay } from "./replay";
 import type { Inspected } from "./Stage";
 
-/** Typesets TeX built from formatted numbers only (never user text) into its element. */
+/**
+ * Typesets TeX built from formatted numbers only (never user text) into its element. Inline
+ * (text-style) maths, so KaTeX may break a long line after its = and + signs; whatever still does
+ * not fit (one long term) is scaled down to the card's width instead of running out of it.
+ */
 function Tex({ tex }: { tex: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (ref.current)
-      katex.render(tex, ref.current, { displayMode: true, throwOnError: false, output: "htmlAndMathml" });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    katex.render(tex, element, { displayMode: false, throwOnError: false, output: "htmlAndMathml" });
+    const shrinkToFit = () => {
+      element.style.fontSize = "";
+      const room = element.clientWidth;
+      const needed = element.scrollWidth;
+      if (room > 0 && needed > room) element.style.fontSize = `${Math.floor((100 * room) / needed) - 1}%`;
+    };
+    shrinkToFit();
+    if (typeof ResizeObserver !== "function") return;
+    let width = element.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth === width) return;
+      width = element.clientWidth;
+      shrinkToFit();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
   }, [tex]);
   return <div ref={ref} className="tex" />;
 }
 
-/** The arithmetic behind an output (or a local sum) with the run's real numbers. */
+/** The card of one stage cell: its number and how it was made, with the run's real numbers. */
 export function FormulaCard({ replay: r, target, onClose }: { replay: Replay; target: Inspected; onClose(): void }) {
   const { b, t } = target;
   const i = r.cols - 1 - t;
   const chunk = Math.floor(i / r.chunkSize);
   const k = i - chunk * r.chunkSize;
   const G = r.kind === "gae" ? "A" : "G";
+  const where = `row ${b}, chunk ${chunk}, k = ${k}`;
   let title: string;
   let lines: string[];
   let extra: string | undefined;
-  if (target.lane === "local") {
-    title = `Local sum at t = ${t} (row ${b}, chunk ${chunk}, k = ${k})`;
+  if (target.lane === "input") {
+    title = `Input at t = ${t} (${where})`;
+    lines = inputTex(r, b, t);
+  } else if (target.lane === "serial") {
+    title = `Serial float64 ${G}_${t} (${where})`;
+    lines = serialTex(r, b, t);
+  } else if (target.lane === "local") {
+    title = `Local sum at t = ${t} (${where})`;
     lines = [localSumTex(r, b, chunk, k)];
   } else {
     const d = derivation(r, b, t);
-    title = `${G}_${t} (row ${b}, chunk ${chunk}, k = ${k})`;
+    title = `${G}_${t} (${where})`;
     lines = d.tex;
     if (target.lane === "returns" && r.gae) {
       const j = b * r.cols + t;

@@ -2,14 +2,18 @@ import type { ReactNode } from "react";
 import type { Frame, RegionId } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
 import { SHORTCUTS } from "./playback";
-import { TOUR } from "./tour";
+import { TourPanel } from "./TourPanel";
 
 export interface NarrativeProps {
   frame: Frame;
   tourStop?: number;
+  /** The tour panel is drawn under the stage instead (narrow screens: the stage comes first). */
+  tourElsewhere?: boolean;
   shortcuts: boolean;
   onTerm(region: RegionId | undefined): void;
   onTourGo(stop: number): void;
+  /** Opens the tour where it was left (its first stop on a first visit). */
+  onTourStart(): void;
   onTourClose(): void;
   onShortcutsClose(): void;
   /** Drawn under the phase note (the serial loop). */
@@ -20,52 +24,30 @@ export interface NarrativeProps {
 export function Narrative({
   frame: f,
   tourStop,
+  tourElsewhere,
   shortcuts,
   onTerm,
   onTourGo,
+  onTourStart,
   onTourClose,
   onShortcutsClose,
   children,
 }: NarrativeProps) {
-  const stop = tourStop === undefined ? undefined : TOUR[tourStop];
   return (
     <aside className="player-narrative" data-region="narrative">
-      {stop && tourStop !== undefined ? (
-        <section className="tour-panel" aria-label="Guided tour" data-testid="tour-panel">
-          <h3>{stop.title}</h3>
-          {stop.text.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-          <div className="tour-nav">
-            <button type="button" onClick={() => onTourGo(tourStop - 1)} disabled={tourStop === 0}>
-              Back
-            </button>
-            <span className="tour-dots">
-              {TOUR.map((s, n) => (
-                <button
-                  key={s.title}
-                  type="button"
-                  className={n === tourStop ? "dot current" : "dot"}
-                  aria-label={`Tour stop ${n + 1}: ${s.title}`}
-                  aria-current={n === tourStop ? "step" : undefined}
-                  onClick={() => onTourGo(n)}
-                />
-              ))}
-            </span>
-            {tourStop < TOUR.length - 1 ? (
-              <button type="button" onClick={() => onTourGo(tourStop + 1)}>
-                Next
-              </button>
-            ) : (
-              <button type="button" onClick={onTourClose}>
-                Done
-              </button>
-            )}
-            <button type="button" className="link" onClick={onTourClose}>
-              Skip
-            </button>
-          </div>
-        </section>
+      {tourStop !== undefined && !tourElsewhere ? (
+        <TourPanel stop={tourStop} onGo={onTourGo} onClose={onTourClose} />
+      ) : null}
+      {tourStop === undefined && f.cursor === 0 ? (
+        // The first screen says what this is and where to start, before any step is taken.
+        <p className="player-intro" data-testid="player-intro">
+          slime's chunked scan of discounted returns, replayed step by step on the engine's own numbers beside the
+          float64 serial loop. New here?{" "}
+          <button type="button" className="link" onClick={onTourStart}>
+            Take the tour
+          </button>{" "}
+          (seven stops), or step with → and Play.
+        </p>
       ) : null}
       {shortcuts ? (
         <section className="shortcuts" aria-label="Keyboard shortcuts">

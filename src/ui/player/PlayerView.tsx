@@ -6,7 +6,7 @@ import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
-import { frame as frameAt, type RegionId } from "./frame";
+import { detailRegionOf, frame as frameAt, type RegionId } from "./frame";
 import { Legend } from "./Legend";
 import { MatrixPanel } from "./MatrixPanel";
 import { Narrative } from "./Narrative";
@@ -24,12 +24,14 @@ import type { PlayerFileWorkerApi } from "./playerFileWorker";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
-import { exampleSource, type PlayerSource, playableCases } from "./source";
+import { exampleSource, PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
 import { stageLayout, type TimeView } from "./stageLayout";
 import { LABEL_WIDTH, visibleRows } from "./stageModel";
+import { TourPanel } from "./TourPanel";
 import { Transport } from "./Transport";
-import { TOUR, tourCursor } from "./tour";
+import { TOUR, TOUR_EXAMPLE, tourCursor } from "./tour";
 import { localStepOfChunk } from "./trace";
+import { useNarrow } from "./useNarrow";
 import { usePlayerRun } from "./usePlayerRun";
 import { useReducedMotion } from "./useReducedMotion";
 import { useWidth } from "./useWidth";
@@ -73,11 +75,17 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
   // Stepping and playing animate (a short transition, then a hold); scrubbing and jumps cut.
   const [motion, setMotion] = useState<"animate" | "cut">("cut");
   const reducedMotion = useReducedMotion();
+  const narrow = useNarrow();
+  // A tour stop asked for while the tour's example was still running: shown when its trace arrives.
+  const pendingTour = useRef<number | undefined>(undefined);
+  const tourLabel = PLAYER_EXAMPLES.find((e) => e.id === TOUR_EXAMPLE)?.label;
 
-  // A new run starts at its first step, paused.
+  // A new run starts at its first step (or at the tour stop waiting for it), paused.
   useEffect(() => {
     if (!trace) return;
-    setCursor(0);
+    const stop = pendingTour.current;
+    pendingTour.current = undefined;
+    setCursor(stop === undefined ? 0 : tourCursor(trace, TOUR[stop].target));
     setPlaying(false);
     setInspected(undefined);
     setFocusRow((row) => Math.min(row, trace.replay.rows - 1));
@@ -106,10 +114,22 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       setTourStop(at);
       setLastTourStop(at);
       setPlaying(false);
+      // The tour's words are written for its own example: open it first, then go to the stop.
+      if (run.label !== tourLabel) {
+        pendingTour.current = at;
+        setSource(exampleSource(TOUR_EXAMPLE));
+        return;
+      }
       setCursor(tourCursor(trace, TOUR[at].target));
     },
-    [trace],
+    [trace, run.label, tourLabel],
   );
+  /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
+  const openSource = (next: PlayerSource) => {
+    pendingTour.current = undefined;
+    setTourStop(undefined);
+    setSource(next);
+  };
 
   const act = useCallback(
     (action: PlayerAction) => {
@@ -158,7 +178,20 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     return () => window.removeEventListener("keydown", onKey);
   }, [act]);
 
-  const [stageRef, stageWidth] = useWidth<HTMLDivElement>(800);
+  const [measureStage, stageWidth] = useWidth<HTMLDivElement>(800);
+  const stageElement = useRef<HTMLDivElement | null>(null);
+  const stageRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      stageElement.current = element;
+      measureStage(element);
+    },
+    [measureStage],
+  );
+  // One column: a tour stop's Next sits under the stage, so after it the stage would be above the
+  // screen; each stop brings the stage it talks about back to the top (under the sticky top bar).
+  useEffect(() => {
+    if (narrow && tourStop !== undefined) stageElement.current?.scrollIntoView({ block: "start" });
+  }, [narrow, tourStop]);
 
   // Case files are read and parsed in a worker (a 200 MB file takes seconds); the newest choice wins.
   const [fileReader] = useState(
@@ -178,7 +211,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       if (id !== latestRead.current) return;
       // Cases too large to replay are left out, and the note says so; the first that fits opens.
       setFileError(leftOut ?? undefined);
-      setSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
+      openSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
     } catch (error) {
       if (id !== latestRead.current) return;
       setFileError(error instanceof Error ? error.message : String(error));
@@ -200,10 +233,10 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
       running={run.running}
       onExample={(id) => {
         setFileError(undefined);
-        setSource(exampleSource(id));
+        openSource(exampleSource(id));
       }}
       onFile={readFile}
-      onCase={(file, fileName, index) => setSource({ kind: "case", file, fileName, index })}
+      onCase={(file, fileName, index) => openSource({ kind: "case", file, fileName, index })}
       onFocusRow={setFocusRow}
     />
   );
@@ -232,7 +265,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
     chunkSize: r.chunkSize,
     view,
     focusChunk: f.focusChunk,
-    width: Math.max(200, stageWidth - LABEL_WIDTH - 8),
+    width: Math.max(120, stageWidth - LABEL_WIDTH - 8),
+    // One column (a phone, a narrow window): cells wide enough to tap, and to print numbers where they can.
+    minCell: narrow ? 22 : 12,
   });
   const animated = motion === "animate" && !reducedMotion && layout.folds.length === 0;
   const card =
@@ -248,6 +283,8 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
   ) : (
     <PreludePanel replay={r} frame={f} />
   );
+
+  const detailRegion = detailRegionOf(f);
 
   return (
     <section
@@ -266,9 +303,11 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
         <Narrative
           frame={f}
           tourStop={tourStop}
+          tourElsewhere={narrow}
           shortcuts={shortcuts}
           onTerm={setTerm}
           onTourGo={openTour}
+          onTourStart={() => openTour(lastTourStop)}
           onTourClose={() => setTourStop(undefined)}
           onShortcutsClose={() => setShortcuts(false)}
         >
@@ -297,6 +336,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
               onInspect={setInspected}
             />
           </div>
+          {narrow && tourStop !== undefined ? (
+            <TourPanel stop={tourStop} onGo={openTour} onClose={() => setTourStop(undefined)} />
+          ) : null}
           <Legend replay={r} rows={rows} />
           {r.rows > rows.length ? (
             <p className="rows-note">
@@ -304,7 +346,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
             </p>
           ) : null}
           <div className="stage-detail">
-            <div className={`detail-main${dim("matrix")}`}>{detail}</div>
+            <div className={`detail-main${dim(detailRegion)}`}>{detail}</div>
             {card ? <FormulaCard replay={r} target={card} onClose={() => setInspected(undefined)} /> : null}
           </div>
         </div>

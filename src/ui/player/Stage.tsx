@@ -1,8 +1,8 @@
 import { memo, type ReactNode, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
 import { CarryLane } from "./CarryLane";
-import { dataValue, f32 } from "./captions";
-import { type CellView, cellView, lanesOf } from "./cells";
+import { dataValue, f32, f64 } from "./captions";
+import { type CellView, cellName, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
 import { type Replay, tokenOf } from "./replay";
@@ -25,7 +25,7 @@ import {
 export interface Inspected {
   b: number;
   t: number;
-  lane: "local" | "result" | "returns" | "error";
+  lane: "input" | "local" | "result" | "returns" | "serial" | "error";
 }
 
 export interface StageProps {
@@ -153,6 +153,16 @@ export const Stage = memo(function Stage({
   );
 });
 
+/** How a cell's lane is read out in its accessible name. */
+const LANE_NAMES: Record<Exclude<StageLane, "carry">, string> = {
+  input: "input",
+  local: "local sum",
+  result: "chunked output",
+  returns: "returns",
+  serial: "serial float64",
+  error: "|error|",
+};
+
 /** What every cell of one drawing shares. */
 interface CellContext {
   r: Replay;
@@ -266,24 +276,28 @@ function drawCell(
       ) : null}
     </>
   );
-  if (lane === "input" || lane === "serial" || lane === "carry") {
+  // A cell with nothing in it yet (or padding) is drawn only: no name to read, nothing to open.
+  if (!shown || lane === "carry") {
     return (
       <g key={slot} {...attributes}>
         {inner}
       </g>
     );
   }
-  // Outputs (and local sums, errors) open the formula card on hover, focus or click.
+  // Every value opens its card (its number and how it was made) on hover, focus, click or tap, and
+  // names its number to a screen reader: nothing on the stage is colour alone. Only the outputs are
+  // Tab stops (every cell would be hundreds); the others are reached by pointer or the card.
   const target: Inspected = { b, t, lane };
-  const focusable = shown && (lane === "result" || lane === "returns");
+  const focusable = lane === "result" || lane === "returns";
+  const number = lane === "error" ? formatShort(value) : lane === "serial" ? f64(value) : f32(value);
   return (
-    // biome-ignore lint/a11y/useSemanticElements: an SVG cell cannot be a <button>; it is focusable and opens the formula card
+    // biome-ignore lint/a11y/useSemanticElements: an SVG cell cannot be a <button>; it opens the cell's card
     <g
       key={slot}
       {...attributes}
       role="button"
       tabIndex={focusable ? 0 : undefined}
-      aria-label={shown ? `${lane === "local" ? "local sum" : lane} at t = ${t}, row ${b}: ${f32(value)}` : undefined}
+      aria-label={cellName(LANE_NAMES[lane], t, b, number, showText ? formatShort(value) : undefined, over)}
       onPointerEnter={() => onInspect(target)}
       onFocus={() => onInspect(target)}
       onClick={() => onInspect(target)}

@@ -51,7 +51,7 @@ export function Axis({
           textAnchor="middle"
           className="tick"
         >
-          {fold.lastChunk - fold.firstChunk + 1} chunks
+          {foldLabel(fold.lastChunk - fold.firstChunk + 1, fold.width)}
         </text>
       ))}
       <text x={-8} y={AXIS_HEIGHT - 6} textAnchor="end" className="tick axis-name">
@@ -59,4 +59,10 @@ export function Axis({
       </text>
     </g>
   );
+}
+
+/** How many chunks a fold holds, in the room it has: "+3" on a phone's narrow fold (the overview strip names them). */
+function foldLabel(chunks: number, width: number): string {
+  if (width < 56) return `+${chunks}`;
+  return chunks === 1 ? "1 chunk" : `${chunks} chunks`;
 }

@@ -98,7 +98,8 @@ export function Transport(p: TransportProps) {
           {trace.phases.map((phase) => (
             <span
               key={phase.id}
-              className={`phase-tick${cursor >= phase.first && cursor <= phase.last ? " current" : ""}`}
+              // A label in the right half reads leftwards from its tick, so it never runs past the bar.
+              className={`phase-tick${cursor >= phase.first && cursor <= phase.last ? " current" : ""}${phase.first > last / 2 ? " end" : ""}`}
               style={{ left: `${last === 0 ? 0 : (phase.first / last) * 100}%` }}
               title={phase.label}
             >

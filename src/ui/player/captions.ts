@@ -95,7 +95,7 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
       const carry = r.carriesIn[b * nChunks + c];
       const last = validInChunk(r, c) - 1;
       const first = r.combined[b * cols + tokenOf(r, c * C)];
-      return `Carry into chunk ${c}: s = ${G}_${tokenOf(r, c * C - 1)} = ${f32(carry)}${row}, the last value of chunk ${c - 1}. Position k adds s·${d}^(k+1): ${f32(carryTerm(r, b, c, 0))} at k = 0 (so ${G}_${tokenOf(r, c * C)} = ${f32(first)}) down to ${f32(carryTerm(r, b, c, last))} at k = ${last}.`;
+      return `Carry into chunk ${c}: s_${c} = ${G}_${tokenOf(r, c * C - 1)} = ${f32(carry)}${row}, the last value of chunk ${c - 1}. Position k adds s_${c}·${d}^(k+1): ${f32(carryTerm(r, b, c, 0))} at k = 0 (so ${G}_${tokenOf(r, c * C)} = ${f32(first)}) down to ${f32(carryTerm(r, b, c, last))} at k = ${last}.`;
     }
     case "combine":
       return `Un-pad and reverse back: the chunked ${r.kind === "gae" ? "advantages A_t" : "returns G_t"} of every row in original time, as the engine computed them on ${r.backend}.`;

@@ -91,6 +91,16 @@ export function cellView(r: Replay, f: Frame, lane: LaneId, b: number, i: number
   }
 }
 
+/**
+ * A cell's accessible name: lane, token, row and full number, led by the short number or the ✕
+ * the cell prints, so what is seen is what is heard (axe's label-content-name-mismatch).
+ */
+export function cellName(lane: string, t: number, b: number, full: string, printed: string | undefined, over: boolean) {
+  const where = `${lane} at t = ${t}, row ${b}: ${full}`;
+  const lead = printed === undefined || printed === full ? "" : `${printed}, `;
+  return `${lead}${where}${over ? ", ✕ over its error bound" : ""}`;
+}
+
 /** The lanes a row shows for an estimator (GAE adds its returns, R = A + V). */
 export function lanesOf(r: Replay): LaneId[] {
   return r.kind === "gae"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { derivation, localSumTex, num } from "./formula";
+import { f64 } from "./captions";
+import { derivation, inputTex, localSumTex, num, serialTex } from "./formula";
 import { discountedProblem, gaeProblem, replayOf } from "./playerTestKit";
 
 describe("the formula of an output", () => {
@@ -49,5 +50,24 @@ describe("the formula of an output", () => {
     expect(num("1.5e-7")).toBe("1.5\\times10^{-7}");
     expect(num("-2e12")).toBe("-2\\times10^{12}");
     expect(num("0.123")).toBe("0.123");
+  });
+});
+
+describe("the cards of input and serial cells", () => {
+  it("write out where the scan reads an input, and one step of the serial loop with its numbers", () => {
+    const r = replayOf(discountedProblem(1, 12, 4));
+    const t = 5;
+    const input = inputTex(r, 0, t);
+    expect(input[0]).toContain(`r_{${t}} = `);
+    expect(input[1]).toContain(`x_{${r.cols - 1 - t}}`);
+    expect(input[1]).toContain("\\text{chunk } 1");
+    const serial = serialTex(r, 0, t);
+    expect(serial[0]).toContain(`G^{\\text{serial}}_{${t}}`);
+    expect(serial[2]).toBe(`= ${num(f64(r.serial[t]))}`);
+  });
+
+  it("gives GAE's input card its residual δ_t = r_t + γ·V_(t+1) − V_t", () => {
+    const r = replayOf(gaeProblem(1, 10, 4));
+    expect(inputTex(r, 0, 3)[0]).toBe("\\delta_{3} = r_{3} + \\gamma\\, V_{4} - V_{3}");
   });
 });

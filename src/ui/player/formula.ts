@@ -79,6 +79,40 @@ export function localSumTex(r: Replay, b: number, chunk: number, k: number): str
   return `S^{\\text{local}}_{${t}} = ${terms.join(" + ")} = ${numbers.join(" + ")} = ${num(f32(sum))}`;
 }
 
+/** An input cell: its value, where the scan reads it (reversed position, chunk, k), and for GAE its residual. */
+export function inputTex(r: Replay, b: number, t: number): string[] {
+  const i = reversedOf(r, t);
+  const chunk = Math.floor(i / r.chunkSize);
+  const j = b * r.cols + t;
+  const value = num(f32(r.scanned[j]));
+  if (r.gae) {
+    const next = t + 1 < r.cols ? r.gae.values[j + 1] : 0;
+    return [
+      `\\delta_{${t}} = r_{${t}} + \\gamma\\, V_{${t + 1}} - V_{${t}}`,
+      `= ${paren(f32(r.gae.rewards[j]))} + ${num(String(r.gae.gamma))}\\cdot ${paren(f32(next))} - ${paren(f32(r.gae.values[j]))} = ${value}`,
+      `x_{${i}} = \\delta_{${t}} \\quad (\\text{chunk } ${chunk},\\ k = ${i - chunk * r.chunkSize})`,
+    ];
+  }
+  return [
+    `r_{${t}} = ${value}`,
+    `x_{${i}} = r_{${t}} \\quad (\\text{chunk } ${chunk},\\ k = ${i - chunk * r.chunkSize})`,
+  ];
+}
+
+/** A serial cell: one step of the float64 loop, G_t = x_t + d·G_(t+1), with its numbers. */
+export function serialTex(r: Replay, b: number, t: number): string[] {
+  const G = outputSymbol(r);
+  const d = r.kind === "gae" ? "(\\gamma\\lambda)" : "\\gamma";
+  const x = r.kind === "gae" ? "\\delta" : "r";
+  const j = b * r.cols + t;
+  const next = t + 1 < r.cols ? r.serial[j + 1] : 0;
+  return [
+    `${G}^{\\text{serial}}_{${t}} = ${x}_{${t}} + ${d}\\, ${G}^{\\text{serial}}_{${t + 1}}`,
+    `= ${paren(f64(r.scanned64[j]))} + ${paren(f64(r.discount))} \\cdot ${paren(f64(next))}`,
+    `= ${num(f64(r.serial[j]))}`,
+  ];
+}
+
 /** A formatted number as TeX: `1.5e-7` becomes `1.5\times10^{-7}`. */
 export function num(text: string): string {
   const m = /^(-?[\d.]+)e([+-]?\d+)$/.exec(text);

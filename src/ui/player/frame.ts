@@ -236,3 +236,15 @@ export function serialLines(r: Replay, b: number, upTo: number, count: number): 
   }
   return lines;
 }
+
+/**
+ * The part of the stage the panel under it details (the matrix, the carry table, the summary…):
+ * a tour stop that points at that part keeps the panel lit instead of dimming what it talks about.
+ */
+export function detailRegionOf(f: Pick<Frame, "matrix" | "carry" | "step">): RegionId {
+  if (f.matrix) return "matrix";
+  if (f.carry) return "carry-lane";
+  if (f.step.kind === "compare") return "error-lane";
+  if (f.step.kind === "combine" || f.step.kind === "gae-returns") return "result-lane";
+  return "input-lane";
+}

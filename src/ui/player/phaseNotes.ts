@@ -48,7 +48,7 @@ export const PHASE_NOTES: Record<PhaseId, NoteSegment[]> = {
   carry: [
     "Now the chunks are chained, one per step: the ",
     term("carry", "carry-lane"),
-    " into a chunk is the final value at the end of the chunk before it. Position k adds carry·d^(k+1), which turns the local sums into the ",
+    " s_c into chunk c is the final value at the end of chunk c−1. Position k adds s_c·d^(k+1) (d the discount: γ, or γλ for GAE), which turns the local sums into the ",
     term("final values", "result-lane"),
     ". This is the only serial part: one step per chunk.",
   ],

@@ -48,6 +48,23 @@ export const PLAYER_EXAMPLES: { id: string; label: string; state: PlaygroundStat
     },
   },
   {
+    // Chosen for the tour: four chunks of 4 (the first short, so padding shows), one row so the cells
+    // are wide enough to print their numbers, and the biggest reward on the last token so the carry
+    // visibly brings it into every earlier chunk whose own rewards are small.
+    id: "tour",
+    label: "Tour · 1 row × 14 tokens, C = 4",
+    state: {
+      ...BASE_SETTINGS,
+      estimator: "discounted",
+      gamma: 0.9,
+      chunkSize: 4,
+      data: {
+        source: "inline",
+        rows: [{ length: 14, rewards: [0, 0.5, 0, 0, -0.25, 0, 0, 0, 0.5, 0, 0, 0, 0, 1] }],
+      },
+    },
+  },
+  {
     id: "long",
     label: "Long · 2 rows × 4096 tokens, C = 16",
     state: {

@@ -45,4 +45,20 @@ describe("the stage layout", () => {
     expect(stageLayout({ nChunks: 1, chunkSize: 2, view: "original", focusChunk: 0, width: 900 }).cell).toBe(64);
     expect(stageLayout({ nChunks: 1, chunkSize: 4096, view: "original", focusChunk: 0, width: 900 }).cell).toBe(2);
   });
+
+  it("folds to a window of chunks whose cells stay readable on a narrow stage, and keeps all of them when wide", () => {
+    // 40 tokens in chunks of 8 on a phone's 222 px: one chunk in full (cells ≥ 12 px), the rest folded.
+    const phone = stageLayout({ nChunks: 5, chunkSize: 8, view: "original", focusChunk: 2, width: 222, minCell: 12 });
+    expect(phone.window).toEqual([2, 2]);
+    expect(phone.cell).toBeGreaterThanOrEqual(12);
+    expect(phone.folds).toHaveLength(2);
+    expect(phone.width).toBeLessThanOrEqual(222 + 1e-9);
+    // The tour's 4 chunks of 4: one chunk of cells wide enough to print their numbers.
+    const tour = stageLayout({ nChunks: 4, chunkSize: 4, view: "original", focusChunk: 1, width: 222, minCell: 22 });
+    expect(tour.window).toEqual([1, 1]);
+    expect(tour.cell).toBeGreaterThanOrEqual(34);
+    const wide = stageLayout({ nChunks: 5, chunkSize: 8, view: "original", focusChunk: 2, width: 560, minCell: 12 });
+    expect(wide.window).toEqual([0, 4]);
+    expect(wide.folds).toEqual([]);
+  });
 });

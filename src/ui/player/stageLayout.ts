@@ -52,6 +52,11 @@ export interface LayoutInput {
   focusChunk: number;
   /** Pixels available for the token area. */
   width: number;
+  /**
+   * Fewer chunks are drawn in full while their cells would be narrower than this (a phone): a
+   * readable window of tokens beside the folds, with the overview strip for the rest. 0: no limit.
+   */
+  minCell?: number;
 }
 
 const GAP = 6;
@@ -63,16 +68,34 @@ const MAX_CELL = 64;
  * focus chunk. Pages (not a window centred on the focus) keep the picture still while the scan
  * moves through them, and the stage redraws far less while scrubbing.
  */
-export function chunkWindow(nChunks: number, chunkSize: number, focusChunk: number): [number, number] {
-  if (nChunks * chunkSize <= FULL_TOKENS) return [0, nChunks - 1];
-  const span = Math.max(1, Math.min(nChunks, Math.floor(FULL_TOKENS / chunkSize)));
+export function chunkWindow(
+  nChunks: number,
+  chunkSize: number,
+  focusChunk: number,
+  maxSpan = Number.POSITIVE_INFINITY,
+): [number, number] {
+  if (nChunks * chunkSize <= FULL_TOKENS && nChunks <= maxSpan) return [0, nChunks - 1];
+  const span = Math.max(1, Math.min(nChunks, maxSpan, Math.floor(FULL_TOKENS / chunkSize)));
   const focus = Math.max(0, Math.min(nChunks - 1, focusChunk));
   const start = Math.min(nChunks - span, Math.floor(focus / span) * span);
   return [start, start + span - 1];
 }
 
-export function stageLayout({ nChunks, chunkSize: C, view, focusChunk, width }: LayoutInput): StageLayout {
-  const window = chunkWindow(nChunks, C, focusChunk);
+/** Chunks drawn in full at most so that each cell is at least `minCell` wide (folds on both sides once any is folded). */
+function spanThatFits(nChunks: number, C: number, width: number, fold: number, minCell: number): number {
+  let span = nChunks * C <= FULL_TOKENS ? nChunks : Math.max(1, Math.min(nChunks, Math.floor(FULL_TOKENS / C)));
+  const cellAt = (n: number) => {
+    const folds = n < nChunks ? 2 : 0;
+    return (width - folds * (fold + GAP) - (n - 1) * GAP) / (n * C);
+  };
+  while (span > 1 && cellAt(span) < minCell) span--;
+  return span;
+}
+
+export function stageLayout({ nChunks, chunkSize: C, view, focusChunk, width, minCell = 0 }: LayoutInput): StageLayout {
+  // A narrow stage gets narrower folds: 64 px of a 220 px stage would leave the tokens no room.
+  const foldWidth = Math.min(FOLD, Math.max(24, Math.floor(width / 8)));
+  const window = chunkWindow(nChunks, C, focusChunk, spanThatFits(nChunks, C, width, foldWidth, minCell));
   const [c0, c1] = window;
   const shown = c1 - c0 + 1;
   // In original time chunk n−1 is leftmost: the display order of chunks is reversed.
@@ -84,15 +107,15 @@ export function stageLayout({ nChunks, chunkSize: C, view, focusChunk, width }: 
   const [leftFold, rightFold] = view === "original" ? [above, below] : [below, above];
   const foldCount = (leftFold ? 1 : 0) + (rightFold ? 1 : 0);
   const gaps = (shown - 1 + foldCount) * GAP;
-  const cell = Math.max(2, Math.min(MAX_CELL, (width - foldCount * FOLD - gaps) / (shown * C)));
+  const cell = Math.max(2, Math.min(MAX_CELL, (width - foldCount * foldWidth - gaps) / (shown * C)));
 
   const tokens: TokenColumn[] = [];
   const folds: FoldColumn[] = [];
   const bands: ChunkBand[] = [];
   let x = 0;
   if (leftFold) {
-    folds.push({ kind: "fold", firstChunk: leftFold[0], lastChunk: leftFold[1], x, width: FOLD });
-    x += FOLD + GAP;
+    folds.push({ kind: "fold", firstChunk: leftFold[0], lastChunk: leftFold[1], x, width: foldWidth });
+    x += foldWidth + GAP;
   }
   order.forEach((c, n) => {
     bands.push({ chunk: c, x, width: C * cell });
@@ -104,8 +127,8 @@ export function stageLayout({ nChunks, chunkSize: C, view, focusChunk, width }: 
   });
   if (rightFold) {
     x += GAP;
-    folds.push({ kind: "fold", firstChunk: rightFold[0], lastChunk: rightFold[1], x, width: FOLD });
-    x += FOLD;
+    folds.push({ kind: "fold", firstChunk: rightFold[0], lastChunk: rightFold[1], x, width: foldWidth });
+    x += foldWidth;
   }
   return { view, cell, gap: GAP, width: x, tokens, folds, bands, window };
 }

@@ -28,7 +28,7 @@ export function laneLabel(r: Replay, lane: StageLane, penalty: boolean): string 
     case "local":
       return "local sum";
     case "carry":
-      return "carry s";
+      return "carry s_c";
     case "result":
       return `${G}_t chunked`;
     case "returns":
