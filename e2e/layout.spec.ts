@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
+import { openRunDump } from "./runPage";
 
 /**
  * Every view at a phone (390 × 844), a small laptop (1024 × 768) and a desktop (1280 × 800): the page
@@ -41,6 +42,10 @@ const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) 
     ready: async (page) => {
       await expect(page.locator("main, .app").first()).toBeVisible();
     },
+  },
+  run: {
+    query: "?view=run",
+    ready: openRunDump,
   },
 };
 
