@@ -2,45 +2,17 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
-import { openRunDump } from "./runPage";
+import { VIEW_PAGES, type ViewPage } from "./viewPages";
 
 /**
  * Accessibility of every view, in the state a user works in (a result on screen, a replay at its
  * last step, a finished conformance run): axe's WCAG 2.1 A/AA rules with no serious or critical
  * violation, and every control reachable by Tab with an accessible name.
  */
-const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) => Promise<void> }> = {
-  home: {
-    query: "?backend=wasm",
-    ready: async (page) => {
-      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
-      await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
-    },
-  },
-  conformance: {
-    query: "?view=conformance&backend=wasm&debug",
-    ready: async (page) => {
-      await page.getByTestId("load-public-cases").click();
-      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, { timeout: 90_000 });
-    },
-  },
-  player: {
-    query: "?view=player&backend=wasm",
-    ready: async (page) => {
-      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
-      await page.keyboard.press("End");
-    },
-  },
-  bench: {
-    query: "?view=bench",
-    ready: async (page) => {
-      await expect(page.locator("main, .app").first()).toBeVisible();
-    },
-  },
-  run: {
-    query: "?view=run",
-    ready: openRunDump,
-  },
+// The conformance view with its debug buttons, so that they are checked too.
+const OPEN: Record<(typeof VIEWS)[number], ViewPage> = {
+  ...VIEW_PAGES,
+  conformance: { ...VIEW_PAGES.conformance, query: `${VIEW_PAGES.conformance.query}&debug` },
 };
 
 /** A violation as one line a developer can act on: rule, impact, and the first few elements. */

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
-import { openRunDump } from "./runPage";
+import { VIEW_PAGES } from "./viewPages";
 
 /**
  * Every view at a phone (390 × 844), a small laptop (1024 × 768) and a desktop (1280 × 800): the page
@@ -15,39 +15,7 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 
-const OPEN: Record<(typeof VIEWS)[number], { query: string; ready: (page: Page) => Promise<void> }> = {
-  home: {
-    query: "?backend=wasm",
-    ready: async (page) => {
-      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
-      await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
-    },
-  },
-  conformance: {
-    query: "?view=conformance&backend=wasm",
-    ready: async (page) => {
-      await page.getByTestId("load-public-cases").click();
-      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, { timeout: 90_000 });
-    },
-  },
-  player: {
-    query: "?view=player&backend=wasm",
-    ready: async (page) => {
-      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
-      await page.keyboard.press("End");
-    },
-  },
-  bench: {
-    query: "?view=bench",
-    ready: async (page) => {
-      await expect(page.locator("main, .app").first()).toBeVisible();
-    },
-  },
-  run: {
-    query: "?view=run",
-    ready: openRunDump,
-  },
-};
+const OPEN = VIEW_PAGES;
 
 const shots = process.env.SCANLAB_SHOTS;
 

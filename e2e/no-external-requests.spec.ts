@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
-import { openRunDump } from "./runPage";
+import { VIEW_PAGES, type ViewPage } from "./viewPages";
 
 /**
  * The page works with no network beyond its own origin: no font, script, stylesheet, wasm file or
@@ -10,44 +10,16 @@ import { openRunDump } from "./runPage";
  * in the page. Each view is opened and made to do its main work, since some files load only then
  * (the wasm binaries, the fonts of the player's formulas, the built-in cases).
  */
-const WORK: Record<
-  (typeof VIEWS)[number],
-  { query: string; ready: (page: import("@playwright/test").Page) => Promise<void> }
-> = {
-  home: {
-    query: "?backend=wasm",
-    ready: async (page) => {
-      await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
-    },
-  },
-  conformance: {
-    query: "?view=conformance&backend=wasm",
-    ready: async (page) => {
-      await page.getByTestId("load-public-cases").click();
-      await expect(page.getByTestId("conformance-summary")).toHaveText(/^\d+ passed, 0 failed$/, {
-        timeout: 90_000,
-      });
-    },
-  },
+const WORK: Record<(typeof VIEWS)[number], ViewPage> = {
+  ...VIEW_PAGES,
   player: {
-    query: "?view=player&backend=wasm",
+    ...VIEW_PAGES.player,
     ready: async (page) => {
-      await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+      await VIEW_PAGES.player.ready(page);
       // The formula card typesets with KaTeX, whose fonts load on first use: at the last step every result shows.
-      await page.keyboard.press("End");
       await page.locator('[data-lane="result"][data-row="0"][data-t="3"]').hover();
       await expect(page.getByTestId("formula-card")).toBeVisible();
     },
-  },
-  bench: {
-    query: "?view=bench",
-    ready: async (page) => {
-      await expect(page.locator("main, .app").first()).toBeVisible();
-    },
-  },
-  run: {
-    query: "?view=run",
-    ready: openRunDump,
   },
 };
 
