@@ -70,6 +70,10 @@ export function sourceSizeProblem(source: PlayerSource): string | null {
  * C × C discount matrix, naming the limit and the size asked for; null when it fits.
  */
 export function playerSizeProblem(size: ScanSize, what: string): string | null {
+  // Nothing to step through: every caption would name a token that does not exist (t = −1).
+  if (size.rows === 0 || size.tokens === 0) {
+    return `${what} has no tokens (${size.rows} row${size.rows === 1 ? "" : "s"}, none longer than 0): there is no scan to replay`;
+  }
   const { chunks, cells, matrix } = paddedWork(size);
   const C = Math.max(1, size.chunkSize);
   const where = "(check a batch this large in the conformance view or with npx scanlab check)";
