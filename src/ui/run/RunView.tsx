@@ -81,7 +81,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       .catch((reason: unknown) => setError(`The file could not be read (${String(reason)})`));
   };
 
-  const settings = report?.settings ?? { ...SLIME_DEFAULTS, ...given };
+  // What the user set wins at once (a control shows its new value while the replay runs); the report fills the rest.
+  const settings: SlimeSettings = { ...(report?.settings ?? SLIME_DEFAULTS), ...given };
   const onSettings = (next: SlimeSettings) => {
     setGiven(next);
     replaceSearch(runSettingsToSearch(next, window.location.search));
