@@ -1,4 +1,3 @@
-import * as Comlink from "comlink";
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
@@ -33,4 +32,3 @@ export class RunClient {
   }
 }
 
-export { Comlink };
