@@ -1,4 +1,5 @@
 import type { FloatArray, ScanOutputs } from "../../../core";
+import { finishSliced, type Sliced } from "./slices";
 
 /** The outputs an estimator produces, in the order the page lists them (the first is charted by default). */
 export type OutputName = "returns" | "advantages" | "token_level_rewards";
@@ -54,12 +55,21 @@ const PAD_SLICE = 2 ** 17;
  * outputTables, with REINFORCE++'s ragged rows padded a slice of rows per step() (a 64 × 32768
  * batch's four tables are hundreds of ms in one task). The same tables as outputTables.
  */
-export async function paddedTables<A extends FloatArray>(
+export function paddedTables<A extends FloatArray>(
   outputs: ScanOutputs<A>,
   rows: number,
   cols: number,
   step: () => Promise<void>,
 ): Promise<OutputTables<A>> {
+  return finishSliced(paddedSteps(outputs, rows, cols), step);
+}
+
+/** paddedTables as a sliced computation (slices.ts). */
+export function* paddedSteps<A extends FloatArray>(
+  outputs: ScanOutputs<A>,
+  rows: number,
+  cols: number,
+): Sliced<OutputTables<A>> {
   if (outputs.kind !== "reinforce_pp") return outputTables(outputs, rows, cols);
   const returns = tableLike(outputs.returns, rows, cols);
   const tokenLevelRewards = tableLike(outputs.tokenLevelRewards, rows, cols);
@@ -70,7 +80,7 @@ export async function paddedTables<A extends FloatArray>(
     cells += 2 * cols;
     if (cells >= PAD_SLICE && b + 1 < outputs.returns.length) {
       cells = 0;
-      await step();
+      yield;
     }
   }
   return { returns, token_level_rewards: tokenLevelRewards };

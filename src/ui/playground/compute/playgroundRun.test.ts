@@ -5,7 +5,16 @@ import { materializeRows } from "../../../io/playgroundProblem";
 import type { PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
 import { outputTables } from "./outputTables";
-import { type ChunkedSolver, phaseLabel, progressText, runLiveRow, runPlayground } from "./playgroundRun";
+import {
+  type ChunkedSolver,
+  CORE_LABEL,
+  phaseLabel,
+  previewable,
+  progressText,
+  runLiveRow,
+  runPlayground,
+  runPlaygroundNow,
+} from "./playgroundRun";
 import { problemsFor } from "./problemCache";
 
 /** Core's chunked scan standing in for the engine worker. */
@@ -62,7 +71,8 @@ describe("runPlayground", () => {
 
   it("tells each step as it starts, with the chunked side already sent before the serial reference", async () => {
     const events: string[] = [];
-    await runPlayground(state, rows, {
+    // Rows of their own: the serial scans of `rows` are kept from the tests before.
+    await runPlayground(state, rows.slice(), {
       solveChunked: async (problem, precision, strategy) => {
         events.push("chunked sent");
         return coreChunked(problem, precision, strategy);
@@ -79,6 +89,48 @@ describe("runPlayground", () => {
       "Running: waiting for the core worker's chunked scan and the error bounds, 2.3 s",
     );
     expect(progressText(null, "float32-engine", 40)).toBe("Starting the run, 0.0 s");
+  });
+
+  it("runs the serial scans once per input: a chunk-size step and the engine's answer after the preview reuse them", async () => {
+    const batch = rows.slice();
+    const control = { solveChunked: coreChunked, isStale: () => false, yieldToPage: now };
+    const preview = runPlaygroundNow(state, batch);
+    expect(preview.ran.backend).toBe("core float32 (slime's order, torch CPU float32 powers)");
+    const phases: string[] = [];
+    const again = await runPlayground(state, batch, { ...control, onPhase: (phase) => phases.push(phase) });
+    expect(phases).toEqual(["chunked", "summary"]);
+    expect(again.reference).toBe(preview.reference);
+    expect(again.bound).toBe(preview.bound);
+    expect(again.summary).toEqual(preview.summary);
+    const stepped = await runPlayground({ ...state, chunkSize: 8 }, batch, control);
+    expect(stepped.reference).toBe(preview.reference);
+    expect(stepped.bound).not.toBe(preview.bound);
+    const otherGamma = await runPlayground({ ...state, gamma: 0.9 }, batch, control);
+    expect(otherGamma.reference).not.toBe(preview.reference);
+    expect(otherGamma.summary.cells).toBe(preview.summary.cells);
+  });
+
+  it("computes a teaching-size batch at once, with the sliced run's figures", async () => {
+    const s: PlaygroundState = {
+      ...BASE_SETTINGS,
+      data: { source: "preset", preset: "dense", seed: 3, rows: 4, tokens: 300, ragged: true },
+    };
+    const batch = materializeRows(s.data);
+    expect(previewable(batch)).toBe(true);
+    expect(
+      previewable(
+        materializeRows({ source: "preset", preset: "dense", seed: 3, rows: 16, tokens: 8192, ragged: false }),
+      ),
+    ).toBe(false);
+    const now32 = runPlaygroundNow(s, batch);
+    expect(now32.ran).toMatchObject({ backend: CORE_LABEL["float32-engine"], strategy: "chunked" });
+    const sliced = await runPlayground(s, batch.slice(), {
+      solveChunked: coreChunked,
+      isStale: () => false,
+      yieldToPage: now,
+    });
+    expect(Array.from(now32.chunked.returns ?? [])).toEqual(Array.from(sliced.chunked.returns ?? []));
+    expect(now32.summary).toEqual(sliced.summary);
   });
 
   it("scans the serial sides row by row with the whole batch's bits (ragged REINFORCE++ and GAE)", async () => {

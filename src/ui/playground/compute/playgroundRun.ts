@@ -11,9 +11,10 @@ import { STRATEGY_ALGORITHM, type Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
-import { type OutputTables, outputTables, paddedTables } from "./outputTables";
-import { problemsFor } from "./problemCache";
+import { type OutputTables, outputTables, paddedSteps } from "./outputTables";
+import { problemSteps } from "./problemCache";
 import { paddedWidth, rowLength, rowProblem } from "./rowProblem";
+import { answer, finishNow, finishSliced, type Sliced } from "./slices";
 
 /** What produced the chunked side of a result, as the page reports it. */
 export interface RanWith {
@@ -113,26 +114,38 @@ export function progressText(phase: RunPhase | null, precision: PlaygroundPrecis
   return phase ? `Running: ${phaseLabel(phase, precision)}, ${seconds}` : `Starting the run, ${seconds}`;
 }
 
-/** Cells summarised per task: a few ms each. */
+/** Cells summarised per slice: a few ms each. */
 const SUMMARY_SLICE = 2 ** 13;
 
 /**
- * Cells of serial scan per task (whole rows, at least one): about 10 ms, so the page's own slices
+ * Cells of serial scan per slice (whole rows, at least one): about 10 ms, so the page's own slices
  * stay short even when the engine's threads hold the cores and stretch each one 2–3× in wall time.
  */
 const SERIAL_SLICE = 2 ** 14;
 
+/** The chunked side and the bounds, wherever they are computed: here (a value) or in a worker (a promise). */
+export interface Solvers {
+  chunked(
+    problem: ScanProblem,
+    precision: PlaygroundPrecision,
+    strategy: Strategy,
+  ): ChunkedAnswer | Promise<ChunkedAnswer>;
+  bounds(
+    problem: ScanProblem,
+    implementation: Implementation,
+  ): ScanOutputs<Float64Array> | Promise<ScanOutputs<Float64Array>>;
+}
+
 /**
- * The serial scan of every row as padded `[rows, cols]` tables, a few rows per task (a serial
+ * The serial scan of every row as padded `[rows, cols]` tables, a few rows per slice (a serial
  * scan is row by row, so each row's bits are the whole batch's). Bad input is thrown by a scan of
  * the whole batch, so that the error names the batch's row, not the slice's.
  */
-async function serialTables<A extends FloatArray>(
+function* serialTables<A extends FloatArray>(
   problem: ScanProblem,
   rows: number,
   cols: number,
-  step: () => Promise<void>,
-): Promise<{ tables: OutputTables<A>; millis: number }> {
+): Sliced<{ tables: OutputTables<A>; millis: number }> {
   let tables: OutputTables<A> | undefined;
   let cells = 0;
   let millis = 0;
@@ -156,11 +169,143 @@ async function serialTables<A extends FloatArray>(
     cells += cols;
     if (cells >= SERIAL_SLICE && r + 1 < rows) {
       cells = 0;
-      await step();
+      yield;
     }
   }
   tables ??= outputTables(solve(problem, "serial").outputs as ScanOutputs<A>, rows, cols);
   return { tables, millis };
+}
+
+/** Both serial scans of a batch: they depend on its inputs and discounts, not on C, the strategy or the precision. */
+interface SerialScans {
+  reference: OutputTables<Float64Array>;
+  serial32: OutputTables<Float32Array>;
+  millis: number;
+}
+
+/**
+ * The serial scans and bounds of the last few runs of a rows array, so that a chunk-size step,
+ * a strategy or precision switch and the engine's result after core's preview reuse them (the
+ * float64 reference is run once per input). Tables are never written after they are made.
+ */
+const KEEP = 2;
+const serialCache = new WeakMap<PlaygroundRow[], { key: string; scans: SerialScans }[]>();
+const boundCache = new WeakMap<PlaygroundRow[], { key: string; bound: OutputTables<Float64Array> }[]>();
+
+function remember<T extends { key: string }>(cache: WeakMap<PlaygroundRow[], T[]>, rows: PlaygroundRow[], entry: T) {
+  cache.set(rows, [entry, ...(cache.get(rows) ?? []).filter((e) => e.key !== entry.key)].slice(0, KEEP));
+}
+
+function inputsKey(state: PlaygroundState): string {
+  return JSON.stringify([state.estimator, state.gamma, state.lambd, state.klCoef]);
+}
+
+function* serialScans(
+  state: PlaygroundState,
+  rows: PlaygroundRow[],
+  problems: { p64: ScanProblem; p32: ScanProblem },
+  cols: number,
+  onPhase: (phase: RunPhase) => void,
+): Sliced<SerialScans> {
+  const key = inputsKey(state);
+  const kept = serialCache.get(rows)?.find((e) => e.key === key);
+  if (kept) return kept.scans;
+  const { p64, p32 } = problems;
+  const count = rows.length;
+  onPhase("reference");
+  const reference = yield* serialTables<Float64Array>(p64, count, cols);
+  yield;
+  onPhase("serial32");
+  const serial32 = yield* serialTables<Float32Array>(p32, count, cols);
+  const scans = { reference: reference.tables, serial32: serial32.tables, millis: reference.millis + serial32.millis };
+  remember(serialCache, rows, { key, scans });
+  return scans;
+}
+
+type Bounds = ScanOutputs<Float64Array> | Promise<ScanOutputs<Float64Array>>;
+
+function boundKey(state: PlaygroundState, implementation: Implementation): string {
+  return JSON.stringify([inputsKey(state), state.chunkSize, implementation.precision, implementation.algorithm]);
+}
+
+/** The padded bound tables: kept ones, or those of `request()` (asked for only when none are kept). */
+function* boundTables(
+  state: PlaygroundState,
+  rows: PlaygroundRow[],
+  implementation: Implementation,
+  cols: number,
+  request: () => Bounds,
+): Sliced<OutputTables<Float64Array>> {
+  const key = boundKey(state, implementation);
+  const kept = boundCache.get(rows)?.find((e) => e.key === key);
+  if (kept) return kept.bound;
+  const bound = yield* paddedSteps(yield* answer(request()), rows.length, cols);
+  remember(boundCache, rows, { key, bound });
+  return bound;
+}
+
+/**
+ * The whole batch as a sliced computation: the chunked side and the bounds are asked for first
+ * (a worker's run alongside), then the serial scans (kept from an earlier run of the same inputs
+ * when there is one), the chunked tables and the summary. Bad input throws core's ScanInputError
+ * (naming row and token).
+ */
+export function* playgroundSteps(
+  state: PlaygroundState,
+  rows: PlaygroundRow[],
+  solvers: Solvers,
+  onPhase: (phase: RunPhase) => void = () => {},
+): Sliced<PlaygroundResult> {
+  const { p64, p32 } = yield* problemSteps(state, rows);
+  const lengths = rows.map((row) => row.length);
+  const cols = paddedWidth(p64);
+  // The chunked side and the bounds start first, so their workers run while this thread does the serial scans.
+  const pending = solvers.chunked(state.precision === "float64" ? p64 : p32, state.precision, state.strategy);
+  const implementation = implementationOf(state.precision, state.strategy);
+  const kept = boundCache.get(rows)?.some((e) => e.key === boundKey(state, implementation));
+  const bounding = kept ? null : solvers.bounds(p64, implementation);
+  // Awaited below; a failure before then must not go unhandled.
+  for (const p of [pending, bounding]) if (p instanceof Promise) p.catch(() => {});
+  const serial = yield* serialScans(state, rows, { p64, p32 }, cols, onPhase);
+  yield;
+  onPhase("chunked");
+  const chunkedAnswer = yield* answer(pending);
+  // The engine ran another strategy than asked (its backend cannot run that one): its own bound.
+  const ran = implementationOf(state.precision, chunkedAnswer.strategy);
+  const bound =
+    ran.algorithm === implementation.algorithm && bounding !== null
+      ? yield* boundTables(state, rows, ran, cols, () => bounding)
+      : yield* boundTables(state, rows, ran, cols, () => solvers.bounds(p64, ran));
+  const chunked = yield* paddedSteps(chunkedAnswer.outputs, rows.length, cols);
+  const tables = { reference: serial.reference, chunked, serial32: serial.serial32, bound };
+  const precision = state.precision === "float64" ? "float64" : "float32";
+  const errors = new ErrorAccumulator({ rows: rows.length, cols, lengths, ...tables, precision });
+  const slice = Math.max(1, Math.floor(SUMMARY_SLICE / Math.max(1, cols)));
+  onPhase("summary");
+  for (const name of errors.outputs) {
+    for (let r = 0; r < rows.length; r += slice) {
+      yield;
+      errors.add(name, r, Math.min(rows.length, r + slice));
+    }
+  }
+  const ranWith: RanWith = {
+    precision: state.precision,
+    backend: chunkedAnswer.backend,
+    strategy: chunkedAnswer.strategy,
+    chunkSize: state.chunkSize,
+    millis: chunkedAnswer.millis,
+    serialMillis: serial.millis,
+  };
+  return {
+    kind: p64.kind,
+    rows: rows.length,
+    cols,
+    lengths,
+    ...tables,
+    summary: errors.summary(),
+    ran: ranWith,
+    input: state,
+  };
 }
 
 /** Yields to the page: scheduler.yield where the browser has it (no 4 ms clamp), else a timeout. */
@@ -171,99 +316,63 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Solves the problems of a state: the chunked side is sent off first; meanwhile the float64 serial
- * reference, the float32 serial loop and the error bound run here, one step per task, then the
- * summary. Bad input throws core's ScanInputError (naming row and token).
+ * The whole batch, a slice per task: tables, summary and what ran. It starts in a task of its own
+ * (the edit that asked for it has its own rendering to finish first) and stops with
+ * SupersededError at the first pause after a newer request exists.
  */
-async function solveTables(
-  state: PlaygroundState,
-  p64: ScanProblem,
-  p32: ScanProblem,
-  cols: number,
-  control: RunControl,
-): Promise<ResultTables & { answer: ChunkedAnswer; serialMillis: number }> {
-  const pause = control.yieldToPage ?? nextTask;
-  const step = async () => {
-    await pause();
-    if (control.isStale()) throw new SupersededError();
-  };
-  const rows = p64.kind === "reinforce_pp" ? p64.batch.kl.length : p64.rewards.rows;
-  // The chunked side and the bounds start first, so their workers run while this thread does the serial scans.
-  const input = state.precision === "float64" ? p64 : p32;
-  const pending = control.solveChunked(input, state.precision, state.strategy);
-  const implementation = implementationOf(state.precision, state.strategy);
-  const bounding = control.solveBounds
-    ? control.solveBounds(p64, implementation)
-    : Promise.resolve().then(() => outputErrorBounds(p64, implementation));
-  // Awaited below; a failure before then must not go unhandled.
-  pending.catch(() => {});
-  bounding.catch(() => {});
-  control.onPhase?.("reference");
-  const reference = await serialTables<Float64Array>(p64, rows, cols, step);
-  await step();
-  control.onPhase?.("serial32");
-  const serial32 = await serialTables<Float32Array>(p32, rows, cols, step);
-  const serialMillis = reference.millis + serial32.millis;
-  await step();
-  control.onPhase?.("chunked");
-  const [answer, assumed] = await Promise.all([pending, bounding]);
-  if (control.isStale()) throw new SupersededError();
-  // The engine ran another strategy than asked (its backend cannot run that one): its own bound.
-  const ran = implementationOf(state.precision, answer.strategy);
-  const bound =
-    ran.algorithm === implementation.algorithm
-      ? assumed
-      : await (control.solveBounds ? control.solveBounds(p64, ran) : outputErrorBounds(p64, ran));
-  const chunked = await paddedTables(answer.outputs, rows, cols, step);
-  return {
-    reference: reference.tables,
-    chunked,
-    serial32: serial32.tables,
-    bound: await paddedTables(bound, rows, cols, step),
-    answer,
-    serialMillis,
-  };
-}
-
-/** The whole batch: tables, summary and what ran. */
-export async function runPlayground(
+export function runPlayground(
   state: PlaygroundState,
   rows: PlaygroundRow[],
   control: RunControl,
 ): Promise<PlaygroundResult> {
-  // Start in a task of its own: the edit that asked for this run (a key press, a release of the
-  // pointer) has its own rendering to finish first.
-  const step = async () => {
+  const pause = async () => {
     await (control.yieldToPage ?? nextTask)();
     if (control.isStale()) throw new SupersededError();
   };
-  await step();
-  const { p64, p32 } = await problemsFor(state, rows, step);
-  const lengths = rows.map((row) => row.length);
-  const cols = paddedWidth(p64);
-  const { answer, serialMillis, ...tables } = await solveTables(state, p64, p32, cols, control);
-  const precision = state.precision === "float64" ? "float64" : "float32";
-  const errors = new ErrorAccumulator({ rows: rows.length, cols, lengths, ...tables, precision });
-  // A slice of about SUMMARY_SLICE cells per task.
-  const slice = Math.max(1, Math.floor(SUMMARY_SLICE / Math.max(1, cols)));
-  control.onPhase?.("summary");
-  for (const name of errors.outputs) {
-    for (let r = 0; r < rows.length; r += slice) {
-      await (control.yieldToPage ?? nextTask)();
-      if (control.isStale()) throw new SupersededError();
-      errors.add(name, r, Math.min(rows.length, r + slice));
-    }
-  }
-  const summary = errors.summary();
-  const ran: RanWith = {
-    precision: state.precision,
-    backend: answer.backend,
-    strategy: answer.strategy,
-    chunkSize: state.chunkSize,
-    millis: answer.millis,
-    serialMillis,
+  const solvers: Solvers = {
+    chunked: control.solveChunked,
+    bounds: control.solveBounds ?? ((problem, implementation) => outputErrorBounds(problem, implementation)),
   };
-  return { kind: p64.kind, rows: rows.length, cols, lengths, ...tables, summary, ran, input: state };
+  return pause().then(() => finishSliced(playgroundSteps(state, rows, solvers, control.onPhase), pause));
+}
+
+/** What core's chunked scan on this thread is called on screen, by the precision asked for. */
+export const CORE_LABEL: Record<PlaygroundPrecision, string> = {
+  // The engine's answer replaces it: until then core's emulation of the engine's float32 chunked scan is shown.
+  "float32-engine": "core float32 emulation, until the engine answers",
+  // slime-exact multiplies with torch's own CPU float32 powers (core/torchPow), not fl32(γ)^k: say so.
+  "slime-exact": "core float32 (slime's order, torch CPU float32 powers)",
+  float64: "core float64",
+};
+
+/** Core's chunked scan and bounds, here and now. */
+const coreHere: Solvers = {
+  chunked(problem, precision) {
+    const start = performance.now();
+    const { outputs } = solve(problem, "chunked");
+    return { outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: performance.now() - start };
+  },
+  bounds: (problem, implementation) => outputErrorBounds(problem, implementation),
+};
+
+/**
+ * The whole batch computed by core in this task, for a teaching-size batch (PREVIEW_CELLS): for
+ * the engine's precision it is core's float32 emulation of the chunked scan, shown until the
+ * engine answers; for slime-exact and float64 it is the result itself.
+ */
+export function runPlaygroundNow(state: PlaygroundState, rows: PlaygroundRow[]): PlaygroundResult {
+  return finishNow(playgroundSteps(state, rows, coreHere));
+}
+
+/** Batches up to this many cells are computed here at once (a few ms, in the frame of the edit). */
+export const PREVIEW_CELLS = 2 ** 13;
+
+/** Whether a batch is small enough for runPlaygroundNow. */
+export function previewable(rows: PlaygroundRow[]): boolean {
+  let cells = 0;
+  for (const row of rows) cells += row.length;
+  const longest = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  return cells <= PREVIEW_CELLS && rows.length * longest <= 2 * PREVIEW_CELLS;
 }
 
 /** The edited row's chunked output while a stroke lasts (only what the editor draws). */

@@ -1,6 +1,7 @@
 import type { ScanProblem } from "../../../core";
 import { klRow, setPaddedRow } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import { finishSliced, type Sliced } from "./slices";
 
 /**
  * The float64 and float32 problems of a state, as stateToProblem builds them. Building the input
@@ -26,33 +27,41 @@ export type Step = () => Promise<void>;
 
 const noPause: Step = () => Promise.resolve();
 
-export async function problemsFor(
+export function problemsFor(
   state: PlaygroundState,
   rows: PlaygroundRow[],
   step: Step = noPause,
 ): Promise<{ p64: ScanProblem; p32: ScanProblem }> {
+  return finishSliced(problemSteps(state, rows), step);
+}
+
+/** problemsFor as a sliced computation (slices.ts): a pause after each BUILD_SLICE cells built. */
+export function* problemSteps(
+  state: PlaygroundState,
+  rows: PlaygroundRow[],
+): Sliced<{ p64: ScanProblem; p32: ScanProblem }> {
   let inputs = cache.get(rows);
   if (!inputs || inputs.estimator !== state.estimator) {
-    inputs = await buildInputs(state, rows, step);
+    inputs = yield* buildInputs(state, rows);
     cache.set(rows, inputs);
   }
   return { p64: withParams(inputs.p64, state), p32: withParams(inputs.p32, state) };
 }
 
-/** Calls fill(b) for every row, awaiting step() after each BUILD_SLICE cells. */
-async function eachRow(rows: PlaygroundRow[], width: number, step: Step, fill: (b: number) => void): Promise<void> {
+/** Calls fill(b) for every row, pausing after each BUILD_SLICE cells. */
+function* eachRow(rows: PlaygroundRow[], width: number, fill: (b: number) => void): Sliced<void> {
   let cells = 0;
   for (let b = 0; b < rows.length; b++) {
     fill(b);
     cells += Math.max(1, width || rows[b].length);
     if (cells >= BUILD_SLICE && b + 1 < rows.length) {
       cells = 0;
-      await step();
+      yield;
     }
   }
 }
 
-async function buildInputs(state: PlaygroundState, rows: PlaygroundRow[], step: Step): Promise<Inputs> {
+function* buildInputs(state: PlaygroundState, rows: PlaygroundRow[]): Sliced<Inputs> {
   const { estimator, gamma, lambd, chunkSize, klCoef } = state;
   // NaN and ±Inf are run, not refused, as stateToProblem sets it.
   const allowNonFinite = true;
@@ -60,7 +69,7 @@ async function buildInputs(state: PlaygroundState, rows: PlaygroundRow[], step: 
     const kl64 = new Array<Float64Array>(rows.length);
     const kl32 = new Array<Float32Array>(rows.length);
     const lossMasks = new Array<Float64Array>(rows.length);
-    await eachRow(rows, 0, step, (b) => {
+    yield* eachRow(rows, 0, (b) => {
       const row = rows[b];
       kl64[b] = klRow(row, "float64") as Float64Array;
       kl32[b] = Float32Array.from(kl64[b]);
@@ -83,7 +92,7 @@ async function buildInputs(state: PlaygroundState, rows: PlaygroundRow[], step: 
     d64: new Float64Array(rows.length * cols),
     d32: new Float32Array(rows.length * cols),
   }));
-  await eachRow(rows, cols, step, (b) => {
+  yield* eachRow(rows, cols, (b) => {
     lanes.forEach((lane, i) => {
       const { d64, d32 } = tables[i];
       setPaddedRow(d64, rows[b], lane, b, cols);
