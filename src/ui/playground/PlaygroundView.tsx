@@ -11,7 +11,7 @@ import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
 import { playerAddress } from "../player/playerLink";
 import { useQuietAfter } from "../useQuietAfter";
 import { outputNames } from "./compute/outputTables";
-import type { PlaygroundResult } from "./compute/playgroundRun";
+import { previewable } from "./compute/playgroundRun";
 import { StateCodec } from "./compute/stateCodec";
 import { ControlsPanel } from "./controls/ControlsPanel";
 import { ConventionPanel } from "./conventions/ConventionPanel";
@@ -36,7 +36,7 @@ import { SummaryPanel } from "./results/SummaryPanel";
 import { loadIndexedSession } from "./sessionStore";
 import { useEngines } from "./useEngines";
 import { usePersistence } from "./usePersistence";
-import { behindNote, usePlaygroundCompute } from "./usePlaygroundCompute";
+import { behindNote, resultIsOf, usePlaygroundCompute } from "./usePlaygroundCompute";
 import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
 import { useUndoKeys } from "./useUndoKeys";
 import "./playground.css";
@@ -138,10 +138,9 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
 
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
-  const { result } = compute;
-  // The results panel draws a result in stages; it counts as shown once every stage has drawn it.
-  const [drawn, setDrawn] = useState<PlaygroundResult | null>(null);
-  const busy = compute.computing || (result !== null && drawn !== result);
+  const { result, busy } = compute;
+  // Grey while the figures are not of the inputs in the editor (core's result of them is not).
+  const stale = compute.computing && !(result && resultIsOf(result, committed));
   // The conventions run once the page's own run of the committed state has ended and its result is
   // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
   // their workers would otherwise share the cores with the result's drawing. (`settled`, not just
@@ -428,14 +427,16 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           />
         </section>
         <section
-          className={`panel results-panel${compute.computing ? " stale" : ""}`}
+          className={`panel results-panel${stale ? " stale" : ""}`}
           aria-label="Results"
           aria-busy={busy}
           data-testid="results"
           data-run={compute.runs}
+          data-drawn={compute.draws}
+          data-source={compute.source ?? undefined}
         >
           {result ? (
-            <ResultsBoundary resetKey={result} onFailure={() => setDrawn(result)}>
+            <ResultsBoundary resetKey={result} onFailure={() => compute.drawn(result)}>
               <ResultsPanel
                 result={result}
                 rows={resultRows}
@@ -450,7 +451,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 returnsRef={returnsRef}
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
-                onDrawn={setDrawn}
+                onDrawn={compute.drawn}
+                staged={!previewable(resultRows)}
                 behindNote={behindNote(compute)}
               />
             </ResultsBoundary>

@@ -1,19 +1,23 @@
 import * as Comlink from "comlink";
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { Implementation, ScanProblem } from "../../core";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { LatestOnly } from "../workerClient/latestOnly";
+import { computeReducer, initialCompute, type ResultSource, viewOf } from "./compute/computeMachine";
 import type { CoreScanClient } from "./compute/coreScanClient";
 import {
   type ChunkedAnswer,
   type ChunkedSolver,
+  CORE_LABEL,
   type LiveRow,
   type PlaygroundResult,
+  previewable,
   type RunPhase,
   runLiveRow,
   runPlayground,
+  runPlaygroundNow,
 } from "./compute/playgroundRun";
 import { cloneProblem } from "./compute/rowProblem";
 
@@ -25,18 +29,24 @@ export const ROW_INTERVAL_MS = 16;
 const RETRY_MS = 50;
 
 export interface ComputeStatus {
-  /** The last finished whole-batch run (kept, dimmed, while a newer one computes). */
+  /** The result on screen: core's (a teaching-size batch, shown until the final one) or the final one. */
   result: PlaygroundResult | null;
+  /** Whether `result` is core's result shown until the final one comes, or the final one. */
+  source: ResultSource | null;
   /** The edited row's chunked output while a stroke lasts (null otherwise). */
   liveRow: LiveRow | null;
-  /** A whole-batch run is in flight. */
+  /** A run is in flight. */
   computing: boolean;
+  /** The final result of the committed inputs is not on screen yet (`results` is aria-busy). */
+  busy: boolean;
   /** It has been in flight for more than SPINNER_DELAY_MS. */
   slow: boolean;
   /** Why the newest run failed (bad input, a worker that died); the last result stays. */
   error: string | null;
-  /** How many whole-batch results have arrived: scripts wait for it to change after an edit. */
+  /** How many final whole-batch results have arrived: scripts wait for it to change after an edit. */
   runs: number;
+  /** How many results, either source, every panel has drawn. */
+  draws: number;
   /** The step the run in flight is at, and when it started (performance.now()); null when idle. */
   phase: RunPhase | null;
   startedAt: number | null;
@@ -44,28 +54,15 @@ export interface ComputeStatus {
   cancelled: boolean;
   /** The result on screen is not of the committed inputs and settings (the newest run failed or was cancelled). */
   behind: boolean;
-  /**
-   * The run of the committed inputs and settings has ended (a result, a failure or a cancel). False
-   * from the commit of an edit on, before `computing` turns true in the effect that starts its run.
-   */
+  /** The run of the committed inputs and settings has ended (a final result, a failure or a cancel). */
   settled: boolean;
   /** Stops the run in flight (the engine's worker is replaced); the last result stays. */
   cancel(): void;
   /** Runs the committed state again after a cancel. */
   rerun(): void;
+  /** The results panel has drawn this result in every part. */
+  drawn(result: PlaygroundResult): void;
 }
-
-/** What a whole-batch run was of: its settings (settingsKey) and its data. */
-interface RunInputs {
-  settings: string;
-  data: PlaygroundState["data"];
-}
-
-// slime-exact multiplies with torch's own CPU float32 powers (core/torchPow), not fl32(γ)^k: say so.
-const CORE_LABEL = {
-  "slime-exact": "core float32 (slime's order, torch CPU float32 powers)",
-  float64: "core float64",
-} as const;
 
 /**
  * A copy of the problem whose every array is a typed array of its own, marked for transfer: a
@@ -138,9 +135,12 @@ export function describeBatch(state: PlaygroundState, rows: PlaygroundRow[]): st
 }
 
 /**
- * Runs the committed state over the whole batch on every change, and the edited row alone while a
- * stroke lasts (at most once per frame: a newer request replaces a waiting one). Stale answers are
- * dropped; a failure leaves the last result on screen.
+ * Carries out what the compute machine (compute/computeMachine.ts) decides: each change of the
+ * committed inputs and settings is a run; a teaching-size batch is computed by core at once, in
+ * the frame of the edit (the final result itself for slime-exact and float64, shown until the
+ * engine answers for float32-engine); the final result comes from the engine, or core's worker
+ * at big sizes, a slice per task. While a stroke lasts the edited row alone is recomputed (at most
+ * once per frame: a newer request replaces a waiting one). Stale answers are dropped.
  */
 export function usePlaygroundCompute(
   engine: EngineClient | null,
@@ -150,22 +150,9 @@ export function usePlaygroundCompute(
   draft: { state: PlaygroundState; rows: PlaygroundRow[] } | null,
   report: BackendReport | null,
 ): ComputeStatus {
-  const [result, setResult] = useState<PlaygroundResult | null>(null);
+  const [machine, dispatch] = useReducer(computeReducer<PlaygroundResult>, undefined, initialCompute<PlaygroundResult>);
   const [liveRow, setLiveRow] = useState<LiveRow | null>(null);
-  const [computing, setComputing] = useState(false);
-  const [slow, setSlow] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [runs, setRuns] = useState(0);
-  const [phase, setPhase] = useState<RunPhase | null>(null);
-  const [startedAt, setStartedAt] = useState<number | null>(null);
-  const [cancelled, setCancelled] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  // The inputs and settings of a cancelled run: not started again on their own (a restarted worker
-  // brings a new report), only by rerun() or by a change.
-  const cancelledRun = useRef<RunInputs | null>(null);
-  // The inputs and settings of the last run that ended: the page is settled while they are the committed ones.
-  const [ended, setEnded] = useState<RunInputs | null>(null);
-  const requestId = useRef(0);
+  const [slowRun, setSlowRun] = useState<number | null>(null);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
   const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
   const bounds = useMemo(
@@ -177,91 +164,83 @@ export function usePlaygroundCompute(
   );
   const settings = settingsKey(committed);
   const data = committed.data;
+  const needsEngine = committed.precision === "float32-engine";
+  // Core's precisions need no engine: their runs are not redone when a worker comes up.
+  const engineKey = needsEngine ? report : null;
+  // The run in flight, as the machine's last state says: a run's answers are dropped once it is not.
+  const runId = useRef<number | null>(null);
+  runId.current = machine.run?.id ?? null;
 
-  // Runs once the engine is up, and again for each new worker (a backend switch, a restart after a
-  // crash: each brings a new report), so the result always names the backend that really ran.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: settings and data stand for the committed state.
+  // Layout effects: a teaching-size batch is drawn before the browser paints the edit's frame.
+  useLayoutEffect(() => {
+    dispatch({ type: "want", key: { settings, data, engine: engineKey, needsEngine }, now: performance.now() });
+  }, [settings, data, engineKey, needsEngine]);
+
+  const run = machine.run;
+  const small = useMemo(() => previewable(committedRows), [committedRows]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
+  useLayoutEffect(() => {
+    if (!run?.needsPreview || !small) return;
+    try {
+      const result = runPlaygroundNow(committed, committedRows);
+      dispatch({ type: needsEngine ? "preview" : "final", id: run.id, result });
+    } catch (reason) {
+      const message = `The run on ${describeBatch(committed, committedRows)} failed: ${messageOf(reason)}`;
+      dispatch({ type: "failed", id: run.id, message });
+    }
+  }, [run?.id]);
+
+  // The final result: the engine's (float32-engine), or core's worker's at big sizes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
   useEffect(() => {
-    if (!solver || !report) return;
-    const held = cancelledRun.current;
-    if (held && held.settings === settings && held.data === data) return;
-    cancelledRun.current = null;
-    const id = ++requestId.current;
-    setCancelled(false);
-    setComputing(true);
-    setPhase(null);
-    setStartedAt(performance.now());
-    const timer = setTimeout(() => {
-      if (requestId.current === id) setSlow(true);
-    }, SPINNER_DELAY_MS);
+    if (!run) return;
+    const id = run.id;
+    if (!needsEngine && small) return; // computed at once above
+    if (!solver || (needsEngine && !report)) return; // waits: the engine's report starts a new run
+    const timer = setTimeout(() => setSlowRun(id), SPINNER_DELAY_MS);
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     const control = {
       solveChunked: solver,
       solveBounds: bounds,
-      isStale: () => requestId.current !== id,
-      onPhase: (next: RunPhase) => {
-        if (requestId.current === id) setPhase(next);
-      },
+      isStale: () => runId.current !== id,
+      onPhase: (phase: RunPhase) => dispatch({ type: "phase", id, phase }),
     };
     const batch = describeBatch(committed, committedRows);
     runPlayground(committed, committedRows, control)
-      .then((next) => {
-        if (requestId.current !== id) return;
-        // One transition for the result and the end of "computing": React may spread drawing the
-        // charts and the heatmap over several frames, and aria-busy only clears with the new figures.
+      .then((result) => {
+        // A transition: React may spread drawing the charts and the heatmap over several frames,
+        // and aria-busy only clears once they show the new figures.
         startTransition(() => {
-          setResult(next);
-          setEnded({ settings, data });
+          dispatch({ type: "final", id, result });
           setLiveRow(null);
-          setError(null);
-          setRuns((n) => n + 1);
-          setComputing(false);
-          setSlow(false);
-          setPhase(null);
-          setStartedAt(null);
         });
       })
       .catch((reason: unknown) => {
-        if (requestId.current !== id) return;
+        if (runId.current !== id) return;
         if (reason instanceof SupersededError) {
           // Still the newest run, yet another request took the engine (the conventions' float32
           // run of the inputs before): run again, or the page would wait for ever.
-          retryTimer = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS);
+          retryTimer = setTimeout(() => dispatch({ type: "retry", id, now: performance.now() }), RETRY_MS);
           return;
         }
-        setError(`The run on ${batch} failed: ${messageOf(reason)}`);
-        setEnded({ settings, data });
-        setComputing(false);
-        setSlow(false);
-        setPhase(null);
-        setStartedAt(null);
+        dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
       })
       .finally(() => clearTimeout(timer));
     return () => {
       clearTimeout(timer);
       clearTimeout(retryTimer);
     };
-  }, [solver, bounds, settings, data, report, attempt]);
+  }, [run?.id, solver, bounds, report]);
 
   const cancel = useCallback(() => {
-    if (!computing) return;
-    requestId.current++;
-    cancelledRun.current = { settings, data };
-    setEnded({ settings, data });
+    if (runId.current === null) return;
     // Only the engine's worker is stopped (and replaced): the core worker's scans and bounds are
     // short beside it and the next run's wait behind them; the main thread's step ends at its next yield.
-    if (committed.precision === "float32-engine") engine?.cancel();
-    setCancelled(true);
-    setComputing(false);
-    setSlow(false);
-    setPhase(null);
-    setStartedAt(null);
-  }, [computing, settings, data, committed.precision, engine]);
-
-  const rerun = useCallback(() => {
-    cancelledRun.current = null;
-    setAttempt((n) => n + 1);
-  }, []);
+    if (needsEngine) engine?.cancel();
+    dispatch({ type: "cancel" });
+  }, [needsEngine, engine]);
+  const rerun = useCallback(() => dispatch({ type: "rerun", now: performance.now() }), []);
+  const drawn = useCallback((result: PlaygroundResult) => dispatch({ type: "drawn", result }), []);
 
   // While drawing: the edited row alone, the latest draft only (drafts come at most once per frame),
   // one row at a time, at most every ROW_INTERVAL_MS, and the engine left idle between rows at least
@@ -308,25 +287,23 @@ export function usePlaygroundCompute(
     return () => clearTimeout(timer);
   }, [solver, draft, rowInFlight]);
 
-  const behind = result !== null && !computing && !resultIsOf(result, committed);
-  const settled = !computing && ended?.settings === settings && ended.data === data;
+  const slow = run !== null && slowRun === run.id;
   return useMemo(
     () => ({
-      result,
+      ...viewOf(machine),
       liveRow,
-      computing,
       slow,
-      error,
-      runs,
-      phase,
-      startedAt,
-      cancelled,
-      behind,
-      settled,
+      error: machine.error,
+      runs: machine.runs,
+      draws: machine.draws,
+      phase: machine.run?.phase ?? null,
+      startedAt: machine.run?.startedAt ?? null,
+      cancelled: machine.cancelled,
       cancel,
       rerun,
+      drawn,
     }),
-    [result, liveRow, computing, slow, error, runs, phase, startedAt, cancelled, behind, settled, cancel, rerun],
+    [machine, liveRow, slow, cancel, rerun, drawn],
   );
 }
 

@@ -39,6 +39,8 @@ export interface ResultsPanelProps {
   behindNote?: string | null;
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
+  /** Draw a new result in three commits, a task apart (a big batch); else all at once. */
+  staged: boolean;
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
@@ -53,9 +55,11 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const width = useWidth(boxRef, 800);
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
-  // Drawn in three commits, a task apart: the returns chart, then the error chart, then the heatmap,
-  // so that a new 16 × 8192 result is never one long main-thread task.
-  const [, errorResult, heatmapResult] = useStaged(result, 3);
+  // A big result is drawn in three commits, a task apart: the returns chart, then the error chart,
+  // then the heatmap, so that a new 16 × 8192 result is never one long main-thread task. A
+  // teaching-size one is drawn whole, in the frame of the edit.
+  const stages = useStaged(result, 3);
+  const [, errorResult, heatmapResult] = props.staged ? stages : [result, result, result];
   const settled = useMemo(() => rowView(errorResult, selectedRow, output), [errorResult, selectedRow, output]);
   const heatmapStarts = useMemo(() => chunkStartsOf(heatmapResult), [heatmapResult]);
   const { onDrawn } = props;
