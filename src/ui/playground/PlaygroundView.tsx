@@ -25,7 +25,7 @@ import { saveCaseFile } from "./files/saveCaseFile";
 import { useImport } from "./files/useImport";
 import { MessageArea } from "./MessageArea";
 import { type LinkStatus, PlaygroundToolbar } from "./PlaygroundToolbar";
-import { addressWith, linkSize, sizeText, startupState } from "./persistence";
+import { addressWith, linkSize, type Startup, sizeText, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
 import { OUTPUT_LABELS } from "./results/labels";
 import { nonFiniteInputNote } from "./results/nonFiniteReport";
@@ -34,7 +34,7 @@ import { chunkStartsOf, type Hover, ResultsPanel } from "./results/ResultsPanel"
 import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
 import { loadIndexedSession } from "./sessionStore";
-import { useEngines } from "./useEngines";
+import { startEngineEarly, useEngines } from "./useEngines";
 import { usePersistence } from "./usePersistence";
 import { behindNote, resultIsOf, usePlaygroundCompute } from "./usePlaygroundCompute";
 import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
@@ -72,12 +72,31 @@ function storage(): Storage | null {
   }
 }
 
+function readStartup(): Startup {
+  return startupState(window.location.search, storage(), window.location.hash);
+}
+
+// The first visit's state is read as this module loads, and its engine started then, so that the
+// worker comes up while the view first renders; the first mount takes both over (same address).
+let firstStartup: { href: string; startup: Startup } | null = null;
+if (typeof window !== "undefined") {
+  const startup = readStartup();
+  firstStartup = { href: window.location.href, startup };
+  startEngineEarly(startup.state.backend);
+}
+
+function takeStartup(): Startup {
+  const first = firstStartup;
+  firstStartup = null;
+  return first && first.href === window.location.href ? first.startup : readStartup();
+}
+
 /**
  * The playground: draw or import rewards, KL, masks and values; see the chunked scan against the
  * float64 serial reference, token by token. Data → algorithm → output, left to right.
  */
 export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps) {
-  const [startup] = useState(() => startupState(window.location.search, storage(), window.location.hash));
+  const [startup] = useState(takeStartup);
   const store = usePlaygroundStore(() => startup.state);
   const { state, committed, rows } = store;
   const [codec] = useState(() => new StateCodec());

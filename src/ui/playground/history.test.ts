@@ -31,4 +31,15 @@ describe("edit history", () => {
     for (let i = 1; i <= 10; i++) h = commit(h, i, 3);
     expect(h.past).toEqual([7, 8, 9]);
   });
+
+  it("merges the ticks of one drag into the edit that began it", () => {
+    let h = historyOf(0);
+    h = commit(h, 1);
+    h = commit(h, 2, 10, true);
+    h = commit(h, 3, 10, true);
+    expect(h).toEqual({ past: [0], present: 3, future: [] });
+    expect(undo(h).present).toBe(0);
+    // Nothing to merge into: the first edit is kept apart from the start.
+    expect(commit(historyOf(0), 1, 10, true).past).toEqual([0]);
+  });
 });

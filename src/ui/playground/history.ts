@@ -15,9 +15,13 @@ export function historyOf<S>(present: S): History<S> {
   return { past: [], present, future: [] };
 }
 
-/** Makes `next` the present; the old present can be undone, and the redo branch is dropped. */
-export function commit<S>(history: History<S>, next: S, limit = HISTORY_LIMIT): History<S> {
+/**
+ * Makes `next` the present; the old present can be undone, and the redo branch is dropped. With
+ * `merge`, `next` replaces the present as part of the same edit (the ticks of one slider drag).
+ */
+export function commit<S>(history: History<S>, next: S, limit = HISTORY_LIMIT, merge = false): History<S> {
   if (Object.is(next, history.present)) return history;
+  if (merge && history.past.length > 0) return { past: history.past, present: next, future: [] };
   const past = [...history.past, history.present];
   if (past.length > limit) past.splice(0, past.length - limit);
   return { past, present: next, future: [] };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { BackendReport, BackendRequest } from "../../engine/backendNames";
-import { EngineClient } from "../../engine/client";
+import { EngineClient, type EngineEvent } from "../../engine/client";
 import { CoreScanClient } from "./compute/coreScanClient";
 
 export interface Engines {
@@ -10,6 +10,41 @@ export interface Engines {
   report: BackendReport | null;
   /** A fallback to a lower backend, or a restart after the worker died. */
   notice: string | null;
+}
+
+/** An engine started before the view mounted, with what it has said so far. */
+interface EarlyEngine {
+  backend: BackendRequest;
+  client: EngineClient;
+  events: EngineEvent[];
+  stopListening(): void;
+}
+
+let early: EarlyEngine | null = null;
+
+/**
+ * Starts the engine's worker now, before the view's first render: fetching and compiling tfjs
+ * and bringing up a backend take longer than that render, and the first result waits for them.
+ * The view's first mount takes it over if it asks for the same backend (else it is dropped).
+ */
+export function startEngineEarly(backend: BackendRequest): void {
+  if (early || typeof Worker === "undefined") return;
+  const client = new EngineClient({ backend });
+  const events: EngineEvent[] = [];
+  const stopListening = client.subscribe((event) => events.push(event));
+  client.ready().catch(() => {}); // a failure to start arrives as a notice
+  early = { backend, client, events, stopListening };
+}
+
+function takeEarly(backend: BackendRequest): EarlyEngine | null {
+  const taken = early;
+  early = null;
+  if (taken && taken.backend !== backend) {
+    taken.stopListening();
+    taken.client.dispose();
+    return null;
+  }
+  return taken;
 }
 
 /**
@@ -23,11 +58,16 @@ export function useEngines(initialBackend: BackendRequest, backend: BackendReque
   const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
-    const client = new EngineClient({ backend: initialBackend });
-    const unsubscribe = client.subscribe((event) => {
+    const started = takeEarly(initialBackend);
+    const client = started?.client ?? new EngineClient({ backend: initialBackend });
+    const onEvent = (event: EngineEvent) => {
       if (event.type === "ready") setReport(event.report);
       else setNotice(event.message);
-    });
+    };
+    // What the early engine said before this view listened, in order.
+    for (const event of started?.events ?? []) onEvent(event);
+    started?.stopListening();
+    const unsubscribe = client.subscribe(onEvent);
     const scans = new CoreScanClient();
     setEngine(client);
     setCore(scans);
@@ -42,7 +82,7 @@ export function useEngines(initialBackend: BackendRequest, backend: BackendReque
     if (!engine) return;
     if (engine.requested === backend && engine.report) return;
     engine.selectBackend(backend);
-    setReport(null);
+    if (!engine.report) setReport(null);
     setNotice(null);
     engine.ready().catch(() => {}); // a failure to start arrives as a notice
   }, [engine, backend]);

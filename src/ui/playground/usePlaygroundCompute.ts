@@ -5,7 +5,15 @@ import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { LatestOnly } from "../workerClient/latestOnly";
-import { computeReducer, initialCompute, type ResultSource, viewOf } from "./compute/computeMachine";
+import {
+  type AtOnce,
+  computeReducer,
+  initialCompute,
+  type ResultSource,
+  type RunKey,
+  sameInputs,
+  viewOf,
+} from "./compute/computeMachine";
 import type { CoreScanClient } from "./compute/coreScanClient";
 import {
   type ChunkedAnswer,
@@ -171,25 +179,26 @@ export function usePlaygroundCompute(
   const runId = useRef<number | null>(null);
   runId.current = machine.run?.id ?? null;
 
-  // Layout effects: a teaching-size batch is drawn before the browser paints the edit's frame.
+  const small = useMemo(() => previewable(committedRows), [committedRows]);
+  const shown = useRef(machine.shown);
+  shown.current = machine.shown;
+  // A layout effect: a teaching-size batch, computed here at once, is drawn before the browser
+  // paints the edit's frame (the final result itself for core's precisions).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settings and data stand for the committed state and rows.
   useLayoutEffect(() => {
-    dispatch({ type: "want", key: { settings, data, engine: engineKey, needsEngine }, now: performance.now() });
-  }, [settings, data, engineKey, needsEngine]);
+    const key: RunKey = { settings, data, engine: engineKey, needsEngine };
+    let atOnce: AtOnce<PlaygroundResult> | undefined;
+    if (small && !sameInputs(shown.current?.key ?? null, key)) {
+      try {
+        atOnce = { result: runPlaygroundNow(committed, committedRows), source: needsEngine ? "preview" : "final" };
+      } catch (reason) {
+        atOnce = { error: `The run on ${describeBatch(committed, committedRows)} failed: ${messageOf(reason)}` };
+      }
+    }
+    dispatch({ type: "want", key, now: performance.now(), atOnce });
+  }, [settings, data, engineKey, needsEngine, small]);
 
   const run = machine.run;
-  const small = useMemo(() => previewable(committedRows), [committedRows]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
-  useLayoutEffect(() => {
-    if (!run?.needsPreview || !small) return;
-    try {
-      const result = runPlaygroundNow(committed, committedRows);
-      dispatch({ type: needsEngine ? "preview" : "final", id: run.id, result });
-    } catch (reason) {
-      const message = `The run on ${describeBatch(committed, committedRows)} failed: ${messageOf(reason)}`;
-      dispatch({ type: "failed", id: run.id, message });
-    }
-  }, [run?.id]);
-
   // The final result: the engine's (float32-engine), or core's worker's at big sizes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
   useEffect(() => {

@@ -1,7 +1,7 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundData, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { commit, type History, historyOf, redo, undo } from "./history";
+import { commit, HISTORY_LIMIT, type History, historyOf, redo, undo } from "./history";
 
 /**
  * Fields that say how the page looks at the data, not what the data is: they change in place and
@@ -36,6 +36,9 @@ function viewOf(state: PlaygroundState): ViewFields {
   };
 }
 
+/** Ticks of one slider this close together are one edit. */
+export const MERGE_MS = 1000;
+
 export interface PlaygroundStore {
   /** What the page shows: the draft while a stroke lasts, else the committed state. */
   state: PlaygroundState;
@@ -45,8 +48,11 @@ export interface PlaygroundStore {
   drawing: boolean;
   canUndo: boolean;
   canRedo: boolean;
-  /** One undoable edit. */
-  edit(change: (state: PlaygroundState) => PlaygroundState): void;
+  /**
+   * One undoable edit. Edits of the same `group` (a slider's ticks while it is dragged), each
+   * within MERGE_MS of the one before, are one edit: one undo takes the whole drag back.
+   */
+  edit(change: (state: PlaygroundState) => PlaygroundState, group?: string): void;
   /** A view setting, changed in place. */
   setView(view: Partial<ViewFields>): void;
   /** Shows a state without committing it (a stroke in progress); null drops the draft. */
@@ -62,8 +68,12 @@ export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundSt
   const [draft, setDraftState] = useState<PlaygroundState | null>(null);
   const state = draft ?? history.present;
 
-  const edit = useCallback((change: (state: PlaygroundState) => PlaygroundState) => {
-    setHistory((h) => commit(h, change(h.present)));
+  const lastEdit = useRef<{ group: string | undefined; at: number }>({ group: undefined, at: 0 });
+  const edit = useCallback((change: (state: PlaygroundState) => PlaygroundState, group?: string) => {
+    const now = performance.now();
+    const merge = group !== undefined && lastEdit.current.group === group && now - lastEdit.current.at < MERGE_MS;
+    lastEdit.current = { group, at: now };
+    setHistory((h) => commit(h, change(h.present), HISTORY_LIMIT, merge));
   }, []);
   const setView = useCallback((view: Partial<ViewFields>) => {
     setHistory((h) => ({ ...h, present: { ...h.present, ...view } }));

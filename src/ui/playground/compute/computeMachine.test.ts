@@ -27,7 +27,7 @@ const b = { name: "a, engine" };
 describe("the playground's compute machine", () => {
   it("runs each new input once: core's result first, then the final one; busy until that is drawn", () => {
     let s = play([{ type: "want", key: key("γ 0.9"), now: 0 }]);
-    expect(s.run).toMatchObject({ id: 1, needsPreview: true });
+    expect(s.run).toMatchObject({ id: 1, startedAt: 0 });
     expect(viewOf(s)).toMatchObject({ result: null, computing: true, busy: true, settled: false });
     expect(play([{ type: "want", key: key("γ 0.9"), now: 5 }], s)).toBe(s);
     s = play([{ type: "preview", id: 1, result: a }], s);
@@ -58,14 +58,21 @@ describe("the playground's compute machine", () => {
     expect(s.runs).toBe(0);
   });
 
-  it("needs no second preview when only the engine changed (a worker came up): its run is the final one", () => {
-    const s = play([
-      { type: "want", key: key("γ 0.9", data, null), now: 0 },
-      { type: "preview", id: 1, result: a },
-      { type: "want", key: key("γ 0.9", data, report), now: 3 },
-    ]);
-    expect(s.run).toMatchObject({ id: 2, needsPreview: false });
+  it("starts a run with core's result of its inputs when it was computed at once", () => {
+    let s = play([{ type: "want", key: key("γ 0.9", data, null), now: 0, atOnce: { result: a, source: "preview" } }]);
+    expect(viewOf(s)).toMatchObject({ result: a, source: "preview", computing: true });
+    // The engine comes up: the same inputs are run again on it, core's result stays until then.
+    s = play([{ type: "want", key: key("γ 0.9", data, report), now: 3 }], s);
+    expect(s.run).toMatchObject({ id: 2 });
     expect(viewOf(s)).toMatchObject({ result: a, source: "preview", behind: false });
+    // core's precisions: the result computed at once is the final one, and no run is left.
+    const core = { settings: "slime-exact", data, engine: null, needsEngine: false };
+    s = play([{ type: "want", key: core, now: 4, atOnce: { result: b, source: "final" } }], s);
+    expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false, settled: true });
+    expect(s.runs).toBe(1);
+    s = play([{ type: "want", key: { ...core, settings: "bad" }, now: 5, atOnce: { error: "row 1: NaN" } }], s);
+    expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true });
+    expect(s.error).toBe("row 1: NaN");
   });
 
   it("keeps the last result on a failure, says why, and counts it as behind when it is of older inputs", () => {
@@ -78,7 +85,7 @@ describe("the playground's compute machine", () => {
     expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true, settled: true });
     expect(s.error).toBe("row 0 is fully masked");
     s = play([{ type: "want", key: key("γ 0.9"), now: 2 }], s);
-    expect(s.run?.needsPreview).toBe(false);
+    expect(viewOf(s)).toMatchObject({ result: b, computing: true, behind: false });
   });
 
   it("holds cancelled inputs until a rerun or a change, and retries a run whose engine was taken", () => {

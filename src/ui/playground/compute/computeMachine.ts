@@ -39,8 +39,6 @@ export interface Run {
   key: RunKey;
   startedAt: number;
   phase: RunPhase | null;
-  /** Core's result of these inputs is still to be computed (none on screen yet). */
-  needsPreview: boolean;
 }
 
 export interface ComputeState<R> {
@@ -64,9 +62,15 @@ export interface ComputeState<R> {
   nextId: number;
 }
 
+/** What core computed of a run's inputs at once (a teaching-size batch), if it did. */
+export type AtOnce<R> = { result: R; source: ResultSource } | { error: string };
+
 export type ComputeEvent<R> =
-  /** The committed inputs, or the engine, changed (also sent when nothing did: ignored then). */
-  | { type: "want"; key: RunKey; now: number }
+  /**
+   * The committed inputs, or the engine, changed (also sent when nothing did: ignored then), with
+   * core's result of them when it was computed at once: the run starts with it on screen.
+   */
+  | { type: "want"; key: RunKey; now: number; atOnce?: AtOnce<R> }
   | { type: "phase"; id: number; phase: RunPhase }
   | { type: "preview"; id: number; result: R }
   | { type: "final"; id: number; result: R }
@@ -105,10 +109,9 @@ export function sameInputs(a: RunKey | null, b: RunKey | null): boolean {
 }
 
 function start<R>(state: ComputeState<R>, key: RunKey, now: number): ComputeState<R> {
-  const needsPreview = !(state.shown && sameInputs(state.shown.key, key));
   return {
     ...state,
-    run: { id: state.nextId, key, startedAt: now, phase: null, needsPreview },
+    run: { id: state.nextId, key, startedAt: now, phase: null },
     nextId: state.nextId + 1,
     cancelled: false,
   };
@@ -121,7 +124,12 @@ export function computeReducer<R>(state: ComputeState<R>, event: ComputeEvent<R>
       if (sameKey(state.wanted, event.key)) return state;
       const next = { ...state, wanted: event.key };
       if (sameKey(state.held, event.key)) return { ...next, run: null };
-      return start({ ...next, held: null }, event.key, event.now);
+      const started = start({ ...next, held: null }, event.key, event.now);
+      const id = started.run?.id ?? 0;
+      const atOnce = event.atOnce;
+      if (!atOnce) return started;
+      if ("error" in atOnce) return computeReducer(started, { type: "failed", id, message: atOnce.error });
+      return computeReducer(started, { type: atOnce.source, id, result: atOnce.result });
     }
     case "phase":
       if (!current(event.id) || !state.run) return state;
@@ -131,7 +139,6 @@ export function computeReducer<R>(state: ComputeState<R>, event: ComputeEvent<R>
       return {
         ...state,
         shown: { result: event.result, key: state.run.key, source: "preview" },
-        run: { ...state.run, needsPreview: false },
         error: null,
       };
     case "final":

@@ -50,7 +50,7 @@ export interface ControlsPanelProps {
   state: PlaygroundState;
   rows: PlaygroundRow[];
   report: BackendReport | null;
-  edit(change: (state: PlaygroundState) => PlaygroundState): void;
+  edit(change: (state: PlaygroundState) => PlaygroundState, group?: string): void;
   setView(view: Partial<Pick<PlaygroundState, "errorMetric" | "errorScope" | "output">>): void;
   fieldErrors: Record<string, string>;
   onFieldError(id: string, reason: string | null): void;
@@ -66,8 +66,9 @@ export const ControlsPanel = memo(function ControlsPanel({
   fieldErrors,
   onFieldError,
 }: ControlsPanelProps) {
-  const set = <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K]) =>
-    edit((s) => ({ ...s, [key]: value }));
+  // A slider's ticks while it is dragged are one edit (group): each is computed and drawn, one undo takes the drag back.
+  const set = <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K], group?: string) =>
+    edit((s) => ({ ...s, [key]: value }), group);
   const parseKey = (label: string, key: keyof PlaygroundState) => (text: string) =>
     parseForState(label, text, (value) => ({ ...state, [key]: value }));
   const maxLength = paddingStats(rows).maxLength;
@@ -106,6 +107,7 @@ export const ControlsPanel = memo(function ControlsPanel({
           chunkSize={state.chunkSize}
           parse={parseKey("γ", "gamma")}
           onChange={(gamma) => set("gamma", gamma)}
+          onSlide={(gamma) => set("gamma", gamma, "γ slider")}
           onInvalid={(reason) => onFieldError("gamma", reason)}
           invalid={fieldErrors.gamma ?? null}
         />
@@ -126,7 +128,7 @@ export const ControlsPanel = memo(function ControlsPanel({
                 value={state.lambd}
                 aria-label="λ"
                 aria-describedby={helpId("pg-lambda")}
-                onChange={(event) => set("lambd", Number(event.currentTarget.value))}
+                onChange={(event) => set("lambd", Number(event.currentTarget.value), "λ slider")}
               />
               <NumberEntry
                 id="pg-lambda"

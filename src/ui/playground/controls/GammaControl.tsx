@@ -11,6 +11,8 @@ export interface GammaControlProps {
   chunkSize: number;
   parse(text: string): Parsed;
   onChange(gamma: number): void;
+  /** A tick of the slider (its ticks while dragged are one edit). */
+  onSlide(gamma: number): void;
   onInvalid(reason: string | null): void;
   invalid: string | null;
 }
@@ -26,6 +28,7 @@ export function GammaControl({
   chunkSize,
   parse,
   onChange,
+  onSlide,
   onInvalid,
   invalid,
 }: GammaControlProps) {
@@ -45,7 +48,7 @@ export function GammaControl({
           aria-valuetext={String(GAMMA_STOPS[nearestStop(gamma)])}
           aria-describedby={helpId("pg-gamma")}
           list="pg-gamma-stops"
-          onChange={(event) => onChange(GAMMA_STOPS[Number(event.currentTarget.value)])}
+          onChange={(event) => onSlide(GAMMA_STOPS[Number(event.currentTarget.value)])}
         />
         <datalist id="pg-gamma-stops">
           {GAMMA_STOPS.map((stop, i) => (

@@ -19,7 +19,9 @@ export interface SummaryPanelProps {
 
 /** What the run in flight is doing, for how long, and a way to stop it; or why the figures are old. */
 function RunState({ status, precision }: { status: ComputeStatus; precision: PlaygroundPrecision }) {
-  const busy = status.computing && status.startedAt !== null;
+  // Said once the run is slow, or while nothing is on screen: a quick run (core's figures already
+  // shown, the engine's on their way) would only flash a line.
+  const busy = status.computing && status.startedAt !== null && (status.slow || status.result === null);
   const now = useNow(busy);
   if (busy) {
     return (
