@@ -158,8 +158,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
   const { result, busy } = compute;
-  // Grey while the figures are not of the inputs in the editor (core's result of them is not).
-  const stale = compute.computing && !(result && resultIsOf(result, committed));
+  // Grey while the figures are not of the inputs in the editor (a stroke's draft included); core's
+  // result of them is not grey.
+  const ofInputs = result !== null && resultIsOf(result, state);
+  const stale = compute.computing && !ofInputs;
   // The conventions run once the page's own run of the committed state has ended and its result is
   // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
   // their workers would otherwise share the cores with the result's drawing. (`settled`, not just
@@ -331,12 +333,18 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     () => nonFiniteInputNote(committedRows, committed.estimator),
     [committedRows, committed.estimator],
   );
-  // While a stroke lasts, the recomputed row is drawn in the editor itself (cheap, every answer);
-  // the charts and the heatmap wait for the release and the whole batch.
+  // While a stroke lasts, the recomputed row is drawn in the editor itself. A teaching-size batch
+  // is computed whole as the pointer moves, the row read off core's result of the draft; at big
+  // sizes the row alone is recomputed, and the charts and the heatmap wait for the release.
   const liveOutput = useMemo(() => {
-    const live = store.drawing && compute.liveRow?.row === selectedRow ? compute.liveRow : null;
+    if (!store.drawing) return null;
+    if (result?.input.data === state.data && selectedRow < result.rows) {
+      const start = selectedRow * result.cols;
+      return result.chunked[output]?.subarray(start, start + result.lengths[selectedRow]) ?? null;
+    }
+    const live = compute.liveRow?.row === selectedRow ? compute.liveRow : null;
     return live?.chunked[output]?.subarray(0, live.length) ?? null;
-  }, [store.drawing, compute.liveRow, output, selectedRow]);
+  }, [store.drawing, result, state.data, compute.liveRow, output, selectedRow]);
   const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
 
   const errors = [
@@ -502,7 +510,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
-        <SummaryPanel result={result} status={compute} precision={committed.precision} onWorstCell={onWorstCell} />
+        <SummaryPanel
+          result={result}
+          status={compute}
+          precision={committed.precision}
+          current={ofInputs}
+          onWorstCell={onWorstCell}
+        />
         <HoverReadout lines={readout} />
       </aside>
     </div>

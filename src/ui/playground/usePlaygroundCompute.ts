@@ -49,6 +49,8 @@ export interface ComputeStatus {
   busy: boolean;
   /** It has been in flight for more than SPINNER_DELAY_MS. */
   slow: boolean;
+  /** The run in flight is of a stroke's draft (shown by core as the pointer moves). */
+  drafting: boolean;
   /** Why the newest run failed (bad input, a worker that died); the last result stays. */
   error: string | null;
   /** How many final whole-batch results have arrived: scripts wait for it to change after an edit. */
@@ -170,8 +172,6 @@ export function usePlaygroundCompute(
         : undefined,
     [core],
   );
-  const settings = settingsKey(committed);
-  const data = committed.data;
   const needsEngine = committed.precision === "float32-engine";
   // Core's precisions need no engine: their runs are not redone when a worker comes up.
   const engineKey = needsEngine ? report : null;
@@ -180,29 +180,45 @@ export function usePlaygroundCompute(
   runId.current = machine.run?.id ?? null;
 
   const small = useMemo(() => previewable(committedRows), [committedRows]);
+  // A stroke on a teaching-size batch is shown whole as the pointer moves (charts, heatmap, figures).
+  const drafted = draft && previewable(draft.rows) ? draft : null;
   const shown = useRef(machine.shown);
   shown.current = machine.shown;
+  const target = drafted ?? { state: committed, rows: committedRows };
+  const targetSettings = settingsKey(target.state);
   // A layout effect: a teaching-size batch, computed here at once, is drawn before the browser
   // paints the edit's frame (the final result itself for core's precisions).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: settings and data stand for the committed state and rows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key's fields stand for the target state and rows.
   useLayoutEffect(() => {
-    const key: RunKey = { settings, data, engine: engineKey, needsEngine };
+    const key: RunKey = {
+      settings: targetSettings,
+      data: target.state.data,
+      engine: engineKey,
+      draft: drafted !== null,
+    };
     let atOnce: AtOnce<PlaygroundResult> | undefined;
-    if (small && !sameInputs(shown.current?.key ?? null, key)) {
+    const source = needsEngine || drafted ? "preview" : "final";
+    const kept = shown.current && sameInputs(shown.current.key, key) ? shown.current : null;
+    if (kept) {
+      // A stroke's end on core's precisions: its last draft's result is the final one.
+      if (small && source === "final" && kept.source === "preview") atOnce = { result: kept.result, source };
+    } else if (small || drafted) {
       try {
-        atOnce = { result: runPlaygroundNow(committed, committedRows), source: needsEngine ? "preview" : "final" };
+        atOnce = { result: runPlaygroundNow(target.state, target.rows), source };
       } catch (reason) {
-        atOnce = { error: `The run on ${describeBatch(committed, committedRows)} failed: ${messageOf(reason)}` };
+        // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
+        if (!drafted)
+          atOnce = { error: `The run on ${describeBatch(target.state, target.rows)} failed: ${messageOf(reason)}` };
       }
     }
     dispatch({ type: "want", key, now: performance.now(), atOnce });
-  }, [settings, data, engineKey, needsEngine, small]);
+  }, [targetSettings, target.state.data, engineKey, drafted !== null, small]);
 
   const run = machine.run;
   // The final result: the engine's (float32-engine), or core's worker's at big sizes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
   useEffect(() => {
-    if (!run) return;
+    if (!run || run.key.draft) return;
     const id = run.id;
     if (!needsEngine && small) return; // computed at once above
     if (!solver || (needsEngine && !report)) return; // waits: the engine's report starts a new run
@@ -263,7 +279,7 @@ export function usePlaygroundCompute(
   const [rowInFlight, setRowInFlight] = useState(false);
   const rowDraft = useRef<typeof draft>(null);
   useEffect(() => {
-    if (!solver || !draft || rowInFlight || rowDraft.current === draft) return;
+    if (!solver || !draft || drafted || rowInFlight || rowDraft.current === draft) return;
     const id = ++rowId.current;
     const start = () => {
       rowDraft.current = draft;
@@ -294,7 +310,7 @@ export function usePlaygroundCompute(
     }
     const timer = setTimeout(start, wait);
     return () => clearTimeout(timer);
-  }, [solver, draft, rowInFlight]);
+  }, [solver, draft, drafted, rowInFlight]);
 
   const slow = run !== null && slowRun === run.id;
   return useMemo(
@@ -302,6 +318,7 @@ export function usePlaygroundCompute(
       ...viewOf(machine),
       liveRow,
       slow,
+      drafting: machine.run?.key.draft ?? false,
       error: machine.error,
       runs: machine.runs,
       draws: machine.draws,

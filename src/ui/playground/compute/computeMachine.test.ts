@@ -14,7 +14,7 @@ const otherData = { rows: 2 };
 const report = { backend: "wasm" };
 
 function key(settings: string, d: object = data, engine: object | null = report): RunKey {
-  return { settings, data: d, engine, needsEngine: true };
+  return { settings, data: d, engine, draft: false };
 }
 
 function play(events: ComputeEvent<R>[], from: ComputeState<R> = initialCompute<R>()): ComputeState<R> {
@@ -66,13 +66,27 @@ describe("the playground's compute machine", () => {
     expect(s.run).toMatchObject({ id: 2 });
     expect(viewOf(s)).toMatchObject({ result: a, source: "preview", behind: false });
     // core's precisions: the result computed at once is the final one, and no run is left.
-    const core = { settings: "slime-exact", data, engine: null, needsEngine: false };
+    const core = { settings: "slime-exact", data, engine: null, draft: false };
     s = play([{ type: "want", key: core, now: 4, atOnce: { result: b, source: "final" } }], s);
     expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false, settled: true });
     expect(s.runs).toBe(1);
     s = play([{ type: "want", key: { ...core, settings: "bad" }, now: 5, atOnce: { error: "row 1: NaN" } }], s);
     expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true });
     expect(s.error).toBe("row 1: NaN");
+  });
+
+  it("shows a stroke's drafts as they come and runs the stroke's end once it is committed", () => {
+    const drawn = { rows: 1, drawn: true };
+    let s = play([
+      { type: "want", key: key("γ 0.9"), now: 0 },
+      { type: "final", id: 1, result: b },
+      { type: "want", key: { ...key("γ 0.9", drawn), draft: true }, now: 1, atOnce: { result: a, source: "preview" } },
+    ]);
+    expect(viewOf(s)).toMatchObject({ result: a, source: "preview", computing: true, behind: false });
+    // The release commits the draft's own data: the same inputs, now a run to finish.
+    s = play([{ type: "want", key: key("γ 0.9", drawn), now: 2 }], s);
+    expect(s.run).toMatchObject({ id: 3, key: { draft: false } });
+    expect(viewOf(s).result).toBe(a);
   });
 
   it("keeps the last result on a failure, says why, and counts it as behind when it is of older inputs", () => {

@@ -10,7 +10,7 @@
  */
 import type { RunPhase } from "./playgroundRun";
 
-/** What a run is of. Two keys are the same run when all three fields are identical. */
+/** What a run is of. Two keys are the same run when every field is identical. */
 export interface RunKey {
   /** settingsKey of the state: the settings that change what is computed. */
   settings: string;
@@ -21,8 +21,11 @@ export interface RunKey {
    * when the engine is not up yet or not needed (core's precisions).
    */
   engine: object | null;
-  /** The final result needs the engine (the float32-engine precision). */
-  needsEngine: boolean;
+  /**
+   * A stroke's draft (a teaching-size batch): core's result of it is shown as the pointer moves,
+   * and its run waits, never finished, until the stroke's end commits the same inputs.
+   */
+  draft: boolean;
 }
 
 /** A result on screen is core's result shown until the final one comes, or the final one. */
@@ -99,7 +102,13 @@ export function initialCompute<R>(): ComputeState<R> {
 
 export function sameKey(a: RunKey | null, b: RunKey | null): boolean {
   return (
-    a === b || (a !== null && b !== null && a.settings === b.settings && a.data === b.data && a.engine === b.engine)
+    a === b ||
+    (a !== null &&
+      b !== null &&
+      a.settings === b.settings &&
+      a.data === b.data &&
+      a.engine === b.engine &&
+      a.draft === b.draft)
   );
 }
 

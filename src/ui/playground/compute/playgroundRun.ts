@@ -339,7 +339,7 @@ export function runPlayground(
 /** What core's chunked scan on this thread is called on screen, by the precision asked for. */
 export const CORE_LABEL: Record<PlaygroundPrecision, string> = {
   // The engine's answer replaces it: until then core's emulation of the engine's float32 chunked scan is shown.
-  "float32-engine": "core float32 emulation, until the engine answers",
+  "float32-engine": "core float32 emulation",
   // slime-exact multiplies with torch's own CPU float32 powers (core/torchPow), not fl32(γ)^k: say so.
   "slime-exact": "core float32 (slime's order, torch CPU float32 powers)",
   float64: "core float64",

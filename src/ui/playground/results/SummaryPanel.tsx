@@ -14,6 +14,8 @@ export interface SummaryPanelProps {
   status: ComputeStatus;
   /** The precision asked for (names where the chunked side runs while busy). */
   precision: PlaygroundPrecision;
+  /** The result is of the inputs on screen (core's result of an edit is, while the engine computes). */
+  current: boolean;
   onWorstCell(row: number, token: number): void;
 }
 
@@ -95,8 +97,15 @@ function millis(ms: number): string {
  * The whole batch's figures from the last finished run. While a newer run computes they stay,
  * dimmed, and the panel says so (aria-busy); nothing here is ever from an unfinished run.
  */
-export const SummaryPanel = memo(function SummaryPanel({ result, status, precision, onWorstCell }: SummaryPanelProps) {
+export const SummaryPanel = memo(function SummaryPanel({
+  result,
+  status,
+  precision,
+  current,
+  onWorstCell,
+}: SummaryPanelProps) {
   const { computing, slow } = status;
+  const old = computing && !current;
   if (!result) {
     return (
       <section className="panel summary" aria-busy={computing} aria-labelledby="pg-summary-title">
@@ -111,11 +120,7 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
   const worstFraction = summary.worstFraction;
   const overAtMax = summary.boundAtMax !== null && !(summary.maxAbs <= summary.boundAtMax);
   return (
-    <section
-      className={`panel summary${computing ? " stale" : ""}`}
-      aria-busy={computing}
-      aria-labelledby="pg-summary-title"
-    >
+    <section className={`panel summary${old ? " stale" : ""}`} aria-busy={computing} aria-labelledby="pg-summary-title">
       <h2 id="pg-summary-title">
         Summary {slow ? <span className="spinner" role="status" aria-label="computing" /> : null}
       </h2>
@@ -184,7 +189,13 @@ export const SummaryPanel = memo(function SummaryPanel({ result, status, precisi
         <dt>serial ×2</dt>
         <dd>{millis(ran.serialMillis)}</dd>
       </dl>
-      {computing ? <p className="muted small">Recomputing; these figures are from the previous run.</p> : null}
+      {old ? <p className="muted small">Recomputing; these figures are from the previous run.</p> : null}
+      {computing && current && status.source === "preview" && (slow || status.drafting) ? (
+        <p className="muted small" data-testid="preview-note">
+          Computed here by core's float32 emulation of the chunked scan; the engine's own figures replace them when it
+          answers.
+        </p>
+      ) : null}
     </section>
   );
 });
