@@ -107,7 +107,7 @@ describe("the playground's compute machine", () => {
     expect(viewOf(s)).toMatchObject({ computing: false, settled: true });
     expect(s.cancelled).toBe(true);
     // The engine restarts after the cancel: the same inputs on a new worker are not run on their own.
-    s = play([{ type: "want", key: key("C 64"), now: 1 }], s);
+    s = play([{ type: "want", key: key("C 64", data, { backend: "wasm, restarted" }), now: 1 }], s);
     expect(s.run).toBeNull();
     s = play([{ type: "rerun", now: 2 }], s);
     expect(s.run).toMatchObject({ id: 2 });

@@ -132,7 +132,8 @@ export function computeReducer<R>(state: ComputeState<R>, event: ComputeEvent<R>
     case "want": {
       if (sameKey(state.wanted, event.key)) return state;
       const next = { ...state, wanted: event.key };
-      if (sameKey(state.held, event.key)) return { ...next, run: null };
+      // A cancel stops the engine's worker and a new one comes up: the same inputs on it stay held.
+      if (sameInputs(state.held, event.key)) return { ...next, run: null, held: event.key };
       const started = start({ ...next, held: null }, event.key, event.now);
       const id = started.run?.id ?? 0;
       const atOnce = event.atOnce;
