@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { collectProblems } from "./pageProblems";
 
@@ -21,32 +22,44 @@ for (const viewport of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ]) {
-  test(`a first visit at ${viewport.width} px says what the page computes, shows small chunks, and explains the verdict`, async ({
-    browser,
-  }) => {
-    // A bare address and nothing saved: the first-visit example (the backend is the page's own choice).
-    const page = await browser.newPage({ viewport });
-    const problems = collectProblems(page);
-    await page.goto("/");
-    const intro = page.getByTestId("playground-intro");
-    await expect(intro).toContainText("computed as slime does: chunk by chunk");
-    await expect(intro).toContainText("float64 serial reference");
-    await expect(page.getByTestId("take-tour")).toBeVisible();
-    await settled(page);
-    await expect(page.getByTestId("estimator-select")).toHaveValue("discounted");
-    await expect(page.getByTestId("chunk-size-input")).toHaveValue("8");
-    await expect(page.getByTestId("row-select").locator("option")).toHaveCount(3);
-    // The line is short: the editor still starts on the first screen.
-    const editor = await page.getByTestId("row-editor").boundingBox();
-    expect(editor?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(viewport.height - 100);
-    // The summary says what its figures mean, on screen.
-    const explained = page.getByTestId("summary-explained");
-    await expect(explained).toContainText("Verdict: every one of the 120 cells is within its bound.");
-    await expect(explained).toContainText("its own float32 error bound");
-    await expect(explained).toContainText("Relative error and ulps are shown, not judged");
-    await expect(page.getByTestId("cells-over-bound")).toHaveText("0 / 120");
-    expect(problems).toEqual([]);
-    await page.close();
+  test.describe(`${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("a first visit says what the page computes, shows small chunks, and explains the verdict", async ({
+      page,
+    }) => {
+      // A bare address and nothing saved: the first-visit example (the backend is the page's own choice).
+      const problems = collectProblems(page);
+      await page.goto("/");
+      const intro = page.getByTestId("playground-intro");
+      await expect(intro).toContainText("computed as slime does: chunk by chunk");
+      await expect(intro).toContainText("float64 serial reference");
+      await expect(page.getByTestId("take-tour")).toBeVisible();
+      await settled(page);
+      await expect(page.getByTestId("estimator-select")).toHaveValue("discounted");
+      await expect(page.getByTestId("chunk-size-input")).toHaveValue("8");
+      await expect(page.getByTestId("row-select").locator("option")).toHaveCount(3);
+      // The line is short: the editor still starts on the first screen.
+      const editor = await page.getByTestId("row-editor").boundingBox();
+      expect(editor?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(viewport.height - 100);
+      // The summary says what its figures mean, on screen.
+      const explained = page.getByTestId("summary-explained");
+      await expect(explained).toContainText("Verdict: every one of the 120 cells is within its bound.");
+      await expect(explained).toContainText("its own float32 error bound");
+      await expect(explained).toContainText("Relative error and ulps are shown, not judged");
+      await expect(page.getByTestId("cells-over-bound")).toHaveText("0 / 120");
+      // Nothing sideways, and nothing serious for axe, with the figures' explanations open.
+      await explained.getByText("What each figure means").click();
+      await expect(explained.getByText("how many float32 numbers lie between")).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+        [],
+      );
+      expect(problems).toEqual([]);
+    });
   });
 }
 
@@ -70,7 +83,7 @@ test("the draw hint sits beside the tools, not over the bars, and steps aside on
   await page.goto("/?backend=wasm");
   await settled(page);
   const hint = page.getByTestId("draw-hint");
-  await expect(hint).toContainText("Drag across the bars to draw the KL");
+  await expect(hint).toContainText("Drag to draw the KL");
   const box = await hint.boundingBox();
   const lanes = await page.getByTestId("row-editor").boundingBox();
   if (!box || !lanes) throw new Error("the hint or the lanes are not drawn");

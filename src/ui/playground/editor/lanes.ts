@@ -22,6 +22,6 @@ export function maskIsUsed(estimator: Estimator): boolean {
 
 /** The editor's hint, shown beside its toolbar until the user acts: what the pointer does in this mode. */
 export function drawHint(estimator: Estimator, mode: "draw" | "mask"): string {
-  if (mode === "mask") return "Drag across the loss mask to paint holes";
-  return `Drag across the bars to draw ${lanesFor(estimator)[0] === "kl" ? "the KL" : "rewards"} · click a bar to type a value`;
+  if (mode === "mask") return "Drag to paint holes in the loss mask";
+  return `Drag to draw ${lanesFor(estimator)[0] === "kl" ? "the KL" : "rewards"} · click a bar to type a value`;
 }
