@@ -85,6 +85,16 @@ export function cellName(cell: SummaryCell): string {
   return `${OUTPUT_LABELS[cell.output]}, row ${cell.row}, token ${cell.token}`;
 }
 
+/** The verdict as a sentence: "every one of the 1,570 cells is within its bound", "3 of 120 cells are over…". */
+export function verdictText(over: number | null, cells: number): string {
+  if (over === null || cells === 0) return "No verdict: no cell to judge.";
+  if (over === 0)
+    return cells === 1
+      ? "Verdict: the one cell is within its bound."
+      : `Verdict: every one of the ${countText(cells)} cells is within its bound.`;
+  return `Verdict: ${countText(over)} of ${countText(cells)} ${cells === 1 ? "cell" : "cells"} ${over === 1 ? "is over its bound" : "are over their bound"}.`;
+}
+
 /**
  * The figures in words, under them: what the verdict is (each cell against its own bound), and why
  * the relative error and the ulps are shown but never judged (docs/glossary.md's words).
@@ -95,14 +105,8 @@ function FiguresExplained({ summary, precision }: { summary: ErrorSummary; preci
   return (
     <div className="figures-explained small" data-testid="summary-explained">
       <p>
-        <strong>
-          {over === null
-            ? "No verdict: no cell to judge."
-            : over === 0
-              ? `Verdict: every one of the ${countText(summary.cells)} cells is within its bound.`
-              : `Verdict: ${countText(over)} of ${countText(summary.cells)} cells are over their bound.`}
-        </strong>{" "}
-        Each cell is held to its own {bits} error bound, the most a correct {bits} scan can be off there.
+        <strong>{verdictText(over, summary.cells)}</strong> Each cell is held to its own {bits} error bound, the most a
+        correct {bits} scan can be off there.
       </p>
       <p>
         Relative error and ulps are shown, not judged: where the reference is near 0 (a return crossing zero, or tiny
