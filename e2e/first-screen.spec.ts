@@ -104,6 +104,31 @@ test("the draw hint sits beside the tools, not over the bars, and steps aside on
   expect(problems).toEqual([]);
 });
 
+test("a drawn stroke puts the hint away when it ends, and for later visits too", async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.goto("/?backend=wasm");
+  await settled(page);
+  const hint = page.getByTestId("draw-hint");
+  await expect(hint).toBeVisible();
+  const lane = page.locator('canvas[data-lane="kl"]');
+  const box = await lane.boundingBox();
+  if (!box) throw new Error("the KL lane is not drawn");
+  const before = await runCount(page);
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.8);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.2, { steps: 8 });
+  // While the stroke lasts the hint stays, so the lanes do not move under the pointer.
+  await expect(hint).toBeVisible();
+  await page.mouse.up();
+  await expect(hint).toHaveCount(0);
+  await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(before);
+  await page.reload();
+  await settled(page);
+  await expect(page.getByTestId("row-editor")).toBeVisible();
+  await expect(hint).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
 test("Reset brings back the first-visit example", async ({ page }) => {
   const problems = collectProblems(page);
   await page.goto("/?backend=wasm");

@@ -98,14 +98,18 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   // once they have drawn or typed a value it never comes back (HINT_KEY).
   const [showHint, setShowHint] = useState(() => storage()?.getItem(HINT_KEY) === null);
   const stepAside = useCallback(() => setShowHint(false), []);
-  const dismissHint = useCallback(() => {
-    setShowHint(false);
+  /** The editor has been used: the hint is not shown on later visits. */
+  const rememberHintUsed = useCallback(() => {
     try {
       storage()?.setItem(HINT_KEY, "used");
     } catch {
       // Without storage the hint simply comes back next visit.
     }
   }, []);
+  const dismissHint = useCallback(() => {
+    setShowHint(false);
+    rememberHintUsed();
+  }, [rememberHintUsed]);
   const returnsRef = useRef<ChartHandle>(null);
   const errorRef = useRef<ChartHandle>(null);
   const heatmapRef = useRef<HeatmapHandle>(null);
@@ -317,6 +321,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     (token: number | null) => setHover(token === null ? null : { row: selectedRow, token }),
     [setHover, selectedRow],
   );
+  // A stroke's hint goes when the stroke ends: gone at its start, the line it took would move the
+  // lanes under the pointer (on a narrow screen the hint has a line of its own).
+  const { commitDraft } = store;
+  const onCommitDraft = useCallback(() => {
+    commitDraft();
+    stepAside();
+  }, [commitDraft, stepAside]);
   const onExactInvalid = useCallback((reason: string | null) => onFieldError("exact", reason), [onFieldError]);
   const onWorstCell = useCallback(
     (row: number, token: number) => {
@@ -446,10 +457,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             hover={hover && hover.row === selectedRow ? hover.token : null}
             onHover={onEditorHover}
             onDraft={onDraftRow}
-            onCommitDraft={store.commitDraft}
+            onCommitDraft={onCommitDraft}
             onEdit={onEditRow}
             onInvalid={onExactInvalid}
-            onFirstUse={dismissHint}
+            onFirstUse={rememberHintUsed}
             liveOutput={liveOutput}
             liveLabel={`${OUTPUT_LABELS[output]}, live`}
           />
