@@ -30,8 +30,8 @@ describe("startup state", () => {
     });
     expect(startupState("?gamma=0.9", storage(null)).state).toEqual({ ...DEFAULT_PLAYGROUND_STATE, gamma: 0.9 });
     expect(startupState("?library=verl", storage(null)).state.estimator).toBe(DEFAULT_PLAYGROUND_STATE.estimator);
-    // A saved session, even a damaged one, is not a first visit.
-    expect(startupState("", storage("garbage")).state).toBe(DEFAULT_PLAYGROUND_STATE);
+    // A saved session that cannot be used leaves the bare address with its example.
+    expect(startupState("", storage("garbage")).state).toBe(FIRST_VISIT_STATE);
   });
 
   it("says why a damaged link is refused and falls back to the saved session", () => {

@@ -14,7 +14,7 @@ import { IN_INDEXED_DB } from "./sessionStore";
 /**
  * Where the page's first state comes from: the link (`#s=`, or `?s=` in older links) wins over the
  * saved session, which wins over the built-in example. The example is FIRST_VISIT_STATE on a bare
- * address; readable parameters (`?gamma=0.9`, `?backend=wasm`) start from DEFAULT_PLAYGROUND_STATE,
+ * address (no session, or one that cannot be read); readable parameters (`?gamma=0.9`, `?backend=wasm`) start from DEFAULT_PLAYGROUND_STATE,
  * the state scripts have always written them against. A small text is decoded at once; a large one
  * (a hand-drawn 16 × 8192 batch takes seconds to decompress), or a short one that unpacks into many
  * numbers, is handed back as `pending`, to be decoded in the codec worker while the example shows.
@@ -46,7 +46,7 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
   } catch (thrown) {
     error = `Saved session: could not be read (${thrown instanceof Error ? thrown.message : String(thrown)})`;
   }
-  let fallback = stored === null && !addressHasState(search, hash) ? FIRST_VISIT_STATE : DEFAULT_PLAYGROUND_STATE;
+  let fallback = addressHasState(search, hash) ? DEFAULT_PLAYGROUND_STATE : FIRST_VISIT_STATE;
   let pending: Startup["pending"] = null;
   if (stored === IN_INDEXED_DB) pending = { text: null, source: "Saved session" };
   else if (stored !== null) {
