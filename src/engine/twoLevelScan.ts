@@ -32,7 +32,7 @@ function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKerne
 
   const carriesIn = carriesIntoChunks(local, base ** chunkSize);
 
-  // G = local + carry·d^(k+1): the same multiply-then-add as slime's carry step, for all chunks.
+  // G = local + s_c·d^(k+1) (s_c the carry into chunk c): the same multiply-then-add as slime's carry step, for all chunks.
   const carried = tf.mul(tf.reshape(carriesIn, [rows, nChunks, 1]), tf.reshape(carryPowers, [1, 1, chunkSize]));
   const global = tf.reshape<tf.Rank.R2>(tf.add(local, carried), [rows, nChunks * chunkSize]);
   const reversedReturns = layout.pad > 0 ? tf.slice(global, [0, 0], [rows, cols]) : global;

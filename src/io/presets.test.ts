@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { solve } from "../core";
 import { materializeRows, paddingStats, stateToProblem } from "./playgroundProblem";
 import { GENERATORS, parsePlaygroundState } from "./playgroundState";
-import { DEFAULT_PLAYGROUND_STATE, EXAMPLES, exampleById } from "./presets";
+import { DEFAULT_PLAYGROUND_STATE, EXAMPLES, exampleById, FIRST_VISIT_STATE } from "./presets";
 import { generateRows } from "./rowGenerators";
 
 /** The float64 serial output the charts show: returns, or GAE advantages, row by row (trimmed). */
@@ -62,7 +62,29 @@ describe("built-in examples", () => {
     ).toBe(0.46);
   });
 
-  it("open on a ragged multi-turn REINFORCE++ batch on first visit, with padding and masked holes", () => {
+  it("open on a first visit with a few short rows, chunks small enough to see and returns made by the carries", () => {
+    const state = FIRST_VISIT_STATE;
+    expect(EXAMPLES[0].state).toBe(state);
+    expect(state.estimator).toBe("discounted");
+    const rows = materializeRows(state);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.length).toBeLessThanOrEqual(4);
+    for (const row of rows) {
+      expect(row.length).toBeGreaterThanOrEqual(32);
+      expect(row.length).toBeLessThanOrEqual(64);
+      // Four chunks or more on every row, so the boundaries show in the editor and the charts.
+      expect(row.length / state.chunkSize).toBeGreaterThanOrEqual(4);
+      expect(row.rewards?.every((r) => Math.fround(r) === r)).toBe(true);
+    }
+    // Row 2 has one reward, on its last token: every earlier chunk's returns come from its carry alone.
+    const returns = serialRows("first-visit")[2];
+    const rewards = rows[2].rewards ?? [];
+    const lastChunk = rows[2].length - state.chunkSize;
+    expect(rewards.slice(0, lastChunk).every((r) => r === 0)).toBe(true);
+    expect(returns.slice(0, lastChunk).every((g) => g > 0.1)).toBe(true);
+  });
+
+  it("start a link's readable parameters from a ragged multi-turn REINFORCE++ batch, with padding and masked holes", () => {
     const rows = materializeRows(DEFAULT_PLAYGROUND_STATE);
     expect(DEFAULT_PLAYGROUND_STATE.estimator).toBe("reinforce_pp");
     expect(rows).toHaveLength(4);

@@ -64,10 +64,32 @@ function inline(estimator: Estimator, settings: Partial<Omit<PlaygroundState, "d
 }
 
 /**
- * First visit: 4 ragged multi-turn rows of up to 300 tokens, REINFORCE++ with γ 0.99 and C 128: the
- * padding of the ragged batch, the carries across chunk boundaries and the masked tool outputs all show.
+ * The state a link's readable parameters start from (`?gamma=0.9&chunk=64`, `?backend=wasm`): 4 ragged
+ * multi-turn rows of up to 300 tokens, REINFORCE++ with γ 0.99 and C 128, so the padding of the ragged
+ * batch, the carries across chunk boundaries and the masked tool outputs all show. Scripts and tests
+ * rely on it; the bare page shows FIRST_VISIT_STATE instead.
  */
 export const DEFAULT_PLAYGROUND_STATE: PlaygroundState = seeded("multi-turn", { estimator: "reinforce_pp" });
+
+/** A row of `length` tokens: `fill` on every token, then the given tokens set. */
+function rewardRow(length: number, fill: number, at: Record<number, number>): PlaygroundRow {
+  const rewards = Array.from({ length }, (_, t) => at[t] ?? fill);
+  return { length, rewards };
+}
+
+/**
+ * What the bare page opens on (no link, no saved session), and what Reset brings back: discounted
+ * returns on 3 short ragged rows (48, 40 and 32 tokens) with γ 0.95 and chunks of 8, so every chunk
+ * boundary is a visible line in the editor and the charts. The rewards sit at a few tokens only: an
+ * outcome on the last token reaches every earlier chunk through the carries alone, and the one reward
+ * inside row 0 shows a chunk's own local sums; row 1's small reward on every token and its failed
+ * outcome (−1) make a return that crosses zero. Every value is exact in float32.
+ */
+export const FIRST_VISIT_STATE: PlaygroundState = inline("discounted", { gamma: 0.95, chunkSize: 8 }, [
+  rewardRow(48, 0, { 19: 0.5, 47: 1 }),
+  rewardRow(40, 0.0625, { 39: -1 }),
+  rewardRow(32, 0, { 31: 1 }),
+]);
 
 const slime = (n: number, kind: "issues" | "pull") => `https://github.com/THUDM/slime/${kind}/${n}`;
 const verl = (n: number, kind: "issues" | "pull") => `https://github.com/volcengine/verl/${kind}/${n}`;
@@ -82,9 +104,17 @@ function row(lanes: Omit<PlaygroundRow, "length"> & { length?: number }): Playgr
 /** The built-in examples menu: one per generator, then situations from real reports (PRESETS.md). */
 export const EXAMPLES: PlaygroundExample[] = [
   {
+    id: "first-visit",
+    title: "Chunks and carries (first visit)",
+    caption:
+      "Discounted returns on 3 short rows, γ 0.95, chunks of 8: the outcome on the last token reaches every earlier chunk only through the carries.",
+    state: FIRST_VISIT_STATE,
+  },
+  {
     id: "default",
-    title: "Multi-turn batch (first visit)",
-    caption: "Ragged multi-turn rows: padding, carries across chunks and masked tool outputs in one REINFORCE++ scan.",
+    title: "Multi-turn REINFORCE++ batch",
+    caption:
+      "Ragged multi-turn rows: padding, carries across chunks of 128 and masked tool outputs in one REINFORCE++ scan (what a link's readable parameters start from).",
     state: DEFAULT_PLAYGROUND_STATE,
   },
   {

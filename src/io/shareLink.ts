@@ -124,6 +124,17 @@ export interface SearchResult {
 }
 
 /**
+ * Whether an address says anything about the playground's state: a `#s=` or `?s=`, or any readable
+ * parameter (`?backend=wasm` included). Only an address without one opens on the first-visit example;
+ * the others start from DEFAULT_PLAYGROUND_STATE, as scripts expect.
+ */
+export function addressHasState(search: string, hash = ""): boolean {
+  if (linkText(search, hash) !== null) return true;
+  const params = new URLSearchParams(search);
+  return [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS].some((param) => params.has(param));
+}
+
+/**
  * Parameters the page's own URL state reads too (src/ui/urlState.ts): it reports their problems,
  * so the playground does not say the same thing twice.
  */

@@ -87,7 +87,7 @@ export function ErrorChart(props: ErrorChartProps) {
           />
           <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
           <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
-          {series.bound && <PlotLine name="tolerance" points={series.bound} style={SERIES.bound} />}
+          {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
         </LineChart>
       ),
       [series, width, height],
@@ -98,7 +98,7 @@ export function ErrorChart(props: ErrorChartProps) {
     { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },
     { label: serialLabel, colour: SERIES.serialLoop.colour, dash: SERIES.serialLoop.dash, width: 2 },
   ];
-  if (hasBound) entries.push({ label: "tolerance", colour: SERIES.bound.colour, dash: SERIES.bound.dash, width: 1 });
+  if (hasBound) entries.push({ label: "bound", colour: SERIES.bound.colour, dash: SERIES.bound.dash, width: 1 });
   if (boundaries.lines.length) entries.push({ label: "chunk boundary", colour: BOUNDARY_STROKE, width: 1 });
   if (shades[0].spans.length) entries.push({ label: "NaN / ∞ error", colour: NON_FINITE_FILL, width: 0 });
   const legend: ChartLegendModel = { title, entries, notes: errorNotes(series, length, boundaries.tooDense) };
@@ -121,7 +121,7 @@ export function ErrorChart(props: ErrorChartProps) {
         <>
           t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · chunked {formatShort(chunkedError[t])} · serial loop{" "}
           {formatShort(serialError[t])}
-          {bound ? ` · tolerance ${formatShort(bound[t])}` : ""}
+          {bound ? ` · bound ${formatShort(bound[t])}` : ""}
         </>
       )}
     />

@@ -70,7 +70,7 @@ export function returnsSeries(
 export interface ErrorSeries {
   chunked: LineData;
   serial: LineData;
-  /** The tolerance, where the run has one. */
+  /** Each token's error bound, where the run has one. */
   bound: LineData | null;
   length: number;
   /** Exponent of the axis floor: zeros (and anything smaller) are drawn at 10^floor. */

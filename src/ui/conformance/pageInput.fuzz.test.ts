@@ -5,7 +5,7 @@ import { smallValidFile } from "../../io/caseFuzzKit";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
 import { parsePlaygroundState } from "../../io/playgroundState";
-import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
+import { DEFAULT_PLAYGROUND_STATE, FIRST_VISIT_STATE } from "../../io/presets";
 import { printable } from "../../io/printable";
 import { encodeState } from "../../io/shareLink";
 import { linkedSource } from "../player/playerLink";
@@ -116,10 +116,10 @@ describe("the page's readers, fuzzed where the views call them", () => {
         throw new Error("storage is disabled");
       },
     });
-    expect(denied.state).toEqual(DEFAULT_PLAYGROUND_STATE);
+    expect(denied.state).toEqual(FIRST_VISIT_STATE);
     expect(denied.error).toContain("storage is disabled");
     const damaged = startupState("", { getItem: () => "not a session" });
-    expect(damaged.state).toEqual(DEFAULT_PLAYGROUND_STATE);
+    expect(damaged.state).toEqual(FIRST_VISIT_STATE);
     expect(damaged.error).toMatch(/^Saved session/);
   });
 });

@@ -7,7 +7,7 @@ import { CARRY_COLOUR } from "./colors";
 import type { CarryView, Frame } from "./frame";
 import { type Replay, tokenOf } from "./replay";
 
-/** The carry step of one chunk: G = local + fl32(s·d^(k+1)) at every position. */
+/** The carry step of one chunk: G = local + fl32(s_c·d^(k+1)) at every position. */
 export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry: CarryView; b: number }) {
   const C = r.chunkSize;
   const G = outputSymbol(r);
@@ -300,17 +300,17 @@ export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: 
           {compare ? (
             <>
               <tr>
-                <th>max |error|</th>
+                <th title={VERDICT_WORDS.maxAbsError}>max abs error</th>
                 <td data-testid="player-max-error" data-value={dataValue(s.maxAbs)}>
                   {formatShort(s.maxAbs)}
                 </td>
               </tr>
               <tr>
-                <th title={VERDICT_WORDS.worstFraction}>max error / bound</th>
+                <th title={VERDICT_WORDS.worstFraction}>worst error / bound</th>
                 <td>{formatShort(s.maxRatio)}</td>
               </tr>
               <tr>
-                <th title={VERDICT_WORDS.overBound}>over the bound</th>
+                <th title={VERDICT_WORDS.overBound}>over bound</th>
                 <td data-testid="player-over-bound">
                   {s.overBound}
                   {s.nonFiniteOver > 0 ? ` (${s.nonFiniteOver} NaN / ∞ where the reference is finite)` : ""}

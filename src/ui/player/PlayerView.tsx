@@ -49,6 +49,8 @@ export interface PlayerViewProps {
   backend?: BackendRequest;
   /** An engine client to share with the rest of the page; the player starts its own otherwise. */
   engine?: EngineClient;
+  /** Open the tour at its first stop, on its own example (the playground's "Take the tour"). */
+  startTour?: boolean;
 }
 
 /**
@@ -56,8 +58,11 @@ export interface PlayerViewProps {
  * beside the float64 serial loop. Every frame is `frame(trace, cursor)`: stepping back, scrubbing
  * and jumping land on exactly the same picture.
  */
-export function PlayerView({ initial, notice, backend = "auto", engine }: PlayerViewProps) {
-  const [source, setSource] = useState<PlayerSource>(() => initial ?? exampleSource("returns"));
+export function PlayerView({ initial, notice, backend = "auto", engine, startTour = false }: PlayerViewProps) {
+  // The tour's words are written for its own example, so a tour asked for at startup opens that.
+  const [source, setSource] = useState<PlayerSource>(() =>
+    startTour ? exampleSource(TOUR_EXAMPLE) : (initial ?? exampleSource("returns")),
+  );
   const run = usePlayerRun(source, backend, engine);
   const [fileError, setFileError] = useState<string>();
   const trace = run.trace;
@@ -67,7 +72,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
   const [speed, setSpeed] = useState(DEFAULT_SPEED);
   const [view, setView] = useState<TimeView>("original");
   const [focusRow, setFocusRow] = useState(0);
-  const [tourStop, setTourStop] = useState<number>();
+  const [tourStop, setTourStop] = useState<number | undefined>(startTour ? 0 : undefined);
   const [lastTourStop, setLastTourStop] = useState(0);
   const [shortcuts, setShortcuts] = useState(false);
   const [term, setTerm] = useState<RegionId>();
@@ -77,7 +82,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine }: Player
   const reducedMotion = useReducedMotion();
   const narrow = useNarrow();
   // A tour stop asked for while the tour's example was still running: shown when its trace arrives.
-  const pendingTour = useRef<number | undefined>(undefined);
+  const pendingTour = useRef<number | undefined>(startTour ? 0 : undefined);
   const tourLabel = PLAYER_EXAMPLES.find((e) => e.id === TOUR_EXAMPLE)?.label;
 
   // A new run starts at its first step (or at the tour stop waiting for it), paused.

@@ -111,7 +111,7 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
     }
     case "compare": {
       const s = errorSummary(r);
-      const ratio = `largest error / bound ${formatShort(s.maxRatio)}`;
+      const ratio = `worst error / bound ${formatShort(s.maxRatio)}`;
       const nonFiniteOver =
         s.nonFiniteOver > 0
           ? `, ${s.nonFiniteOver} of them NaN or ±Inf where the float64 reference is finite, which is over any bound`
@@ -126,7 +126,7 @@ export function stepCaption(trace: PlayerTrace, step: Step, b: number): string {
         s.nonFinite > 0
           ? ` ${s.nonFinite} cells where the float64 reference itself is NaN or ±Inf are left out: they have no error to measure.`
           : "";
-      return `Compare with the float64 serial loop, cell by cell: max |error| = ${formatShort(s.maxAbs)}; ${verdict}.${lost}`;
+      return `Compare with the float64 serial loop, cell by cell: max abs error ${formatShort(s.maxAbs)}; ${verdict}.${lost}`;
     }
   }
 }

@@ -62,7 +62,7 @@ export interface CarryView {
   carry: number;
   sourceT: number;
   locals: number[];
-  /** `fl32(carry·d^(k+1))` and the combined values, per position (valid ones only). */
+  /** `fl32(s_c·d^(k+1))` and the combined values, per position (valid ones only). */
   terms: number[];
   combined: number[];
 }

@@ -14,7 +14,7 @@ import type { EngineRun } from "../../engine/runProblem";
 /**
  * Everything the player draws, in one place and in original time `[B, T]` (row-major), taken from
  * the engine's run: its local scans and carries are used verbatim, never recomputed. The only
- * arithmetic done here is the replay of slime's carry step, `fl32(local + fl32(carry·d^(k+1)))`,
+ * arithmetic done here is the replay of slime's carry step, `fl32(local + fl32(s_c·d^(k+1)))`,
  * which must (and, in the unit tests, does) give the engine's outputs bit for bit.
  */
 export interface Replay {
@@ -253,7 +253,7 @@ function finish(draft: Draft): Replay {
   return replay;
 }
 
-/** slime's carry step at reversed position i: `fl32(local + fl32(carry·d^(k+1)))`. */
+/** slime's carry step at reversed position i: `fl32(local + fl32(s_c·d^(k+1)))`. */
 export function carriedValue(r: Replay, b: number, i: number): number {
   const c = Math.floor(i / r.chunkSize);
   const k = i - c * r.chunkSize;
@@ -261,7 +261,7 @@ export function carriedValue(r: Replay, b: number, i: number): number {
   return Math.fround(local + carryTerm(r, b, c, k));
 }
 
-/** `fl32(carry·d^(k+1))`: what the carry adds at position k of chunk c. */
+/** `fl32(s_c·d^(k+1))`: what the carry s_c adds at position k of chunk c. */
 export function carryTerm(r: Replay, b: number, c: number, k: number): number {
   return Math.fround(r.carriesIn[b * r.nChunks + c] * r.carryPowers[k]);
 }

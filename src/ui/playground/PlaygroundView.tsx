@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { heldInputs, type Unread, unreadInputs } from "../../io/laneUse";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
+import { FIRST_VISIT_STATE } from "../../io/presets";
 import { linkText } from "../../io/shareLink";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
@@ -17,6 +17,7 @@ import { ControlsPanel } from "./controls/ControlsPanel";
 import { ConventionPanel } from "./conventions/ConventionPanel";
 import { useConventions } from "./conventions/useConventions";
 import { EditorToolbar } from "./editor/EditorToolbar";
+import { drawHint } from "./editor/lanes";
 import { type EditMode, RowEditor } from "./editor/RowEditor";
 import { replaceRow } from "./editor/rowEdits";
 import { CaseBar } from "./files/CaseBar";
@@ -24,6 +25,7 @@ import { copyText } from "./files/download";
 import { saveCaseFile } from "./files/saveCaseFile";
 import { useImport } from "./files/useImport";
 import { MessageArea } from "./MessageArea";
+import { PlaygroundIntro } from "./PlaygroundIntro";
 import { type LinkStatus, PlaygroundToolbar } from "./PlaygroundToolbar";
 import { addressWith, linkSize, type Startup, sizeText, startupState } from "./persistence";
 import { HoverReadout } from "./results/HoverReadout";
@@ -47,6 +49,7 @@ export interface PlaygroundViewProps {
   urlProblems: string[];
 }
 
+/** Set once the user has drawn or typed a value: the editor's hint is then never shown again. */
 const HINT_KEY = "scanlab.hint.draw";
 
 const TOO_LARGE_FOR_LINK: LinkStatus = {
@@ -110,7 +113,22 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const setHover = useCallback((next: Hover | null) => {
     setHoverState((old) => (old?.row === next?.row && old?.token === next?.token ? old : next));
   }, []);
+  // The editor's hint shows until the user acts (draws, imports, loads an example, edits a setting);
+  // once they have drawn or typed a value it never comes back (HINT_KEY).
   const [showHint, setShowHint] = useState(() => storage()?.getItem(HINT_KEY) === null);
+  const stepAside = useCallback(() => setShowHint(false), []);
+  /** The editor has been used: the hint is not shown on later visits. */
+  const rememberHintUsed = useCallback(() => {
+    try {
+      storage()?.setItem(HINT_KEY, "used");
+    } catch {
+      // Without storage the hint simply comes back next visit.
+    }
+  }, []);
+  const dismissHint = useCallback(() => {
+    setShowHint(false);
+    rememberHintUsed();
+  }, [rememberHintUsed]);
   const returnsRef = useRef<ChartHandle>(null);
   const errorRef = useRef<ChartHandle>(null);
   const heatmapRef = useRef<HeatmapHandle>(null);
@@ -120,6 +138,23 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
 
   // A link or session too large to decode here at startup is decoded in the codec worker.
   const { edit } = store;
+  // What the user changes (a setting, a row, an example): the hint steps aside. The startup and link
+  // decodes above and below use `edit` itself, which is no action of the user's.
+  const userEdit = useCallback(
+    (change: (state: PlaygroundState) => PlaygroundState) => {
+      stepAside();
+      edit(change);
+    },
+    [edit, stepAside],
+  );
+  const { setView } = store;
+  const userSetView = useCallback(
+    (view: Parameters<typeof setView>[0]) => {
+      stepAside();
+      setView(view);
+    },
+    [setView, stepAside],
+  );
   useEffect(() => {
     const pending = startup.pending;
     if (!pending) return;
@@ -210,9 +245,9 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     (next: PlaygroundState) => {
       setFieldErrors({});
       setActionError(null);
-      edit(() => next);
+      userEdit(() => next);
     },
-    [edit],
+    [userEdit],
   );
   useUndoKeys(store.undo, store.redo);
   const latest = useRef({ state: committed, rows: rowsOf(committed.data) });
@@ -296,22 +331,24 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     [setDraft, committed, selectedRow],
   );
   const onEditRow = useCallback(
-    (row: PlaygroundRow) => edit((s) => replaceRow(s, rowsOf(s.data), selectedRow, row)),
-    [edit, selectedRow],
+    (row: PlaygroundRow) => {
+      dismissHint();
+      edit((s) => replaceRow(s, rowsOf(s.data), selectedRow, row));
+    },
+    [edit, selectedRow, dismissHint],
   );
   const onEditorHover = useCallback(
     (token: number | null) => setHover(token === null ? null : { row: selectedRow, token }),
     [setHover, selectedRow],
   );
+  // A stroke's hint goes when the stroke ends: gone at its start, the line it took would move the
+  // lanes under the pointer (on a narrow screen the hint has a line of its own).
+  const { commitDraft } = store;
+  const onCommitDraft = useCallback(() => {
+    commitDraft();
+    stepAside();
+  }, [commitDraft, stepAside]);
   const onExactInvalid = useCallback((reason: string | null) => onFieldError("exact", reason), [onFieldError]);
-  const dismissHint = useCallback(() => {
-    setShowHint(false);
-    try {
-      storage()?.setItem(HINT_KEY, "used");
-    } catch {
-      // Without storage the hint simply comes back next visit.
-    }
-  }, []);
   const onWorstCell = useCallback(
     (row: number, token: number) => {
       selectRow(row);
@@ -373,7 +410,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
               }}
               onReset={() => {
                 imports.forget();
-                load(DEFAULT_PLAYGROUND_STATE);
+                load(FIRST_VISIT_STATE);
               }}
               onCopyLink={copyLink}
               onOpenInPlayer={openInPlayer}
@@ -386,13 +423,14 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             toolbarSlot,
           )
         : null}
+      <PlaygroundIntro backend={committed.backend} />
       <aside className="pg-left" aria-label="Settings">
         <ControlsPanel
           state={committed}
           rows={committedRows}
           report={report}
-          edit={edit}
-          setView={store.setView}
+          edit={userEdit}
+          setView={userSetView}
           fieldErrors={fieldErrors}
           onFieldError={onFieldError}
         />
@@ -424,7 +462,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             rows={committedRows}
             mode={mode}
             onMode={setMode}
-            edit={edit}
+            edit={userEdit}
             onSelectRow={selectRow}
             onError={setActionError}
             fieldErrors={fieldErrors}
@@ -433,6 +471,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             canRedo={store.canRedo}
             onUndo={store.undo}
             onRedo={store.redo}
+            hint={showHint && rows[selectedRow]?.length ? drawHint(state.estimator, mode) : null}
           />
           <RowEditor
             row={rows[selectedRow]}
@@ -444,11 +483,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             hover={hover && hover.row === selectedRow ? hover.token : null}
             onHover={onEditorHover}
             onDraft={onDraftRow}
-            onCommitDraft={store.commitDraft}
+            onCommitDraft={onCommitDraft}
             onEdit={onEditRow}
             onInvalid={onExactInvalid}
-            showHint={showHint}
-            onFirstUse={dismissHint}
+            onFirstUse={rememberHintUsed}
             liveOutput={liveOutput}
             liveLabel={`${OUTPUT_LABELS[output]}, live`}
           />
@@ -506,7 +544,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           settings={committed}
           cp={committed.contextParallel}
           userRows={userRows}
-          onCp={(contextParallel) => store.setView({ contextParallel })}
+          onCp={(contextParallel) => userSetView({ contextParallel })}
         />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
+import { DEFAULT_PLAYGROUND_STATE, FIRST_VISIT_STATE } from "../../io/presets";
 import { encodeState, STORAGE_KEY } from "../../io/shareLink";
 import {
   addressWith,
@@ -18,7 +18,20 @@ describe("startup state", () => {
   it("takes the link over the saved session, and the saved session over the example", () => {
     expect(startupState(`?s=${encodeState(linked)}`, storage(encodeState(saved))).state.gamma).toBe(0.5);
     expect(startupState("", storage(encodeState(saved))).state.gamma).toBe(0.9);
-    expect(startupState("", storage(null)).state).toBe(DEFAULT_PLAYGROUND_STATE);
+    expect(startupState("", storage(null)).state).toBe(FIRST_VISIT_STATE);
+  });
+
+  it("opens the first-visit example only on an address that says nothing about the state", () => {
+    expect(startupState("?debug", storage(null)).state).toBe(FIRST_VISIT_STATE);
+    // Readable parameters start from the state scripts have always written them against.
+    expect(startupState("?backend=wasm", storage(null)).state).toEqual({
+      ...DEFAULT_PLAYGROUND_STATE,
+      backend: "wasm",
+    });
+    expect(startupState("?gamma=0.9", storage(null)).state).toEqual({ ...DEFAULT_PLAYGROUND_STATE, gamma: 0.9 });
+    expect(startupState("?library=verl", storage(null)).state.estimator).toBe(DEFAULT_PLAYGROUND_STATE.estimator);
+    // A saved session that cannot be used leaves the bare address with its example.
+    expect(startupState("", storage("garbage")).state).toBe(FIRST_VISIT_STATE);
   });
 
   it("says why a damaged link is refused and falls back to the saved session", () => {

@@ -1,11 +1,21 @@
 import type { PlaygroundState } from "../../io/playgroundState";
-import { DEFAULT_PLAYGROUND_STATE } from "../../io/presets";
-import { decodeState, linkText, STORAGE_KEY, searchBeside, stateFragment, stateFromSearch } from "../../io/shareLink";
+import { DEFAULT_PLAYGROUND_STATE, FIRST_VISIT_STATE } from "../../io/presets";
+import {
+  addressHasState,
+  decodeState,
+  linkText,
+  STORAGE_KEY,
+  searchBeside,
+  stateFragment,
+  stateFromSearch,
+} from "../../io/shareLink";
 import { IN_INDEXED_DB } from "./sessionStore";
 
 /**
  * Where the page's first state comes from: the link (`#s=`, or `?s=` in older links) wins over the
- * saved session, which wins over the built-in example. A small text is decoded at once; a large one
+ * saved session, which wins over the built-in example. The example is FIRST_VISIT_STATE on a bare
+ * address (no session, or one that cannot be read); readable parameters (`?gamma=0.9`, `?backend=wasm`) start from DEFAULT_PLAYGROUND_STATE,
+ * the state scripts have always written them against. A small text is decoded at once; a large one
  * (a hand-drawn 16 × 8192 batch takes seconds to decompress), or a short one that unpacks into many
  * numbers, is handed back as `pending`, to be decoded in the codec worker while the example shows.
  */
@@ -36,7 +46,7 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
   } catch (thrown) {
     error = `Saved session: could not be read (${thrown instanceof Error ? thrown.message : String(thrown)})`;
   }
-  let fallback = DEFAULT_PLAYGROUND_STATE;
+  let fallback = addressHasState(search, hash) ? DEFAULT_PLAYGROUND_STATE : FIRST_VISIT_STATE;
   let pending: Startup["pending"] = null;
   if (stored === IN_INDEXED_DB) pending = { text: null, source: "Saved session" };
   else if (stored !== null) {

@@ -63,7 +63,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
         help={
           preset
             ? GENERATOR_INFO[preset.preset].caption
-            : "Rows drawn by hand or imported; pick a generator to replace them (undo brings them back)."
+            : "The rows in the editor: drawn by hand, imported, or an example's own; pick a generator to replace them (undo brings them back)."
         }
       >
         <select
@@ -73,7 +73,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
           data-testid="generator-select"
           onChange={(event) => setData({ preset: event.currentTarget.value as GeneratorId })}
         >
-          {preset ? null : <option value="inline">your rows (drawn or imported)</option>}
+          {preset ? null : <option value="inline">the editor's rows</option>}
           {GENERATORS.map((g) => (
             <option key={g} value={g}>
               {GENERATOR_INFO[g].label}

@@ -22,6 +22,8 @@ export interface EditorToolbarProps {
   canRedo: boolean;
   onUndo(): void;
   onRedo(): void;
+  /** What the pointer does, until the user has acted (beside the tools, never over the bars). */
+  hint?: string | null;
 }
 
 /** Row choice, its length and outcome, add and remove, the draw/mask mode, undo and redo. */
@@ -180,6 +182,11 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           ↷
         </button>
       </WithHelp>
+      {props.hint ? (
+        <span className="draw-hint" data-testid="draw-hint">
+          {props.hint}
+        </span>
+      ) : null}
     </div>
   );
 });

@@ -30,7 +30,7 @@ export interface RowEditorProps {
   /** A single edit (an exact value, a key press). */
   onEdit(row: PlaygroundRow): void;
   onInvalid(reason: string | null): void;
-  showHint: boolean;
+  /** The first stroke: the editor's hint is no longer needed. */
   onFirstUse(): void;
   /** The edited row's chunked output while a stroke lasts, drawn over the first lane. */
   liveOutput?: ArrayLike<number> | null;
@@ -290,13 +290,6 @@ export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
             />
           </div>
         ))}
-        {props.showHint && row.length > 0 ? (
-          <div className="draw-hint" style={{ left: PLOT_LEFT + 12 }} aria-hidden="true">
-            {mode === "mask"
-              ? "Drag to paint mask holes"
-              : `Drag to draw ${lanes[0] === "kl" ? "the KL" : "rewards"} · click a bar to type a value`}
-          </div>
-        ) : null}
       </div>
       <ExactValueForm
         key={exact ? `${exact.lane}:${exact.token}` : "readout"}

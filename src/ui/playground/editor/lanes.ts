@@ -19,3 +19,9 @@ export const LANE_LABELS: Record<Lane, string> = {
 export function maskIsUsed(estimator: Estimator): boolean {
   return estimator === "reinforce_pp";
 }
+
+/** The editor's hint, shown beside its toolbar until the user acts: what the pointer does in this mode. */
+export function drawHint(estimator: Estimator, mode: "draw" | "mask"): string {
+  if (mode === "mask") return "Drag to paint holes in the loss mask";
+  return `Drag to draw ${lanesFor(estimator)[0] === "kl" ? "the KL" : "rewards"} · click a bar to type a value`;
+}

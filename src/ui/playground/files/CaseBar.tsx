@@ -62,7 +62,9 @@ export function CaseBar({ caseFile, result, computing, onOpen, onClose }: CaseBa
       <span className="num">
         {caseFile.imported.cases.length > 1 ? `case ${caseFile.index + 1} of ${caseFile.imported.cases.length} · ` : ""}
         tolerance float32{" "}
-        <span data-testid="case-tolerance">{tolerance === undefined ? "none (uniform rule)" : String(tolerance)}</span>
+        <span data-testid="case-tolerance">
+          {tolerance === undefined ? "none (each element's bound)" : String(tolerance)}
+        </span>
       </span>
       {shown ? (
         <span className={`chip ${shown.passed ? "ok" : "warn"}`} data-testid="case-verdict">

@@ -89,6 +89,60 @@ export function cellName(cell: SummaryCell): string {
   return `${OUTPUT_LABELS[cell.output]}, row ${cell.row}, token ${cell.token}`;
 }
 
+/** The verdict as a sentence: "every one of the 1,570 cells is within its bound", "3 of 120 cells are over…". */
+export function verdictText(over: number | null, cells: number): string {
+  if (over === null || cells === 0) return "No verdict: no cell to judge.";
+  if (over === 0)
+    return cells === 1
+      ? "Verdict: the one cell is within its bound."
+      : `Verdict: every one of the ${countText(cells)} cells is within its bound.`;
+  return `Verdict: ${countText(over)} of ${countText(cells)} ${cells === 1 ? "cell" : "cells"} ${over === 1 ? "is over its bound" : "are over their bound"}.`;
+}
+
+/**
+ * The figures in words, under them: what the verdict is (each cell against its own bound), and why
+ * the relative error and the ulps are shown but never judged (docs/glossary.md's words).
+ */
+function FiguresExplained({ summary, precision }: { summary: ErrorSummary; precision: PlaygroundPrecision }) {
+  const bits = precision === "float64" ? "float64" : "float32";
+  const over = summary.overBound;
+  return (
+    <div className="figures-explained small" data-testid="summary-explained">
+      <p>
+        <strong>{verdictText(over, summary.cells)}</strong> Each cell is held to its own {bits} error bound, the most a
+        correct {bits} scan can be off there.
+      </p>
+      <p>
+        Relative error and ulps are shown, not judged: where the reference is near 0 (a return crossing zero, or tiny
+        beside its neighbours) a last-bit difference makes them huge.
+      </p>
+      <details>
+        <summary>What each figure means</summary>
+        <dl>
+          <dt>max abs error</dt>
+          <dd>the largest |chunked − serial float64| over every cell.</dd>
+          <dt>bound there</dt>
+          <dd>the bound of that same cell: a batch within its bounds has max abs error ≤ bound there.</dd>
+          <dt>worst error / bound</dt>
+          <dd>the largest error as a fraction of its own cell's bound (at most 1 when every cell is within).</dd>
+          <dt>max rel error</dt>
+          <dd>
+            the error ÷ |reference|, the reference floored at one epsilon of the batch's largest value, so 0 does not
+            divide.
+          </dd>
+          <dt>max ulps</dt>
+          <dd>
+            how many {bits} numbers lie between the result and the reference (1 ulp of 1.0 is{" "}
+            {bits === "float64" ? "2⁻⁵²" : "2⁻²³"}); near 0 the numbers are dense, so a tiny error spans many.
+          </dd>
+          <dt>cells over bound</dt>
+          <dd>the verdict: cells whose error is above their bound (NaN or ±Inf where the reference is finite is).</dd>
+        </dl>
+      </details>
+    </div>
+  );
+}
+
 function millis(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
 }
@@ -152,7 +206,7 @@ export const SummaryPanel = memo(function SummaryPanel({
         </dd>
         <dt title={VERDICT_WORDS.ulp}>max ulps</dt>
         <dd data-testid="max-ulps">{String(summary.maxUlps)}</dd>
-        <dt title={VERDICT_WORDS.overBound}>over bound</dt>
+        <dt title={VERDICT_WORDS.overBound}>cells over bound</dt>
         <dd
           data-testid="cells-over-bound"
           className={summary.overBound ? "alert" : ""}
@@ -163,6 +217,7 @@ export const SummaryPanel = memo(function SummaryPanel({
             : `${summary.overBound ? "▲ " : ""}${summary.overBound} / ${countText(summary.cells)}`}
         </dd>
       </dl>
+      <FiguresExplained summary={summary} precision={ran.precision} />
       {summary.nonFinite.chunked + summary.nonFinite.serial > 0 ? (
         <p
           className="small alert"
