@@ -6,24 +6,50 @@
  * tokens (about 16 MB), made with slime's own code (bench/dump.bench.ts says how); without a file it opens the
  * largest committed dump. Settings: the big dump's (reinforce_plus_plus, γ 0.99, kl_coef 0.05). It asserts
  * nothing: it reports.
+ *
+ * Each repeat is traced (CDP, category `toplevel`), which gives the thread CPU time of the longest task beside
+ * its wall time. Options: `--repeats N` (default 3); `--profile` adds V8's sampler and the timeline events to
+ * the trace and prints, for each task over 50 ms, its layout, style, paint and script and the functions with the
+ * most self time (build with `npx vite build --minify false` for readable names); `--trace-dir DIR` writes each
+ * repeat's trace as DIR/run-N.json, to open in DevTools' Performance panel.
  */
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { basename } from "node:path";
+import { parseArgs } from "node:util";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
+import { type TaskFigure, traceTasks } from "./trace";
 
-const file =
-  process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "cases/dumps/slime-shared/train_rpp_g099_kl005.pt";
-const REPEATS = 3;
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    repeats: { type: "string", default: "3" },
+    profile: { type: "boolean", default: false },
+    "trace-dir": { type: "string" },
+  },
+});
+const file = positionals[0] ?? "cases/dumps/slime-shared/train_rpp_g099_kl005.pt";
+const REPEATS = Number(options.repeats);
+if (!(REPEATS > 0)) throw new Error("usage: bench:run [FILE] [--repeats N] [--profile] [--trace-dir DIR]");
+const traceDir = options["trace-dir"];
+if (traceDir) mkdirSync(traceDir, { recursive: true });
 const buffer = readFileSync(file);
 
 interface Figure {
   millis: number;
   worker: string;
   longest: number;
+  /** Thread CPU time of the longest task (by wall time) in the trace. */
+  cpu: number;
   over100: number;
   summary: string;
+  tasks: TaskFigure[];
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 const server = await startServer();
 const browser = await launchChromium();
@@ -43,6 +69,7 @@ try {
         "change",
         () => {
           w.chosenAt = performance.now();
+          performance.mark("scanlab-file-chosen"); // where the trace's tasks start
         },
         true,
       );
@@ -55,24 +82,40 @@ try {
     await page.goto(`${ORIGIN}/?view=run&advantage_estimator=reinforce_plus_plus&gamma=0.99&kl_coef=0.05`);
     await page.getByTestId("run-file-input").waitFor();
     await page.waitForTimeout(500);
-    await page
-      .getByTestId("run-file-input")
-      .setInputFiles({ name: basename(file), mimeType: "application/octet-stream", buffer });
-    await page
-      .getByTestId("run-summary")
-      .filter({ hasText: /within their float32 bounds|over/ })
-      .waitFor({ timeout: 120_000 });
-    const millis = Math.round(
-      await page.evaluate(() => performance.now() - (window as unknown as { chosenAt: number }).chosenAt),
+    let millis = 0;
+    const trace = await traceTasks(
+      page,
+      async () => {
+        await page
+          .getByTestId("run-file-input")
+          .setInputFiles({ name: basename(file), mimeType: "application/octet-stream", buffer });
+        await page
+          .getByTestId("run-summary")
+          .filter({ hasText: /within their float32 bounds|over/ })
+          .waitFor({ timeout: 120_000 });
+        millis = Math.round(
+          await page.evaluate(() => performance.now() - (window as unknown as { chosenAt: number }).chosenAt),
+        );
+        // The table, heatmap and chart that follow: drawn when run-results is no longer busy.
+        await page.locator('[data-testid="run-results"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(1000);
+      },
+      {
+        mark: "scanlab-file-chosen",
+        profile: options.profile,
+        path: traceDir ? `${traceDir}/run-${rep + 1}.json` : undefined,
+      },
     );
-    await page.waitForTimeout(1000); // the table, heatmap and chart drawing that follow
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+    const longestTraced = trace.tasks.reduce<TaskFigure | null>((a, t) => (a && a.wallMs >= t.wallMs ? a : t), null);
     rows.push({
       millis,
       worker: (await page.getByTestId("run-millis").textContent()) ?? "",
       longest: Math.max(0, ...longTasks),
+      cpu: longestTraced?.cpuMs ?? 0,
       over100: longTasks.filter((t) => t > 100).length,
       summary: (await page.getByTestId("run-summary").textContent()) ?? "",
+      tasks: trace.tasks,
     });
     await context.close();
   }
@@ -85,14 +128,31 @@ try {
   );
   console.log(rows[0]?.summary);
   console.log(
-    "| repeat | change event → run-summary | in the worker | longest main-thread task after it | tasks > 100 ms |",
+    "| repeat | change event → run-summary | in the worker | longest main-thread task after it | its CPU time | tasks > 100 ms | tasks ≥ 50 ms: +at wall/CPU |",
   );
   console.log(
-    "| ------ | -------------------------- | ------------- | --------------------------------- | -------------- |",
+    "| ------ | -------------------------- | ------------- | --------------------------------- | ------------ | -------------- | --------------------------- |",
   );
   rows.forEach((r, i) => {
-    console.log(`| ${i + 1} | ${r.millis} ms | ${r.worker} | ${r.longest} ms | ${r.over100} |`);
+    const tasks = r.tasks.map((t) => `+${t.at} ${t.wallMs}/${t.cpuMs}`).join(", ");
+    console.log(
+      `| ${i + 1} | ${r.millis} ms | ${r.worker} | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${tasks} |`,
+    );
   });
+  const longest = rows.map((r) => r.longest);
+  console.log(
+    `Longest task: median ${median(longest)} ms, worst ${Math.max(...longest)} ms (its CPU time at most ${Math.max(...rows.map((r) => r.cpu))} ms), ` +
+      `under 100 ms in ${longest.filter((t) => t < 100).length} of ${rows.length}; to the summary: median ${median(rows.map((r) => r.millis))} ms, worst ${Math.max(...rows.map((r) => r.millis))} ms.`,
+  );
+  if (options.profile) {
+    rows.forEach((r, i) => {
+      for (const t of r.tasks) {
+        console.log(`\nrepeat ${i + 1}: task at +${t.at} ms, ${t.wallMs} ms wall, ${t.cpuMs} ms CPU`);
+        console.log(`  parts: ${t.parts.map(([n, ms]) => `${n} ${ms}`).join(", ")}`);
+        for (const [name, ms] of t.functions) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${name}`);
+      }
+    });
+  }
 } finally {
   await browser.close();
   stopServer(server);
