@@ -45,7 +45,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const opened = useRef(false);
 
   const open = useCallback(
-    (files: RunFile[], settings: Partial<SlimeSettings>, save: boolean) => {
+    /** `keep`: the files the user chose, kept in this browser once the reader accepts them (null: a reopened dump). */
+    (files: RunFile[], settings: Partial<SlimeSettings>, keep: File[] | null) => {
       setReading(files.map((f) => f.name).join(" + "));
       client
         .open(files, settings)
@@ -54,7 +55,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             setError(answer.message);
             return;
           }
-          setError(save ? await saveRunFiles(files) : null);
+          setError(keep ? await saveRunFiles(keep) : null);
           opened.current = true;
           setReport(answer.report);
           setTrials(null);
@@ -69,7 +70,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // A reload reopens the user's last dump from this browser, with the settings in the address.
   useEffect(() => {
     loadRunFiles().then((files) => {
-      if (files && !opened.current) open(files, address.settings, false);
+      if (files && !opened.current) open(files, address.settings, null);
     });
   }, [open, address]);
 
@@ -77,7 +78,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     const chosen = [...(list ?? [])].slice(0, 2);
     if (chosen.length === 0) return;
     Promise.all(chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })))
-      .then((files) => open(files, given, true))
+      .then((files) => open(files, given, chosen))
       .catch((reason: unknown) => setError(`The file could not be read (${String(reason)})`));
   };
 
