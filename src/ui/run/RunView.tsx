@@ -133,13 +133,13 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const sampleGrid = sampleReport?.grids[field] ?? null;
   const sample = useMemo(() => (sampleGrid ? sampleSeries(sampleGrid, selected) : null), [sampleGrid, selected]);
   // What the heatmap and the chart have drawn (by the identity of their reference arrays): the results
-  // stay busy until both show the current report.
+  // stay busy until both show the current report (a sample of no tokens has no line to wait for).
   const [heatmapDrawn, setHeatmapDrawn] = useState<ArrayLike<number> | null>(null);
   const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
   const drawing =
     sampleReport !== report ||
     (grid !== null && heatmapDrawn !== grid.reference) ||
-    (sample !== null && chartDrawn !== sample.reference);
+    (sample !== null && sample.reference.length > 0 && chartDrawn !== sample.reference);
 
   return (
     <div className="run-view">
