@@ -1,29 +1,58 @@
 /**
  * `npm run bench:run -- FILE.pt`: the run view opening a slime train dump, as a user drops it, from the built
- * page (`npm run build` first): time from the file input's change event to `run-summary` naming the verdict,
+ * page (`npm run build` first): time from the file input's change event to `run-summary` naming the verdict and
+ * to everything drawn (`run-results` no longer aria-busy: the table, the heatmap, the chart), both seen in the page,
  * the worker's own read and replay times, and the page's main-thread long tasks meanwhile (PerformanceObserver
  * `longtask`): the read, unpickle and replay run in the run view's worker. The issue's size is 64 samples of 8k
  * tokens (about 16 MB), made with slime's own code (bench/dump.bench.ts says how); without a file it opens the
  * largest committed dump. Settings: the big dump's (reinforce_plus_plus, γ 0.99, kl_coef 0.05). It asserts
  * nothing: it reports.
+ *
+ * Each repeat is traced (CDP, category `toplevel`), which gives each task's thread CPU time beside its wall time
+ * (on a loaded machine the wall time grows with the wait for a core, the CPU time much less). Options: `--repeats N` (default 3); `--profile` adds V8's sampler and the timeline events to
+ * the trace and prints, for each task over 50 ms, its layout, style, paint and script and the functions with the
+ * most self time (build with `npx vite build --minify false` for readable names); `--trace-dir DIR` writes each
+ * repeat's trace as DIR/run-N.json, to open in DevTools' Performance panel.
  */
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { basename } from "node:path";
+import { parseArgs } from "node:util";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
+import { type TaskFigure, traceTasks } from "./trace";
 
-const file =
-  process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "cases/dumps/slime-shared/train_rpp_g099_kl005.pt";
-const REPEATS = 3;
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    repeats: { type: "string", default: "3" },
+    profile: { type: "boolean", default: false },
+    "trace-dir": { type: "string" },
+  },
+});
+const file = positionals[0] ?? "cases/dumps/slime-shared/train_rpp_g099_kl005.pt";
+const REPEATS = Number(options.repeats);
+if (!(REPEATS > 0)) throw new Error("usage: bench:run [FILE] [--repeats N] [--profile] [--trace-dir DIR]");
+const traceDir = options["trace-dir"];
+if (traceDir) mkdirSync(traceDir, { recursive: true });
 const buffer = readFileSync(file);
 
 interface Figure {
   millis: number;
+  /** From the change event to run-results no longer busy: the table, the heatmap and the chart drawn. */
+  drawnMillis: number;
   worker: string;
   longest: number;
+  /** The most thread CPU time one main-thread task over 50 ms took (the rest of its wall time it waited for a core). */
+  cpu: number;
   over100: number;
   summary: string;
+  tasks: TaskFigure[];
 }
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 const server = await startServer();
 const browser = await launchChromium();
@@ -36,13 +65,26 @@ try {
     await page.addInitScript(() => {
       // Long tasks from the moment the input has the file: Playwright hands the file over CDP, which
       // costs the page seconds of its own before the change event, and a real drop does not.
-      const w = window as unknown as { longTasks: number[]; chosenAt: number };
+      const w = window as unknown as { longTasks: number[]; chosenAt: number; summaryAt: number; drawnAt: number };
       w.longTasks = [];
       w.chosenAt = Number.POSITIVE_INFINITY;
+      w.summaryAt = Number.NaN;
+      w.drawnAt = Number.NaN;
+      // When the verdict shows, and when run-results stops being busy after it (the table, heatmap and
+      // chart drawn), seen in the page: Playwright's polling lags behind a page that is busy drawing.
+      new MutationObserver(() => {
+        if (!Number.isFinite(w.chosenAt)) return;
+        const summary = document.querySelector('[data-testid="run-summary"]')?.textContent ?? "";
+        if (Number.isNaN(w.summaryAt) && /within their float32 bounds|over/.test(summary))
+          w.summaryAt = performance.now();
+        const busy = document.querySelector('[data-testid="run-results"]')?.getAttribute("aria-busy");
+        if (!Number.isNaN(w.summaryAt) && Number.isNaN(w.drawnAt) && busy === "false") w.drawnAt = performance.now();
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
       document.addEventListener(
         "change",
         () => {
           w.chosenAt = performance.now();
+          performance.mark("scanlab-file-chosen"); // where the trace's tasks start
         },
         true,
       );
@@ -55,24 +97,42 @@ try {
     await page.goto(`${ORIGIN}/?view=run&advantage_estimator=reinforce_plus_plus&gamma=0.99&kl_coef=0.05`);
     await page.getByTestId("run-file-input").waitFor();
     await page.waitForTimeout(500);
-    await page
-      .getByTestId("run-file-input")
-      .setInputFiles({ name: basename(file), mimeType: "application/octet-stream", buffer });
-    await page
-      .getByTestId("run-summary")
-      .filter({ hasText: /within their float32 bounds|over/ })
-      .waitFor({ timeout: 120_000 });
-    const millis = Math.round(
-      await page.evaluate(() => performance.now() - (window as unknown as { chosenAt: number }).chosenAt),
+    let millis = 0;
+    let drawnMillis = 0;
+    const trace = await traceTasks(
+      page,
+      async () => {
+        await page
+          .getByTestId("run-file-input")
+          .setInputFiles({ name: basename(file), mimeType: "application/octet-stream", buffer });
+        await page
+          .getByTestId("run-summary")
+          .filter({ hasText: /within their float32 bounds|over/ })
+          .waitFor({ timeout: 120_000 });
+        // The table, heatmap and chart that follow: drawn when run-results is no longer busy.
+        await page.locator('[data-testid="run-results"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+        [millis, drawnMillis] = await page.evaluate(() => {
+          const w = window as unknown as { chosenAt: number; summaryAt: number; drawnAt: number };
+          return [Math.round(w.summaryAt - w.chosenAt), Math.round(w.drawnAt - w.chosenAt)];
+        });
+        await page.waitForTimeout(1000);
+      },
+      {
+        mark: "scanlab-file-chosen",
+        profile: options.profile,
+        path: traceDir ? `${traceDir}/run-${rep + 1}.json` : undefined,
+      },
     );
-    await page.waitForTimeout(1000); // the table, heatmap and chart drawing that follow
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
     rows.push({
       millis,
+      drawnMillis,
       worker: (await page.getByTestId("run-millis").textContent()) ?? "",
       longest: Math.max(0, ...longTasks),
+      cpu: Math.max(0, ...trace.tasks.map((t) => t.cpuMs)),
       over100: longTasks.filter((t) => t > 100).length,
       summary: (await page.getByTestId("run-summary").textContent()) ?? "",
+      tasks: trace.tasks,
     });
     await context.close();
   }
@@ -85,14 +145,31 @@ try {
   );
   console.log(rows[0]?.summary);
   console.log(
-    "| repeat | change event → run-summary | in the worker | longest main-thread task after it | tasks > 100 ms |",
+    "| repeat | change event → run-summary | → all drawn | in the worker | longest main-thread task after it | most CPU in one task | tasks > 100 ms | tasks ≥ 50 ms: +at wall/CPU |",
   );
   console.log(
-    "| ------ | -------------------------- | ------------- | --------------------------------- | -------------- |",
+    "| ------ | -------------------------- | ----------- | ------------- | --------------------------------- | -------------------- | -------------- | --------------------------- |",
   );
   rows.forEach((r, i) => {
-    console.log(`| ${i + 1} | ${r.millis} ms | ${r.worker} | ${r.longest} ms | ${r.over100} |`);
+    const tasks = r.tasks.map((t) => `+${t.at} ${t.wallMs}/${t.cpuMs}`).join(", ");
+    console.log(
+      `| ${i + 1} | ${r.millis} ms | ${r.drawnMillis} ms | ${r.worker} | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${tasks} |`,
+    );
   });
+  const longest = rows.map((r) => r.longest);
+  console.log(
+    `Longest task: median ${median(longest)} ms, worst ${Math.max(...longest)} ms (the most CPU one task took: ${Math.max(...rows.map((r) => r.cpu))} ms), ` +
+      `under 100 ms in ${longest.filter((t) => t < 100).length} of ${rows.length}; to the summary: median ${median(rows.map((r) => r.millis))} ms, worst ${Math.max(...rows.map((r) => r.millis))} ms; all drawn: median ${median(rows.map((r) => r.drawnMillis))} ms.`,
+  );
+  if (options.profile) {
+    rows.forEach((r, i) => {
+      for (const t of r.tasks) {
+        console.log(`\nrepeat ${i + 1}: task at +${t.at} ms, ${t.wallMs} ms wall, ${t.cpuMs} ms CPU`);
+        console.log(`  parts: ${t.parts.map(([n, ms]) => `${n} ${ms}`).join(", ")}`);
+        for (const [name, ms] of t.functions) console.log(`  ${ms.toFixed(1).padStart(6)} ms  ${name}`);
+      }
+    });
+  }
 } finally {
   await browser.close();
   stopServer(server);

@@ -7,9 +7,14 @@ export function sharedDump(name: string): { name: string; mimeType: string; buff
   return { name, mimeType: "application/octet-stream", buffer };
 }
 
-/** Opens the run view on slime's REINFORCE++ dump with the settings it was written with, and waits for its verdict. */
+/**
+ * Opens the run view on slime's REINFORCE++ dump with the settings it was written with, and waits for its
+ * verdict and for everything after it to be drawn (the table, the heatmap and the chart follow the summary
+ * a few tasks apart; run-results is busy until the last of them is on screen).
+ */
 export async function openRunDump(page: Page): Promise<void> {
   await page.goto("/?view=run&advantage_estimator=reinforce_plus_plus&gamma=0.99&kl_coef=0.05");
   await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_rpp_g099_kl005.pt"));
   await expect(page.getByTestId("run-summary")).toContainText("all 8 within their float32 bounds", { timeout: 60_000 });
+  await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
 }

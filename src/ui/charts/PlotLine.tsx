@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { type ScaleFunction, useXAxisScale, useYAxisScale } from "recharts";
 import type { LineData } from "./chartSeries";
 
@@ -16,10 +16,29 @@ export interface LineStyle {
  * tokens, a chart's whole plot task on a 2-core machine. Our axes' domains and ticks are given, so
  * recharts needs none of the points; every point lies inside them, so nothing needs clipping.
  */
-export function PlotLine({ points, name, style }: { points: LineData; name: string; style: LineStyle }) {
+export function PlotLine({
+  points,
+  name,
+  style,
+  onDrawn,
+}: {
+  points: LineData;
+  name: string;
+  style: LineStyle;
+  /**
+   * Told the points once they are drawn through the chart's scales. Recharts hands a new chart its
+   * scales a frame after the chart mounts (its store tells its subscribers in an animation frame), so
+   * the line is on screen one or two tasks after the plot that holds it.
+   */
+  onDrawn?(points: LineData): void;
+}) {
   const x = useXAxisScale();
   const y = useYAxisScale();
   const d = useMemo(() => (x && y ? linePath(points, x, y) : ""), [points, x, y]);
+  const scaled = x !== undefined && y !== undefined;
+  useEffect(() => {
+    if (scaled) onDrawn?.(points);
+  }, [scaled, points, onDrawn]);
   if (!d) return null;
   return (
     <path

@@ -1,9 +1,9 @@
-import { type Ref, useMemo, useRef } from "react";
+import { type Ref, useEffect, useMemo, useRef, useState } from "react";
 import { LineChart, YAxis } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { downsampleNotes, niceDomain, returnsSeries } from "./chartSeries";
+import { downsampleNotes, type LineData, niceDomain, returnsSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
@@ -41,6 +41,14 @@ export interface ReturnsChartProps {
   height?: number;
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
+  /**
+   * Render the plot as a transition, which React renders in slices of a few milliseconds, instead of
+   * in one task of its own (the default; see usePlotInOwnTask): for a chart mounted alone, whose new
+   * plot nothing else would join (the run view's sample chart).
+   */
+  plotInSlices?: boolean;
+  /** Told, once its lines are on screen, each plot of the current data (by its `reference`, the very array of the props). */
+  onDrawn?(reference: ArrayLike<number>): void;
 }
 
 const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
@@ -74,27 +82,39 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [lossMask, reference, chunked, length, gap],
   );
 
-  const plot = usePlotInOwnTask(
-    useMemo(
-      () => (
-        <LineChart width={width} height={height} margin={MARGIN}>
-          {valueGrid()}
-          {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-          <YAxis
-            width={PLOT_LEFT}
-            type="number"
-            {...niceDomain([series.reference, series.chunked])}
-            allowDataOverflow
-            tickFormatter={formatShort}
-            {...GIVEN_TICKS}
-          />
-          <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} />
-          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
-        </LineChart>
-      ),
-      [series, width, height],
+  // The line last drawn through recharts' scales (they come a frame after a new plot mounts), followed
+  // only for a page that asks to be told.
+  const tellDrawn = props.onDrawn !== undefined;
+  const [drawnLine, setDrawnLine] = useState<LineData | null>(null);
+  const next = useMemo(
+    () => (
+      <LineChart width={width} height={height} margin={MARGIN}>
+        {valueGrid()}
+        {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
+        <YAxis
+          width={PLOT_LEFT}
+          type="number"
+          {...niceDomain([series.reference, series.chunked])}
+          allowDataOverflow
+          tickFormatter={formatShort}
+          {...GIVEN_TICKS}
+        />
+        <PlotLine
+          name="serial float64"
+          points={series.reference}
+          style={SERIES.reference}
+          onDrawn={tellDrawn ? setDrawnLine : undefined}
+        />
+        <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
+      </LineChart>
     ),
+    [series, width, height, tellDrawn],
   );
+  const plot = usePlotInOwnTask(next, props.plotInSlices);
+  const { onDrawn } = props;
+  useEffect(() => {
+    if (plot === next && drawnLine === series.reference) onDrawn?.(reference);
+  }, [plot, next, drawnLine, series, reference, onDrawn]);
 
   const [masked, broken] = shades;
   const legend: ChartLegendModel = {

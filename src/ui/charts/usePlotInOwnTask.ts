@@ -1,4 +1,4 @@
-import { type ReactElement, useEffect, useState } from "react";
+import { type ReactElement, startTransition, useEffect, useState } from "react";
 import { flushSync } from "react-dom";
 
 /**
@@ -10,13 +10,21 @@ import { flushSync } from "react-dom";
  * target on a 2-core machine once other threads want the cores. Here each chart takes its plot in
  * a timer task of its own, rendered, committed and its effects flushed there (flushSync).
  * Before the first plot is drawn the chart shows its frame only.
+ *
+ * `sliced`: the timer hands the plot over as a transition instead, which React renders in slices of a
+ * few milliseconds; the commit and recharts' own updates that follow it (its store tells its
+ * subscribers in an animation frame) still come whole. For a chart mounted alone, as the run view's
+ * sample chart is, where nothing else would join the transition.
  */
-export function usePlotInOwnTask(next: ReactElement): ReactElement | null {
+export function usePlotInOwnTask(next: ReactElement, sliced = false): ReactElement | null {
   const [shown, setShown] = useState<ReactElement | null>(null);
   useEffect(() => {
     if (shown === next) return;
-    const timer = setTimeout(() => flushSync(() => setShown(next)), 0);
+    const timer = setTimeout(
+      () => (sliced ? startTransition(() => setShown(next)) : flushSync(() => setShown(next))),
+      0,
+    );
     return () => clearTimeout(timer);
-  }, [next, shown]);
+  }, [next, shown, sliced]);
   return shown;
 }

@@ -19,7 +19,7 @@ import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatma
 import { type ColourScope, heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
-import { useShownData } from "./useShownData";
+import { sameData, useShownData } from "./useShownData";
 import "./heatmap.css";
 
 export type { ColourScope, HeatmapCell };
@@ -70,6 +70,11 @@ export interface ErrorHeatmapProps {
   sides?: SideNames;
   /** Receives the heatmap's handle (PNG export, focus a cell). */
   ref?: Ref<HeatmapHandle>;
+  /**
+   * Told, after it is drawn, each picture that shows the current props (by its `reference`, the very
+   * array of the props): the picture lags new props by a few tasks while they are measured in slices.
+   */
+  onDrawn?(reference: ArrayLike<number>): void;
 }
 
 type Bin = { bx: number; by: number };
@@ -137,6 +142,12 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     drawHeatmapBase(ctx, picture, dpr);
     setDrawMs(performance.now() - started);
   }, [picture, layout, dpr]);
+
+  const { onDrawn } = props;
+  const current = sameData(shown, props);
+  useEffect(() => {
+    if (current) onDrawn?.(shown.reference);
+  }, [current, shown.reference, onDrawn]);
 
   const marked = hoverBin ?? cursor;
   const hoverToken = props.hoverToken ?? null;

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { encodeState, stateFragment } from "../../io/shareLink";
+import { ChartWarmUp } from "../charts/ChartWarmUp";
 import { formatShort } from "../charts/formatNumber";
 import { ReturnsChart } from "../charts/ReturnsChart";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
+import { useStaged } from "../useStaged";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
@@ -21,6 +23,13 @@ const SIDES = {
   both: "the dump and the reference",
   symbols: { reference: "reference", actual: "dump" },
 };
+
+/**
+ * No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's
+ * chunks fall differently per rank, and a line drawn for the whole batch would mislead. One array for
+ * every render: the heatmap measures its picture again whenever its inputs change by identity.
+ */
+const NO_BOUNDARIES: number[] = [];
 
 type Trial = Awaited<ReturnType<RunClient["search"]>>[number];
 
@@ -45,7 +54,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const opened = useRef(false);
 
   const open = useCallback(
-    (files: RunFile[], settings: Partial<SlimeSettings>, save: boolean) => {
+    /** `keep`: the files the user chose, kept in this browser once the reader accepts them (null: a reopened dump). */
+    (files: RunFile[], settings: Partial<SlimeSettings>, keep: File[] | null) => {
       setReading(files.map((f) => f.name).join(" + "));
       client
         .open(files, settings)
@@ -54,7 +64,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             setError(answer.message);
             return;
           }
-          setError(save ? await saveRunFiles(files) : null);
+          setError(keep ? await saveRunFiles(keep) : null);
           opened.current = true;
           setReport(answer.report);
           setTrials(null);
@@ -69,7 +79,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // A reload reopens the user's last dump from this browser, with the settings in the address.
   useEffect(() => {
     loadRunFiles().then((files) => {
-      if (files && !opened.current) open(files, address.settings, false);
+      if (files && !opened.current) open(files, address.settings, null);
     });
   }, [open, address]);
 
@@ -77,7 +87,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     const chosen = [...(list ?? [])].slice(0, 2);
     if (chosen.length === 0) return;
     Promise.all(chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })))
-      .then((files) => open(files, given, true))
+      .then((files) => open(files, given, chosen))
       .catch((reason: unknown) => setError(`The file could not be read (${String(reason)})`));
   };
 
@@ -114,11 +124,22 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     });
   };
 
-  const grid = report?.grids[field] ?? null;
-  // No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's
-  // chunks fall differently per rank, and a line drawn for the whole batch would mislead.
-  const boundaries: number[] = [];
-  const sample = useMemo(() => (grid ? sampleSeries(grid, selected) : null), [grid, selected]);
+  // A new report is drawn in four commits, each after the last one was painted: the summary and the
+  // settings, then the samples table, then the heatmap's frame (its picture follows in slices), then
+  // the selected sample's chart (its plot follows in slices), so that a 64 × 8192 dump's results never
+  // make one long main-thread task.
+  const [, tableReport, heatmapReport, sampleReport] = useStaged(report, 4, { afterPaint: true });
+  const grid = heatmapReport?.grids[field] ?? null;
+  const sampleGrid = sampleReport?.grids[field] ?? null;
+  const sample = useMemo(() => (sampleGrid ? sampleSeries(sampleGrid, selected) : null), [sampleGrid, selected]);
+  // What the heatmap and the chart have drawn (by the identity of their reference arrays): the results
+  // stay busy until both show the current report (a sample of no tokens has no line to wait for).
+  const [heatmapDrawn, setHeatmapDrawn] = useState<ArrayLike<number> | null>(null);
+  const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
+  const drawing =
+    sampleReport !== report ||
+    (grid !== null && heatmapDrawn !== grid.reference) ||
+    (sample !== null && sample.reference.length > 0 && chartDrawn !== sample.reference);
 
   return (
     <div className="run-view">
@@ -173,7 +194,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         <section
           className="panel run-overview"
           aria-live="polite"
-          aria-busy={reading !== null || replaying}
+          aria-busy={reading !== null || replaying || drawing}
           data-testid="run-results"
         >
           <p className="run-summary" data-testid="run-summary">
@@ -196,8 +217,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           {trials ? <Trials trials={trials} onUse={onSettings} /> : null}
         </section>
       </div>
-      {report && report.rows.length > 0 ? (
-        <RunSamples rows={report.rows} selected={selected} onSelect={setSelected} />
+      {tableReport && tableReport.rows.length > 0 ? (
+        <RunSamples rows={tableReport.rows} selected={selected} onSelect={setSelected} />
       ) : null}
       {grid ? (
         <section className="panel" aria-labelledby="run-heatmap-title">
@@ -217,12 +238,13 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             actual={grid.actual}
             lossMask={grid.lossMask}
             bound={grid.bound}
-            chunkBoundaries={boundaries}
+            chunkBoundaries={NO_BOUNDARIES}
             metric="abs"
             precision="float32"
             selectedRow={selected}
             onSelectRow={setSelected}
             sides={SIDES}
+            onDrawn={setHeatmapDrawn}
           />
         </section>
       ) : null}
@@ -236,8 +258,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             reference={sample.reference}
             chunked={sample.actual}
             chunkedLabel="slime's stored float32 (the dump)"
-            chunkBoundaries={boundaries}
+            chunkBoundaries={NO_BOUNDARIES}
             lossMask={sample.lossMask}
+            plotInSlices
+            onDrawn={setChartDrawn}
           />
           <button type="button" onClick={openInPlayground} data-testid="run-open-playground">
             Open this sample in the playground
@@ -249,6 +273,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           </span>
         </section>
       ) : null}
+      {report ? null : <ChartWarmUp />}
     </div>
   );
 }

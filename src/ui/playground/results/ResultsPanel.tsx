@@ -7,12 +7,12 @@ import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
+import { useStaged } from "../../useStaged";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
-import { useStaged } from "./useStaged";
 
 /** Where the chunks of a result start (none for the per-token strategy, which has no chunks). */
 export function chunkStartsOf(result: PlaygroundResult): number[] {
