@@ -232,11 +232,24 @@ try {
   const sampleNote = (n: number) => (n <= 20 ? `${n}, p95 = worst` : `${n}`);
   console.log(
     "Edit → the frame after the first redraw, and → the frame after the engine's result is drawn (aria-busy false), " +
-      "from the input event's timestamp, median / p95; longest main-thread task of the edit, median / worst (its CPU time, worst, at large sizes); load: 1-minute load average as the row began.\n",
+      "from the input event's timestamp, median / p95; the engine's own time for the run (in its worker, validation to read-back: the summary's run time), median; " +
+      "longest main-thread task of the edit, median / worst (its CPU time, worst, at large sizes); load: 1-minute load average as the row began.\n",
   );
   console.log(
     table(
-      ["size", "backend", "edit", "first redraw", "shown", "engine result", "longest task", "floor", "samples", "load"],
+      [
+        "size",
+        "backend",
+        "edit",
+        "first redraw",
+        "shown",
+        "engine result",
+        "engine's own",
+        "longest task",
+        "floor",
+        "samples",
+        "load",
+      ],
       editRows.map((r) => {
         const first = r.timings.map((t) => t.firstMs);
         const engine = r.timings.map((t) => t.engineMs);
@@ -250,6 +263,7 @@ try {
           `${ms(median(first))} / ${ms(p95(first))}`,
           sources,
           `${ms(median(engine))} / ${ms(p95(engine))}`,
+          ms(median(r.timings.map((t) => t.runMs))),
           `${median(longest)} / ${Math.max(...longest)} ms${cpu}`,
           fineMs(floors.get(r.size) ?? Number.NaN),
           sampleNote(r.timings.length),

@@ -13,6 +13,9 @@
  *   `aria-busy` is "false" (the documented wait: every part of the results has drawn it);
  * - main-thread long tasks (PerformanceObserver, `longtask`) since arming.
  *
+ * It marks the edit (`performance.mark("bench:edit")`, in the capture listener) and the engine's
+ * result on screen (`bench:engine`) for traces.
+ *
  * It is plain JavaScript in a string so that nothing the bench's own compiler adds to functions
  * (tsx names them) reaches the page.
  */
@@ -52,6 +55,8 @@ export const PROBE_SCRIPT = `(() => {
       if (t.key && event.key !== t.key) return;
       probe.eventAt = event.timeStamp;
       probe.handlerAt = performance.now();
+      // For traces (ui.profile.ts): the edit on the trace's clock.
+      performance.mark("bench:edit");
     }, { capture: true });
   }
   const settle = () => {
@@ -78,6 +83,7 @@ export const PROBE_SCRIPT = `(() => {
       probe.pending.engine = true;
       requestAnimationFrame(() => {
         probe.engineAt = performance.now();
+        performance.mark("bench:engine");
         settle();
       });
     }
@@ -112,6 +118,8 @@ export interface Timing {
   longTasks: number[];
   /** Whether the page has `data-drawn` (false: the first redraw is the engine's result). */
   hasDrawn: boolean;
+  /** The engine's own time for the run, as the summary shows it (`run-time`: in the worker, validation to read-back). */
+  runMs: number;
 }
 
 interface ProbeState {
@@ -152,6 +160,7 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
     return { eventAt, handlerAt, drawnAt, drawnSource, engineAt, hasDrawnAttr, longTasks: longTasks.slice() };
   });
   const at = p.eventAt ?? 0;
+  const run = await page.getByTestId("run-time").textContent();
   return {
     firstMs: (p.drawnAt ?? 0) - at,
     firstSource: p.drawnSource ?? "?",
@@ -159,5 +168,6 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
     inputDelayMs: (p.handlerAt ?? at) - at,
     longTasks: p.longTasks.sort((a, b) => b - a),
     hasDrawn: p.hasDrawnAttr === true,
+    runMs: Number.parseFloat(run ?? "") * (run?.endsWith(" s") ? 1000 : 1),
   };
 }

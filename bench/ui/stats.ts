@@ -15,7 +15,7 @@ export function p95(values: number[]): number {
 /** Milliseconds, to a tenth below 10 ms. */
 export function ms(x: number): string {
   if (!Number.isFinite(x)) return "–";
-  return x < 10 ? `${x.toFixed(1)} ms` : `${Math.round(x)} ms`;
+  return Math.abs(x) < 10 ? `${x.toFixed(1)} ms` : `${Math.round(x)} ms`;
 }
 
 /** A small time to two significant figures (the compute floor). */

@@ -6,25 +6,24 @@ import type { Page } from "@playwright/test";
 
 interface TraceEvent {
   name: string;
+  cat?: string;
   ph: string;
   pid: number;
   tid: number;
+  ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { url?: string; workerThreadId?: number } };
 }
 
-/**
- * Records Chromium's top-level tasks (CDP tracing, category `toplevel`) while `body` runs, and
- * returns the largest thread CPU time among the page's main-thread tasks over 50 ms (0: none).
- */
-export async function longestTaskCpu(page: Page, body: () => Promise<void>): Promise<number> {
+/** Records a trace of the given categories while `body` runs. */
+async function trace(page: Page, categories: string[], body: () => Promise<void>): Promise<TraceEvent[]> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
   await cdp.send("Tracing.start", {
     transferMode: "ReportEvents",
-    traceConfig: { includedCategories: ["toplevel", "__metadata"] },
+    traceConfig: { includedCategories: [...categories, "__metadata"] },
   });
   try {
     await body();
@@ -34,6 +33,15 @@ export async function longestTaskCpu(page: Page, body: () => Promise<void>): Pro
     await complete;
     await cdp.detach();
   }
+  return events;
+}
+
+/**
+ * Records Chromium's top-level tasks (CDP tracing, category `toplevel`) while `body` runs, and
+ * returns the largest thread CPU time among the page's main-thread tasks over 50 ms (0: none).
+ */
+export async function longestTaskCpu(page: Page, body: () => Promise<void>): Promise<number> {
+  const events = await trace(page, ["toplevel"], body);
   const mains = new Set<string>();
   for (const e of events)
     if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mains.add(`${e.pid}:${e.tid}`);
@@ -57,4 +65,37 @@ export async function taskCpuIf(traced: boolean, page: Page, body: () => Promise
   if (traced) return longestTaskCpu(page, body);
   await body();
   return 0;
+}
+
+/**
+ * The CPU time of each thread of the page's renderer process between the probe's marks
+ * (`bench:edit` → `bench:engine`, probe.ts) while `body` makes one edit: the main thread
+ * ("main"), each worker by its script ("worker", "coreScanWorker"…) and the compositor. Tasks
+ * that straddle a mark count in proportion.
+ */
+export async function threadCpu(page: Page, body: () => Promise<void>): Promise<Map<string, number>> {
+  const events = await trace(page, ["toplevel", "blink.user_timing", "disabled-by-default-devtools.timeline"], body);
+  const mark = (name: string) => events.find((e) => e.name === name);
+  const from = mark("bench:edit");
+  const to = mark("bench:engine");
+  const out = new Map<string, number>();
+  if (!from || !to) return out;
+  const names = new Map<number, string>();
+  for (const e of events) {
+    if (e.pid !== from.pid) continue;
+    if (e.name === "thread_name" && e.args?.name)
+      names.set(e.tid, e.args.name === "CrRendererMain" ? "main" : e.args.name);
+    if (e.name === "TracingSessionIdForWorker" && e.args?.data?.url && e.args.data.workerThreadId !== undefined) {
+      const script = e.args.data.url.replace(/^.*\//, "").replace(/-[A-Za-z0-9_-]{8}\.js$/, "");
+      names.set(e.args.data.workerThreadId, script);
+    }
+  }
+  for (const e of events) {
+    if (e.pid !== from.pid || e.ph !== "X" || e.name !== "ThreadControllerImpl::RunTask" || !e.dur) continue;
+    const overlap = Math.min(e.ts + e.dur, to.ts) - Math.max(e.ts, from.ts);
+    if (overlap <= 0) continue;
+    const name = names.get(e.tid) ?? `thread ${e.tid}`;
+    out.set(name, (out.get(name) ?? 0) + ((e.tdur ?? 0) * (overlap / e.dur)) / 1000);
+  }
+  return out;
 }
