@@ -16,14 +16,16 @@
  * Figures are printed, never asserted. Options: `--sizes 4x300,16x8192` (rows × tokens, dense
  * preset), `--backends wasm,webgpu`, `--edits gamma-typed,gamma-slider,lambda-slider,chunk-step,stroke`,
  * `--repeats N` (default 10 at sizes up to 65,536 tokens, 5 above), `--cold N` (first visits per
- * backend, default 5; 0 skips them), `--json FILE` (every sample).
+ * backend, default 5; 0 skips them), `--strategy chunked|two-level|fused|per-token` (the engine's, for
+ * the edits; default chunked, slime's), `--json FILE` (every sample).
  */
 import { execSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Browser, Page } from "@playwright/test";
-import type { PlaygroundState } from "../src/io/playgroundState";
+import { STRATEGIES, type Strategy } from "../src/engine/strategy";
+import type { Estimator, PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "../src/io/presets";
 import { encodeState } from "../src/io/shareLink";
 import { launchChromium, ORIGIN, OUT_DIR, startServer, stopServer } from "./previewServer";
@@ -42,6 +44,8 @@ const { values: options } = parseArgs({
     edits: { type: "string", default: EDIT_IDS.join(",") },
     repeats: { type: "string" },
     cold: { type: "string", default: "5" },
+    strategy: { type: "string", default: "chunked" },
+    estimator: { type: "string", default: "discounted" },
     json: { type: "string" },
   },
 });
@@ -53,6 +57,10 @@ const SIZES = options.sizes.split(",").map((s) => {
 const BACKENDS = options.backends.split(",") as Backend[];
 const EDIT_LIST = options.edits.split(",") as EditId[];
 const COLD = Number(options.cold);
+const STRATEGY = options.strategy as Strategy;
+const ESTIMATOR = options.estimator as Estimator;
+if (!["discounted", "gae", "reinforce_pp"].includes(ESTIMATOR)) throw new Error(`--estimator: ${ESTIMATOR}`);
+if (!STRATEGIES.includes(STRATEGY)) throw new Error(`--strategy: ${STRATEGY} (${STRATEGIES.join(", ")})`);
 for (const b of BACKENDS) if (b !== "wasm" && b !== "webgpu") throw new Error(`--backends: ${b} (wasm, webgpu)`);
 for (const e of EDIT_LIST) if (!EDIT_IDS.includes(e)) throw new Error(`--edits: ${e} (${EDIT_IDS.join(", ")})`);
 if (!(COLD >= 0)) throw new Error("--cold N: first visits per backend, 0 or more");
@@ -65,16 +73,22 @@ function repeatsAt(cells: number): number {
   return cells > LARGE ? 5 : 10;
 }
 
-function benchState(estimator: Edit["estimator"], backend: Backend, rows: number, tokens: number): PlaygroundState {
+function benchState(estimator: Estimator, backend: Backend, rows: number, tokens: number): PlaygroundState {
   return {
     ...BASE_SETTINGS,
     estimator,
     backend,
+    strategy: STRATEGY,
     data: { source: "preset", preset: "dense", seed: 7, rows, tokens, ragged: false },
   };
 }
 
 const load1 = () => loadavg()[0];
+const ESTIMATOR_NAMES: Record<Estimator, string> = {
+  discounted: "discounted",
+  gae: "GAE",
+  reinforce_pp: "REINFORCE++",
+};
 
 /** The samples of one row of the tables. */
 interface Row {
@@ -105,13 +119,15 @@ async function open(browser: Browser, state: PlaygroundState, traced: boolean) {
 /** Makes each edit of `edits` `repeats` times, interleaved, on an open page; one Row per edit. */
 async function runEdits(
   page: Page,
+  estimator: Estimator,
   edits: Edit[],
   repeats: number,
   traced: boolean,
   base: Omit<Row, "what" | "timings" | "cpuMs">,
 ) {
   const rows = edits.map((edit): Row => ({ ...base, what: edit.label, timings: [], cpuMs: [] }));
-  const gae = edits.some((e) => e.estimator === "gae");
+  // GAE and REINFORCE++ pages have the library conventions too: the next edit waits for them.
+  const gae = estimator !== "discounted";
   const quiet = traced ? 1000 : 300;
   await settle(page, gae ? 0 : null, quiet);
   for (let rep = 0; rep < repeats; rep++) {
@@ -121,7 +137,7 @@ async function runEdits(
       await arm(page, edit.trigger(rep));
       let t: Timing | undefined;
       const body = async () => {
-        await edit.act(page, rep);
+        await edit.act(page, rep, estimator);
         t = await timing(page);
       };
       const cpu = await taskCpuIf(traced, page, body);
@@ -179,8 +195,10 @@ try {
     const traced = cells > LARGE;
     const repeats = repeatsAt(cells);
     for (const backend of BACKENDS) {
-      for (const estimator of ["discounted", "gae"] as const) {
-        const group = edits.filter((e) => e.estimator === estimator);
+      // The edits on a page of the estimator asked for, then λ's on a GAE page (the same page for GAE).
+      const pages = [...new Set<Estimator>([ESTIMATOR, ...(edits.some((e) => e.gaeOnly) ? (["gae"] as const) : [])])];
+      for (const estimator of pages) {
+        const group = edits.filter((e) => (e.gaeOnly ? estimator === "gae" : estimator === ESTIMATOR));
         if (group.length === 0) continue;
         const load = load1();
         const { page, opening, cpu } = await open(
@@ -188,13 +206,14 @@ try {
           benchState(estimator, backend, size.rows, size.tokens),
           traced,
         );
-        const what = `opening the batch${estimator === "gae" ? " (GAE)" : ""}`;
+        const what = `opening the batch${estimator === "discounted" ? "" : ` (${ESTIMATOR_NAMES[estimator]})`}`;
         openingRows.push({ size: size.name, backend, what, load, timings: [opening], cpuMs: traced ? [cpu] : [] });
         if (!floors.has(size.name)) {
-          await settle(page, estimator === "gae" ? 0 : null, 300);
+          await settle(page, estimator === "discounted" ? null : 0, 300);
           floors.set(size.name, await computeFloorMs(page, size.rows, size.tokens));
         }
-        editRows.push(...(await runEdits(page, group, repeats, traced, { size: size.name, backend, load })));
+        const base = { size: size.name, backend, load };
+        editRows.push(...(await runEdits(page, estimator, group, repeats, traced, base)));
         await page.close();
       }
     }
@@ -210,7 +229,7 @@ try {
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(1)).join(", ");
   const noDrawn = [...editRows, ...openingRows].some((r) => r.timings.some((t) => !t.hasDrawn));
   console.log(
-    `## bench:ui, ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, ${OUT_DIR}/, Chromium ${browser.version()}, ` +
+    `## bench:ui, ${new Date().toISOString().slice(0, 10)}, commit ${commit()}, ${OUT_DIR}/, ${ESTIMATOR_NAMES[ESTIMATOR]}, strategy ${STRATEGY}, Chromium ${browser.version()}, ` +
       `${cpus().length} CPUs, load average ${fmtLoad(loadStart)} at the start, ${fmtLoad(loadavg())} at the end ` +
       `(${Math.round((Date.now() - started) / 1000)} s)\n`,
   );

@@ -216,7 +216,7 @@ async function record(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
   try {
     const state = {
       ...BASE_SETTINGS,
-      estimator: edit.estimator,
+      estimator: edit.gaeOnly ? ("gae" as const) : ("discounted" as const),
       backend,
       data: { source: "preset" as const, preset: "dense" as const, seed: 7, rows, tokens, ragged: false },
     };
@@ -224,7 +224,7 @@ async function record(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
     await page.addInitScript(PROBE_SCRIPT);
     await page.goto(`${ORIGIN}/?s=${encodeState(state)}`);
     await timing(page);
-    const gae = edit.estimator === "gae";
+    const gae = edit.gaeOnly === true;
     await settle(page, gae ? 0 : null, 1500);
     const repeats = Number(options.repeats);
     const windows: Window[] = [];
@@ -233,7 +233,7 @@ async function record(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
         await edit.prepare?.(page);
         const conventions = gae ? await conventionRuns(page) : null;
         await arm(page, edit.trigger(rep));
-        await edit.act(page, rep);
+        await edit.act(page, rep, edit.gaeOnly ? "gae" : "discounted");
         const t = await timing(page);
         const eventAt = await page.evaluate(
           () => (window as unknown as { __uiProbe: { eventAt: number } }).__uiProbe.eventAt,

@@ -3,19 +3,20 @@
  * probe's trigger, probe.ts). Every repeat changes the value (they alternate), so every edit runs.
  */
 import type { Page } from "@playwright/test";
+import type { Estimator } from "../../src/io/playgroundState";
 import type { Trigger } from "./probe";
 
 export interface Edit {
   id: EditId;
   /** As the tables name it. */
   label: string;
-  /** The estimator of the page it is made on (λ exists for GAE only). */
-  estimator: "discounted" | "gae";
+  /** Made on a GAE page whatever estimator is asked for (λ exists for GAE only). */
+  gaeOnly?: true;
   /** The event that starts it, for repeat `rep`. */
   trigger(rep: number): Trigger;
   /** Done before arming (focusing a control), not timed. */
   prepare?(page: Page): Promise<void>;
-  act(page: Page, rep: number): Promise<void>;
+  act(page: Page, rep: number, estimator: Estimator): Promise<void>;
 }
 
 export const EDIT_IDS = ["gamma-typed", "gamma-slider", "lambda-slider", "chunk-step", "stroke"] as const;
@@ -27,7 +28,6 @@ export const EDITS: Record<EditId, Edit> = {
   "gamma-typed": {
     id: "gamma-typed",
     label: "γ typed + Enter",
-    estimator: "discounted",
     trigger: () => ({ type: "keydown", key: "Enter" }),
     // Off the slider's stops, so that the slider step after it always changes γ.
     act: async (page, rep) => {
@@ -39,7 +39,6 @@ export const EDITS: Record<EditId, Edit> = {
   "gamma-slider": {
     id: "gamma-slider",
     label: "γ slider step",
-    estimator: "discounted",
     trigger: (rep) => ({ type: "keydown", key: arrow(rep) }),
     prepare: (page) => page.getByLabel("γ stop").focus(),
     act: (page, rep) => page.getByLabel("γ stop").press(arrow(rep)),
@@ -47,7 +46,7 @@ export const EDITS: Record<EditId, Edit> = {
   "lambda-slider": {
     id: "lambda-slider",
     label: "λ slider step (GAE)",
-    estimator: "gae",
+    gaeOnly: true,
     trigger: (rep) => ({ type: "keydown", key: arrow(rep) }),
     prepare: (page) => page.getByRole("slider", { name: "λ", exact: true }).focus(),
     act: (page, rep) => page.getByRole("slider", { name: "λ", exact: true }).press(arrow(rep)),
@@ -55,7 +54,6 @@ export const EDITS: Record<EditId, Edit> = {
   "chunk-step": {
     id: "chunk-step",
     label: "chunk-size step",
-    estimator: "discounted",
     trigger: () => ({ type: "click" }),
     act: (page, rep) =>
       page.getByRole("button", { name: rep % 2 === 0 ? /^Double the chunk size/ : /^Halve the chunk size/ }).click(),
@@ -63,18 +61,20 @@ export const EDITS: Record<EditId, Edit> = {
   stroke: {
     id: "stroke",
     label: "stroke in the editor",
-    estimator: "discounted",
     trigger: () => ({ type: "pointerup" }),
-    prepare: (page) => page.locator('canvas[data-lane="rewards"]').scrollIntoViewIfNeeded(),
-    act: (page, rep) => stroke(page, rep),
+    prepare: (page) => page.locator("canvas[data-lane]").first().scrollIntoViewIfNeeded(),
+    act: (page, rep, estimator) => stroke(page, rep, estimator),
   },
 };
 
-/** A drag across the rewards lane, 40 moves a frame apart; the edit is the release (pointerup). */
-async function stroke(page: Page, rep: number): Promise<void> {
-  const lane = page.locator('canvas[data-lane="rewards"]');
+/**
+ * A drag across the first lane (the rewards; REINFORCE++ rows are drawn in their KL lane, the
+ * reward being the row's outcome), 40 moves a frame apart; the edit is the release (pointerup).
+ */
+async function stroke(page: Page, rep: number, estimator: Estimator): Promise<void> {
+  const lane = page.locator(`canvas[data-lane="${estimator === "reinforce_pp" ? "kl" : "rewards"}"]`);
   const box = await lane.boundingBox();
-  if (!box) throw new Error("the rewards lane is not drawn");
+  if (!box) throw new Error("the lane is not drawn");
   await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.5);
   await page.mouse.down();
   for (let i = 1; i <= 40; i++) {

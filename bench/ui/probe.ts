@@ -35,6 +35,7 @@ export const PROBE_SCRIPT = `(() => {
     probe.drawnAt = null;
     probe.drawnSource = null;
     probe.engineAt = null;
+    probe.heatmapAt = null;
     probe.hasDrawnAttr = null;
     probe.pending = { drawn: false, engine: false };
     probe.longTasks.length = 0;
@@ -62,8 +63,16 @@ export const PROBE_SCRIPT = `(() => {
   const settle = () => {
     if (probe.drawnAt !== null && probe.engineAt !== null) probe.finish();
   };
-  const check = () => {
+  const check = (records) => {
     if (probe.eventAt === null) return;
+    // The results' heatmap redrew its canvas (it reports each drawing's time): for the A/B harness.
+    if (probe.heatmapAt === null && records.some((r) => r.attributeName === "data-draw-ms" && r.target.closest('[data-testid="results"]'))) {
+      probe.heatmapAt = -1;
+      requestAnimationFrame(() => {
+        probe.heatmapAt = performance.now();
+        performance.mark("bench:heatmap");
+      });
+    }
     const el = results();
     if (!el) return;
     const drawnAttr = el.getAttribute("data-drawn");
@@ -91,7 +100,7 @@ export const PROBE_SCRIPT = `(() => {
   new MutationObserver(check).observe(document, {
     subtree: true,
     attributes: true,
-    attributeFilter: ["data-drawn", "data-run", "aria-busy", "data-source"],
+    attributeFilter: ["data-drawn", "data-run", "aria-busy", "data-source", "data-draw-ms"],
   });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push(Math.round(entry.duration));
@@ -116,6 +125,8 @@ export interface Timing {
   inputDelayMs: number;
   /** Main-thread tasks over 50 ms from arming to the engine's result, longest first. */
   longTasks: number[];
+  /** Input event → the frame after the results' heatmap first redrew its canvas (NaN if it did not). */
+  heatmapMs: number;
   /** Whether the page has `data-drawn` (false: the first redraw is the engine's result). */
   hasDrawn: boolean;
   /** The engine's own time for the run, as the summary shows it (`run-time`: in the worker, validation to read-back). */
@@ -128,6 +139,7 @@ interface ProbeState {
   drawnAt: number | null;
   drawnSource: string | null;
   engineAt: number | null;
+  heatmapAt: number | null;
   hasDrawnAttr: boolean | null;
   longTasks: number[];
   done: Promise<void>;
@@ -154,10 +166,19 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
     clearTimeout(timer);
   }
   const p = await page.evaluate(() => {
-    const { eventAt, handlerAt, drawnAt, drawnSource, engineAt, hasDrawnAttr, longTasks } = (
+    const { eventAt, handlerAt, drawnAt, drawnSource, engineAt, heatmapAt, hasDrawnAttr, longTasks } = (
       window as unknown as ProbeWindow
     ).__uiProbe;
-    return { eventAt, handlerAt, drawnAt, drawnSource, engineAt, hasDrawnAttr, longTasks: longTasks.slice() };
+    return {
+      eventAt,
+      handlerAt,
+      drawnAt,
+      drawnSource,
+      engineAt,
+      heatmapAt,
+      hasDrawnAttr,
+      longTasks: longTasks.slice(),
+    };
   });
   const at = p.eventAt ?? 0;
   const run = await page.getByTestId("run-time").textContent();
@@ -165,9 +186,29 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
     firstMs: (p.drawnAt ?? 0) - at,
     firstSource: p.drawnSource ?? "?",
     engineMs: (p.engineAt ?? 0) - at,
+    heatmapMs: p.heatmapAt !== null && p.heatmapAt >= 0 ? p.heatmapAt - at : Number.NaN,
     inputDelayMs: (p.handlerAt ?? at) - at,
     longTasks: p.longTasks.sort((a, b) => b - a),
     hasDrawn: p.hasDrawnAttr === true,
     runMs: Number.parseFloat(run ?? "") * (run?.endsWith(" s") ? 1000 : 1),
   };
+}
+
+/**
+ * Input event → the frame after the results' heatmap redrew its canvas, waiting for it up to
+ * `timeoutMs` (a page whose aria-busy cleared before its heatmap was drawn; NaN if it never was).
+ */
+export async function heatmapTime(page: Page, timeoutMs = 10_000): Promise<number> {
+  try {
+    await page.waitForFunction(() => ((window as unknown as ProbeWindow).__uiProbe.heatmapAt ?? -1) >= 0, undefined, {
+      timeout: timeoutMs,
+      polling: 50,
+    });
+  } catch {
+    return Number.NaN;
+  }
+  return page.evaluate(() => {
+    const p = (window as unknown as ProbeWindow).__uiProbe;
+    return (p.heatmapAt ?? 0) - (p.eventAt ?? 0);
+  });
 }

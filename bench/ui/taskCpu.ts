@@ -69,15 +69,19 @@ export async function taskCpuIf(traced: boolean, page: Page, body: () => Promise
 
 /**
  * The CPU time of each thread of the page's renderer process between the probe's marks
- * (`bench:edit` → `bench:engine`, probe.ts) while `body` makes one edit: the main thread
- * ("main"), each worker by its script ("worker", "coreScanWorker"…) and the compositor. Tasks
+ * (`bench:edit` → `bench:engine` or `bench:heatmap`, the later, probe.ts) while `body` makes one edit: the main thread
+ * ("main"), each worker by its script ("worker", "coreScanWorker"…), the compositor, and the GPU
+ * process's threads together (tasks only: SwiftShader's own threads are not in the trace). Tasks
  * that straddle a mark count in proportion.
  */
 export async function threadCpu(page: Page, body: () => Promise<void>): Promise<Map<string, number>> {
   const events = await trace(page, ["toplevel", "blink.user_timing", "disabled-by-default-devtools.timeline"], body);
   const mark = (name: string) => events.find((e) => e.name === name);
   const from = mark("bench:edit");
-  const to = mark("bench:engine");
+  // Until the engine's result is drawn, or the heatmap, whichever comes later (a page whose
+  // aria-busy cleared before its heatmap was drawn).
+  const ends = [mark("bench:engine"), mark("bench:heatmap")].filter((e) => e !== undefined);
+  const to = ends.sort((a, b) => b.ts - a.ts)[0];
   const out = new Map<string, number>();
   if (!from || !to) return out;
   const names = new Map<number, string>();
@@ -90,11 +94,17 @@ export async function threadCpu(page: Page, body: () => Promise<void>): Promise<
       names.set(e.args.data.workerThreadId, script);
     }
   }
+  // The GPU process rasters and composites the page (in software here) and runs SwiftShader's
+  // WebGPU: its threads are summed as one.
+  const gpu = new Set(
+    events.filter((e) => e.name === "process_name" && e.args?.name === "GPU Process").map((e) => e.pid),
+  );
   for (const e of events) {
-    if (e.pid !== from.pid || e.ph !== "X" || e.name !== "ThreadControllerImpl::RunTask" || !e.dur) continue;
+    if (e.ph !== "X" || e.name !== "ThreadControllerImpl::RunTask" || !e.dur) continue;
+    if (e.pid !== from.pid && !gpu.has(e.pid)) continue;
     const overlap = Math.min(e.ts + e.dur, to.ts) - Math.max(e.ts, from.ts);
     if (overlap <= 0) continue;
-    const name = names.get(e.tid) ?? `thread ${e.tid}`;
+    const name = gpu.has(e.pid) ? "GPU process" : (names.get(e.tid) ?? `thread ${e.tid}`);
     out.set(name, (out.get(name) ?? 0) + ((e.tdur ?? 0) * (overlap / e.dur)) / 1000);
   }
   return out;
