@@ -1,5 +1,5 @@
 import * as Comlink from "comlink";
-import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { Implementation, ScanProblem } from "../../core";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
@@ -233,12 +233,11 @@ export function usePlaygroundCompute(
     const batch = describeBatch(committed, committedRows);
     runPlayground(committed, committedRows, control)
       .then((result) => {
-        // A transition: React may spread drawing the charts and the heatmap over several frames,
-        // and aria-busy only clears once they show the new figures.
-        startTransition(() => {
-          dispatch({ type: "final", id, result });
-          setLiveRow(null);
-        });
+        // A plain update, not a transition (which rendered it in 5 ms slices, a task each): the
+        // results panel stages a big result's charts and heatmap itself, and aria-busy only
+        // clears once they show the new figures.
+        dispatch({ type: "final", id, result });
+        setLiveRow(null);
       })
       .catch((reason: unknown) => {
         if (runId.current !== id) return;

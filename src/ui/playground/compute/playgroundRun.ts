@@ -316,9 +316,9 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * The whole batch, a slice per task: tables, summary and what ran. It starts in a task of its own
- * (the edit that asked for it has its own rendering to finish first) and stops with
- * SupersededError at the first pause after a newer request exists.
+ * The whole batch, a slice per task: tables, summary and what ran. Its first slice runs now, so
+ * that the engine's request goes out in the task that asked for the run (when the inputs are
+ * built already); it stops with SupersededError at the first pause after a newer request exists.
  */
 export function runPlayground(
   state: PlaygroundState,
@@ -333,7 +333,7 @@ export function runPlayground(
     chunked: control.solveChunked,
     bounds: control.solveBounds ?? ((problem, implementation) => outputErrorBounds(problem, implementation)),
   };
-  return pause().then(() => finishSliced(playgroundSteps(state, rows, solvers, control.onPhase), pause));
+  return finishSliced(playgroundSteps(state, rows, solvers, control.onPhase), pause);
 }
 
 /** What core's chunked scan on this thread is called on screen, by the precision asked for. */

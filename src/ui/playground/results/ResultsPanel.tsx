@@ -1,4 +1,4 @@
-import { memo, type Ref, useCallback, useEffect, useMemo, useRef } from "react";
+import { memo, type Ref, useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
 import { chunkStarts } from "../../charts/chunkBoundaries";
@@ -63,7 +63,9 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const settled = useMemo(() => rowView(errorResult, selectedRow, output), [errorResult, selectedRow, output]);
   const heatmapStarts = useMemo(() => chunkStartsOf(heatmapResult), [heatmapResult]);
   const { onDrawn } = props;
-  useEffect(() => {
+  // A layout effect: a result drawn whole (not staged) is reported in the commit that draws it,
+  // so the page's "drawn" mark is in the frame the charts first show it.
+  useLayoutEffect(() => {
     if (heatmapResult === result) onDrawn(result);
   }, [heatmapResult, result, onDrawn]);
   // The error chart shows its own (one task older) result while it catches up, if it is the same row.
