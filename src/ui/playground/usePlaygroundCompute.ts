@@ -12,6 +12,7 @@ import {
   type ResultSource,
   type RunKey,
   sameInputs,
+  sameKey,
   viewOf,
 } from "./compute/computeMachine";
 import type { CoreScanClient } from "./compute/coreScanClient";
@@ -188,14 +189,15 @@ export function usePlaygroundCompute(
   const targetSettings = settingsKey(target.state);
   // A layout effect: a teaching-size batch, computed here at once, is drawn before the browser
   // paints the edit's frame (the final result itself for core's precisions).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key's fields stand for the target state and rows.
+  const targetData = target.state.data;
+  const isDraft = drafted !== null;
+  // What the page asks for now; the machine hears of it in the layout effect below.
+  const key = useMemo<RunKey>(
+    () => ({ settings: targetSettings, data: targetData, engine: engineKey, draft: isDraft }),
+    [targetSettings, targetData, engineKey, isDraft],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
   useLayoutEffect(() => {
-    const key: RunKey = {
-      settings: targetSettings,
-      data: target.state.data,
-      engine: engineKey,
-      draft: drafted !== null,
-    };
     let atOnce: AtOnce<PlaygroundResult> | undefined;
     const source = needsEngine || drafted ? "preview" : "final";
     const kept = shown.current && sameInputs(shown.current.key, key) ? shown.current : null;
@@ -212,7 +214,7 @@ export function usePlaygroundCompute(
       }
     }
     dispatch({ type: "want", key, now: performance.now(), atOnce });
-  }, [targetSettings, target.state.data, engineKey, drafted !== null, small]);
+  }, [key, small]);
 
   const run = machine.run;
   // The final result: the engine's (float32-engine), or core's worker's at big sizes.
@@ -312,9 +314,13 @@ export function usePlaygroundCompute(
   }, [solver, draft, drafted, rowInFlight]);
 
   const slow = run !== null && slowRun === run.id;
-  return useMemo(
-    () => ({
-      ...viewOf(machine),
+  return useMemo(() => {
+    const view = viewOf(machine);
+    return {
+      ...view,
+      // Not settled from the commit of an edit on, before the machine has heard of it in the layout
+      // effect: the conventions, which wait for the page's run to settle, must not start in between.
+      settled: view.settled && sameKey(machine.wanted, key),
       liveRow,
       slow,
       drafting: machine.run?.key.draft ?? false,
@@ -327,9 +333,8 @@ export function usePlaygroundCompute(
       cancel,
       rerun,
       drawn,
-    }),
-    [machine, liveRow, slow, cancel, rerun, drawn],
-  );
+    };
+  }, [machine, key, liveRow, slow, cancel, rerun, drawn]);
 }
 
 function messageOf(reason: unknown): string {
