@@ -8,7 +8,8 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 
-interface TraceEvent {
+/** One event of a Chromium trace, with the fields the benches read. */
+export interface TraceEvent {
   name: string;
   cat?: string;
   ph: string;
@@ -24,14 +25,55 @@ interface TraceEvent {
       startTime?: number;
       cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] };
       timeDeltas?: number[];
+      type?: string;
+      url?: string;
+      workerThreadId?: number;
     };
   };
 }
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   parent?: number;
   callFrame: { functionName?: string; url?: string; lineNumber?: number };
+}
+
+/** Records a Chromium trace of the given categories (CDP tracing) while `body` runs. */
+export async function recordTrace(page: Page, categories: string[], body: () => Promise<void>): Promise<TraceEvent[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  await cdp.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: { includedCategories: [...new Set([...categories, "__metadata"])] },
+  });
+  try {
+    await body();
+  } finally {
+    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.end");
+    await complete;
+    await cdp.detach();
+  }
+  return events;
+}
+
+/** Chromium's top-level tasks in a trace (category `toplevel`). */
+export function runTasksOf(events: TraceEvent[]): TraceEvent[] {
+  return events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.dur !== undefined);
+}
+
+/** The page's main thread, as `pid:tid`: the renderer main thread that ran the most (undefined: none). */
+export function pageMainThread(events: TraceEvent[]): string | undefined {
+  const mains = new Set<string>();
+  for (const e of events)
+    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mains.add(`${e.pid}:${e.tid}`);
+  const busy = new Map<string, number>();
+  for (const e of runTasksOf(events)) {
+    const key = `${e.pid}:${e.tid}`;
+    if (mains.has(key)) busy.set(key, (busy.get(key) ?? 0) + (e.dur ?? 0));
+  }
+  return [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 /** One main-thread task: wall and CPU time in ms, and what it did (with `profile`). */
@@ -52,7 +94,7 @@ export interface Trace {
   events: TraceEvent[];
 }
 
-const BASE = ["toplevel", "blink.user_timing", "__metadata"];
+const BASE = ["toplevel", "blink.user_timing"];
 const PROFILE = ["devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-v8.cpu_profiler"];
 
 /**
@@ -64,36 +106,10 @@ export async function traceTasks(
   body: () => Promise<void>,
   options: { mark: string; minMs?: number; profile?: boolean; path?: string },
 ): Promise<Trace> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: { includedCategories: options.profile ? [...BASE, ...PROFILE] : BASE },
-  });
-  try {
-    await body();
-  } finally {
-    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-    await cdp.send("Tracing.end");
-    await complete;
-    await cdp.detach();
-  }
+  const events = await recordTrace(page, options.profile ? [...BASE, ...PROFILE] : BASE, body);
   if (options.path) writeFileSync(options.path, JSON.stringify({ traceEvents: events }));
-
-  const mains = new Set<string>();
-  for (const e of events)
-    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mains.add(`${e.pid}:${e.tid}`);
-  const runTasks = events.filter(
-    (e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.dur !== undefined,
-  );
-  // The page's main thread: the renderer main thread that ran the most.
-  const busy = new Map<string, number>();
-  for (const e of runTasks) {
-    const key = `${e.pid}:${e.tid}`;
-    if (mains.has(key)) busy.set(key, (busy.get(key) ?? 0) + (e.dur ?? 0));
-  }
-  const main = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const runTasks = runTasksOf(events);
+  const main = pageMainThread(events);
   const onMain = (e: TraceEvent) => `${e.pid}:${e.tid}` === main;
   const markTs = events.find((e) => e.name === options.mark && onMain(e))?.ts ?? 0;
   const minUs = (options.minMs ?? 50) * 1000;

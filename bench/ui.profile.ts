@@ -15,10 +15,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import type { Page } from "@playwright/test";
 import { BASE_SETTINGS } from "../src/io/presets";
 import { encodeState } from "../src/io/shareLink";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
+import { type ProfileNode, recordTrace, type TraceEvent } from "./trace";
 import { conventionRuns, EDITS, type EditId, settle } from "./ui/edits";
 import { arm, PROBE_SCRIPT, timing } from "./ui/probe";
 
@@ -40,61 +40,15 @@ const edit = EDITS[options.edit as EditId];
 if (!edit) throw new Error(`--edit: ${options.edit}`);
 const backend = options.backend as "wasm" | "webgpu";
 
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  id?: string;
-  args?: {
-    name?: string;
-    data?: {
-      startTime?: number;
-      cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] };
-      timeDeltas?: number[];
-      type?: string;
-    };
-  };
-}
-
-interface ProfileNode {
-  id: number;
-  parent?: number;
-  callFrame: { functionName: string; url: string; lineNumber?: number };
-}
-
-async function traced(page: Page, body: () => Promise<void>): Promise<TraceEvent[]> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: {
-      includedCategories: [
-        "toplevel",
-        "__metadata",
-        "devtools.timeline",
-        "v8.execute",
-        "blink.user_timing",
-        "disabled-by-default-v8.cpu_profiler",
-        "disabled-by-default-devtools.timeline",
-      ],
-    },
-  });
-  try {
-    await body();
-  } finally {
-    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-    await cdp.send("Tracing.end");
-    await complete;
-    await cdp.detach();
-  }
-  return events;
-}
+/** Every category the breakdown reads: tasks, timeline events, V8's samples and the probe's marks. */
+const CATEGORIES = [
+  "toplevel",
+  "devtools.timeline",
+  "v8.execute",
+  "blink.user_timing",
+  "disabled-by-default-v8.cpu_profiler",
+  "disabled-by-default-devtools.timeline",
+];
 
 const key = (e: { pid: number; tid: number }) => `${e.pid}:${e.tid}`;
 const base = (url: string | undefined) =>
@@ -190,7 +144,7 @@ function stepOf(node: ProfileNode, nodes: Map<number, ProfileNode>): string {
   let comlink = false;
   let recharts = false;
   for (let n: ProfileNode | undefined = node; n; n = n.parent !== undefined ? nodes.get(n.parent) : undefined) {
-    const name = n.callFrame.functionName;
+    const name = n.callFrame.functionName ?? "";
     for (const [pattern, step] of STEPS) if (pattern.test(name)) return step;
     if (/\/index[-.][^/]*js$|react-dom/.test(n.callFrame.url ?? "")) react = true;
     // Recharts lands in the chunk Rollup names after useWidth (the charts' shared chunk).
@@ -228,7 +182,7 @@ async function record(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
     await settle(page, gae ? 0 : null, 1500);
     const repeats = Number(options.repeats);
     const windows: Window[] = [];
-    const events = await traced(page, async () => {
+    const events = await recordTrace(page, CATEGORIES, async () => {
       for (let rep = 0; rep < repeats; rep++) {
         await edit.prepare?.(page);
         const conventions = gae ? await conventionRuns(page) : null;
@@ -260,7 +214,7 @@ if (options.trace && !options.read) writeFileSync(options.trace, JSON.stringify(
   const names = new Map<string, string>();
   for (const e of events) if (e.name === "thread_name" && e.args?.name) names.set(key(e), e.args.name);
   const marks = events
-    .filter((e) => e.name === "bench:edit" && e.cat.includes("user_timing"))
+    .filter((e) => e.name === "bench:edit" && e.cat?.includes("user_timing"))
     .sort((a, b) => a.ts - b.ts);
   const samples = samplesOf(events);
   // Label each worker thread by the script its samples run most.

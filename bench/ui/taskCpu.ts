@@ -3,56 +3,16 @@
  * machine a task's wall time grows with the load (the thread waits for a core), its CPU time much less.
  */
 import type { Page } from "@playwright/test";
-
-interface TraceEvent {
-  name: string;
-  cat?: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { url?: string; workerThreadId?: number } };
-}
-
-/** Records a trace of the given categories while `body` runs. */
-async function trace(page: Page, categories: string[], body: () => Promise<void>): Promise<TraceEvent[]> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: { includedCategories: [...categories, "__metadata"] },
-  });
-  try {
-    await body();
-  } finally {
-    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-    await cdp.send("Tracing.end");
-    await complete;
-    await cdp.detach();
-  }
-  return events;
-}
+import { pageMainThread, recordTrace, runTasksOf } from "../trace";
 
 /**
  * Records Chromium's top-level tasks (CDP tracing, category `toplevel`) while `body` runs, and
  * returns the largest thread CPU time among the page's main-thread tasks over 50 ms (0: none).
  */
 export async function longestTaskCpu(page: Page, body: () => Promise<void>): Promise<number> {
-  const events = await trace(page, ["toplevel"], body);
-  const mains = new Set<string>();
-  for (const e of events)
-    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mains.add(`${e.pid}:${e.tid}`);
-  // The page's main thread: the renderer main thread that ran the most.
-  const busy = new Map<string, number>();
-  const tasks = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.dur !== undefined);
-  for (const e of tasks) {
-    const key = `${e.pid}:${e.tid}`;
-    if (mains.has(key)) busy.set(key, (busy.get(key) ?? 0) + (e.dur ?? 0));
-  }
-  const main = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const events = await recordTrace(page, ["toplevel"], body);
+  const tasks = runTasksOf(events);
+  const main = pageMainThread(events);
   let cpu = 0;
   for (const e of tasks) {
     if (`${e.pid}:${e.tid}` === main && (e.dur ?? 0) >= 50_000) cpu = Math.max(cpu, (e.tdur ?? 0) / 1000);
@@ -75,7 +35,11 @@ export async function taskCpuIf(traced: boolean, page: Page, body: () => Promise
  * that straddle a mark count in proportion.
  */
 export async function threadCpu(page: Page, body: () => Promise<void>): Promise<Map<string, number>> {
-  const events = await trace(page, ["toplevel", "blink.user_timing", "disabled-by-default-devtools.timeline"], body);
+  const events = await recordTrace(
+    page,
+    ["toplevel", "blink.user_timing", "disabled-by-default-devtools.timeline"],
+    body,
+  );
   const mark = (name: string) => events.find((e) => e.name === name);
   const from = mark("bench:edit");
   // Until the engine's result is drawn, or the heatmap, whichever comes later (a page whose
