@@ -28,6 +28,7 @@ import { STRATEGIES, type Strategy } from "../src/engine/strategy";
 import type { Estimator, PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "../src/io/presets";
 import { encodeState } from "../src/io/shareLink";
+import type { Step } from "../src/ui/stepMarks";
 import { launchChromium, ORIGIN, OUT_DIR, startServer, stopServer } from "./previewServer";
 import { conventionRuns, EDIT_IDS, EDITS, type Edit, type EditId, settle } from "./ui/edits";
 import { computeFloorMs, entryChunk } from "./ui/floors";
@@ -148,6 +149,17 @@ async function runEdits(
   }
   return rows;
 }
+
+/** The steps of the "where the time went" table, in order, with their column names. */
+const STEP_COLUMNS: [Step, string][] = [
+  ["engine-asked", "asked"],
+  ["engine-answered", "answered"],
+  ["result-ready", "result ready"],
+  ["returns-drawn", "returns chart"],
+  ["error-drawn", "error chart"],
+  ["heatmap-drawn", "heatmap"],
+  ["all-drawn", "all drawn"],
+];
 
 const bigSize = new Set(SIZES.filter((s) => s.rows * s.tokens > LARGE).map((s) => s.name));
 
@@ -289,6 +301,27 @@ try {
           r.load.toFixed(1),
         ];
       }),
+    ),
+  );
+  console.log(
+    "\nWhere an edit's time went: input event → each step the page marks (src/ui/stepMarks.ts), median. The chunked " +
+      "side asked for and answered (on the main thread: the engine's worker, or core's worker at big sizes for core's " +
+      "precisions), the final result ready (serial scans, bounds and summary done), then each part of the results " +
+      "drawn with it (the returns chart's lines, the error chart's, the heatmap's canvas) and all of them (aria-busy false). " +
+      "At teaching size the first redraw is core's result, drawn before the engine is asked.\n",
+  );
+  console.log(
+    table(
+      ["size", "backend", "edit", ...STEP_COLUMNS.map(([, label]) => label)],
+      editRows.map((r) => [
+        r.size,
+        r.backend,
+        r.what,
+        ...STEP_COLUMNS.map(([step]) => {
+          const times = r.timings.map((t) => t.steps[step]).filter((x): x is number => x !== undefined);
+          return times.length === r.timings.length ? ms(median(times)) : "–";
+        }),
+      ]),
     ),
   );
   console.log(

@@ -20,6 +20,7 @@
  * (tsx names them) reaches the page.
  */
 import type { Page } from "@playwright/test";
+import { STEP_PREFIX, type Step } from "../../src/ui/stepMarks";
 
 export const PROBE_SCRIPT = `(() => {
   const probe = { trigger: null, base: { drawn: 0, run: 0 }, longTasks: [] };
@@ -131,6 +132,8 @@ export interface Timing {
   hasDrawn: boolean;
   /** The engine's own time for the run, as the summary shows it (`run-time`: in the worker, validation to read-back). */
   runMs: number;
+  /** Input event → each step the page marked (src/ui/stepMarks.ts), its newest mark; absent steps did not happen. */
+  steps: Partial<Record<Step, number>>;
 }
 
 interface ProbeState {
@@ -182,6 +185,15 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
   });
   const at = p.eventAt ?? 0;
   const run = await page.getByTestId("run-time").textContent();
+  // The page's own step marks (src/ui/stepMarks.ts) of this edit: the newest of each, after the event.
+  const marks = await page.evaluate(
+    ([prefix, from]) =>
+      performance
+        .getEntriesByType("mark")
+        .filter((m) => m.name.startsWith(prefix) && m.startTime >= from)
+        .map((m) => [m.name.slice(prefix.length), m.startTime] as const),
+    [STEP_PREFIX, at] as const,
+  );
   return {
     firstMs: (p.drawnAt ?? 0) - at,
     firstSource: p.drawnSource ?? "?",
@@ -191,6 +203,7 @@ export async function timing(page: Page, timeoutMs = 180_000): Promise<Timing> {
     longTasks: p.longTasks.sort((a, b) => b - a),
     hasDrawn: p.hasDrawnAttr === true,
     runMs: Number.parseFloat(run ?? "") * (run?.endsWith(" s") ? 1000 : 1),
+    steps: Object.fromEntries(marks.map(([name, t]) => [name, t - at])),
   };
 }
 

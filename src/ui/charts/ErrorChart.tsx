@@ -1,10 +1,10 @@
-import { type Ref, useMemo, useRef } from "react";
+import { type Ref, useEffect, useMemo, useRef, useState } from "react";
 import { LineChart, YAxis } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { downsampleNotes, errorSeries } from "./chartSeries";
+import { downsampleNotes, errorSeries, type LineData } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
@@ -13,7 +13,7 @@ import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
 import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
-import { usePlotInOwnTask } from "./usePlotInOwnTask";
+import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
@@ -40,6 +40,10 @@ export interface ErrorChartProps {
   height?: number;
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
+  /** When a new plot is drawn (see usePlotInOwnTask; default: in a task of its own). */
+  plotTiming?: PlotTiming;
+  /** Told, once its lines are on screen, each plot of the current data (by its `chunkedError`, the very array of the props). */
+  onDrawn?(chunkedError: ArrayLike<number>): void;
 }
 
 const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
@@ -70,29 +74,40 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  const plot = usePlotInOwnTask(
-    useMemo(
-      () => (
-        <LineChart width={width} height={height} margin={MARGIN}>
-          {valueGrid()}
-          {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-          <YAxis
-            width={PLOT_LEFT}
-            type="number"
-            domain={[series.floor, series.top]}
-            ticks={series.ticks}
-            tickFormatter={decadeLabel}
-            allowDataOverflow
-            {...GIVEN_TICKS}
-          />
-          <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
-          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
-          {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
-        </LineChart>
-      ),
-      [series, width, height],
+  // The line last drawn through recharts' scales, followed only for a page that asks to be told.
+  const tellDrawn = props.onDrawn !== undefined;
+  const [drawnLine, setDrawnLine] = useState<LineData | null>(null);
+  const next = useMemo(
+    () => (
+      <LineChart width={width} height={height} margin={MARGIN}>
+        {valueGrid()}
+        {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
+        <YAxis
+          width={PLOT_LEFT}
+          type="number"
+          domain={[series.floor, series.top]}
+          ticks={series.ticks}
+          tickFormatter={decadeLabel}
+          allowDataOverflow
+          {...GIVEN_TICKS}
+        />
+        <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
+        <PlotLine
+          name="chunked"
+          points={series.chunked}
+          style={SERIES.chunked}
+          onDrawn={tellDrawn ? setDrawnLine : undefined}
+        />
+        {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
+      </LineChart>
     ),
+    [series, width, height, tellDrawn],
   );
+  const plot = usePlotInOwnTask(next, props.plotTiming);
+  const { onDrawn } = props;
+  useEffect(() => {
+    if (plot === next && drawnLine === series.chunked) onDrawn?.(chunkedError);
+  }, [plot, next, drawnLine, series, chunkedError, onDrawn]);
 
   const entries: LegendEntry[] = [
     { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },

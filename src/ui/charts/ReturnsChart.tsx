@@ -12,7 +12,7 @@ import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
 import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
-import { usePlotInOwnTask } from "./usePlotInOwnTask";
+import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
@@ -42,11 +42,11 @@ export interface ReturnsChartProps {
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
   /**
-   * Render the plot as a transition, which React renders in slices of a few milliseconds, instead of
-   * in one task of its own (the default; see usePlotInOwnTask): for a chart mounted alone, whose new
-   * plot nothing else would join (the run view's sample chart).
+   * When a new plot is drawn (see usePlotInOwnTask): in a task of its own (the default), in the
+   * render that brings it (`"now"`: a teaching-size result), or as a transition rendered in slices
+   * (`"slices"`: a chart mounted alone, whose new plot nothing else would join, as the run view's sample chart).
    */
-  plotInSlices?: boolean;
+  plotTiming?: PlotTiming;
   /** Told, once its lines are on screen, each plot of the current data (by its `reference`, the very array of the props). */
   onDrawn?(reference: ArrayLike<number>): void;
 }
@@ -110,7 +110,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
     ),
     [series, width, height, tellDrawn],
   );
-  const plot = usePlotInOwnTask(next, props.plotInSlices);
+  const plot = usePlotInOwnTask(next, props.plotTiming);
   const { onDrawn } = props;
   useEffect(() => {
     if (plot === next && drawnLine === series.reference) onDrawn?.(reference);

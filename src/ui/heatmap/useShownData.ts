@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { runInTasks } from "../budgetedTasks";
 import { type CellErrors, type ErrorMetric, emptyCellErrors, measureRows, type Precision } from "./cellErrors";
 import { type PooledGrid, type PoolInput, poolByMax, poolJob } from "./pooling";
 
@@ -128,39 +129,49 @@ export function measure(data: HeatmapData, bins: Bins): ShownData {
 }
 
 /**
- * The heatmap's data, a task behind the props after the first picture. A new 16 × 8192 result
- * costs tens of milliseconds in cell errors and as much again in pooling and drawing; measured in
- * the task that delivers the result, it would add to the charts' work and make one long task. So
- * the errors are measured a slice of rows per task, then pooled a slice of rows per task, and the picture is drawn in
- * the render that follows, in another. Until then the last picture (and its readouts) stays, consistent with
- * the data it was drawn from. Several results arriving at once are measured once, for the newest.
+ * The heatmap's data. A teaching-size batch (up to CELLS_PER_SLICE cells) is measured in the render
+ * that brings it, so that its picture is drawn in the same frame as the rest of the result. A larger
+ * one lags the props by a task or more: a new 64 × 32768 result costs tens of milliseconds in cell
+ * errors and as much again in pooling and drawing, and measured in the task that delivers the result
+ * it would add to the charts' work and make one long task. So the errors are measured, then pooled,
+ * a slice of rows at a time in tasks of a few milliseconds each (budgetedTasks.ts), and the picture
+ * is drawn in the render that follows. Until then the last picture (and its readouts) stays,
+ * consistent with the data it was drawn from. Several results arriving at once are measured once,
+ * for the newest.
  */
 export function useShownData(props: HeatmapData, bins: Bins): ShownData {
   // A small batch's first picture is drawn at once; a large one's (a 64 × 8192 dump in the run view
   // took 65 ms to measure and 105 ms to draw in the task that mounted it) starts empty and is measured
   // in slices like every later one.
-  const [shown, setShown] = useState(() =>
-    props.rows * props.cols <= FIRST_PICTURE_CELLS ? measure(props, bins) : measure(emptyLike(props), bins),
-  );
+  const picture = useRef<ShownData | null>(null);
+  picture.current ??=
+    props.rows * props.cols <= FIRST_PICTURE_CELLS ? measure(props, bins) : measure(emptyLike(props), bins);
+  if (props.rows * props.cols <= CELLS_PER_SLICE && !sameData(picture.current, props)) {
+    // A pure function of the props, kept to be shown until the next ones are measured.
+    picture.current = measure(props, bins);
+  }
+  // Tells the render that a picture measured in tasks is ready.
+  const [, setMeasured] = useState(0);
   const latest = useRef(props);
   latest.current = props;
   const latestBins = useRef(bins);
   latestBins.current = bins;
+  const shown = picture.current;
   const stale = !sameData(shown, props);
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = props;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the inputs name when to measure; latest holds them
   useEffect(() => {
     if (!stale) return;
-    let id = 0;
     let job: ReturnType<typeof measureJob> | null = null;
-    const slice = () => {
+    return runInTasks(() => {
       job ??= measureJob(latest.current, () => latestBins.current);
       const done = job.step();
-      if (done) setShown(done);
-      else id = window.setTimeout(slice, 0);
-    };
-    id = window.setTimeout(slice, 0);
-    return () => clearTimeout(id);
+      if (done) {
+        picture.current = done;
+        setMeasured((n) => n + 1);
+      }
+      return done !== null;
+    });
   }, [stale, rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision]);
   return shown;
 }

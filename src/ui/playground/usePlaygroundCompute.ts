@@ -4,6 +4,8 @@ import type { Implementation, ScanProblem } from "../../core";
 import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { TASK_BUDGET_MS } from "../budgetedTasks";
+import { markStep } from "../stepMarks";
 import { LatestOnly } from "../workerClient/latestOnly";
 import {
   type AtOnce,
@@ -109,10 +111,16 @@ function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: Latest
     queue.run(async () => {
       if (precision === "float32-engine") {
         // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
-        const run = await engine.runOutputs(forTransfer(problem), strategy);
+        const asked = engine.runOutputs(forTransfer(problem), strategy);
+        markStep("engine-asked");
+        const run = await asked;
+        markStep("engine-answered");
         return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
       }
-      const run = await core.chunked(forTransfer(problem));
+      const asked = core.chunked(forTransfer(problem));
+      markStep("engine-asked");
+      const run = await asked;
+      markStep("engine-answered");
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
 }
@@ -230,6 +238,7 @@ export function usePlaygroundCompute(
       solveChunked: solver,
       solveBounds: bounds,
       isStale: () => runId.current !== id,
+      budgetMs: TASK_BUDGET_MS,
       onPhase: (phase: RunPhase) => dispatch({ type: "phase", id, phase }),
     };
     const batch = describeBatch(committed, committedRows);
@@ -238,6 +247,7 @@ export function usePlaygroundCompute(
         // A plain update, not a transition (which rendered it in 5 ms slices, a task each): the
         // results panel stages a big result's charts and heatmap itself, and aria-busy only
         // clears once they show the new figures.
+        markStep("result-ready");
         dispatch({ type: "final", id, result });
         setLiveRow(null);
       })

@@ -260,7 +260,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             chunkedLabel="slime's stored float32 (the dump)"
             chunkBoundaries={NO_BOUNDARIES}
             lossMask={sample.lossMask}
-            plotInSlices
+            plotTiming="slices"
             onDrawn={setChartDrawn}
           />
           <button type="button" onClick={openInPlayground} data-testid="run-open-playground">

@@ -101,17 +101,20 @@ export class ErrorAccumulator {
       this.floors.set(name, floor);
     }
     const f32 = precision === "float32";
+    // The running figures in locals for the loop (a field written per cell cost about 3× the time).
+    let { cells, nonFiniteChunked, nonFiniteSerial, chunkedOnly, maxAbs, maxRel, maxUlps, overBound } = this;
+    let worstFraction = this.worstFraction?.fraction ?? Number.NaN;
     for (let r = r0; r < r1; r++) {
       const length = Math.min(cols, lengths[r]);
       for (let t = 0; t < length; t++) {
         const i = r * cols + t;
         const a = act[i];
         const e = ref[i];
-        this.cells++;
-        if (!Number.isFinite(a)) this.nonFiniteChunked++;
+        cells++;
+        if (!Number.isFinite(a)) nonFiniteChunked++;
         if (!Number.isFinite(e)) {
           // The reference lost this cell: nothing to measure against.
-          this.nonFiniteSerial++;
+          nonFiniteSerial++;
           continue;
         }
         let abs: number;
@@ -119,7 +122,7 @@ export class ErrorAccumulator {
         let ulps: number;
         if (!Number.isFinite(a)) {
           // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
-          this.chunkedOnly++;
+          chunkedOnly++;
           abs = rel = ulps = Number.POSITIVE_INFINITY;
         } else {
           abs = Math.abs(a - e);
@@ -134,22 +137,31 @@ export class ErrorAccumulator {
           }
         }
         const bound = limit ? limit[i] : undefined;
-        if (abs > this.maxAbs || this.worst === null) {
-          this.maxAbs = abs;
+        if (abs > maxAbs || this.worst === null) {
+          maxAbs = abs;
           this.worst = { output: name, row: r, token: t };
           this.boundAtMax = bound ?? null;
         }
-        if (rel > this.maxRel) this.maxRel = rel;
-        if (ulps > this.maxUlps) this.maxUlps = ulps;
+        if (rel > maxRel) maxRel = rel;
+        if (ulps > maxUlps) maxUlps = ulps;
         if (bound !== undefined) {
-          if (!(abs <= bound)) this.overBound++;
+          if (!(abs <= bound)) overBound++;
           const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
-          if (this.worstFraction === null || fraction > this.worstFraction.fraction) {
+          if (this.worstFraction === null || fraction > worstFraction) {
+            worstFraction = fraction;
             this.worstFraction = { fraction, cell: { output: name, row: r, token: t } };
           }
         }
       }
     }
+    this.cells = cells;
+    this.nonFiniteChunked = nonFiniteChunked;
+    this.nonFiniteSerial = nonFiniteSerial;
+    this.chunkedOnly = chunkedOnly;
+    this.maxAbs = maxAbs;
+    this.maxRel = maxRel;
+    this.maxUlps = maxUlps;
+    this.overBound = overBound;
   }
 
   summary(): ErrorSummary {

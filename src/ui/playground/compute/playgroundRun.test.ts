@@ -168,6 +168,42 @@ describe("runPlayground", () => {
     );
   });
 
+  it("with a time budget works past pause points without yielding, to the same result, and still stops when stale", async () => {
+    let yields = 0;
+    const counted = async () => {
+      yields++;
+    };
+    const sliced = await runPlayground(state, rows, {
+      solveChunked: coreChunked,
+      isStale: () => false,
+      yieldToPage: counted,
+    });
+    const slicedYields = yields;
+    yields = 0;
+    const budgeted = await runPlayground(state, rows, {
+      solveChunked: coreChunked,
+      isStale: () => false,
+      yieldToPage: counted,
+      budgetMs: Number.POSITIVE_INFINITY,
+    });
+    expect(slicedYields).toBeGreaterThan(0);
+    expect(yields).toBe(0);
+    expect(budgeted.summary).toEqual(sliced.summary);
+    expect(Array.from(budgeted.chunked.returns ?? [])).toEqual(Array.from(sliced.chunked.returns ?? []));
+    // A newer request is seen at the next pause point, budget or not.
+    let stale = false;
+    const run = runPlayground(state, rows, {
+      solveChunked: async (...args) => {
+        stale = true;
+        return coreChunked(...args);
+      },
+      isStale: () => stale,
+      yieldToPage: now,
+      budgetMs: Number.POSITIVE_INFINITY,
+    });
+    await expect(run).rejects.toBeInstanceOf(SupersededError);
+  });
+
   it("stops with SupersededError once a newer request exists, and names the row of bad input", async () => {
     let stale = false;
     const run = runPlayground(state, rows, {

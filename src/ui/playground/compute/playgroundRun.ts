@@ -79,6 +79,12 @@ export interface RunControl {
   isStale(): boolean;
   /** Lets the page breathe between steps (default: a macrotask), so no step becomes a long task. */
   yieldToPage?(): Promise<void>;
+  /**
+   * Work on past pause points until this long has passed since the last yield (default 0: yield at
+   * every one). The run's slices are small (a few rows), and a yield at each let every other task
+   * and frame in between: the summary of a 16 × 8192 result took 6–19 ms for 2 ms of work.
+   */
+  budgetMs?: number;
   /** Told what the run is doing as each step starts (the page shows it while busy). */
   onPhase?(phase: RunPhase): void;
 }
@@ -325,8 +331,12 @@ export function runPlayground(
   rows: PlaygroundRow[],
   control: RunControl,
 ): Promise<PlaygroundResult> {
+  const budget = control.budgetMs ?? 0;
+  let since = performance.now();
   const pause = async () => {
+    if (budget > 0 && performance.now() - since < budget && !control.isStale()) return;
     await (control.yieldToPage ?? nextTask)();
+    since = performance.now();
     if (control.isStale()) throw new SupersededError();
   };
   const solvers: Solvers = {

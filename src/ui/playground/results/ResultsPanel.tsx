@@ -1,4 +1,4 @@
-import { memo, type Ref, useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
 import { chunkStarts } from "../../charts/chunkBoundaries";
@@ -7,12 +7,12 @@ import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
-import { useStaged } from "../../useStaged";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
+import { useDrawnParts } from "./useDrawnParts";
 
 /** Where the chunks of a result start (none for the per-token strategy, which has no chunks). */
 export function chunkStartsOf(result: PlaygroundResult): number[] {
@@ -39,7 +39,11 @@ export interface ResultsPanelProps {
   behindNote?: string | null;
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
-  /** Draw a new result in three commits, a task apart (a big batch); else all at once. */
+  /**
+   * A big batch: its charts draw a new result's plots in tasks of their own and its heatmap measures
+   * it in tasks of a few milliseconds. Else (a teaching-size batch) every part draws it in the render
+   * that brings it.
+   */
   staged: boolean;
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
@@ -55,28 +59,19 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const width = useWidth(boxRef, 800);
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
-  // A big result is drawn in three commits, a task apart: the returns chart, then the error chart,
-  // then the heatmap, so that a new 16 × 8192 result is never one long main-thread task. A
-  // teaching-size one is drawn whole, in the frame of the edit.
-  const stages = useStaged(result, 3);
-  const [, errorResult, heatmapResult] = props.staged ? stages : [result, result, result];
-  const settled = useMemo(() => rowView(errorResult, selectedRow, output), [errorResult, selectedRow, output]);
-  const heatmapStarts = useMemo(() => chunkStartsOf(heatmapResult), [heatmapResult]);
-  const { onDrawn } = props;
-  // A layout effect: a result drawn whole (not staged) is reported in the commit that draws it,
-  // so the page's "drawn" mark is in the frame the charts first show it.
-  useLayoutEffect(() => {
-    if (heatmapResult === result) onDrawn(result);
-  }, [heatmapResult, result, onDrawn]);
-  // The error chart shows its own (one task older) result while it catches up, if it is the same row.
-  const errorView = settled && view && settled.length === view.length ? settled : view;
+  // A big result's charts draw their plots in tasks of their own and its heatmap measures it in short
+  // tasks, so that a new 16 × 8192 result is never one long main-thread task; a teaching-size one is
+  // drawn whole, in the frame of the edit.
+  const heatmapStarts = useMemo(() => chunkStartsOf(result), [result]);
+  const drawn = useDrawnParts(result, props.onDrawn, {
+    returns: view && view.length > 0 ? view.reference : null,
+    error: view && view.length > 0 ? view.chunkedError : null,
+    heatmap: result.reference[output] && result.chunked[output] ? result.reference[output] : null,
+  });
+  const timing = props.staged ? "own task" : "now";
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
     [rows, result.rows, result.cols],
-  );
-  const heatmapMasks = useMemo(
-    () => (rows.length === heatmapResult.rows ? maskTable(rows, heatmapResult.cols) : undefined),
-    [rows, heatmapResult.rows, heatmapResult.cols],
   );
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const chunkedLabel = `chunked ${precision} (${result.ran.backend}${result.ran.precision === "float32-engine" ? `, ${result.ran.strategy}` : ""})`;
@@ -100,16 +95,16 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const empty = useMemo(() => new Float64Array(0), []);
   const lesson = useMemo(
     () =>
-      rows.length === heatmapResult.rows
+      rows.length === result.rows
         ? nonFiniteLesson(
             rows,
-            heatmapResult.kind,
-            heatmapResult.cols,
-            heatmapResult.ran.strategy === "per-token" ? null : heatmapResult.ran.chunkSize,
+            result.kind,
+            result.cols,
+            result.ran.strategy === "per-token" ? null : result.ran.chunkSize,
             selectedRow,
           )
         : null,
-    [rows, heatmapResult, selectedRow],
+    [rows, result, selectedRow],
   );
 
   return (
@@ -133,40 +128,45 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             hoverToken={hoverToken}
             onHoverToken={onHoverToken}
             height={200}
+            plotTiming={timing}
+            onDrawn={drawn.returns}
           />
           <ErrorChart
             ref={props.errorRef}
-            chunkedError={errorView?.chunkedError ?? view.chunkedError}
-            serialError={errorView?.serialError ?? view.serialError}
-            bound={errorView?.bound ?? view.bound}
+            chunkedError={view.chunkedError}
+            serialError={view.serialError}
+            bound={view.bound}
             chunkBoundaries={chunkStarts}
             chunkedLabel={`${chunkedLabel} − serial float64`}
             hoverToken={hoverToken}
             onHoverToken={onHoverToken}
             height={130}
+            plotTiming={timing}
+            onDrawn={drawn.error}
           />
         </div>
       ) : (
         <p className="muted">Row {selectedRow} has no tokens: give it a length to see its returns.</p>
       )}
-      {heatmapResult.reference[output] && heatmapResult.chunked[output] ? (
+      {result.reference[output] && result.chunked[output] ? (
         <ErrorHeatmap
           ref={props.heatmapRef}
-          rows={heatmapResult.rows}
-          cols={heatmapResult.cols}
-          lengths={heatmapResult.lengths}
-          reference={heatmapResult.reference[output] ?? empty}
-          actual={heatmapResult.chunked[output] ?? empty}
-          lossMask={heatmapMasks}
-          bound={heatmapResult.bound[output]}
+          rows={result.rows}
+          cols={result.cols}
+          lengths={result.lengths}
+          reference={result.reference[output] ?? empty}
+          actual={result.chunked[output] ?? empty}
+          lossMask={masks}
+          bound={result.bound[output]}
           chunkBoundaries={heatmapStarts}
           metric={props.metric}
-          precision={heatmapResult.ran.precision === "float64" ? "float64" : "float32"}
+          precision={result.ran.precision === "float64" ? "float64" : "float32"}
           colourScope={props.scope}
           selectedRow={selectedRow}
           onSelectRow={props.onSelectRow}
           onHoverCell={onHoverCell}
           hoverToken={hover?.token ?? null}
+          onDrawn={drawn.heatmap}
         />
       ) : null}
       {lesson ? (
