@@ -517,7 +517,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
                 onDrawn={compute.drawn}
-                staged={!previewable(resultRows)}
+                large={!previewable(resultRows)}
                 behindNote={behindNote(compute)}
               />
             </ResultsBoundary>

@@ -40,11 +40,11 @@ export interface ResultsPanelProps {
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
   /**
-   * A big batch: its charts draw a new result's plots in tasks of their own and its heatmap measures
-   * it in tasks of a few milliseconds. Else (a teaching-size batch) every part draws it in the render
-   * that brings it.
+   * Beyond teaching size (previewable): the charts draw a new result's plots in tasks of their own
+   * (the heatmap measures a large result in short tasks of its own whatever this says). A
+   * teaching-size result is drawn whole in the render that brings it, in the frame of the edit.
    */
-  staged: boolean;
+  large: boolean;
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
@@ -68,7 +68,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     error: view && view.length > 0 ? view.chunkedError : null,
     heatmap: result.reference[output] && result.chunked[output] ? result.reference[output] : null,
   });
-  const timing = props.staged ? "own task" : "now";
+  const timing = props.large ? "own task" : "now";
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
     [rows, result.rows, result.cols],
