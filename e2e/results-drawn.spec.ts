@@ -108,6 +108,19 @@ for (const backend of ["wasm", "webgpu"]) {
   });
 }
 
+test("16 × 8192: after a chunk-size step, which keeps the serial reference, the heatmap shows the new chunks when busy clears", async ({
+  page,
+}) => {
+  const problems = collectProblems(page);
+  const before = await openAndFocus(page, "/?preset=dense&rows=16&tokens=8192&seed=3&gamma=0.99&backend=wasm");
+  const captured = await partsWhen(page, "busy-clears");
+  await page.getByRole("button", { name: /^Double the chunk size/ }).click();
+  // The focused cell's readout names its chunk, which the new chunk size renumbers.
+  const chunk = (readout: string) => /· chunk (\d+) ·/.exec(readout)?.[1];
+  expect(chunk((await captured()).heatmap)).not.toBe(chunk(before.heatmap));
+  expect(problems).toEqual([]);
+});
+
 test("teaching size: core's first redraw already shows the edit in every part, and so does the engine's result", async ({
   page,
 }) => {

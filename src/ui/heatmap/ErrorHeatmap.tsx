@@ -71,10 +71,12 @@ export interface ErrorHeatmapProps {
   /** Receives the heatmap's handle (PNG export, focus a cell). */
   ref?: Ref<HeatmapHandle>;
   /**
-   * Told, after it is drawn, each picture that shows the current props (by its `reference`, the very
-   * array of the props): the picture lags new props by a few tasks while they are measured in slices.
+   * Told, after it is drawn, each picture that shows the current props (by its `reference` and
+   * `actual`, the very arrays of the props): the picture of a large batch lags new props by a few
+   * tasks while they are measured in slices. A new result may keep its reference (the same serial
+   * scan), never its `actual`.
    */
-  onDrawn?(reference: ArrayLike<number>): void;
+  onDrawn?(reference: ArrayLike<number>, actual: ArrayLike<number>): void;
 }
 
 type Bin = { bx: number; by: number };
@@ -146,8 +148,8 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const { onDrawn } = props;
   const current = sameData(shown, props);
   useEffect(() => {
-    if (current) onDrawn?.(shown.reference);
-  }, [current, shown.reference, onDrawn]);
+    if (current) onDrawn?.(shown.reference, shown.actual);
+  }, [current, shown.reference, shown.actual, onDrawn]);
 
   const marked = hoverBin ?? cursor;
   const hoverToken = props.hoverToken ?? null;

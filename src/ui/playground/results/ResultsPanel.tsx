@@ -66,8 +66,13 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const drawn = useDrawnParts(result, props.onDrawn, {
     returns: view && view.length > 0 ? view.reference : null,
     error: view && view.length > 0 ? view.chunkedError : null,
-    heatmap: result.reference[output] && result.chunked[output] ? result.reference[output] : null,
+    // By its chunked values: a chunk-size step keeps the reference (the serial scan is reused).
+    heatmap: result.reference[output] && result.chunked[output] ? result.chunked[output] : null,
   });
+  const onHeatmapDrawn = useCallback(
+    (_reference: ArrayLike<number>, actual: ArrayLike<number>) => drawn.heatmap(actual),
+    [drawn],
+  );
   const timing = props.large ? "own task" : "now";
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
@@ -166,7 +171,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
           onSelectRow={props.onSelectRow}
           onHoverCell={onHoverCell}
           hoverToken={hover?.token ?? null}
-          onDrawn={drawn.heatmap}
+          onDrawn={onHeatmapDrawn}
         />
       ) : null}
       {lesson ? (

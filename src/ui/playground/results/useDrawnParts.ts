@@ -6,7 +6,7 @@ export type Part = "returns" | "error" | "heatmap";
 
 /**
  * Whether every part shows what it was handed: each part reports the very array it last drew (a
- * chart its line's values, the heatmap its reference), and a part that was handed null has nothing
+ * chart its line's values, the heatmap its chunked values), and a part that was handed null has nothing
  * to draw (a row with no tokens has no charts).
  */
 export function everyPartDrawn(wanted: Record<Part, unknown>, reported: Record<Part, unknown>): boolean {
