@@ -1,4 +1,5 @@
 import * as tf from "@tensorflow/tfjs-core";
+import { carryChainKernel, runsCarryChainKernel } from "./kernels/carryChainKernel";
 import { sliceAlong } from "./sliceAlong";
 
 /**
@@ -7,11 +8,11 @@ import { sliceAlong } from "./sliceAlong";
  * column and `p = d^C` the last carry power. That is the value slime reads back as `s_prev` from
  * the chunk it has just written, because only the last chunk may be partial and its carry is never
  * used. So the chain needs no slice of the data per chunk. Returns `[B, nChunks]`, the carry
- * entering each chunk, from the `[B, nChunks, C]` local scans and the `[C]` carry powers. Call
- * inside tf.tidy.
+ * entering each chunk, from the `[B, nChunks, C]` local scans and the `[C]` carry powers: one kernel
+ * where one is registered (kernels/carryChainKernel.ts), else op by op. Call inside tf.tidy.
  */
 export function carryChain(local: tf.Tensor3D, carryPowers: tf.Tensor1D): tf.Tensor2D {
-  return chainByOps(local, carryPowers);
+  return runsCarryChainKernel() ? carryChainKernel(local, carryPowers) : chainByOps(local, carryPowers);
 }
 
 /** The chain as `[B, 1]`-sized tensor ops: a multiply then an add per chunk, as slime's two elementwise kernels. */

@@ -1,9 +1,11 @@
+import "@tensorflow/tfjs-backend-wasm";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chainByOps } from "./carryChain";
 import { chunkedScan } from "./chunkedScan";
 import { discountKernels } from "./discountKernels";
 import { normals, seeded, useCpuBackend } from "./engineTestKit";
+import { runsCarryChainKernel } from "./kernels/carryChainKernel";
 import { localScan } from "./localScan";
 import { sliceAlong } from "./sliceAlong";
 
@@ -46,7 +48,7 @@ function read(result: Partial<Record<keyof Named, tf.Tensor>>): Named {
   return out;
 }
 
-/** Indices whose float32 bit patterns differ (a NaN's included: both runs are the same JS arithmetic on cpu). */
+/** Indices whose float32 bit patterns differ, a NaN's sign and payload included. */
 function differingBits(a: Float32Array, b: Float32Array): number[] {
   expect(a.length).toBe(b.length);
   const x = new Uint32Array(a.buffer, a.byteOffset, a.length);
@@ -56,18 +58,25 @@ function differingBits(a: Float32Array, b: Float32Array): number[] {
   return differ;
 }
 
-const random = seeded(1202);
-
-/** `rows × cols` standard normals, with the given (flat index, value) overrides. */
+/** `rows × cols` standard normals, the same on every backend, with the given (flat index, value) overrides. */
 function rewardsOf(rows: number, cols: number, overrides: [number, number][] = []): Float32Array {
-  const data = Float32Array.from(normals(random, rows * cols));
+  const data = Float32Array.from(normals(seeded(rows * 7919 + cols), rows * cols));
   for (const [index, value] of overrides) data[index] = value;
   return data;
 }
 
-beforeAll(useCpuBackend);
+/** The backends whose chain is the JavaScript kernel (kernels/carryChainKernel.ts). */
+const HOST_BACKENDS = ["cpu", "wasm"] as const;
 
-describe("the chunked strategy's carry chain", () => {
+async function useWasmBackend(): Promise<void> {
+  tf.env().set("WASM_HAS_MULTITHREAD_SUPPORT", false);
+  if (!(await tf.setBackend("wasm")) || tf.getBackend() !== "wasm")
+    throw new Error("the tfjs wasm backend did not start");
+}
+
+describe.each(HOST_BACKENDS)("the chunked strategy's carry chain on %s", (backend) => {
+  beforeAll(backend === "cpu" ? useCpuBackend : useWasmBackend);
+
   it.each([
     ["a partial last chunk", 3, 300, 128, 0.99, []],
     ["full chunks only", 4, 256, 64, 0.97, []],
@@ -131,11 +140,16 @@ describe("the chunked strategy's carry chain", () => {
       for (const name of ["returns", "localScans", "carriesIn"] as const) {
         expect(differingBits(chained[name], looped[name]), name).toEqual([]);
       }
+      // The op-by-op chain (webgl's) too: chunkedScan runs the kernel here.
       expect(differingBits(byOps, looped.carriesIn), "carries op by op").toEqual([]);
       // The comparison is not vacuous: the carries are not all zero unless d = 0 or there is one chunk.
       if (discount !== 0 && cols > chunkSize) expect(chained.carriesIn.some((s) => s !== 0)).toBe(true);
     },
   );
+
+  it("runs the carry chain as one kernel there", () => {
+    expect(runsCarryChainKernel()).toBe(true);
+  });
 
   it("returns the same outputs without the trace", () => {
     const data = rewardsOf(3, 300);
