@@ -1,23 +1,38 @@
 import "@tensorflow/tfjs-backend-wasm";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { chunkLayout } from "../core";
 import { chainByOps } from "./carryChain";
 import { chunkedScan } from "./chunkedScan";
 import { discountKernels } from "./discountKernels";
 import { normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runsCarryChainKernel } from "./kernels/carryChainKernel";
-import { localScan } from "./localScan";
 import { sliceAlong } from "./sliceAlong";
 
 /**
  * The chunked strategy as it was before the carries were chained on the chunk ends alone (commit
- * 636510f): slime's loop, one slice, multiply and add of the data per chunk. Kept here as the
- * reference the chain must match bit for bit.
+ * 636510f): reverse, pad, one matMul, then slime's loop, one slice, multiply and add of the data
+ * per chunk. Kept here as the reference the engine must match bit for bit on the host backends.
  */
 function perChunkLoop(rewards: tf.Tensor2D, discount: number, chunkSize: number) {
   const [rows, cols] = rewards.shape;
   const { toeplitz, carryPowers } = discountKernels(discount, chunkSize, Math.min(chunkSize, cols));
-  const { layout, local } = localScan(rewards, toeplitz, chunkSize);
+  const layout = chunkLayout(cols, chunkSize);
+  const reversed = tf.reverse(rewards, 1);
+  let local: tf.Tensor3D;
+  if (toeplitz.shape[0] < chunkSize) {
+    local = tf.reshape(tf.matMul(reversed, toeplitz), [rows, 1, chunkSize]);
+  } else {
+    const padded =
+      layout.pad > 0
+        ? tf.pad(reversed, [
+            [0, 0],
+            [0, layout.pad],
+          ])
+        : reversed;
+    const chunks = tf.reshape(padded, [rows * layout.nChunks, chunkSize]);
+    local = tf.reshape(tf.matMul(chunks, toeplitz), [rows, layout.nChunks, chunkSize]);
+  }
   const powers = tf.reshape(carryPowers, [1, chunkSize]);
   let carry: tf.Tensor2D = tf.zeros([rows, 1]);
   const scanned: tf.Tensor2D[] = [];
