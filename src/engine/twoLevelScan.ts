@@ -1,4 +1,5 @@
 import * as tf from "@tensorflow/tfjs-core";
+import { chunkReturns } from "./chunkReturns";
 import type { ScanTensors } from "./discountedScan";
 import { chunkEndKernel, chunkEndPowers, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
 import { chunkCarries, runsChunkCarries } from "./fused/chunkCarries";
@@ -25,19 +26,13 @@ export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: 
 
 /** The scan for a discount given by its exact (float64) base and the kernels built from it. */
 function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKernels, chunkSize: number): ScanTensors {
-  const [rows, cols] = rewards.shape;
+  const cols = rewards.shape[1];
   const { toeplitz, carryPowers } = kernels;
-  const { layout, local } = localScan(rewards, toeplitz, chunkSize);
-  const { nChunks } = layout;
-
+  const { local } = localScan(rewards, toeplitz, chunkSize);
   const carriesIn = carriesIntoChunks(local, base ** chunkSize);
 
-  // G = local + s_c·d^(k+1) (s_c the carry into chunk c): the same multiply-then-add as slime's carry step, for all chunks.
-  const carried = tf.mul(tf.reshape(carriesIn, [rows, nChunks, 1]), tf.reshape(carryPowers, [1, 1, chunkSize]));
-  const global = tf.reshape<tf.Rank.R2>(tf.add(local, carried), [rows, nChunks * chunkSize]);
-  const reversedReturns = layout.pad > 0 ? tf.slice(global, [0, 0], [rows, cols]) : global;
   return {
-    returns: tf.reverse(reversedReturns, 1),
+    returns: chunkReturns(local, carriesIn, carryPowers, cols),
     localScans: local,
     carriesIn,
   };

@@ -1,7 +1,9 @@
 import "@tensorflow/tfjs-backend-wasm";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { returnsByOps } from "../chunkReturns";
 import { normals, seeded, useCpuBackend } from "../engineTestKit";
+import { chunkOutputsKernel, runsChunkOutputsKernel } from "./chunkOutputsKernel";
 import { reversePadKernel, runsReversePadKernel } from "./reversePadKernel";
 
 async function useWasmBackend(): Promise<void> {
@@ -34,7 +36,7 @@ describe.each(["cpu", "wasm"])("the host kernels on %s", (backend) => {
   beforeAll(backend === "cpu" ? useCpuBackend : useWasmBackend);
 
   it("run there", () => {
-    expect(runsReversePadKernel()).toBe(true);
+    expect([runsReversePadKernel(), runsChunkOutputsKernel()]).toEqual([true, true]);
   });
 
   it.each([
@@ -61,4 +63,30 @@ describe.each(["cpu", "wasm"])("the host kernels on %s", (backend) => {
       expect(differingBits(kernel, ops)).toBe(0);
     },
   );
+
+  it.each([
+    ["a partial last chunk", 3, 300, 128],
+    ["full chunks", 2, 256, 64],
+    ["C > T", 3, 5, 128],
+    ["C = 1", 2, 37, 1],
+    ["C not a multiple of 4", 2, 130, 6],
+  ])("ChunkOutputs gives the bits of multiply, add, slice and reverse with %s", (_, rows, cols, chunkSize) => {
+    const nChunks = Math.ceil(cols / chunkSize);
+    const local = awkward(rows * nChunks * chunkSize, 1);
+    const carries = awkward(rows * nChunks, 2);
+    const powers = Float32Array.from({ length: chunkSize }, (_, k) => Math.fround(0.97 ** (k + 1)));
+    const [kernel, ops] = tf.tidy(() => {
+      const l = tf.tensor3d(local, [rows, nChunks, chunkSize], "float32");
+      const s = tf.tensor2d(carries, [rows, nChunks], "float32");
+      const p = tf.tensor1d(powers, "float32");
+      return [
+        chunkOutputsKernel(l, s, p, cols).dataSync() as Float32Array,
+        returnsByOps(l, s, p, cols).dataSync() as Float32Array,
+      ];
+    });
+    expect(kernel.length).toBe(rows * cols);
+    expect(differingBits(kernel, ops)).toBe(0);
+    // Not vacuous: most outputs are finite numbers, not NaN on both sides.
+    expect(kernel.filter(Number.isFinite).length).toBeGreaterThan(kernel.length / 4);
+  });
 });
