@@ -18,7 +18,10 @@ import { isSoftwareAdapter } from "../src/engine/fused/fusedLayout";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { loadCaseFile, openConformance } from "./conformance-page";
 
-/** [B, T, C, d]: 16 × 8192 at slime's C, a partial last chunk, C > T, C = 1, C and T not multiples of 4. */
+/**
+ * [B, T, C, d]: 16 × 8192 at slime's C, partial last chunks, C > T, C = 1, and C and T that are
+ * or are not multiples of 4 and 8 (every program layout of kernels/localScanKernel.ts).
+ */
 const SHAPES: [number, number, number, number][] = [
   [16, 8192, 128, 0.99],
   [1, 1024, 128, 0.999],
@@ -28,6 +31,9 @@ const SHAPES: [number, number, number, number][] = [
   [3, 37, 1, 0.95],
   [2, 130, 6, 1],
   [17, 257, 8, 0.5],
+  [3, 37, 4, 0.9],
+  [9, 1000, 12, 0.97],
+  [2, 12, 512, 0.99],
 ];
 
 interface Pieces {

@@ -14,11 +14,11 @@
  *   is what wasm's f32 ops and the cpu backend's Float32Array stores give: the same bits.
  * - webgpu: one invocation per row. WGSL lets a compiler contract `a·b + c` into a fused
  *   multiply-add (one rounding); the product is a `let` of its own, added in a separate
- *   statement, the form a compiler is least tempted to fuse. On SwiftShader the bits are the op-by-op
- *   chain's (measured); SwiftShader even rounds WGSL's own `fma()` twice (measured), so this adapter
- *   cannot show whether the form would stop another compiler from fusing. Not guaranteed on other
- *   adapters: a driver that fuses gives carries with one rounding fewer per link, within the chunked
- *   bound, but not slime's bits.
+ *   statement, the form a compiler is least tempted to fuse. On SwiftShader the bits are the
+ *   op-by-op chain's (e2e/chunked-kernels.spec.ts checks it); SwiftShader even rounds WGSL's own
+ *   `fma()` twice (measured), so this adapter cannot show whether the form would stop another
+ *   compiler from fusing. Not guaranteed on other adapters: a driver that fuses gives carries with
+ *   one rounding fewer per link, within the chunked bound, but not slime's bits.
  */
 import * as tf from "@tensorflow/tfjs-core";
 import type { FusedProgram } from "../fused/fusedPrograms";

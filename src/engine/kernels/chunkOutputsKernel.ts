@@ -9,7 +9,8 @@
  * Numerics, the same as the ops': the product and the sum each rounded to float32. On wasm and cpu
  * with Math.fround after each (exactly binary32: carryChainKernel.ts says why); on webgpu the
  * product is a `let` of its own, added in a separate statement (the same bits as the ops on
- * SwiftShader, measured; a compiler elsewhere may fuse them, one rounding fewer, within the bound).
+ * SwiftShader: e2e/chunked-kernels.spec.ts; a compiler elsewhere may fuse them, one rounding fewer,
+ * within the bound).
  */
 import * as tf from "@tensorflow/tfjs-core";
 import type { FusedProgram } from "../fused/fusedPrograms";
