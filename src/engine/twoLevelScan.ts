@@ -3,6 +3,7 @@ import { chunkReturns } from "./chunkReturns";
 import type { ScanTensors } from "./discountedScan";
 import { chunkEndKernel, chunkEndPowers, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
 import { chunkCarries, runsChunkCarries } from "./fused/chunkCarries";
+import { sliceAlong } from "./sliceAlong";
 
 /** Up to this many chunks the second level is one pass over the chunk ends (an n×n kernel: 4 MB at 1024). */
 export const MAX_DIRECT_CHUNKS = 1024;
@@ -52,7 +53,7 @@ function carriesIntoChunks(local: tf.Tensor3D, chunkBase: number): tf.Tensor2D {
   const [rows, nChunks, chunkSize] = local.shape;
   if (nChunks <= MAX_DIRECT_CHUNKS && runsChunkCarries())
     return chunkCarries(local, chunkEndPowers(chunkBase, nChunks));
-  const ends = tf.reshape<tf.Rank.R2>(tf.slice(local, [0, 0, chunkSize - 1], [rows, nChunks, 1]), [rows, nChunks]);
+  const ends = tf.reshape<tf.Rank.R2>(sliceAlong(local, chunkSize - 1, 2), [rows, nChunks]);
   if (nChunks <= MAX_DIRECT_CHUNKS) return tf.matMul(ends, chunkEndKernel(chunkBase, nChunks));
   const kernels = powerKernels(chunkBase, SECOND_LEVEL_CHUNK);
   const inclusive = tf.reverse(scanWithBase(tf.reverse(ends, 1), chunkBase, kernels, SECOND_LEVEL_CHUNK).returns, 1);
