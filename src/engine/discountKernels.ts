@@ -22,7 +22,12 @@ export interface DiscountKernels {
 type KernelArrays = { toeplitz: Float32Array; carryPowers: Float32Array };
 
 export function discountKernels(discount: number, chunkSize: number, rows = chunkSize): DiscountKernels {
-  const arrays = hostKernelCache.get(`discount ${discount} C ${chunkSize} rows ${rows}`, () => {
+  return tensorsOf(discountKernelArrays(discount, chunkSize, rows), chunkSize, rows);
+}
+
+/** The host arrays of discountKernels (remembered, so never written to): `[rows, C]` row-major and `[C]`. */
+export function discountKernelArrays(discount: number, chunkSize: number, rows = chunkSize): KernelArrays {
+  return hostKernelCache.get(`discount ${discount} C ${chunkSize} rows ${rows}`, () => {
     // Core's float32 tables: the same powers (and the same d = 0 branch) as the host scan, so the
     // engine and core differ only in summation order, never in the constants.
     const { kernelRow, carryPowers, kernelPatches } = discountPowers(discount, chunkSize, "float32");
@@ -32,7 +37,6 @@ export function discountKernels(discount: number, chunkSize: number, rows = chun
       if (row < rows) arrays.toeplitz[row * chunkSize + col] = value;
     return arrays;
   });
-  return tensorsOf(arrays, chunkSize, rows);
 }
 
 /**

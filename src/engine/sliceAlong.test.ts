@@ -39,7 +39,7 @@ function elementsRead(run: () => void): number {
 }
 
 describe("sliceAlong on wasm", () => {
-  it("cuts the same values as tf.slice, for columns and for chunks", () => {
+  it("cuts the same values as tf.slice, for columns, for chunks and for every chunk's last column", () => {
     const random = seededRandom(3);
     const x2 = tf.tensor2d(Float32Array.from(normals(random, 3 * 7)), [3, 7]);
     const x3 = tf.tensor3d(Float32Array.from(normals(random, 2 * 4 * 5)), [2, 4, 5]);
@@ -47,6 +47,7 @@ describe("sliceAlong on wasm", () => {
       expect(tf.tidy(() => sliceAlong(x2, index)).arraySync()).toEqual(tf.slice(x2, [0, index], [3, 1]).arraySync());
     }
     expect(tf.tidy(() => sliceAlong(x3, 2)).arraySync()).toEqual(tf.slice(x3, [0, 2, 0], [2, 1, 5]).arraySync());
+    expect(tf.tidy(() => sliceAlong(x3, 4, 2)).arraySync()).toEqual(tf.slice(x3, [0, 0, 4], [2, 4, 1]).arraySync());
     tf.dispose([x2, x3]);
   });
 

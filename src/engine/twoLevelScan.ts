@@ -1,7 +1,9 @@
 import * as tf from "@tensorflow/tfjs-core";
+import { chunkReturns } from "./chunkReturns";
 import type { ScanTensors } from "./discountedScan";
 import { chunkEndKernel, chunkEndPowers, type DiscountKernels, discountKernels, powerKernels } from "./discountKernels";
 import { chunkCarries, runsChunkCarries } from "./fused/chunkCarries";
+import { sliceAlong } from "./sliceAlong";
 
 /** Up to this many chunks the second level is one pass over the chunk ends (an n×n kernel: 4 MB at 1024). */
 export const MAX_DIRECT_CHUNKS = 1024;
@@ -25,19 +27,13 @@ export function twoLevelScan(rewards: tf.Tensor2D, discount: number, chunkSize: 
 
 /** The scan for a discount given by its exact (float64) base and the kernels built from it. */
 function scanWithBase(rewards: tf.Tensor2D, base: number, kernels: DiscountKernels, chunkSize: number): ScanTensors {
-  const [rows, cols] = rewards.shape;
+  const cols = rewards.shape[1];
   const { toeplitz, carryPowers } = kernels;
-  const { layout, local } = localScan(rewards, toeplitz, chunkSize);
-  const { nChunks } = layout;
-
+  const { local } = localScan(rewards, toeplitz, chunkSize);
   const carriesIn = carriesIntoChunks(local, base ** chunkSize);
 
-  // G = local + s_c·d^(k+1) (s_c the carry into chunk c): the same multiply-then-add as slime's carry step, for all chunks.
-  const carried = tf.mul(tf.reshape(carriesIn, [rows, nChunks, 1]), tf.reshape(carryPowers, [1, 1, chunkSize]));
-  const global = tf.reshape<tf.Rank.R2>(tf.add(local, carried), [rows, nChunks * chunkSize]);
-  const reversedReturns = layout.pad > 0 ? tf.slice(global, [0, 0], [rows, cols]) : global;
   return {
-    returns: tf.reverse(reversedReturns, 1),
+    returns: chunkReturns(local, carriesIn, carryPowers, cols),
     localScans: local,
     carriesIn,
   };
@@ -57,7 +53,7 @@ function carriesIntoChunks(local: tf.Tensor3D, chunkBase: number): tf.Tensor2D {
   const [rows, nChunks, chunkSize] = local.shape;
   if (nChunks <= MAX_DIRECT_CHUNKS && runsChunkCarries())
     return chunkCarries(local, chunkEndPowers(chunkBase, nChunks));
-  const ends = tf.reshape<tf.Rank.R2>(tf.slice(local, [0, 0, chunkSize - 1], [rows, nChunks, 1]), [rows, nChunks]);
+  const ends = tf.reshape<tf.Rank.R2>(sliceAlong(local, chunkSize - 1, 2), [rows, nChunks]);
   if (nChunks <= MAX_DIRECT_CHUNKS) return tf.matMul(ends, chunkEndKernel(chunkBase, nChunks));
   const kernels = powerKernels(chunkBase, SECOND_LEVEL_CHUNK);
   const inclusive = tf.reverse(scanWithBase(tf.reverse(ends, 1), chunkBase, kernels, SECOND_LEVEL_CHUNK).returns, 1);
