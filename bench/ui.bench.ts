@@ -152,6 +152,8 @@ async function runEdits(
 
 /** The steps of the "where the time went" table, in order, with their column names. */
 const STEP_COLUMNS: [Step, string][] = [
+  ["core-result-ready", "core's result"],
+  ["core-result-drawn", "core's drawn"],
   ["engine-asked", "asked"],
   ["engine-answered", "answered"],
   ["result-ready", "result ready"],

@@ -6,6 +6,10 @@
  * session's slider drags do not pile up entries; a mark costs about a microsecond.
  */
 export type Step =
+  /** A teaching-size batch: core's result computed at once, in the edit's layout effect. */
+  | "core-result-ready"
+  /** Every part of the results has drawn core's result (the first redraw). */
+  | "core-result-drawn"
   /** The chunked side's request left for its worker (the engine's, or core's at big sizes). */
   | "engine-asked"
   /** Its answer is back on the main thread. */

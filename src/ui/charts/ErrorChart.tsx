@@ -1,18 +1,18 @@
-import { type Ref, useEffect, useMemo, useRef, useState } from "react";
-import { LineChart, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { LineChart } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { downsampleNotes, errorSeries, type LineData } from "./chartSeries";
+import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
-import { PlotLine } from "./PlotLine";
+import { PlotLine, useTellDrawn } from "./PlotLine";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
+import { useTokenChartAxes } from "./tokenAxis";
 import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -74,40 +74,27 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  // The line last drawn through recharts' scales, followed only for a page that asks to be told.
-  const tellDrawn = props.onDrawn !== undefined;
-  const [drawnLine, setDrawnLine] = useState<LineData | null>(null);
+  // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
+  const tellDrawn = useTellDrawn(series.chunked, chunkedError, props.onDrawn);
+  const valueAxis = useMemo(
+    () => ({ domain: [series.floor, series.top] as [number, number], ticks: series.ticks, tickFormatter: decadeLabel }),
+    [series],
+  );
+  const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
     () => (
       <LineChart width={width} height={height} margin={MARGIN}>
-        {valueGrid()}
-        {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-        <YAxis
-          width={PLOT_LEFT}
-          type="number"
-          domain={[series.floor, series.top]}
-          ticks={series.ticks}
-          tickFormatter={decadeLabel}
-          allowDataOverflow
-          {...GIVEN_TICKS}
-        />
+        {axes.grid}
+        {axes.xAxis}
+        {axes.yAxis}
         <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
-        <PlotLine
-          name="chunked"
-          points={series.chunked}
-          style={SERIES.chunked}
-          onDrawn={tellDrawn ? setDrawnLine : undefined}
-        />
+        <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} onDrawn={tellDrawn} />
         {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
       </LineChart>
     ),
-    [series, width, height, tellDrawn],
+    [series, width, height, tellDrawn, axes],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);
-  const { onDrawn } = props;
-  useEffect(() => {
-    if (plot === next && drawnLine === series.chunked) onDrawn?.(chunkedError);
-  }, [plot, next, drawnLine, series, chunkedError, onDrawn]);
 
   const entries: LegendEntry[] = [
     { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },

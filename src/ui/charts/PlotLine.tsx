@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import { type ScaleFunction, useXAxisScale, useYAxisScale } from "recharts";
 import type { LineData } from "./chartSeries";
 
@@ -26,9 +26,12 @@ export function PlotLine({
   name: string;
   style: LineStyle;
   /**
-   * Told the points once they are drawn through the chart's scales. Recharts hands a new chart its
-   * scales a frame after the chart mounts (its store tells its subscribers in an animation frame), so
-   * the line is on screen one or two tasks after the plot that holds it.
+   * Told the points once they are drawn through the chart's scales, in the commit that draws them (a
+   * layout effect: a page told in it can report the result drawn before the frame is painted).
+   * Recharts hands a new chart its scales a frame after the chart mounts (its store tells its
+   * subscribers in an animation frame), so the line is on screen one or two tasks after the plot
+   * that holds it; a new domain's scale likewise comes in the animation frame after the commit,
+   * before that frame is painted.
    */
   onDrawn?(points: LineData): void;
 }) {
@@ -36,7 +39,7 @@ export function PlotLine({
   const y = useYAxisScale();
   const d = useMemo(() => (x && y ? linePath(points, x, y) : ""), [points, x, y]);
   const scaled = x !== undefined && y !== undefined;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (scaled) onDrawn?.(points);
   }, [scaled, points, onDrawn]);
   if (!d) return null;
@@ -84,4 +87,23 @@ export function linePath(points: LineData, x: ScaleFunction, y: ScaleFunction): 
 /** Hundredths of a pixel: a shorter path string, the same picture. */
 function round(px: number): number {
   return Math.round(px * 100) / 100;
+}
+
+/**
+ * The `onDrawn` to hand a chart's PlotLine: it tells `onDrawn(value)` when the line drawn is the
+ * chart's current one (`current`, by identity), not an older plot's still on screen. Stable for the
+ * chart's life; undefined when nobody asked to be told.
+ */
+export function useTellDrawn<T>(
+  current: LineData,
+  value: T,
+  onDrawn: ((value: T) => void) | undefined,
+): ((points: LineData) => void) | undefined {
+  const latest = useRef({ current, value, onDrawn });
+  latest.current = { current, value, onDrawn };
+  const tell = useCallback((points: LineData) => {
+    const { current, value, onDrawn } = latest.current;
+    if (points === current) onDrawn?.(value);
+  }, []);
+  return onDrawn ? tell : undefined;
 }

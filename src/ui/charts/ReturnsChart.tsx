@@ -1,17 +1,17 @@
-import { type Ref, useEffect, useMemo, useRef, useState } from "react";
-import { LineChart, YAxis } from "recharts";
+import { type Ref, useMemo, useRef } from "react";
+import { LineChart } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { downsampleNotes, type LineData, niceDomain, returnsSeries } from "./chartSeries";
+import { downsampleNotes, niceDomain, returnsSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
-import { PlotLine } from "./PlotLine";
+import { PlotLine, useTellDrawn } from "./PlotLine";
 import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { GIVEN_TICKS, tokenXAxis, valueGrid } from "./tokenAxis";
+import { useTokenChartAxes } from "./tokenAxis";
 import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -82,39 +82,26 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [lossMask, reference, chunked, length, gap],
   );
 
-  // The line last drawn through recharts' scales (they come a frame after a new plot mounts), followed
-  // only for a page that asks to be told.
-  const tellDrawn = props.onDrawn !== undefined;
-  const [drawnLine, setDrawnLine] = useState<LineData | null>(null);
+  // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
+  const tellDrawn = useTellDrawn(series.reference, reference, props.onDrawn);
+  const valueAxis = useMemo(
+    () => ({ ...niceDomain([series.reference, series.chunked]), tickFormatter: formatShort }),
+    [series],
+  );
+  const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
     () => (
       <LineChart width={width} height={height} margin={MARGIN}>
-        {valueGrid()}
-        {tokenXAxis(series.length, width - PLOT_LEFT - PLOT_RIGHT)}
-        <YAxis
-          width={PLOT_LEFT}
-          type="number"
-          {...niceDomain([series.reference, series.chunked])}
-          allowDataOverflow
-          tickFormatter={formatShort}
-          {...GIVEN_TICKS}
-        />
-        <PlotLine
-          name="serial float64"
-          points={series.reference}
-          style={SERIES.reference}
-          onDrawn={tellDrawn ? setDrawnLine : undefined}
-        />
+        {axes.grid}
+        {axes.xAxis}
+        {axes.yAxis}
+        <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
         <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
       </LineChart>
     ),
-    [series, width, height, tellDrawn],
+    [series, width, height, tellDrawn, axes],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);
-  const { onDrawn } = props;
-  useEffect(() => {
-    if (plot === next && drawnLine === series.reference) onDrawn?.(reference);
-  }, [plot, next, drawnLine, series, reference, onDrawn]);
 
   const [masked, broken] = shades;
   const legend: ChartLegendModel = {

@@ -147,7 +147,8 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
 
   const { onDrawn } = props;
   const current = sameData(shown, props);
-  useEffect(() => {
+  // In the commit that draws the picture (its canvas is drawn in a layout effect above).
+  useLayoutEffect(() => {
     if (current) onDrawn?.(shown.reference, shown.actual);
   }, [current, shown.reference, shown.actual, onDrawn]);
 

@@ -215,6 +215,7 @@ export function usePlaygroundCompute(
     } else if (small || drafted) {
       try {
         atOnce = { result: runPlaygroundNow(target.state, target.rows), source };
+        markStep("core-result-ready");
       } catch (reason) {
         // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
         if (!drafted)
@@ -276,7 +277,10 @@ export function usePlaygroundCompute(
     dispatch({ type: "cancel" });
   }, [needsEngine, engine]);
   const rerun = useCallback(() => dispatch({ type: "rerun", now: performance.now() }), []);
-  const drawn = useCallback((result: PlaygroundResult) => dispatch({ type: "drawn", result }), []);
+  const drawn = useCallback((result: PlaygroundResult) => {
+    if (shown.current?.result === result && shown.current.source === "preview") markStep("core-result-drawn");
+    dispatch({ type: "drawn", result });
+  }, []);
 
   // While drawing: the edited row alone, the latest draft only (drafts come at most once per frame),
   // one row at a time, at most every ROW_INTERVAL_MS, and the engine left idle between rows at least
