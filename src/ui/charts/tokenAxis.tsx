@@ -43,7 +43,7 @@ export const GIVEN_TICKS = { interval: 0, niceTicks: "none", tick: plainTick } a
  * The token axis every per-token chart shares: tokens 0…length−1, ticks spaced for the plot's width.
  * A function returning recharts' own `XAxis`, not a component, so LineChart finds it among its children.
  */
-export function tokenXAxis(length: number, plotWidth: number) {
+function tokenXAxis(length: number, plotWidth: number) {
   return (
     <XAxis
       dataKey="t"
@@ -67,10 +67,6 @@ const NO_LINES = () => [];
  * the DOM: 50–170 ms in the task that opened the page. A grid that draws no vertical lines need
  * not place them.
  */
-export function valueGrid() {
-  return VALUE_GRID;
-}
-
 const VALUE_GRID = <CartesianGrid vertical={false} verticalCoordinatesGenerator={NO_LINES} stroke="#e5e7eb" />;
 
 /** A value axis whose domain and ticks we give. */

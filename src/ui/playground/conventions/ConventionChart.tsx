@@ -1,5 +1,5 @@
 import { type Ref, useMemo, useRef } from "react";
-import { LineChart, YAxis } from "recharts";
+import { LineChart } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -10,7 +10,7 @@ import { PlotLine } from "../../charts/PlotLine";
 import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { GIVEN_TICKS, tokenXAxis, valueGrid } from "../../charts/tokenAxis";
+import { useTokenChartAxes } from "../../charts/tokenAxis";
 import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
 import { useWidth } from "../../charts/useWidth";
 import type { OverlayLine } from "./conventionSeries";
@@ -45,26 +45,21 @@ export function ConventionChart(props: ConventionChartProps) {
     () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
     [lossMask, length, gap],
   );
+  const valueAxis = useMemo(() => ({ ...niceDomain(data), tickFormatter: formatShort }), [data]);
+  const axes = useTokenChartAxes(length, plotWidth, valueAxis, PLOT_LEFT);
   const plot = usePlotInOwnTask(
     useMemo(
       () => (
         <LineChart width={width} height={height} margin={MARGIN}>
-          {valueGrid()}
-          {tokenXAxis(length, plotWidth)}
-          <YAxis
-            width={PLOT_LEFT}
-            type="number"
-            {...niceDomain(data)}
-            allowDataOverflow
-            tickFormatter={formatShort}
-            {...GIVEN_TICKS}
-          />
+          {axes.grid}
+          {axes.xAxis}
+          {axes.yAxis}
           {lines.map((line, i) => (
             <PlotLine key={line.key} name={line.label} points={data[i]} style={line} />
           ))}
         </LineChart>
       ),
-      [data, width, height, length, plotWidth, lines],
+      [data, width, height, lines, axes],
     ),
   );
 
