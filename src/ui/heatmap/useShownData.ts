@@ -104,8 +104,12 @@ export function measureJob(
   };
 }
 
-/** The most cells a heatmap measures and draws in the task that mounts it. */
-export const FIRST_PICTURE_CELLS = 4 * CELLS_PER_SLICE;
+/**
+ * The most cells a heatmap measures in the render that brings them (its first picture included):
+ * 16 × 8192, about 5 ms of measuring, pooling and drawing on the 2-core machine. In tasks of its
+ * own such a picture came 10–30 ms after the charts (its tasks took turns with theirs and with frames).
+ */
+export const NOW_CELLS = 2 ** 17;
 
 /** No rows of the same kind of data: the picture shown while a large first one is measured. */
 function emptyLike(data: HeatmapData): HeatmapData {
@@ -129,9 +133,9 @@ export function measure(data: HeatmapData, bins: Bins): ShownData {
 }
 
 /**
- * The heatmap's data. A teaching-size batch (up to CELLS_PER_SLICE cells) is measured in the render
- * that brings it, so that its picture is drawn in the same frame as the rest of the result. A larger
- * one lags the props by a task or more: a new 64 × 32768 result costs tens of milliseconds in cell
+ * The heatmap's data. A batch of up to NOW_CELLS cells is measured in the render that brings it,
+ * so that its picture is drawn in the same frame as the rest of the result. A larger one lags the
+ * props by a task or more: a new 64 × 32768 result costs tens of milliseconds in cell
  * errors and as much again in pooling and drawing, and measured in the task that delivers the result
  * it would add to the charts' work and make one long task. So the errors are measured, then pooled,
  * a slice of rows at a time in tasks of a few milliseconds each (budgetedTasks.ts), and the picture
@@ -140,13 +144,12 @@ export function measure(data: HeatmapData, bins: Bins): ShownData {
  * for the newest.
  */
 export function useShownData(props: HeatmapData, bins: Bins): ShownData {
-  // A small batch's first picture is drawn at once; a large one's (a 64 × 8192 dump in the run view
-  // took 65 ms to measure and 105 ms to draw in the task that mounted it) starts empty and is measured
-  // in slices like every later one.
+  // A large batch's first picture (a 64 × 8192 dump in the run view took 65 ms to measure and 105 ms
+  // to draw in the task that mounted it) starts empty and is measured in slices like every later one.
+  const now = props.rows * props.cols <= NOW_CELLS;
   const picture = useRef<ShownData | null>(null);
-  picture.current ??=
-    props.rows * props.cols <= FIRST_PICTURE_CELLS ? measure(props, bins) : measure(emptyLike(props), bins);
-  if (props.rows * props.cols <= CELLS_PER_SLICE && !sameData(picture.current, props)) {
+  picture.current ??= measure(now ? props : emptyLike(props), bins);
+  if (now && !sameData(picture.current, props)) {
     // A pure function of the props, kept to be shown until the next ones are measured.
     picture.current = measure(props, bins);
   }
