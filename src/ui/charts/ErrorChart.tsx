@@ -1,5 +1,4 @@
 import { type Ref, useMemo, useRef } from "react";
-import { LineChart } from "recharts";
 import { decadeLabel } from "../heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
@@ -9,10 +8,9 @@ import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
 import { PlotLine, useTellDrawn } from "./PlotLine";
-import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { useTokenChartAxes } from "./tokenAxis";
+import { tokenPlot, useTokenChartAxes } from "./tokenAxis";
 import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -45,8 +43,6 @@ export interface ErrorChartProps {
   /** Told, once its lines are on screen, each plot of the current data (by its `chunkedError`, the very array of the props). */
   onDrawn?(chunkedError: ArrayLike<number>): void;
 }
-
-const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
 
 export function ErrorChart(props: ErrorChartProps) {
   const { chunkedError, serialError, bound, chunkBoundaries } = props;
@@ -82,16 +78,17 @@ export function ErrorChart(props: ErrorChartProps) {
   );
   const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
-    () => (
-      <LineChart width={width} height={height} margin={MARGIN}>
-        {axes.grid}
-        {axes.xAxis}
-        {axes.yAxis}
-        <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
-        <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} onDrawn={tellDrawn} />
-        {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
-      </LineChart>
-    ),
+    () =>
+      tokenPlot(
+        width,
+        height,
+        axes,
+        <>
+          <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
+          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} onDrawn={tellDrawn} />
+          {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
+        </>,
+      ),
     [series, width, height, tellDrawn, axes],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);

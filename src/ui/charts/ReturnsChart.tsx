@@ -1,5 +1,4 @@
 import { type Ref, useMemo, useRef } from "react";
-import { LineChart } from "recharts";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
@@ -8,10 +7,9 @@ import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
 import { PlotLine, useTellDrawn } from "./PlotLine";
-import { PLOT_TOP } from "./PlotOverlay";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { useTokenChartAxes } from "./tokenAxis";
+import { tokenPlot, useTokenChartAxes } from "./tokenAxis";
 import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
 import { useWidth } from "./useWidth";
 
@@ -51,8 +49,6 @@ export interface ReturnsChartProps {
   onDrawn?(reference: ArrayLike<number>): void;
 }
 
-const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
-
 export function ReturnsChart(props: ReturnsChartProps) {
   const { reference, chunked, chunkBoundaries, lossMask, chunkedLabel } = props;
   const height = props.height ?? 220;
@@ -90,15 +86,16 @@ export function ReturnsChart(props: ReturnsChartProps) {
   );
   const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
-    () => (
-      <LineChart width={width} height={height} margin={MARGIN}>
-        {axes.grid}
-        {axes.xAxis}
-        {axes.yAxis}
-        <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
-        <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
-      </LineChart>
-    ),
+    () =>
+      tokenPlot(
+        width,
+        height,
+        axes,
+        <>
+          <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
+          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
+        </>,
+      ),
     [series, width, height, tellDrawn, axes],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);

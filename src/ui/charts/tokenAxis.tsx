@@ -1,7 +1,8 @@
-import { useMemo } from "react";
-import { type BaseTickContentProps, CartesianGrid, XAxis, YAxis } from "recharts";
+import { type ReactElement, type ReactNode, useMemo } from "react";
+import { type BaseTickContentProps, CartesianGrid, LineChart, XAxis, YAxis } from "recharts";
 import { tokenDomain, tokenTicks } from "./chartSeries";
-import { X_AXIS_HEIGHT } from "./PlotOverlay";
+import { PLOT_TOP, X_AXIS_HEIGHT } from "./PlotOverlay";
+import { PLOT_RIGHT } from "./plotLayout";
 
 /** Font size of every per-token chart's tick labels, px. */
 const TICK_FONT_SIZE = 11;
@@ -105,4 +106,21 @@ export function useTokenChartAxes(length: number, plotWidth: number, value: Valu
     [valueKey, tickFormatter, valueAxisWidth],
   );
   return useMemo(() => ({ grid: VALUE_GRID, xAxis, yAxis }), [xAxis, yAxis]);
+}
+
+/** What useTokenChartAxes returns. */
+export type TokenChartAxes = ReturnType<typeof useTokenChartAxes>;
+
+const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
+
+/** A per-token chart's plot: recharts' LineChart with the chart's grid and axes, then its lines. */
+export function tokenPlot(width: number, height: number, axes: TokenChartAxes, lines: ReactNode): ReactElement {
+  return (
+    <LineChart width={width} height={height} margin={MARGIN}>
+      {axes.grid}
+      {axes.xAxis}
+      {axes.yAxis}
+      {lines}
+    </LineChart>
+  );
 }

@@ -1,5 +1,4 @@
 import { type Ref, useMemo, useRef } from "react";
-import { LineChart } from "recharts";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -7,10 +6,9 @@ import { downsampleNotes, linePoints, niceDomain } from "../../charts/chartSerie
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatShort, formatValue } from "../../charts/formatNumber";
 import { PlotLine } from "../../charts/PlotLine";
-import { PLOT_TOP } from "../../charts/PlotOverlay";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { useTokenChartAxes } from "../../charts/tokenAxis";
+import { tokenPlot, useTokenChartAxes } from "../../charts/tokenAxis";
 import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
 import { useWidth } from "../../charts/useWidth";
 import type { OverlayLine } from "./conventionSeries";
@@ -26,8 +24,6 @@ export interface ConventionChartProps {
   height?: number;
   ref?: Ref<ChartHandle>;
 }
-
-const MARGIN = { top: PLOT_TOP, right: PLOT_RIGHT, bottom: 0, left: 0 };
 
 /** Two or three libraries' returns (or advantages, or token rewards) of one row, overlaid on the editor's token axis. */
 export function ConventionChart(props: ConventionChartProps) {
@@ -49,16 +45,13 @@ export function ConventionChart(props: ConventionChartProps) {
   const axes = useTokenChartAxes(length, plotWidth, valueAxis, PLOT_LEFT);
   const plot = usePlotInOwnTask(
     useMemo(
-      () => (
-        <LineChart width={width} height={height} margin={MARGIN}>
-          {axes.grid}
-          {axes.xAxis}
-          {axes.yAxis}
-          {lines.map((line, i) => (
-            <PlotLine key={line.key} name={line.label} points={data[i]} style={line} />
-          ))}
-        </LineChart>
-      ),
+      () =>
+        tokenPlot(
+          width,
+          height,
+          axes,
+          lines.map((line, i) => <PlotLine key={line.key} name={line.label} points={data[i]} style={line} />),
+        ),
       [data, width, height, lines, axes],
     ),
   );
