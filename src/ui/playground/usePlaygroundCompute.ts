@@ -105,22 +105,24 @@ function float64(row: ArrayLike<number>): Float64Array {
   return row instanceof Float64Array ? row.slice() : Float64Array.from(row);
 }
 
+/** A worker's answer, its request and its arrival marked on the page's timeline (stepMarks.ts). */
+async function marked<T>(asked: Promise<T>): Promise<T> {
+  markStep("engine-asked");
+  const answer = await asked;
+  markStep("engine-answered");
+  return answer;
+}
+
 /** The chunked side: the engine worker for float32-engine, the playground's core worker otherwise. */
 function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: LatestOnly<ChunkedAnswer>): ChunkedSolver {
   return (problem, precision, strategy) =>
     queue.run(async () => {
       if (precision === "float32-engine") {
         // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
-        const asked = engine.runOutputs(forTransfer(problem), strategy);
-        markStep("engine-asked");
-        const run = await asked;
-        markStep("engine-answered");
+        const run = await marked(engine.runOutputs(forTransfer(problem), strategy));
         return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
       }
-      const asked = core.chunked(forTransfer(problem));
-      markStep("engine-asked");
-      const run = await asked;
-      markStep("engine-answered");
+      const run = await marked(core.chunked(forTransfer(problem)));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
 }
@@ -246,8 +248,8 @@ export function usePlaygroundCompute(
     runPlayground(committed, committedRows, control)
       .then((result) => {
         // A plain update, not a transition (which rendered it in 5 ms slices, a task each): the
-        // results panel stages a big result's charts and heatmap itself, and aria-busy only
-        // clears once they show the new figures.
+        // results panel draws a big result's chart plots in tasks of their own, and aria-busy only
+        // clears once every part shows the new figures.
         markStep("result-ready");
         dispatch({ type: "final", id, result });
         setLiveRow(null);
