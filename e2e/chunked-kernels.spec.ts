@@ -60,6 +60,26 @@ async function engineWorker(page: Page): Promise<Worker> {
   throw new Error("no worker runs tfjs");
 }
 
+/** Runs `data` ([rows, cols]) both ways with the engine's own discount kernels for C and d. */
+function runShape(
+  worker: Worker,
+  rows: number,
+  cols: number,
+  data: ArrayLike<number>,
+  chunkSize: number,
+  discount: number,
+): Promise<Runs> {
+  const { toeplitz, carryPowers } = discountKernelArrays(discount, chunkSize, Math.min(chunkSize, cols));
+  return runBothWays(worker, {
+    rows,
+    cols,
+    chunkSize,
+    data: Array.from(data),
+    toeplitz: Array.from(toeplitz),
+    powers: Array.from(carryPowers),
+  });
+}
+
 /** Runs one shape both ways in the worker, with tfjs's kernels called by name. */
 function runBothWays(
   worker: Worker,
@@ -217,15 +237,7 @@ test("chunked's WGSL kernels: every output within its bound, and against the ops
     const { rows, cols, data } = problem.rewards;
     const { chunkSize, discount } = problem;
     const label = `B${rows} T${cols} C${chunkSize} d${discount}`;
-    const { toeplitz, carryPowers } = discountKernelArrays(discount, chunkSize, Math.min(chunkSize, cols));
-    const runs = await runBothWays(worker, {
-      rows,
-      cols,
-      chunkSize,
-      data: Array.from(data),
-      toeplitz: Array.from(toeplitz),
-      powers: Array.from(carryPowers),
-    });
+    const runs = await runShape(worker, rows, cols, data, chunkSize, discount);
     expect(runs.leaked, label).toBe(0);
 
     const truth = serialDiscountedReturns({ rows, cols, data: Float64Array.from(data) }, discount).data;
@@ -285,15 +297,7 @@ test("NaN and ±Inf rewards reach the same outputs through the kernels as throug
     data[cols + 17] = Number.POSITIVE_INFINITY;
     data[cols + 2] = Number.NEGATIVE_INFINITY;
     data[2 * cols - 1] = Number.POSITIVE_INFINITY;
-    const { toeplitz, carryPowers } = discountKernelArrays(discount, chunkSize, Math.min(chunkSize, cols));
-    const runs = await runBothWays(worker, {
-      rows,
-      cols,
-      chunkSize,
-      data: Array.from(data),
-      toeplitz: Array.from(toeplitz),
-      powers: Array.from(carryPowers),
-    });
+    const runs = await runShape(worker, rows, cols, data, chunkSize, discount);
     const label = `B${rows} T${cols} C${chunkSize} d${discount}`;
     expect(runs.leaked, label).toBe(0);
     const { kernels, ops } = runs;

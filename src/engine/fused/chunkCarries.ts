@@ -9,6 +9,8 @@
  * nothing from tfjs-backend-webgpu is imported at run time.
  */
 import * as tf from "@tensorflow/tfjs-core";
+import { registerOnce } from "../kernels/registerOnce";
+import { runProgram } from "../kernels/webgpuPrograms";
 import type { FusedProgram } from "./fusedPrograms";
 
 export const CHUNK_CARRIES_KERNEL = "ScanlabChunkCarries";
@@ -56,23 +58,13 @@ export function chunkCarriesProgram(rows: number, nChunks: number): FusedProgram
   };
 }
 
-interface WebGPUBackendLike {
-  runWebGPUProgram(program: FusedProgram, inputs: tf.TensorInfo[], outputDtype: tf.DataType): tf.TensorInfo;
-}
-
 /** Registers the kernel once; a second call is a no-op. */
 export function registerChunkCarriesKernel(): void {
-  if (tf.getKernel(CHUNK_CARRIES_KERNEL, "webgpu")) return;
-  tf.registerKernel({
-    kernelName: CHUNK_CARRIES_KERNEL,
-    backendName: "webgpu",
-    kernelFunc: ({ inputs, backend }) => {
-      const scans = inputs.scans as tf.TensorInfo;
-      const powers = inputs.powers as tf.TensorInfo;
-      const [rows, nChunks] = scans.shape;
-      const gpu = backend as unknown as WebGPUBackendLike;
-      return gpu.runWebGPUProgram(chunkCarriesProgram(rows, nChunks), [scans, powers], "float32");
-    },
+  registerOnce(CHUNK_CARRIES_KERNEL, "webgpu", ({ inputs, backend }) => {
+    const scans = inputs.scans as tf.TensorInfo;
+    const powers = inputs.powers as tf.TensorInfo;
+    const [rows, nChunks] = scans.shape;
+    return runProgram(backend, chunkCarriesProgram(rows, nChunks), [scans, powers]);
   });
 }
 

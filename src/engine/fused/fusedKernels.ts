@@ -5,6 +5,7 @@
  * is not (the Node CLI); the backend object comes from tfjs when the kernel runs.
  */
 import * as tf from "@tensorflow/tfjs-core";
+import { registerOnce } from "../kernels/registerOnce";
 import { type FusedAdapter, fusedPlan, isSoftwareAdapter, parseLayoutRequest } from "./fusedLayout";
 import { type FusedProgram, scanProgram, traceProgram } from "./fusedPrograms";
 import { scanUniforms, traceUniforms, type UniformValue } from "./fusedUniforms";
@@ -32,12 +33,8 @@ interface WebGPUBackendLike {
 /** Registers both kernels once; a second call is a no-op. */
 export function registerFusedKernels(): void {
   if (!isRegisteredFlag(FUSED_LAYOUT_FLAG)) tf.env().registerFlag(FUSED_LAYOUT_FLAG, () => "auto");
-  if (!tf.getKernel(FUSED_SCAN_KERNEL, "webgpu")) {
-    tf.registerKernel({ kernelName: FUSED_SCAN_KERNEL, backendName: "webgpu", kernelFunc: runScan });
-  }
-  if (!tf.getKernel(FUSED_TRACE_KERNEL, "webgpu")) {
-    tf.registerKernel({ kernelName: FUSED_TRACE_KERNEL, backendName: "webgpu", kernelFunc: runTrace });
-  }
+  registerOnce(FUSED_SCAN_KERNEL, "webgpu", runScan);
+  registerOnce(FUSED_TRACE_KERNEL, "webgpu", runTrace);
 }
 
 type KernelArgs = Parameters<tf.KernelFunc>[0];

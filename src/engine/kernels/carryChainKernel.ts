@@ -23,6 +23,7 @@
 import * as tf from "@tensorflow/tfjs-core";
 import type { FusedProgram } from "../fused/fusedPrograms";
 import { HOST_BACKENDS, type HostBackendName, runOnHost } from "./hostMemory";
+import { registerOnce } from "./registerOnce";
 import { runProgram } from "./webgpuPrograms";
 
 export const CARRY_CHAIN_KERNEL = "ScanlabCarryChain";
@@ -91,22 +92,13 @@ function hostKernel(backendName: HostBackendName): tf.KernelFunc {
 
 /** Registers the kernel once for each backend it serves; a second call is a no-op. */
 export function registerCarryChainKernel(): void {
-  for (const backendName of HOST_BACKENDS) {
-    if (!tf.getKernel(CARRY_CHAIN_KERNEL, backendName))
-      tf.registerKernel({ kernelName: CARRY_CHAIN_KERNEL, backendName, kernelFunc: hostKernel(backendName) });
-  }
-  if (!tf.getKernel(CARRY_CHAIN_KERNEL, "webgpu")) {
-    tf.registerKernel({
-      kernelName: CARRY_CHAIN_KERNEL,
-      backendName: "webgpu",
-      kernelFunc: ({ inputs, backend }) => {
-        const scans = inputs.scans as tf.TensorInfo;
-        const powers = inputs.powers as tf.TensorInfo;
-        const [rows, nChunks] = scans.shape;
-        return runProgram(backend, carryChainProgram(rows, nChunks), [scans, powers]);
-      },
-    });
-  }
+  for (const backendName of HOST_BACKENDS) registerOnce(CARRY_CHAIN_KERNEL, backendName, hostKernel(backendName));
+  registerOnce(CARRY_CHAIN_KERNEL, "webgpu", ({ inputs, backend }) => {
+    const scans = inputs.scans as tf.TensorInfo;
+    const powers = inputs.powers as tf.TensorInfo;
+    const [rows, nChunks] = scans.shape;
+    return runProgram(backend, carryChainProgram(rows, nChunks), [scans, powers]);
+  });
 }
 
 /** Whether the active backend runs the kernel (webgl chains op by op: carryChain.ts). */

@@ -15,6 +15,7 @@
 import * as tf from "@tensorflow/tfjs-core";
 import type { FusedProgram } from "../fused/fusedPrograms";
 import { HOST_BACKENDS, type HostBackendName, runOnHost } from "./hostMemory";
+import { registerOnce } from "./registerOnce";
 import { dispatchOf, runProgram } from "./webgpuPrograms";
 
 export const CHUNK_OUTPUTS_KERNEL = "ScanlabChunkOutputs";
@@ -110,21 +111,12 @@ function hostKernel(backendName: HostBackendName): tf.KernelFunc {
 
 /** Registers the kernel once for each backend it serves; a second call is a no-op. */
 export function registerChunkOutputsKernel(): void {
-  for (const backendName of HOST_BACKENDS) {
-    if (!tf.getKernel(CHUNK_OUTPUTS_KERNEL, backendName))
-      tf.registerKernel({ kernelName: CHUNK_OUTPUTS_KERNEL, backendName, kernelFunc: hostKernel(backendName) });
-  }
-  if (!tf.getKernel(CHUNK_OUTPUTS_KERNEL, "webgpu")) {
-    tf.registerKernel({
-      kernelName: CHUNK_OUTPUTS_KERNEL,
-      backendName: "webgpu",
-      kernelFunc: ({ inputs, backend, attrs }) => {
-        const { scans, carries, powers } = inputs as Record<string, tf.TensorInfo>;
-        const program = chunkOutputsProgram(scans.shape[0], attrs?.cols as number, scans.shape[2]);
-        return runProgram(backend, program, [scans, carries, powers]);
-      },
-    });
-  }
+  for (const backendName of HOST_BACKENDS) registerOnce(CHUNK_OUTPUTS_KERNEL, backendName, hostKernel(backendName));
+  registerOnce(CHUNK_OUTPUTS_KERNEL, "webgpu", ({ inputs, backend, attrs }) => {
+    const { scans, carries, powers } = inputs as Record<string, tf.TensorInfo>;
+    const program = chunkOutputsProgram(scans.shape[0], attrs?.cols as number, scans.shape[2]);
+    return runProgram(backend, program, [scans, carries, powers]);
+  });
 }
 
 /** Whether the active backend runs the kernel (webgl keeps the ops). */

@@ -19,6 +19,7 @@
  */
 import * as tf from "@tensorflow/tfjs-core";
 import type { FusedProgram } from "../fused/fusedPrograms";
+import { registerOnce } from "./registerOnce";
 import { dispatchOf, runProgram } from "./webgpuPrograms";
 
 export const LOCAL_SCAN_KERNEL = "ScanlabLocalScan";
@@ -165,16 +166,11 @@ export function localScanProgram(rows: number, cols: number, nChunks: number, ch
 
 /** Registers the kernel once (webgpu only); a second call is a no-op. */
 export function registerLocalScanKernel(): void {
-  if (tf.getKernel(LOCAL_SCAN_KERNEL, "webgpu")) return;
-  tf.registerKernel({
-    kernelName: LOCAL_SCAN_KERNEL,
-    backendName: "webgpu",
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const x = inputs.x as tf.TensorInfo;
-      const m = inputs.m as tf.TensorInfo;
-      const [rows, cols] = x.shape;
-      return runProgram(backend, localScanProgram(rows, cols, attrs?.nChunks as number, m.shape[1]), [x, m]);
-    },
+  registerOnce(LOCAL_SCAN_KERNEL, "webgpu", ({ inputs, backend, attrs }) => {
+    const x = inputs.x as tf.TensorInfo;
+    const m = inputs.m as tf.TensorInfo;
+    const [rows, cols] = x.shape;
+    return runProgram(backend, localScanProgram(rows, cols, attrs?.nChunks as number, m.shape[1]), [x, m]);
   });
 }
 

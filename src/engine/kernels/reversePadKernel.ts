@@ -6,6 +6,7 @@
  */
 import * as tf from "@tensorflow/tfjs-core";
 import { HOST_BACKENDS, type HostBackendName, runOnHost } from "./hostMemory";
+import { registerOnce } from "./registerOnce";
 
 export const REVERSE_PAD_KERNEL = "ScanlabReversePad";
 
@@ -33,10 +34,7 @@ function hostKernel(backendName: HostBackendName): tf.KernelFunc {
 
 /** Registers the kernel once for the host backends; a second call is a no-op. */
 export function registerReversePadKernel(): void {
-  for (const backendName of HOST_BACKENDS) {
-    if (!tf.getKernel(REVERSE_PAD_KERNEL, backendName))
-      tf.registerKernel({ kernelName: REVERSE_PAD_KERNEL, backendName, kernelFunc: hostKernel(backendName) });
-  }
+  for (const backendName of HOST_BACKENDS) registerOnce(REVERSE_PAD_KERNEL, backendName, hostKernel(backendName));
 }
 
 /** Whether the active backend runs the kernel (wasm and cpu). */
