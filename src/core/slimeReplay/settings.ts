@@ -32,6 +32,15 @@ export interface SlimeSettings {
    * the dump's fields are full length either way.
    */
   contextParallelSize: number;
+  /**
+   * `--n-samples-per-prompt`: the size of a prompt's group, which `_post_process_rewards`
+   * normalises on its own (grpo, gspo, cispo, reinforce_plus_plus_baseline).
+   */
+  nSamplesPerPrompt: number;
+  /** Not `--disable-rewards-normalization`: the group normalisation of the raw rewards is on. */
+  rewardsNormalization: boolean;
+  /** Not `--disable-grpo-std-normalization`: grpo, gspo and cispo divide by the group's std + 1e-6. */
+  grpoStdNormalization: boolean;
 }
 
 /** slime's defaults (arguments.py): γ = λ = 1, no KL penalty, k1, no normalisation. */
@@ -44,6 +53,9 @@ export const SLIME_DEFAULTS: SlimeSettings = {
   normalizeAdvantages: false,
   useRolloutLogprobs: false,
   contextParallelSize: 1,
+  nSamplesPerPrompt: 1,
+  rewardsNormalization: true,
+  grpoStdNormalization: true,
 };
 
 /** One training sample as the replay needs it: the dump's inputs in float64 (float32 values widened exactly). */
