@@ -78,6 +78,13 @@ export interface ReplaySample {
   kl?: Float64Array;
   /** The critic's values (ppo). */
   values?: Float64Array;
+  /** The reward before `_post_process_rewards` (`local_raw_reward`, or the dump's `raw_reward` at its rollout position). */
+  rawReward?: number;
+  /**
+   * The prompt's group, as recovered from the dump (samples of one prompt share their prompt tokens;
+   * the train dump stores no group index). Absent: not known.
+   */
+  group?: number;
 }
 
 /** Which estimators broadcast a group-normalised scalar reward to every token (no scan). */
