@@ -4,4 +4,7 @@ export * from "./replayDump";
 export * from "./replayReference";
 export * from "./replayVerdict";
 export * from "./settings";
+export * from "./settingsProblem";
 export * from "./slimeWhitenBound";
+export * from "./storedRaw";
+export * from "./whitenFit";

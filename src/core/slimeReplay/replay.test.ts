@@ -183,10 +183,32 @@ describe("slimeWhitenBounds", () => {
 
 describe("judgeField", () => {
   it("passes values within their bounds and names the worst token of those outside", () => {
-    const ok = judgeField([1, 2.5], [1, 2], [0.1, 1]);
-    expect(ok).toMatchObject({ passed: true, maxGap: 0.5, worstToken: 1, failures: 0 });
-    const bad = judgeField([1, 2.5, 3], [1, 2, 3], [0.1, 0.2, 0]);
+    const ok = judgeField([1000, 2000.5], [1000, 2000], [0.1, 1]);
+    expect(ok).toMatchObject({ passed: true, maxGap: 0.5, worstToken: 1, failures: 0, scale: 2000 });
+    const bad = judgeField([1000, 2000.5, 3000], [1000, 2000, 3000], [0.1, 0.2, 0]);
     expect(bad).toMatchObject({ passed: false, worstToken: 1, worstGap: 0.5, worstBound: 0.2, failures: 1 });
+  });
+
+  it("never passes on an infinite or NaN bound: the value is held to the exact one at the accuracy threshold", () => {
+    const inf = Number.POSITIVE_INFINITY;
+    for (const bound of [inf, Number.NaN]) {
+      // Scale 2: the threshold is 2e-3.
+      expect(judgeField([1, 2.001], [1, 2], [bound, bound])).toMatchObject({ passed: true, unbounded: 2 });
+      expect(judgeField([1, 2.01], [1, 2], [bound, bound])).toMatchObject({ passed: false, worstToken: 1 });
+      for (const v of [Number.NaN, 42, 1e30, inf, -inf])
+        expect(judgeField([v, 2], [1, 2], [bound, bound]).passed).toBe(false);
+    }
+  });
+
+  it("holds a value whose finite bound is wider than the threshold to the threshold", () => {
+    const v = judgeField([1, 2.01], [1, 2], [0.1, 0.1]);
+    expect(v).toMatchObject({ passed: false, wide: 2, worstBound: 2e-3 });
+  });
+
+  it("names as worst the failing token with the largest gap, not the one whose bound underflowed", () => {
+    const v = judgeField([1.178, 1e-40], [1, 0], [1e-6, 1.4e-45]);
+    expect(v.worstToken).toBe(0);
+    expect(v.failures).toBe(2);
   });
 
   it("fails NaN and ±Inf where the reference is finite, and a wrong length", () => {
@@ -210,6 +232,36 @@ describe("replayBounds per data-parallel rank", () => {
     ]);
     expect(otherRank).toEqual(alone);
     expect(sameRank).not.toEqual(alone);
+  });
+});
+
+describe("replaySlime refuses what checks nothing", () => {
+  const s = settings({ advantageEstimator: "reinforce_plus_plus", gamma: 0.99, klCoef: 0.05 });
+  const sample: ReplaySample = { reward: 1, lossMask: [1, 1], kl: f64([0.01, 0.02]) };
+  const stored = [{ advantages: [1, 1], returns: [1, 1] }];
+
+  it("a kl_coef, γ or λ that rounds to infinity in float32", () => {
+    for (const bad of [{ klCoef: 1e300 }, { gamma: 1e39 }, { lambd: -1e300 }]) {
+      const r = replaySlime([sample], stored, { ...s, ...bad });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toMatch(/rounds to infinity in float32/);
+    }
+  });
+
+  it("samples with 0 tokens, and a dump with no samples", () => {
+    const empty: ReplaySample = { reward: 1, lossMask: [] };
+    const r = replaySlime(
+      [empty, empty],
+      [
+        { advantages: [], returns: [] },
+        { advantages: [], returns: [] },
+      ],
+      s,
+    );
+    expect(r).toEqual({ ok: false, error: "every sample has 0 response tokens: nothing to compare there" });
+    const one = replaySlime([sample, empty], [...stored, { advantages: [], returns: [] }], s);
+    expect(one.ok === false && one.error).toMatch(/samples 1 have 0 response tokens/);
+    expect(replaySlime([], [], s).ok).toBe(false);
   });
 });
 

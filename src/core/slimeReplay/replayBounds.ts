@@ -4,7 +4,7 @@ import { magnitudeScan } from "../outputBounds";
 import { klErrorBound } from "./klReplay";
 import { ppoRewardIndices, type ReplayReference } from "./replayReference";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
-import { slimeWhitenBounds } from "./slimeWhitenBound";
+import { slimeWhitenBounds, slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
 
 /** Per-element bounds on |slime's float32 value − the float64 reference|, shaped like the outputs. */
 export interface ReplayBounds {
@@ -12,6 +12,10 @@ export interface ReplayBounds {
   returns: Float64Array[];
   /** For the dump's stored `kl`, where the reference recomputed it from log-probs. */
   kl: (Float64Array | null)[];
+  /** The advantages' bounds before `--normalize-advantages` (equal to `advantages` without it). */
+  rawAdvantages: Float64Array[];
+  /** With normalisation: the whitening's shared scalars and their bounds. */
+  whiten: WhitenBoundStats | null;
 }
 
 /**
@@ -92,8 +96,9 @@ export function replayBounds(
     returns = own.returns.map((b, i) => b.map((x, t) => x + carried[i][t]));
     raw = gae ? own.advantages.map((b, i) => b.map((x, t) => x + carried[i][t])) : returns;
   }
-  const advantages = settings.normalizeAdvantages ? slimeWhitenBounds(reference.rawAdvantages, raw, masks) : raw;
-  return { advantages, returns, kl: klBounds };
+  const whiten = settings.normalizeAdvantages ? slimeWhitenStats(reference.rawAdvantages, raw, masks) : null;
+  const advantages = whiten ? slimeWhitenBounds(reference.rawAdvantages, raw, masks, whiten) : raw;
+  return { advantages, returns, kl: klBounds, rawAdvantages: raw, whiten };
 }
 
 /** Sample indices grouped by data-parallel rank, in the dump's order (one group when ranks are not known). */

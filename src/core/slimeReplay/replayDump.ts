@@ -3,6 +3,10 @@ import { type ReplayBounds, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { type FieldVerdict, judgeField } from "./replayVerdict";
 import type { ReplaySample, SlimeSettings } from "./settings";
+import { settingsProblem } from "./settingsProblem";
+import { slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
+import { storedRawAdvantages } from "./storedRaw";
+import { fitWhitening, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
 export interface DumpOutputs {
@@ -23,16 +27,26 @@ export interface SampleReplay {
 }
 
 export type ReplayResult =
-  | { ok: true; passed: boolean; samples: SampleReplay[] }
-  /** The settings cannot be replayed on these inputs (slime would raise): its message. */
+  | {
+      ok: true;
+      passed: boolean;
+      samples: SampleReplay[];
+      /** With normalisation: the whitening's exact scalars, and the map fitted from the stored values. */
+      whitening: { stats: WhitenBoundStats; fit: WhitenFit | null } | null;
+    }
+  /** The settings cannot be replayed on these inputs (slime would raise, or nothing can be checked): why. */
   | { ok: false; error: string };
 
 /**
  * slime's `compute_advantages_and_returns` replayed in float64 on a dump's inputs, and each
- * sample's stored advantages and returns judged against it, every value within its own float32
- * bound. Pure: typed arrays in, typed arrays out (worker-friendly).
+ * sample's stored advantages and returns judged against it: every value within its own float32
+ * bound (or the accuracy threshold where that bound is wide or infinite), and with
+ * normalisation the whitening checked as one shared map (whitenFit). Pure: typed arrays in,
+ * typed arrays out (worker-friendly).
  */
 export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): ReplayResult {
+  const problem = settingsProblem(settings) ?? nothingToCompare(samples);
+  if (problem) return { ok: false, error: problem };
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
@@ -42,8 +56,13 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
     if (error instanceof ScanInputError) return { ok: false, error: error.message };
     throw error;
   }
+  const stats = bounds.whiten;
+  const fit = stats ? whiteningFit(samples, stored, settings, reference, bounds) : null;
   const out = samples.map((s, i): SampleReplay => {
-    const advantages = judgeField(stored[i].advantages, reference.advantages[i], bounds.advantages[i]);
+    const advantages = judgeField(stored[i].advantages, reference.advantages[i], bounds.advantages[i], {
+      alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
+      cause: fit ? whitenFitCause(fit, i) : null,
+    });
     const returns = judgeField(stored[i].returns, reference.returns[i], bounds.returns[i]);
     const klBound = bounds.kl[i];
     const storedKl = stored[i].kl;
@@ -58,5 +77,96 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
       kl,
     };
   });
-  return { ok: true, passed: out.every((s) => s.passed), samples: out };
+  if (stats && !stats.conditioned) nameCancellation(out, stats);
+  return {
+    ok: true,
+    passed: out.every((s) => s.passed),
+    samples: out,
+    whitening: stats ? { stats, fit } : null,
+  };
+}
+
+/**
+ * The whitening fitted on slime's own raw advantages where the dump gives them (storedRaw.ts: their
+ * error is a rounding or two, so each token's tolerance around the fit is too), else on the float64
+ * reference with its bounds.
+ */
+function whiteningFit(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  reference: ReplayReference,
+  bounds: ReplayBounds,
+): WhitenFit | null {
+  const advantages = stored.map((s) => s.advantages);
+  const own = storedRawAdvantages(
+    samples,
+    stored.map((s) => s.returns),
+    stored.map((s) => s.kl),
+    settings,
+  );
+  const masks = samples.map((s) => s.lossMask);
+  if (own) return fitWhitening(own.raw, own.errors, advantages, slimeWhitenStats(own.raw, own.errors, masks));
+  return fitWhitening(reference.rawAdvantages, bounds.rawAdvantages, advantages, bounds.whiten as WhitenBoundStats);
+}
+
+/** A dump with no token to compare is refused: "all within" would say nothing. */
+function nothingToCompare(samples: ReplaySample[]): string | null {
+  if (samples.length === 0) return "the dump has no samples: nothing to compare";
+  const empty = samples.flatMap((s, i) => (s.lossMask.length === 0 ? [i] : []));
+  if (empty.length === 0) return null;
+  const which = empty.length === samples.length ? "every sample has" : `samples ${list(empty)} have`;
+  return `${which} 0 response tokens: nothing to compare there`;
+}
+
+function whitenFitCause(fit: WhitenFit, sample: number): string | null {
+  if (fit.scalarProblem) return fit.scalarProblem;
+  const w = fit.worstOffLine;
+  if (w && fit.offLine[sample].some((x) => x === 1)) {
+    const own =
+      w.sample === sample
+        ? ` (token ${w.token}: ${w.gap.toPrecision(3)} off, its rounding allows ${w.tolerance.toPrecision(3)})`
+        : "";
+    return `stored advantages lie off the whitening map shared by the whole batch${own}`;
+  }
+  return null;
+}
+
+/**
+ * slime's float32 one-pass variance `E[x²] − E[x]²` cancels when the raw advantages sit far from 0
+ * with a small spread (NeMo-RL #4158; slime does it today): name it on every failing advantages
+ * verdict, with how far the stored values are from the exact ones in this step.
+ */
+function nameCancellation(samples: SampleReplay[], stats: WhitenBoundStats): void {
+  const failing = samples.filter((s) => !s.advantages.passed);
+  if (failing.length === 0) return;
+  const allNaN = samples.every((s) => s.advantages.maxGap === Number.POSITIVE_INFINITY);
+  let worst = 0;
+  for (const s of failing) worst = Math.max(worst, s.advantages.maxGap / (s.advantages.scale || 1));
+  const sd = Math.sqrt(Math.max(0, stats.variance));
+  const what = allNaN
+    ? "every stored advantage is NaN or infinite"
+    : Number.isFinite(worst)
+      ? `the stored advantages are off the exact ones by up to ${(100 * worst).toPrecision(2)} % in this step`
+      : "stored advantages are NaN or infinite";
+  const cause =
+    `slime's float32 one-pass whitening cancelled: the raw advantages are ${stats.mean.toPrecision(5)} ± ${sd.toPrecision(2)}, ` +
+    `a variance below float32's resolution of their mean square (${stats.meanSquare.toPrecision(3)}); ${what} (NeMo-RL #4158)`;
+  for (const s of failing) s.advantages.cause = cause;
+}
+
+function ones(n: number): Uint8Array {
+  return new Uint8Array(n).fill(1);
+}
+
+/** "0–3, 5, 7": runs of indices. */
+function list(indices: number[]): string {
+  const parts: string[] = [];
+  for (let k = 0; k < indices.length; ) {
+    let j = k;
+    while (j + 1 < indices.length && indices[j + 1] === indices[j] + 1) j += 1;
+    parts.push(j > k ? `${indices[k]}–${indices[j]}` : String(indices[k]));
+    k = j + 1;
+  }
+  return parts.join(", ");
 }

@@ -13,22 +13,42 @@ export function torchSumDepth(n: number): number {
 }
 
 /**
- * Per-element bounds after slime's `distributed_masked_whiten` in float32: one-pass statistics
- * `μ = Σa·m/N`, `var = (Σa²·m/N − μ²)·N/(N−1)`, then `(a − μ)·rsqrt(var + 1e-8)`, each a float32
- * operation on float32 sums. `advantages` are the float64 reference before whitening, `errors`
- * their bounds. First-order propagation, then the result's own roundings:
+ * The two scalars slime's whitening shares over the whole batch, exact and with their float32
+ * error bounds: `mean` and `rs = rsqrt(var + 1e-8)`. `conditioned` is false when the variance's
+ * error can reach half of it: the float32 one-pass variance may then have cancelled (NeMo-RL #4158),
+ * and nothing bounds rs.
+ */
+export interface WhitenBoundStats {
+  /** Mask-1 tokens of the batch. */
+  n: number;
+  mean: number;
+  /** The Bessel-corrected one-pass variance, exact (may be far below meanSquare: the cancellation). */
+  variance: number;
+  meanSquare: number;
+  rs: number;
+  /** Bound on |float32 mean − mean|. */
+  dMean: number;
+  /** Bound on |float32 rs − rs| / rs; Infinity when not conditioned. */
+  rho: number;
+  conditioned: boolean;
+}
+
+/**
+ * slime's `distributed_masked_whiten` in float32, bounded: one-pass statistics `μ = Σa·m/N`,
+ * `var = (Σa²·m/N − μ²)·N/(N−1)`, then `(a − μ)·rsqrt(var + 1e-8)`, each a float32 operation on
+ * float32 sums. `advantages` are the float64 reference before whitening, `errors` their bounds.
+ * First-order propagation:
  *   δμ  ≤ ΣE·m/N + (h+1)·u·Σ|a|·m/N;
  *   δm₂ ≤ Σ(2|a|E + E²)·m/N + (h+2)·u·Σa²·m/N;
  *   δvar ≤ δm₂ + 2|μ|δμ + δμ² + 2u·(m₂ + μ²), times the Bessel factor (and its 2u);
- *   δs (s = var + ε) adds u·s; rsqrt is then off by δs/(2(s − δs)) relative, plus 4u for itself;
- *   out_t = (a_t − μ)·rs is off by (E_t + δμ)·rs·(1 + ρ) + |a_t − μ|·rs·ρ + 2u·|out_t|.
- * When δs reaches s/2 the whitening is too ill-conditioned to check: the bound is infinite.
+ *   δs (s = var + ε) adds u·s; rsqrt is then off by δs/(2(s − δs)) relative, plus 4u for itself.
+ * When δs reaches s/2 the whitening is too ill-conditioned to bound.
  */
-export function slimeWhitenBounds(
+export function slimeWhitenStats(
   advantages: Float64Array[],
   errors: Float64Array[],
   masks: ArrayLike<number>[],
-): Float64Array[] {
+): WhitenBoundStats {
   const u = UNIT_ROUNDOFF.float32;
   const eta = SUBNORMAL_STEP.float32;
   let n = 0;
@@ -50,7 +70,8 @@ export function slimeWhitenBounds(
       sumCross += 2 * Math.abs(a) * e + e * e;
     }
   });
-  if (n === 0) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
+  const inf = Number.POSITIVE_INFINITY;
+  if (n === 0) return { n, mean: 0, variance: 0, meanSquare: 0, rs: inf, dMean: inf, rho: inf, conditioned: false };
   const h = torchSumDepth(n);
   const mean = sum / n;
   const meanSquare = sumSquares / n;
@@ -62,9 +83,26 @@ export function slimeWhitenBounds(
   const dVariance =
     (dMeanSquare + 2 * Math.abs(mean) * dMean + dMean * dMean + 2 * u * (meanSquare + mean * mean)) * bessel;
   const dS = dVariance + 2 * u * bessel * Math.abs(variance) + u * s + eta;
-  if (!(dS < s / 2)) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
-  const rs = 1 / Math.sqrt(s);
-  const rho = dS / (2 * (s - dS)) + 4 * u;
+  const conditioned = dS < s / 2;
+  const rho = conditioned ? dS / (2 * (s - dS)) + 4 * u : inf;
+  return { n, mean, variance, meanSquare, rs: 1 / Math.sqrt(s), dMean, rho, conditioned };
+}
+
+/**
+ * Per-element bounds after slime's float32 whitening: out_t = (a_t − μ)·rs is off by
+ * (E_t + δμ)·rs·(1 + ρ) + |a_t − μ|·rs·ρ + 2u·|out_t|. Infinite everywhere when the whitening is
+ * not conditioned (slimeWhitenStats).
+ */
+export function slimeWhitenBounds(
+  advantages: Float64Array[],
+  errors: Float64Array[],
+  masks: ArrayLike<number>[],
+  stats: WhitenBoundStats = slimeWhitenStats(advantages, errors, masks),
+): Float64Array[] {
+  const u = UNIT_ROUNDOFF.float32;
+  const eta = SUBNORMAL_STEP.float32;
+  const { mean, rs, dMean, rho } = stats;
+  if (!stats.conditioned) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
   return advantages.map((row, i) =>
     row.map((a, t) => {
       const centred = Math.abs(a - mean);

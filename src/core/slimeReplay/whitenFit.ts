@@ -1,0 +1,233 @@
+import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+import { ACCURACY_THRESHOLD } from "./replayVerdict";
+import type { WhitenBoundStats } from "./slimeWhitenBound";
+
+/**
+ * The whitening checked as what it is: one affine map shared by every token of the batch,
+ * `a_t = rs·(x_t − μ)`. The error of μ and rs is one unknown, not slack for every token, so the map
+ * slime used is fitted from the stored values themselves (least squares of stored against raw), each
+ * token is held to its own rounding around that fit, and the two fitted scalars are judged against
+ * their float64 values with their float32 bound (or, where that bound is wide or infinite, the
+ * accuracy threshold). An edit of 1e-3 at one whitened advantage is then 10³× its tolerance, where
+ * the per-element bound of the whitening (ρ·|x − μ|·rs, up to 1e-2 on real dumps) let it pass.
+ */
+export interface WhitenFit {
+  /** Tokens used: finite stored and raw values. */
+  used: number;
+  /** The fitted slope (slime's float32 rs) and its bound from the tokens' own errors. */
+  slope: number;
+  slopeError: number;
+  /** The fitted value at the raw values' centre, and its bound. */
+  centre: number;
+  centreError: number;
+  /** Per sample, 1 where a token lies off the fitted map by more than its rounding allows. */
+  offLine: Uint8Array[];
+  /** The largest |stored − fitted| over the tokens off the line, and where (sample, token). */
+  worstOffLine: { sample: number; token: number; gap: number; tolerance: number } | null;
+  /** The scalars against their exact values: null when they agree, else what differs, in words. */
+  scalarProblem: string | null;
+}
+
+/**
+ * Fits the whitening slime applied and checks it. `raw` are the float64 advantages before
+ * whitening, `rawErrors` the float32 bounds on slime's own raw advantages, `stored` the dump's.
+ * Returns null when no line can be fitted (fewer than 3 usable tokens, or every raw value equal).
+ */
+export function fitWhitening(
+  raw: Float64Array[],
+  rawErrors: Float64Array[],
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+): WhitenFit | null {
+  // Tokens that stray from the exact map by more than its float32 bound allows are left out of the
+  // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
+  // edited sample, must not drag the shared map and put every other token off it. When most tokens
+  // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
+  const skip = strayFromExact(raw, rawErrors, stored, stats);
+  let line = fitLine(raw, rawErrors, stored, skip) ?? fitLine(raw, rawErrors, stored, none(stored));
+  if (!line) return null;
+  const first: Line = line;
+  const offFirst = stored.map((row) => new Uint8Array(row.length));
+  forUsable(raw, stored, offFirst, true, (x, y, i, t) => {
+    offFirst[i][t] = Number(Math.abs(y - first.at(x)) > first.tolerance(x, y, i, t));
+  });
+  line = fitLine(raw, rawErrors, stored, offFirst) ?? first;
+  const offLine = stored.map((row) => new Uint8Array(row.length));
+  const fit: Line = line;
+  let worstOffLine: WhitenFit["worstOffLine"] = null;
+  forUsable(raw, stored, offLine, true, (x, y, i, t) => {
+    const gap = Math.abs(y - fit.at(x));
+    const tolerance = fit.tolerance(x, y, i, t);
+    if (gap <= tolerance) return;
+    offLine[i][t] = 1;
+    if (!worstOffLine || gap > worstOffLine.gap) worstOffLine = { sample: i, token: t, gap, tolerance };
+  });
+  return {
+    used: fit.n,
+    slope: fit.slope,
+    slopeError: fit.slopeError,
+    centre: fit.centre,
+    centreError: fit.centreError,
+    offLine,
+    worstOffLine,
+    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, raw),
+  };
+}
+
+/** Tokens off the exact map `rs·(x − μ)` by more than its bound; none when fewer than a tenth would remain. */
+function strayFromExact(
+  raw: Float64Array[],
+  rawErrors: Float64Array[],
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+): Uint8Array[] {
+  const u = UNIT_ROUNDOFF.float32;
+  const { rs, mean, dMean, rho } = stats;
+  const skip = none(stored);
+  if (!Number.isFinite(rs)) return skip;
+  const slopeBound = rs * Math.min(rho, ACCURACY_THRESHOLD);
+  let usable = 0;
+  let kept = 0;
+  forUsable(raw, stored, skip, true, (x, y, i, t) => {
+    usable += 1;
+    const tolerance =
+      rs * (1 + ACCURACY_THRESHOLD) * (rawErrors[i][t] + dMean) +
+      slopeBound * Math.abs(x - mean) +
+      2.01 * u * Math.abs(y);
+    if (Math.abs(y - rs * (x - mean)) > tolerance) skip[i][t] = 1;
+    else kept += 1;
+  });
+  return kept >= 3 && kept * 10 >= usable ? skip : none(stored);
+}
+
+function none(stored: ArrayLike<number>[]): Uint8Array[] {
+  return stored.map((row) => new Uint8Array(row.length));
+}
+
+interface Line {
+  n: number;
+  xBar: number;
+  slope: number;
+  slopeError: number;
+  centre: number;
+  centreError: number;
+  at(x: number): number;
+  /** How far token t may lie off the line: its own rounding and the fit's error there. */
+  tolerance(x: number, y: number, sample: number, token: number): number;
+}
+
+/** Least squares of stored against raw over the usable tokens not marked in `skip`. */
+function fitLine(
+  raw: Float64Array[],
+  rawErrors: Float64Array[],
+  stored: ArrayLike<number>[],
+  skip: Uint8Array[],
+): Line | null {
+  const u = UNIT_ROUNDOFF.float32;
+  const eta = SUBNORMAL_STEP.float32;
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  forUsable(raw, stored, skip, false, (x, y) => {
+    n += 1;
+    sx += x;
+    sy += y;
+  });
+  if (n < 3) return null;
+  const xBar = sx / n;
+  const yBar = sy / n;
+  let sxx = 0;
+  let sxy = 0;
+  forUsable(raw, stored, skip, false, (x, y) => {
+    sxx += (x - xBar) * (x - xBar);
+    sxy += (x - xBar) * (y - yBar);
+  });
+  if (!(sxx > 0)) return null;
+  const slope = sxy / sxx;
+  // A token's own rounding around the map slime used: its raw value's float32 error through the
+  // slope, and the subtraction's and the product's roundings (2u of the output, a little more for
+  // the product of the two). The slope stands in for slime's rs, padded by 1e-3 for the fit's error.
+  const rate = Math.abs(slope) * (1 + ACCURACY_THRESHOLD);
+  const own = (i: number, t: number, y: number) => rate * rawErrors[i][t] + 2.01 * u * Math.abs(y) + eta;
+  // The fit's own error at token t from every token's: the hat matrix row, bounded by
+  // Σ|h_tj|·b_j ≤ A + |x_t − x̄|·B with A = Σb_j/N, B = Σ|x_j − x̄|·b_j/Sxx.
+  let sumOwn = 0;
+  let sumLever = 0;
+  forUsable(raw, stored, skip, false, (x, y, i, t) => {
+    const b = own(i, t, y);
+    sumOwn += b;
+    sumLever += Math.abs(x - xBar) * b;
+  });
+  const A = sumOwn / n;
+  const B = sumLever / sxx;
+  return {
+    n,
+    xBar,
+    slope,
+    slopeError: B,
+    centre: yBar,
+    centreError: A,
+    at: (x) => yBar + slope * (x - xBar),
+    tolerance: (x, y, i, t) => own(i, t, y) + A + Math.abs(x - xBar) * B,
+  };
+}
+
+/**
+ * The fitted scalars against the exact ones: the slope against rs (relative bound ρ, plus the fit's
+ * own error), the centre against rs·(x̄ − μ). Where the float32 bound is infinite or wider than the
+ * accuracy threshold, they are held to the threshold instead (relative for the slope, of the
+ * whitened scale for the centre).
+ */
+function scalarProblem(
+  slope: number,
+  slopeError: number,
+  centre: number,
+  centreError: number,
+  xBar: number,
+  stats: WhitenBoundStats,
+  raw: Float64Array[],
+): string | null {
+  const { rs, mean, dMean, rho } = stats;
+  if (!Number.isFinite(rs)) return null;
+  let spread = 0;
+  for (const row of raw) for (const x of row) if (Number.isFinite(x)) spread = Math.max(spread, Math.abs(x - mean));
+  const scale = spread * rs;
+  const slopeBound = Math.min(rs * rho, rs * ACCURACY_THRESHOLD) + slopeError;
+  const exactCentre = rs * (xBar - mean);
+  const centreBound =
+    Math.min(rs * dMean * (1 + rho) + Math.abs(xBar - mean) * rs * rho, ACCURACY_THRESHOLD * scale) + centreError;
+  const problems: string[] = [];
+  if (!(Math.abs(slope - rs) <= slopeBound)) {
+    problems.push(
+      `scales by ${fmt(slope)} where the batch's exact 1/std is ${fmt(rs)} (${fmt(Math.abs(slope / rs - 1))} off, allowed ${fmt(slopeBound / rs)})`,
+    );
+  }
+  if (!(Math.abs(centre - exactCentre) <= centreBound)) {
+    problems.push(
+      `is centred ${fmt(centre - exactCentre)} away from the batch's exact mean (allowed ${fmt(centreBound)})`,
+    );
+  }
+  return problems.length > 0 ? `the stored whitening ${problems.join(" and ")}` : null;
+}
+
+function forUsable(
+  raw: Float64Array[],
+  stored: ArrayLike<number>[],
+  skip: Uint8Array[],
+  all: boolean,
+  visit: (x: number, y: number, sample: number, token: number) => void,
+): void {
+  for (let i = 0; i < raw.length; i++) {
+    const xs = raw[i];
+    const ys = stored[i];
+    for (let t = 0; t < xs.length; t++) {
+      const x = xs[t];
+      const y = ys[t];
+      if (Number.isFinite(x) && Number.isFinite(y) && (all || !skip[i][t])) visit(x, y, i, t);
+    }
+  }
+}
+
+function fmt(x: number): string {
+  return Number.isFinite(x) ? x.toPrecision(3) : String(x);
+}
