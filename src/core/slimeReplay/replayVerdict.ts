@@ -42,6 +42,12 @@ export interface JudgeOptions {
   /** Tokens already found outside a tighter check (e.g. the whitening fit): counted as failures. */
   alsoFailing?: Uint8Array;
   cause?: string | null;
+  /**
+   * Per token, a tolerance below which the threshold never goes: the error the value has whatever
+   * slime's float32 did after its inputs (e.g. a whitening of raw advantages that float32 holds only
+   * to 1e-3: the float64 whitening of them is no closer). Only where a tighter check stands beside it.
+   */
+  atLeast?: ArrayLike<number>;
 }
 
 export function judgeField(
@@ -83,7 +89,7 @@ export function judgeField(
     if (!(b <= threshold)) {
       if (Number.isFinite(b)) wide += 1;
       else unbounded += 1;
-      tolerance = threshold;
+      tolerance = options.atLeast ? Math.max(threshold, options.atLeast[t]) : threshold;
     }
     tolerances[t] = tolerance;
     let gap: number;
