@@ -175,7 +175,12 @@ function failureLine(s: SampleReplay): string {
     .filter(([, v]) => v && !v.passed)
     .map(([name, v]) => {
       const f = v as FieldVerdict;
-      return `${name}: ${f.failures} of ${s.length} tokens outside their bound; worst at token ${f.worstToken}: gap ${num(f.worstGap)}, bound ${num(f.worstBound)}`;
+      const worst =
+        f.worstToken >= 0
+          ? `; worst at token ${f.worstToken}: gap ${num(f.worstGap)}, tolerance ${num(f.worstBound)}`
+          : "";
+      const cause = f.cause ? ` (${printable(f.cause)})` : "";
+      return `${name}: ${f.failures} of ${s.length} tokens outside${worst}${cause}`;
     })
     .join("; ");
 }
@@ -194,6 +199,10 @@ function fieldJson(v: FieldVerdict | null) {
     worst_gap: v.worstGap,
     worst_bound: v.worstBound,
     failures: v.failures,
+    scale: v.scale,
+    unbounded_tokens: v.unbounded,
+    wide_bound_tokens: v.wide,
+    cause: v.cause,
   };
 }
 
