@@ -1,4 +1,5 @@
 export * from "./batch";
+export * from "./bfloat16";
 export * from "./chunkedScan";
 export * from "./contextParallel";
 export * from "./conventions";

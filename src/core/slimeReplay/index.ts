@@ -1,3 +1,4 @@
+export * from "./diagnose";
 export * from "./klReplay";
 export * from "./replayBounds";
 export * from "./replayDump";
@@ -5,6 +6,8 @@ export * from "./replayReference";
 export * from "./replayVerdict";
 export * from "./settings";
 export * from "./settingsProblem";
+export * from "./slimeRewards";
 export * from "./slimeWhitenBound";
 export * from "./storedRaw";
+export * from "./variants";
 export * from "./whitenFit";

@@ -9,6 +9,7 @@
  */
 export * from "../tensorFiles/readTensorFile";
 export * from "../tensorFiles/tensorTypes";
+export * from "./diagnoseDump";
 export * from "./dumpCaseExport";
 export * from "./dumpTypes";
 export * from "./replayDump";

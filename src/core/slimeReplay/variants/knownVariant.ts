@@ -26,6 +26,11 @@ export interface KnownVariant {
   /** Where it was reported: "slime PR #1372". */
   source: string;
   stage: VariantStage;
+  /**
+   * Relative resolution of the values it stores when coarser than float32's (bfloat16: 2^-8): the
+   * diagnosis then allows that much of the field's scale between them and the stored values.
+   */
+  resolution?: number;
   /** Whether it can change anything under these settings on these samples (e.g. needs tool spans). */
   applies(samples: ReplaySample[], settings: SlimeSettings): boolean;
   reference(samples: ReplaySample[], settings: SlimeSettings): VariantReference;

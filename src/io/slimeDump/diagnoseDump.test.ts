@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { KNOWN_VARIANTS, type SlimeSettings, WHITEN_PER_CP_RANK_TRIALS } from "../../core";
+import { fixtureBytes, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
+import { diagnoseDump, dumpSettings, readTensorFile, type UnderstoodDump, understandDump } from "./index";
+
+function open(path: string): UnderstoodDump {
+  const name = path.split("/").pop() as string;
+  const file = readTensorFile(fixtureBytes(path), name);
+  if (!file.ok) throw file.error;
+  const dump = understandDump(file.value.root, name);
+  if (!dump.ok) throw dump.error;
+  return dump.value;
+}
+
+describe("diagnoseDump: no known variant matches a dump slime wrote correctly", () => {
+  const correct = [
+    ...MANIFEST.filter((e) => e.expect === "pass" && e.kind === "train").map((e) => ({
+      file: `generated/${e.file}`,
+      settings: manifestSettings(e) as Partial<SlimeSettings>,
+    })),
+    ...SHARED_TRAIN_DUMPS.map((d) => ({ file: d.file, settings: d.settings as Partial<SlimeSettings> })),
+  ];
+  for (const { file, settings } of correct) {
+    it(`${file}`, () => {
+      const dump = open(file);
+      const given = dumpSettings(dump, settings);
+      const d = diagnoseDump(dump, given);
+      expect(d?.matches).toEqual([]);
+      expect(d?.samplesDeparting).toEqual([]);
+      // Nor with the CP size unknown, every trial size tried.
+      const unknown = diagnoseDump(dump, { ...given, contextParallelSize: 1 }, [
+        ...KNOWN_VARIANTS,
+        ...WHITEN_PER_CP_RANK_TRIALS,
+      ]);
+      expect(unknown?.matches ?? []).toEqual([]);
+    });
+  }
+
+  it("a rollout dump has nothing to diagnose", () => {
+    const rollout = open("slime-shared/rollout_eval_5.pt");
+    expect(diagnoseDump(rollout, dumpSettings(rollout, {}))).toBeNull();
+  });
+});
