@@ -1,4 +1,5 @@
 import type { SlimeSettings } from "../../core";
+import type { PromptGroupSummary } from "./promptGroupRecovery";
 
 /** One training sample of a slime dump, its per-token fields widened to float64 (index t = response token t). */
 export interface DumpSample {
@@ -11,8 +12,16 @@ export interface DumpSample {
   totalLength: number | null;
   /** The reward slime trained on, after `_post_process_rewards` (group-normalised for grpo-style estimators). */
   reward: number;
-  /** The raw reward, from `local_raw_reward` or from the paired rollout dump. */
+  /**
+   * The raw reward: `local_raw_reward`, else the dump's top-level `raw_reward` at this sample's
+   * rollout_position, else the paired rollout dump's.
+   */
   rawReward: number | null;
+  /**
+   * The prompt's group: recovered from the prompt tokens in a train dump (groups numbered in rollout
+   * order), `group_index` in a rollout dump; null when not known.
+   */
+  group: number | null;
   lossMask: Float64Array;
   logProbs?: Float64Array;
   refLogProbs?: Float64Array;
@@ -43,6 +52,8 @@ export interface UnderstoodDump {
   samples: DumpSample[];
   /** What the file decides about the run's settings (values present → ppo, the KL formula that reproduces `kl`). */
   settingsGuess: Partial<SlimeSettings>;
+  /** For a train dump whose prompt groups were recovered: n_samples_per_prompt and the uneven groups. */
+  promptGroups?: PromptGroupSummary;
   /** For a plain file: its lanes. */
   lanes?: PlainLanes;
   notes: string[];

@@ -4,6 +4,7 @@
  *   understandDump(tree, fileName)    → {kind, samples[], settingsGuess, lanes?, notes}
  *   pairDumps(train, rollout, name)   → train samples with their rollout Sample's status and text
  *   replayDump(dump, settings)        → per sample {reference, bounds, advantages/returns/kl verdicts, passed}
+ *   judgeDumpRewards(dump, settings)  → the stored rewards against group normalisation of the raw rewards
  *   searchSettings(dump, base)        → which estimator / normalisation / KL formula reproduce it
  * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
  */
@@ -12,5 +13,6 @@ export * from "../tensorFiles/tensorTypes";
 export * from "./diagnoseDump";
 export * from "./dumpCaseExport";
 export * from "./dumpTypes";
+export * from "./promptGroupRecovery";
 export * from "./replayDump";
 export * from "./understandDump";

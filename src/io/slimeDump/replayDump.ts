@@ -1,7 +1,10 @@
 import {
   isBroadcastEstimator,
+  judgeRewardStage,
   KL_LOSS_TYPES,
   type ReplayResult,
+  type ReplaySample,
+  type RewardStageVerdict,
   replaySlime,
   SLIME_DEFAULTS,
   SLIME_ESTIMATORS,
@@ -18,7 +21,18 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
   if (dump.kind !== "train") {
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
-  const samples = dump.samples.map((s) => ({
+  const samples = replaySamples(dump);
+  const stored = dump.samples.map((s) => ({
+    advantages: s.advantages as Float64Array,
+    returns: s.returns as Float64Array,
+    kl: s.kl,
+  }));
+  return replaySlime(samples, stored, settings);
+}
+
+/** A dump's samples as the core replay takes them (absent where the dump says null). */
+export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
+  return dump.samples.map((s) => ({
     reward: s.reward,
     lossMask: s.lossMask,
     totalLength: s.totalLength ?? undefined,
@@ -28,13 +42,18 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
     rolloutLogProbs: s.rolloutLogProbs,
     kl: s.kl,
     values: s.values,
+    rawReward: s.rawReward ?? undefined,
+    group: s.group ?? undefined,
   }));
-  const stored = dump.samples.map((s) => ({
-    advantages: s.advantages as Float64Array,
-    returns: s.returns as Float64Array,
-    kl: s.kl,
-  }));
-  return replaySlime(samples, stored, settings);
+}
+
+/**
+ * The dump's stored `rewards` judged against slime's reward post-processing replayed from its raw
+ * rewards and recovered prompt groups (core's judgeRewardStage): each group normalised on its own.
+ */
+export function judgeDumpRewards(dump: UnderstoodDump, settings: SlimeSettings): RewardStageVerdict {
+  if (dump.kind !== "train") return { checked: false, why: `a ${dump.kind} file has no stored rewards to judge` };
+  return judgeRewardStage(replaySamples(dump), settings);
 }
 
 /** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */

@@ -4,6 +4,7 @@ import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
 import type { DumpSample, UnderstoodDump } from "./dumpTypes";
 import { FieldReader, kindOf } from "./fieldReaders";
 import { plainLanes } from "./plainLanes";
+import { promptOf, recoverPromptGroups } from "./promptGroupRecovery";
 import { guessSettings } from "./settingsGuess";
 
 /**
@@ -39,6 +40,7 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
   const notes: string[] = [];
   const version = root.get("format_version");
   if (version !== 2) notes.push(`${source}: format_version ${String(version)}; read as version 2`);
+  const prompts: (ArrayLike<number> | null)[] = [];
   const out = samples.map((value, i): DumpSample => {
     if (!isDict(value)) throw new TensorFileError(`field samples[${i}]`, `is ${kindOf(value)}, not a dict`, source);
     const f = new FieldReader(source, `samples[${i}]`, value);
@@ -46,14 +48,17 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
     if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
     const lossMask = f.tokens("loss_masks", R);
     if (lossMask.some((m) => m !== 0 && m !== 1)) f.fail("loss_masks", "holds a value other than 0 and 1");
+    const totalLength = f.optionalNumber("total_lengths");
+    prompts.push(promptOf(value.get("tokens"), totalLength, R));
     return {
       rolloutPosition: f.optionalNumber("rollout_position"),
       sampleIndex: f.optionalNumber("sample_index"),
       dataParallelRank: f.optionalNumber("data_parallel_rank"),
       responseLength: R,
-      totalLength: f.optionalNumber("total_lengths"),
+      totalLength,
       reward: f.number("rewards"),
       rawReward: f.optionalNumber("local_raw_reward"),
+      group: null,
       lossMask,
       logProbs: f.optionalTokens("log_probs", R),
       refLogProbs: f.optionalTokens("ref_log_probs", R),
@@ -71,7 +76,43 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
   ) {
     notes.push(`${source}: samples are not sorted by rollout_position (slime sorts them); kept in the file's order`);
   }
-  return { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
+  fillRawRewards(out, root.get("raw_reward"), source, notes);
+  const recovered = recoverPromptGroups(
+    out.map((s, i) => ({ rolloutPosition: s.rolloutPosition, prompt: prompts[i] })),
+    source,
+  );
+  recovered.groups.forEach((g, i) => {
+    out[i].group = g;
+  });
+  notes.push(...recovered.notes);
+  const dump: UnderstoodDump = { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
+  if (recovered.summary) dump.promptGroups = recovered.summary;
+  return dump;
+}
+
+/**
+ * The dump's top-level `raw_reward` (the whole batch, in rollout order) gives each sample its raw
+ * reward at its rollout_position where `local_raw_reward` is missing; where both are there they
+ * should agree, and a disagreement is noted (the local one is kept: it travelled with the sample).
+ */
+function fillRawRewards(samples: DumpSample[], raw: PyValue | undefined, source: string, notes: string[]): void {
+  if (!Array.isArray(raw)) return;
+  const disagree: number[] = [];
+  samples.forEach((s, i) => {
+    const p = s.rolloutPosition;
+    const whole = p !== null && typeof raw[p] === "number" ? (raw[p] as number) : null;
+    if (whole === null) return;
+    if (s.rawReward === null) s.rawReward = whole;
+    else if (s.rawReward !== whole && !(Number.isNaN(s.rawReward) && Number.isNaN(whole))) disagree.push(i);
+  });
+  if (disagree.length > 0) {
+    const shown = disagree
+      .slice(0, 5)
+      .map((i) => `samples[${i}] ${samples[i].rawReward} vs ${raw[samples[i].rolloutPosition as number]}`);
+    notes.push(
+      `${source}: local_raw_reward and raw_reward[rollout_position] disagree in ${disagree.length} samples (${shown.join(", ")}${disagree.length > 5 ? ", …" : ""}); local_raw_reward kept`,
+    );
+  }
 }
 
 function rolloutDump(samples: PyValue[], source: string): UnderstoodDump {
@@ -90,6 +131,7 @@ function rolloutDump(samples: PyValue[], source: string): UnderstoodDump {
       totalLength: Array.isArray(value.get("tokens")) ? (value.get("tokens") as PyValue[]).length : null,
       reward: scalar ?? Number.NaN,
       rawReward: scalar,
+      group: f.optionalNumber("group_index"),
       lossMask,
       rolloutLogProbs: f.optionalTokens("rollout_log_probs", R),
       rollout: { status: f.optionalString("status"), response: f.optionalString("response"), reward: scalar },

@@ -7,6 +7,7 @@ import { ppoRewardLastTrainable } from "./ppoRewardLastTrainable";
 import { returnsBfloat16 } from "./returnsBfloat16";
 import { rppKlUnmasked } from "./rppKlUnmasked";
 import { rppRestartAfterMask } from "./rppRestartAfterMask";
+import { unevenGroupsBatchNorm } from "./unevenGroups";
 import { whitenPerCpRank } from "./whitenPerCpRank";
 
 export * from "./bfloat16Scan";
@@ -20,16 +21,17 @@ export * from "./returnsBfloat16";
 export * from "./rppKlUnmasked";
 export * from "./rppRestartAfterMask";
 export * from "./scanVariant";
+export * from "./unevenGroups";
 export * from "./variantInputs";
 export * from "./variantScans";
 export * from "./whitenPerCpRank";
 
 /**
- * Every known variant the diagnosis tries by default, one file each in this folder. To add one
- * (e.g. `uneven_groups_batch_norm` from variants/unevenGroups.ts, stage "rewards"), import it
- * above and append it here; the diagnosis needs nothing else.
+ * Every known variant the diagnosis tries by default, one file each in this folder. To add one,
+ * import it above and append it here; the diagnosis needs nothing else.
  */
 export const KNOWN_VARIANTS: KnownVariant[] = [
+  unevenGroupsBatchNorm,
   rppKlUnmasked,
   rppRestartAfterMask,
   whitenPerCpRank(),
