@@ -65,7 +65,7 @@ def train_dump(name, settings, spec, cp_size=1, note=""):
         _worker(0, 1, port, name, overrides, spec)
     else:
         mp.spawn(_worker, args=(cp_size, port, name, overrides, spec), nprocs=cp_size, join=True)
-    replay = {k: settings[k] for k in ("advantage_estimator", "gamma", "lambd", "kl_coef", "kl_loss_type", "normalize_advantages", "use_rollout_logprobs") if k in settings}
+    replay = {k: settings[k] for k in ("advantage_estimator", "gamma", "lambd", "kl_coef", "kl_loss_type", "normalize_advantages", "use_rollout_logprobs", "n_samples_per_prompt", "rollout_batch_size") if k in settings}
     MANIFEST.append({"file": f"{name}.pt", "kind": "train", "settings": replay, "cp_size": cp_size,
                      "expect": "pass", "note": note})
     if spec.get("rollout"):
@@ -86,19 +86,19 @@ def write_trains():
     rew8 = [1.0, 0.0, -1.0, 0.5, 1.0, 0.25, 0.0, 1.0]
     small = [S(3), S(40, 10, 8), S(17), S(130)]
     rew4 = [1.0, 0.0, 0.3, -0.5]
-    train_dump("grpo_kl0", dict(advantage_estimator="grpo", n_samples_per_prompt=2), dict(seed=11, turns_list=small, rewards=rew4, n_per_prompt=2))
-    train_dump("gspo_norm_kl001_k3", dict(advantage_estimator="gspo", n_samples_per_prompt=2, kl_coef=0.01, kl_loss_type="k3", normalize_advantages=True),
+    train_dump("grpo_kl0", dict(advantage_estimator="grpo", n_samples_per_prompt=2, rollout_batch_size=2), dict(seed=11, turns_list=small, rewards=rew4, n_per_prompt=2))
+    train_dump("gspo_norm_kl001_k3", dict(advantage_estimator="gspo", n_samples_per_prompt=2, rollout_batch_size=2, kl_coef=0.01, kl_loss_type="k3", normalize_advantages=True),
                dict(seed=12, turns_list=small, rewards=rew4, n_per_prompt=2))
-    train_dump("cispo_kl0", dict(advantage_estimator="cispo", n_samples_per_prompt=2), dict(seed=13, turns_list=small, rewards=rew4, n_per_prompt=2))
+    train_dump("cispo_kl0", dict(advantage_estimator="cispo", n_samples_per_prompt=2, rollout_batch_size=2), dict(seed=13, turns_list=small, rewards=rew4, n_per_prompt=2))
     train_dump("rpp_norm_g1_kl002_k2", dict(advantage_estimator="reinforce_plus_plus", gamma=1.0, kl_coef=0.02, kl_loss_type="k2", normalize_advantages=True),
                dict(seed=14, turns_list=ragged, rewards=rew8, n_per_prompt=1, rollout="rollout_of_rpp_norm_g1_kl002_k2"),
                note="ragged 1…2990 tokens, multi-turn holes; its rollout dump is beside it")
     train_dump("rpp_rolloutlp_g099_kl002_k3", dict(advantage_estimator="reinforce_plus_plus", gamma=0.99, kl_coef=0.02, kl_loss_type="k3", use_rollout_logprobs=True),
                dict(seed=21, turns_list=small, rewards=rew4, n_per_prompt=1),
                note="--use-rollout-logprobs: the KL comes from the rollout engine's log-probs")
-    train_dump("rppb_norm_kl005_k1", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, kl_coef=0.05, kl_loss_type="k1", normalize_advantages=True),
+    train_dump("rppb_norm_kl005_k1", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, rollout_batch_size=2, kl_coef=0.05, kl_loss_type="k1", normalize_advantages=True),
                dict(seed=15, turns_list=small, rewards=rew4, n_per_prompt=2))
-    train_dump("rppb_kl003_lowvar", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, kl_coef=0.03, kl_loss_type="low_var_kl"),
+    train_dump("rppb_kl003_lowvar", dict(advantage_estimator="reinforce_plus_plus_baseline", n_samples_per_prompt=2, rollout_batch_size=2, kl_coef=0.03, kl_loss_type="low_var_kl"),
                dict(seed=16, turns_list=small, rewards=rew4, n_per_prompt=2))
     train_dump("ppo_g1_l1_kl001_k3", dict(advantage_estimator="ppo", gamma=1.0, lambd=1.0, kl_coef=0.01, kl_loss_type="k3"),
                dict(seed=17, turns_list=small, rewards=rew4, n_per_prompt=1))
@@ -122,7 +122,7 @@ def write_big(n):
 def write_formats():
     base = torch.load(f"{OUT}/grpo_kl0.pt")
     torch.save(base, f"{OUT}/legacy_grpo_kl0.pt", _use_new_zipfile_serialization=False)
-    MANIFEST.append({"file": "legacy_grpo_kl0.pt", "kind": "train", "settings": {"advantage_estimator": "grpo"},
+    MANIFEST.append({"file": "legacy_grpo_kl0.pt", "kind": "train", "settings": {"advantage_estimator": "grpo", "n_samples_per_prompt": 2, "rollout_batch_size": 2},
                      "expect": "pass", "note": "grpo_kl0.pt re-saved in the legacy (non-zip) format"})
     g = torch.Generator().manual_seed(5)
     x = torch.randn(3, 7, generator=g)

@@ -35,8 +35,12 @@ export function manifestSettings(entry: ManifestEntry) {
     kl_loss_type: "klLossType",
     normalize_advantages: "normalizeAdvantages",
     use_rollout_logprobs: "useRolloutLogprobs",
+    n_samples_per_prompt: "nSamplesPerPrompt",
+    rewards_normalization: "rewardsNormalization",
+    grpo_std_normalization: "grpoStdNormalization",
   };
-  for (const [k, v] of Object.entries(s)) given[names[k]] = v;
+  // rollout_batch_size decides slime's reward grouping but is not a replay setting: the groups come from the prompts.
+  for (const [k, v] of Object.entries(s)) if (names[k]) given[names[k]] = v;
   if (entry.cp_size !== undefined) given.contextParallelSize = entry.cp_size;
   return given;
 }

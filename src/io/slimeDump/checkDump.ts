@@ -1,0 +1,172 @@
+import {
+  type Diagnosis,
+  diagnose,
+  type InferredSettings,
+  type ReplayResult,
+  type RewardStageVerdict,
+  type SlimeSettings,
+} from "../../core";
+import type { UnderstoodDump } from "./dumpTypes";
+import { inferDumpSettings, judgeDumpRewards, replayDump, replaySamples } from "./replayDump";
+
+/** The stages of slime's pipeline a train dump records, in the order slime runs them. */
+export type DumpStage = "rewards" | "kl" | "returns" | "advantages";
+export const DUMP_STAGES: DumpStage[] = ["rewards", "kl", "returns", "advantages"];
+
+export interface StageVerdict {
+  stage: DumpStage;
+  status: "pass" | "fail" | "not checked";
+  /** Samples whose stored values at this stage depart from the replay. */
+  departing: number[];
+  sentence: string;
+}
+
+/** Everything a user asks of one train dump: which settings, which verdict per stage, and what is wrong. */
+export interface DumpCheck {
+  /** The settings the verdict used. */
+  settings: SlimeSettings;
+  /** Whether each setting was typed by the user or read off the dump's numbers. */
+  settingsSource: Partial<Record<keyof SlimeSettings, "given" | "inferred">>;
+  inferred: InferredSettings;
+  replay: ReplayResult;
+  rewards: RewardStageVerdict;
+  stages: StageVerdict[];
+  /** The first stage where the dump departs, in words (null when nothing departs). */
+  firstDeparture: string | null;
+  /** When something departs: the known variant that reproduces it, if any. */
+  diagnosis: Diagnosis | null;
+  /** When the settings given fail where the ones read off the dump pass: the difference, in words. */
+  advice: string | null;
+  passed: boolean;
+}
+
+const SCALARS: [keyof SlimeSettings, "gamma" | "lambd" | "klCoef", string][] = [
+  ["gamma", "gamma", "γ"],
+  ["lambd", "lambd", "λ"],
+  ["klCoef", "klCoef", "kl_coef"],
+];
+
+/**
+ * A train dump checked end to end, the one entry point of the CLI and the run view: the settings
+ * read off its numbers (inferSettings) under what the user gave, the replay of every stage (the
+ * reward post-processing from the raw rewards, then the KL, returns and advantages), the first
+ * stage that departs, and, when something departs, the known bug that reproduces it. Pure.
+ */
+export function checkDump(dump: UnderstoodDump, given: Partial<SlimeSettings>): DumpCheck {
+  const inferred = inferDumpSettings(dump);
+  const settings: SlimeSettings = { ...inferred.settings, ...given };
+  const settingsSource: DumpCheck["settingsSource"] = {};
+  for (const key of Object.keys(settings) as (keyof SlimeSettings)[]) {
+    if (key in given) settingsSource[key] = "given";
+    else if (!(key in inferred.notIdentifiable)) settingsSource[key] = "inferred";
+  }
+  const replay = replayDump(dump, settings);
+  const rewards = judgeDumpRewards(dump, settings);
+  const stages = stageVerdicts(replay, rewards);
+  const departing = stages.find((s) => s.status === "fail");
+  const passed = replay.ok && replay.passed && !(rewards.checked && !rewards.passed);
+  let diagnosis: Diagnosis | null = null;
+  if (replay.ok && !passed) {
+    const stored = dump.samples.map((s) => ({
+      rewards: s.reward,
+      kl: s.kl,
+      advantages: s.advantages as Float64Array,
+      returns: s.returns as Float64Array,
+    }));
+    diagnosis = diagnose(replaySamples(dump), stored, settings);
+  }
+  return {
+    settings,
+    settingsSource,
+    inferred,
+    replay,
+    rewards,
+    stages,
+    firstDeparture: departing ? departing.sentence : null,
+    diagnosis,
+    advice: passed ? null : adviceFor(dump, given, settings, inferred),
+    passed,
+  };
+}
+
+function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict): StageVerdict[] {
+  const out: StageVerdict[] = [
+    rewards.checked
+      ? {
+          stage: "rewards",
+          status: rewards.passed ? "pass" : "fail",
+          departing: [...rewards.departing, ...rewards.unbounded],
+          sentence: rewards.message,
+        }
+      : { stage: "rewards", status: "not checked", departing: [], sentence: rewards.why },
+  ];
+  for (const stage of ["kl", "returns", "advantages"] as const) {
+    if (!replay.ok) {
+      out.push({ stage, status: "not checked", departing: [], sentence: replay.error });
+      continue;
+    }
+    const verdicts = replay.samples.map((s) => s[stage]);
+    if (verdicts.every((v) => v === null)) {
+      out.push({ stage, status: "not checked", departing: [], sentence: "not recomputed (no log-probs in the dump)" });
+      continue;
+    }
+    const departing = verdicts.flatMap((v, i) => (v && !v.passed ? [i] : []));
+    if (departing.length === 0) {
+      out.push({ stage, status: "pass", departing, sentence: `the stored ${stage} are within their float32 bounds` });
+      continue;
+    }
+    let worst = departing[0];
+    for (const i of departing) {
+      const v = verdicts[i];
+      const w = verdicts[worst];
+      if (v && w && v.maxGap / (v.scale || 1) > w.maxGap / (w.scale || 1)) worst = i;
+    }
+    const w = verdicts[worst];
+    const cause = w?.cause ? `: ${w.cause}` : "";
+    const at = w && w.worstToken >= 0 ? `, token ${w.worstToken} off by ${w.worstGap.toPrecision(3)}` : "";
+    out.push({
+      stage,
+      status: "fail",
+      departing,
+      sentence: `the stored ${stage} depart from slime's semantics in ${samplesText(departing, replay.samples.length)} (worst: sample ${worst}${at})${cause}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * When the settings the user typed fail, replay the ones read off the dump: if they pass, name each
+ * setting that differs ("γ 1 fails every sample; this dump was written with γ = 0.99000 ± 2e-6").
+ */
+function adviceFor(
+  dump: UnderstoodDump,
+  given: Partial<SlimeSettings>,
+  used: SlimeSettings,
+  inferred: InferredSettings,
+): string | null {
+  const differs = (Object.keys(given) as (keyof SlimeSettings)[]).filter((k) => given[k] !== inferred.settings[k]);
+  if (differs.length === 0) return null;
+  const theirs = replayDump(dump, inferred.settings);
+  if (!(theirs.ok && theirs.passed)) return null;
+  const mine = replayDump(dump, used);
+  const failing = mine.ok ? mine.samples.filter((s) => !s.passed).length : dump.samples.length;
+  const what = failing === dump.samples.length ? "every sample" : `${failing} of ${dump.samples.length} samples`;
+  const parts = differs.map((key) => {
+    const scalar = SCALARS.find(([k]) => k === key);
+    const value = inferred.settings[key];
+    if (scalar) {
+      const e = inferred.estimates[scalar[1]];
+      const spread = e && e.uncertainty > 0 ? ` ± ${e.uncertainty.toPrecision(1)}` : "";
+      return `${scalar[2]} = ${e ? e.value.toPrecision(6) : String(value)}${spread}`;
+    }
+    return `${key} = ${String(value)}`;
+  });
+  const yours = differs.map((k) => `${k} ${String(given[k])}`).join(", ");
+  return `${yours} fails ${what}; this dump was written with ${parts.join(", ")}, under which every sample is within bound`;
+}
+
+function samplesText(indices: number[], total: number): string {
+  if (indices.length === total) return `every sample (${total})`;
+  const shown = indices.slice(0, 8).join(", ");
+  return `${indices.length} of ${total} samples (${shown}${indices.length > 8 ? ", …" : ""})`;
+}
