@@ -155,7 +155,7 @@ export const DEFAULT_CONTEXT_PARALLEL: ContextParallelSettings = {
 export interface DumpComparison {
   /** The dump's file name (or "train + rollout" names), as the user chose it: shown as text. */
   file: string;
-  /** slime's rollout_id: the rollout dump's own, or the number in `train_data/{rollout_id}.pt`; null when unknown. */
+  /** slime's rollout_id, as the dump stores it (or the number in `train_data/{rollout_id}.pt`); null when unknown. */
   step: number | null;
   /** The sample's index in the dump's `samples` list. */
   sample: number;

@@ -7,7 +7,7 @@ import type { DumpComparison } from "../../io/playgroundState";
  * It stays until dismissed (or until another batch is loaded).
  */
 export function DumpBanner({ dump, onDismiss }: { dump: DumpComparison; onDismiss(): void }) {
-  const step = dump.step === null ? "step unknown (the train dump does not store its rollout_id)" : `step ${dump.step}`;
+  const step = dump.step === null ? "step unknown (the file stores no rollout_id)" : `step ${dump.step}`;
   const position = dump.rolloutPosition === null ? "" : `, rollout_position ${dump.rolloutPosition}`;
   return (
     <aside className="notice dump-banner" aria-label="From a slime dump" data-testid="dump-banner">

@@ -40,7 +40,7 @@ export interface RunReport {
   summary: string;
   replayError: string | null;
   grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
-  /** slime's rollout_id: the rollout dump's, or the number of `train_data/{rollout_id}.pt`; null when neither says. */
+  /** slime's rollout_id, as the dump stores it (or the number of `train_data/{rollout_id}.pt`); null when neither says. */
   step: number | null;
   /** For a hand-saved file: the tensors found that no lane took. */
   unused: string[];
@@ -63,8 +63,8 @@ interface ReadFile {
 }
 
 /**
- * slime's rollout_id: a rollout dump stores it; a train dump does not, but slime names it
- * `train_data/{rollout_id}.pt`, so a file still called `12.pt` says it.
+ * slime's rollout_id: train and rollout dumps store it at their root (format_version 2); a file
+ * without it that is still called `train_data/12.pt` says it by its name.
  */
 function stepOf(root: PyValue, fileName: string): number | null {
   const id = isDict(root) ? root.get("rollout_id") : undefined;
@@ -138,7 +138,7 @@ const api = {
     const name = files.map((f) => f.name).join(" + ");
     const dump = train && rollout ? pairDumps(train.dump, rollout.dump, name) : (train ?? reads[0])?.dump;
     if (!dump) return { ok: false, message: "No file was given" };
-    // The rollout dump's own rollout_id first: the train dump's comes only from its file name.
+    // Either dump's rollout_id: a pair shares its step.
     const step = rollout?.step ?? train?.step ?? null;
     opened = { name, dump, readMillis: performance.now() - start, step };
     return answer(report(name, dump, given, opened.readMillis));
