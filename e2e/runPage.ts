@@ -7,6 +7,12 @@ export function sharedDump(name: string): { name: string; mimeType: string; buff
   return { name, mimeType: "application/octet-stream", buffer };
 }
 
+/** A dump written by scripts/dumps/make_fixtures.py through slime's own code (cases/dumps/generated). */
+export function generatedDump(name: string): { name: string; mimeType: string; buffer: Buffer } {
+  const buffer = readFileSync(new URL(`../cases/dumps/generated/${name}`, import.meta.url));
+  return { name, mimeType: "application/octet-stream", buffer };
+}
+
 /**
  * Opens the run view on slime's REINFORCE++ dump with the settings it was written with, and waits for its
  * verdict and for everything after it to be drawn (the table, the heatmap and the chart follow the summary

@@ -1,7 +1,7 @@
 import { CORE_MODES, type CoreMode } from "../conformance";
 import { runsOn, STRATEGIES, type Strategy, strategiesFor } from "../engine/strategy";
-import { CP_LAYOUT_USAGE, type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
-import { DUMP_USAGE, type DumpArgs, isDump, parseDumpArgs } from "./dumpArgs";
+import { type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
+import { type DumpArgs, isDump, parseDumpArgs } from "./dumpArgs";
 import { parseOptions, UsageError } from "./parseOptions";
 
 export { UsageError };
@@ -9,7 +9,8 @@ export { UsageError };
 export const ENGINES = ["core", "tfjs"] as const;
 export type Engine = (typeof ENGINES)[number];
 
-export const USAGE = `Usage: scanlab check FILE [options]
+/** `scanlab check --help`; the list of every command is COMMANDS_USAGE (commandsUsage.ts). */
+export const CHECK_USAGE = `Usage: scanlab check FILE [options]
 
 Runs every case of a golden case file (schema: cases/SCHEMA.md; kinds discounted,
 gae, reinforce_pp and convention) and compares the results with the float64 truth
@@ -52,11 +53,7 @@ fraction}, boundFraction (= worst.fraction), compared, passed, detail.
 
 Exit status: 0 when every case passes, 1 when any fails, 2 for a usage error, an
 unreadable, invalid or empty file (no cases, or nothing to compare), or an
-internal error.
-
-${CP_LAYOUT_USAGE}
-
-${DUMP_USAGE}`;
+internal error.`;
 
 export interface CheckArgs {
   command: "check";
@@ -67,9 +64,27 @@ export interface CheckArgs {
   json: boolean;
 }
 
-export type Args = CheckArgs | CpLayoutArgs | DumpArgs | { command: "help"; usage?: string } | { command: "version" };
+/**
+ * `help`: print `usage` (null: the list of every command) on standard output and exit 0.
+ * `missing`: no command at all; the list goes to standard error with exit status 2, as any usage error.
+ */
+export type HelpArgs = { command: "help"; usage: string | null } | { command: "missing" };
 
-export function parseCliArgs(argv: string[]): Args {
+export type Args = CheckArgs | CpLayoutArgs | DumpArgs | HelpArgs | { command: "version" };
+
+/** `scanlab help [COMMAND]`: the list, or one command's usage (the words are checked in main, against COMMAND_USAGES). */
+export interface HelpTopic {
+  command: "help-topic";
+  topic: string | null;
+}
+
+export function parseCliArgs(argv: string[]): Args | HelpTopic {
+  if (argv.length === 0) return { command: "missing" };
+  if (argv.find((a) => !a.startsWith("-")) === "help") {
+    const [, topic, ...rest] = argv.filter((a) => !a.startsWith("-"));
+    if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
+    return { command: "help-topic", topic: topic ?? null };
+  }
   if (isCpLayout(argv)) {
     const cp = parseCpLayoutArgs(argv);
     if (!cp.ok) throw new UsageError(cp.message);
@@ -84,9 +99,10 @@ export function parseCliArgs(argv: string[]): Args {
     help: { type: "boolean", short: "h" },
     version: { type: "boolean", short: "v" },
   });
-  if (values.help) return { command: "help" };
-  if (values.version) return { command: "version" };
   const [command, file, ...rest] = positionals;
+  // Bare --help lists the commands; check --help is check's own.
+  if (values.help) return { command: "help", usage: command === "check" ? CHECK_USAGE : null };
+  if (values.version) return { command: "version" };
   if (command !== "check") {
     throw new UsageError(
       command === undefined ? "missing command: check, cp-layout or dump" : `unknown command: ${command}`,

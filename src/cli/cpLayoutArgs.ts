@@ -42,7 +42,9 @@ export function isCpLayout(argv: string[]): boolean {
 }
 
 /** A usage error, as text: args.ts throws it again as a UsageError (printed with the usage, status 2). */
-export type CpLayoutParse = { ok: true; args: CpLayoutArgs | { command: "help" } } | { ok: false; message: string };
+export type CpLayoutParse =
+  | { ok: true; args: CpLayoutArgs | { command: "help"; usage: string } }
+  | { ok: false; message: string };
 
 export function parseCpLayoutArgs(argv: string[]): CpLayoutParse {
   try {
@@ -53,7 +55,7 @@ export function parseCpLayoutArgs(argv: string[]): CpLayoutParse {
   }
 }
 
-function parseOrThrow(argv: string[]): CpLayoutArgs | { command: "help" } {
+function parseOrThrow(argv: string[]): CpLayoutArgs | { command: "help"; usage: string } {
   const { values, positionals } = parseOptions(argv, {
     "total-length": { type: "string" },
     "response-length": { type: "string" },
@@ -61,7 +63,7 @@ function parseOrThrow(argv: string[]): CpLayoutArgs | { command: "help" } {
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
-  if (values.help) return { command: "help" };
+  if (values.help) return { command: "help", usage: CP_LAYOUT_USAGE };
   const extra = positionals.slice(1);
   if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
   const whole = (flag: string, text: string | undefined, min: number, max: number): number => {

@@ -10,6 +10,7 @@ import {
   type UnderstoodDump,
   understandDump,
 } from "../io/slimeDump";
+import { notATrainDump } from "../io/slimeDump/nothingToReplay";
 import { alignColumns } from "./columns";
 import type { DumpArgs } from "./dumpArgs";
 
@@ -87,14 +88,8 @@ function nothingToReplay(file: string, dump: UnderstoodDump): string {
   if (dump.kind === "rollout") {
     return `${printable(file)}: a rollout dump (${dump.samples.length} Samples) holds no advantages to replay; give its train dump, with --rollout ${printable(file)}`;
   }
-  const lanes = dump.lanes;
-  const found = lanes
-    ? (["rewards", "values", "kl", "lossMask"] as const)
-        .filter((k) => lanes[k])
-        .map((k) => `${k} (${lanes[k]?.length} rows)`)
-    : [];
-  const unused = lanes?.unused.length ? `; other tensors: ${lanes.unused.map(printable).join(", ")}` : "";
-  return `${printable(file)}: not a slime train dump, nothing to replay (lanes found: ${found.join(", ") || "none"}${unused}); open it in the playground`;
+  // The file's name and tensor names are escaped for the terminal; the sentence is the run view's too.
+  return printable(notATrainDump(file, dump));
 }
 
 export function settingsLine(s: SlimeSettings): string {

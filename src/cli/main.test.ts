@@ -195,7 +195,7 @@ describe("scanlab check", () => {
     expect(fused.status).toBe(2);
     expect(fused.stderr).toContain("--strategy fused runs only in the browser, on webgpu");
     expect((await scanlab(["check"])).stderr).toContain("check needs a case file");
-    expect((await scanlab(["--help"])).stdout).toContain("Usage: scanlab check FILE");
+    expect((await scanlab(["check", "--help"])).stdout).toContain("Usage: scanlab check FILE");
   });
 });
 
@@ -205,5 +205,61 @@ describe("the scanlab binary", () => {
     const { status, stdout } = await runBin(["check", cases, "--mode", "slime-exact"]);
     expect(lastLine(stdout)).toBe("33 passed, 0 failed");
     expect(status).toBe(0);
+  });
+});
+
+describe("scanlab help", () => {
+  const COMMANDS = ["check", "cp-layout", "dump"];
+
+  it("lists every command with a line each and how to get its help: --help, -h, help, and no arguments", async () => {
+    for (const argv of [["--help"], ["-h"], ["help"]]) {
+      const r = await scanlab(argv);
+      expect(r.status, argv.join(" ")).toBe(0);
+      expect(r.stderr).toBe("");
+      for (const command of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${command}\\b.+\\w`, "m"));
+      expect(r.stdout).toContain("scanlab COMMAND --help (or scanlab help COMMAND)");
+      // A list, not every usage at once.
+      expect(r.stdout).not.toContain("Usage: scanlab dump FILE");
+    }
+    const bare = await scanlab([]);
+    expect(bare.status).toBe(2);
+    expect(bare.stdout).toBe("");
+    expect(bare.stderr).toMatch(/^scanlab: missing command\n\nUsage: scanlab COMMAND/);
+    for (const command of COMMANDS) expect(bare.stderr).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+  });
+
+  it("gives each command's own help, as COMMAND --help and as help COMMAND", async () => {
+    const heads = {
+      check: "Usage: scanlab check FILE",
+      "cp-layout": "Usage: scanlab cp-layout",
+      dump: "Usage: scanlab dump FILE",
+    };
+    for (const [command, head] of Object.entries(heads)) {
+      for (const argv of [
+        [command, "--help"],
+        ["help", command],
+      ]) {
+        const r = await scanlab(argv);
+        expect(r.status, argv.join(" ")).toBe(0);
+        expect(r.stdout.startsWith(head), argv.join(" ")).toBe(true);
+        // Only that command's usage.
+        for (const [other, otherHead] of Object.entries(heads))
+          if (other !== command) expect(r.stdout, argv.join(" ")).not.toContain(otherHead);
+      }
+    }
+  });
+
+  it("refuses help on a word that is no command, and gives a usage error the usage of its command", async () => {
+    for (const word of ["nope", "constructor"]) {
+      const r = await scanlab(["help", word]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`scanlab: help: unknown command "${word}"; the commands are check, cp-layout, dump`);
+    }
+    const unknown = await scanlab(["frobnicate"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^scanlab: unknown command: frobnicate\n\nUsage: scanlab COMMAND/);
+    const check = await scanlab(["check", "x.json", "--mode", "float16"]);
+    expect(check.stderr).toContain("Usage: scanlab check FILE");
+    expect(check.stderr).not.toContain("Usage: scanlab dump FILE");
   });
 });

@@ -14,9 +14,9 @@ import type { ScanAlgorithm } from "../core";
 import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
 import { printable, printableLines } from "../io/printable";
-import { type CheckArgs, parseCliArgs, USAGE, UsageError } from "./args";
+import { type CheckArgs, parseCliArgs, UsageError } from "./args";
+import { COMMANDS_USAGE, usageFor, usageOf } from "./commandsUsage";
 import { runCpLayout } from "./cpLayoutReport";
-import { DUMP_USAGE, isDump } from "./dumpArgs";
 import { DumpFileError, runDump } from "./dumpCommand";
 import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
@@ -55,8 +55,8 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
     return await run(argv, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      // A dump command line gets the dump usage: the whole text would bury the line that matters.
-      io.stderr(`scanlab: ${printable(error.message)}\n\n${isDump(argv) ? DUMP_USAGE : USAGE}`);
+      // A command's own usage (the list when none is named): every usage at once would bury the line that matters.
+      io.stderr(`scanlab: ${printable(error.message)}\n\n${usageFor(argv)}`);
     } else if (error instanceof CaseFileError || error instanceof EngineStartError || error instanceof DumpFileError) {
       // Parts taken from the file are escaped where the message is built; this keeps its lines.
       io.stderr(`scanlab: ${printableLines(error.message)}`);
@@ -71,8 +71,21 @@ export async function main(argv: string[], io: CliIO = nodeIO): Promise<number> 
 
 async function run(argv: string[], io: CliIO): Promise<number> {
   const args = parseCliArgs(argv);
+  if (args.command === "missing") {
+    io.stderr(`scanlab: missing command\n\n${COMMANDS_USAGE}`);
+    return 2;
+  }
+  if (args.command === "help-topic") {
+    const usage = args.topic === null ? COMMANDS_USAGE : usageOf(args.topic);
+    if (usage === undefined)
+      throw new UsageError(
+        `help: unknown command ${JSON.stringify(args.topic)}; the commands are check, cp-layout, dump`,
+      );
+    io.stdout(usage);
+    return 0;
+  }
   if (args.command === "help") {
-    io.stdout(args.usage ?? USAGE);
+    io.stdout(args.usage ?? COMMANDS_USAGE);
     return 0;
   }
   if (args.command === "version") {

@@ -144,6 +144,33 @@ export const DEFAULT_CONTEXT_PARALLEL: ContextParallelSettings = {
   step: "split",
 };
 
+/**
+ * Where the playground's row 0 came from when the run view opened one sample of a slime dump in it
+ * ("Open this sample in the playground"): the banner names the file, the step and the sample, and
+ * the returns chart draws what slime stored for that sample ("stored in the dump") beside the float64
+ * reference and the chunked scan. The dump's outputs are a comparison lane of their own, never an
+ * input: the scan reads only the row's lanes. Kept until the user dismisses the banner (or loads
+ * another batch).
+ */
+export interface DumpComparison {
+  /** The dump's file name (or "train + rollout" names), as the user chose it: shown as text. */
+  file: string;
+  /** slime's rollout_id, as the dump stores it (or the number in `train_data/{rollout_id}.pt`); null when unknown. */
+  step: number | null;
+  /** The sample's index in the dump's `samples` list. */
+  sample: number;
+  rolloutPosition: number | null;
+  /** Samples in the dump: the batch slime normalised over. */
+  batchSize: number;
+  /** slime's `advantage_estimator` of the replay. */
+  estimator: string;
+  /** The dump's advantages are whitened over the whole batch (`--normalize-advantages`); the playground shows raw ones. */
+  normalized: boolean;
+  /** What slime stored for this sample, float32 values, one per response token. */
+  advantages: number[];
+  returns: number[];
+}
+
 export interface PlaygroundState {
   estimator: Estimator;
   /** Discount γ in [0, 1]. */
@@ -168,6 +195,8 @@ export interface PlaygroundState {
   convention?: ConventionSettings;
   /** The context-parallel panel; absent: DEFAULT_CONTEXT_PARALLEL. */
   contextParallel?: ContextParallelSettings;
+  /** Row 0 is a sample of a slime dump (the run view's "Open this sample in the playground"); absent otherwise. */
+  dump?: DumpComparison;
 }
 
 /** "1.5", "\"abc\"", "missing": how a bad value is quoted in a message. */
@@ -296,6 +325,36 @@ const contextParallelSchema = z
   })
   .strict();
 
+const dumpComparisonSchema = z
+  .object({
+    file: z.string({ error: (issue) => `expected a file name, got ${showValue(issue.input)}` }).max(512),
+    step: numberIn(0, 2 ** 53, true).nullable(),
+    sample: numberIn(0, 2 ** 24, true),
+    rolloutPosition: numberIn(0, 2 ** 53, true).nullable(),
+    batchSize: numberIn(1, 2 ** 24, true),
+    estimator: z.string().regex(/^[a-z_]{1,40}$/, { error: "expected one of slime's estimator names" }),
+    normalized: z.boolean({ error: (issue) => `expected true or false, got ${showValue(issue.input)}` }),
+    advantages: lane,
+    returns: lane,
+  })
+  .strict()
+  .superRefine((dump, ctx) => {
+    for (const name of ["advantages", "returns"] as const) {
+      const values = dump[name];
+      if (values.length > MAX_TOKENS) {
+        ctx.addIssue({ code: "custom", path: [name], message: `expected at most ${MAX_TOKENS} values` });
+        continue;
+      }
+      const bad = values.findIndex((v) => !isFloat32Value(v));
+      if (bad >= 0)
+        ctx.addIssue({
+          code: "custom",
+          path: [name, bad],
+          message: `expected a number within float32 range (or NaN, ±Infinity), got ${showValue(values[bad])}`,
+        });
+    }
+  });
+
 export const playgroundStateSchema = z
   .object({
     estimator: oneOf(ESTIMATORS),
@@ -313,6 +372,7 @@ export const playgroundStateSchema = z
     output: oneOf(["advantages", "returns"] as const),
     convention: conventionSchema.optional(),
     contextParallel: contextParallelSchema.optional(),
+    dump: dumpComparisonSchema.optional(),
   })
   .strict()
   .superRefine((state, ctx) => {

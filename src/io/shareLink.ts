@@ -9,7 +9,7 @@ import {
   parsePlaygroundState,
   showValue,
 } from "./playgroundState";
-import { rowToWire, unpackLanes } from "./stateWire";
+import { dumpToWire, rowToWire, unpackLanes } from "./stateWire";
 
 /**
  * The playground's state in a link (`#s=…`, in the fragment: no server ever sees it, so a link of any
@@ -41,11 +41,14 @@ export type DecodeResult =
 
 /** The compressed, URL-safe text for a state (the value of `s`): lz-string JSON, then `.`-separated raw lanes. */
 export function encodeState(state: PlaygroundState): string {
-  const { data, ...settings } = state;
+  const { data, dump, ...settings } = state;
   const parts: string[] = [];
   const wireData =
     data.source === "inline" ? { source: "inline", rows: data.rows.map((row) => rowToWire(row, parts)) } : data;
-  const json = LZString.compressToEncodedURIComponent(JSON.stringify({ v: LINK_VERSION, ...settings, data: wireData }));
+  const wireDump = dump ? { dump: dumpToWire(dump, parts) } : {};
+  const json = LZString.compressToEncodedURIComponent(
+    JSON.stringify({ v: LINK_VERSION, ...settings, ...wireDump, data: wireData }),
+  );
   return [json, ...parts].join(".");
 }
 

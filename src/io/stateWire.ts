@@ -1,5 +1,5 @@
 import { base64ToBytes, base64ToFloat32, bytesToBase64, float32ToBase64 } from "./float32Base64";
-import type { PlaygroundRow } from "./playgroundState";
+import type { DumpComparison, PlaygroundRow } from "./playgroundState";
 
 /**
  * How inline rows travel in a link. lz-string is slow (about a million characters a second) and
@@ -29,6 +29,25 @@ export function rowToWire(row: PlaygroundRow, parts: string[]): Record<string, u
   if (row.outcome !== undefined) wire.outcome = row.outcome;
   return wire;
 }
+
+/**
+ * The dump comparison's stored advantages and returns (playgroundState.ts, DumpComparison), packed as
+ * a row's float lanes are: a few thousand varied floats would cost lz-string a second.
+ */
+export function dumpToWire(dump: DumpComparison, parts: string[]): Record<string, unknown> {
+  const wire: Record<string, unknown> = { ...dump };
+  for (const lane of DUMP_LANES) {
+    const runs = runsOf(dump[lane], dump[lane].length / 2);
+    if (runs) wire[lane] = { runs };
+    else {
+      parts.push(float32ToBase64(dump[lane], "url"));
+      wire[lane] = `@${parts.length - 1}`;
+    }
+  }
+  return wire;
+}
+
+const DUMP_LANES = ["advantages", "returns"] as const;
 
 /**
  * `[value, count, …]` of the float32 values, or null once that takes more than `limit` numbers or
@@ -74,9 +93,20 @@ export function unpackLanes(
   parts: string[],
   maxNumbers: number,
 ): LaneProblem | undefined {
+  const budget = { left: maxNumbers, max: maxNumbers };
+  const dump = state.dump as Record<string, unknown> | undefined;
+  if (dump && typeof dump === "object") {
+    for (const lane of DUMP_LANES) {
+      const packed = dump[lane];
+      if (packed === undefined || Array.isArray(packed)) continue;
+      const unpacked = unpackLane(packed, false, parts, budget, undefined);
+      if (typeof unpacked === "string")
+        return { field: `dump.${lane}`, detail: unpacked, ...(budget.left < 0 ? { overBudget: true } : {}) };
+      dump[lane] = unpacked;
+    }
+  }
   const data = state.data as { source?: unknown; rows?: unknown } | undefined;
   if (data?.source !== "inline" || !Array.isArray(data.rows)) return undefined;
-  const budget = { left: maxNumbers, max: maxNumbers };
   for (const [i, row] of data.rows.entries()) {
     if (!row || typeof row !== "object") continue;
     const lanes = row as Record<string, unknown>;

@@ -2,7 +2,7 @@ import { type Ref, useMemo, useRef } from "react";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
-import { downsampleNotes, niceDomain, returnsSeries } from "./chartSeries";
+import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort, formatValue } from "./formatNumber";
@@ -21,10 +21,20 @@ export interface ReturnsChartProps {
   title: string;
   /** Float64 serial reference of one row, valid tokens only. */
   reference: ArrayLike<number>;
-  /** The chunked result of the same row (float32 engine, slime-exact, or float64), same length. */
-  chunked: ArrayLike<number>;
+  /**
+   * The chunked result of the same row (float32 engine, slime-exact, or float64), same length; null
+   * draws the reference alone (the run view's stored KL where nothing recomputed it).
+   */
+  chunked: ArrayLike<number> | null;
   /** Legend label of the chunked series, e.g. "chunked float32 (webgpu, two-level)". */
   chunkedLabel: string;
+  /** Legend label of the reference (default "serial float64 (reference)"). */
+  referenceLabel?: string;
+  /**
+   * A third line of the same row from elsewhere, e.g. what a slime dump stored for it ("stored in the
+   * dump"): drawn dotted over the other two, in the legend and the readout under its own label.
+   */
+  stored?: { values: ArrayLike<number>; label: string; short: string } | null;
   /** Precision of the chunked values, for the digits of the readout (default float32: 9 digits). */
   chunkedPrecision?: "float32" | "float64";
   /** Token indices (original time) where a chunk starts (chunkStarts); drawn as vertical lines. */
@@ -50,7 +60,10 @@ export interface ReturnsChartProps {
 }
 
 export function ReturnsChart(props: ReturnsChartProps) {
-  const { reference, chunked, chunkBoundaries, lossMask, chunkedLabel } = props;
+  const { reference, chunkBoundaries, lossMask, chunkedLabel, stored } = props;
+  const single = props.chunked === null;
+  const chunked = props.chunked ?? reference;
+  const referenceLabel = props.referenceLabel ?? "serial float64 (reference)";
   const height = props.height ?? 220;
   const wrapRef = useRef<HTMLDivElement>(null);
   const width = useWidth(wrapRef);
@@ -59,6 +72,14 @@ export function ReturnsChart(props: ReturnsChartProps) {
   const series = useMemo(
     () => returnsSeries(reference, chunked, plotWidth / PX_PER_BUCKET),
     [reference, chunked, plotWidth],
+  );
+  const storedValues = stored?.values;
+  const storedPoints = useMemo(
+    () =>
+      storedValues && storedValues.length === series.length
+        ? linePoints(storedValues, series.length, plotWidth / PX_PER_BUCKET)
+        : null,
+    [storedValues, series.length, plotWidth],
   );
   const { length } = series;
   const boundaries = useMemo(
@@ -81,8 +102,8 @@ export function ReturnsChart(props: ReturnsChartProps) {
   // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
   const tellDrawn = useTellDrawn(series.reference, reference, props.onDrawn);
   const valueAxis = useMemo(
-    () => ({ ...niceDomain([series.reference, series.chunked]), tickFormatter: formatShort }),
-    [series],
+    () => valueAxisOf([series.reference, series.chunked, ...(storedPoints ? [storedPoints] : [])]),
+    [series, storedPoints],
   );
   const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
@@ -93,10 +114,11 @@ export function ReturnsChart(props: ReturnsChartProps) {
         axes,
         <>
           <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
-          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />
+          {single ? null : <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />}
+          {storedPoints ? <PlotLine name="stored" points={storedPoints} style={SERIES.stored} /> : null}
         </>,
       ),
-    [series, width, height, tellDrawn, axes],
+    [series, width, height, tellDrawn, axes, single, storedPoints],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);
 
@@ -104,8 +126,20 @@ export function ReturnsChart(props: ReturnsChartProps) {
   const legend: ChartLegendModel = {
     title: props.title,
     entries: [
-      { label: "serial float64 (reference)", colour: SERIES.reference.colour, width: SERIES.reference.width },
-      { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },
+      { label: referenceLabel, colour: SERIES.reference.colour, width: SERIES.reference.width },
+      ...(single
+        ? []
+        : [
+            {
+              label: chunkedLabel,
+              colour: SERIES.chunked.colour,
+              dash: SERIES.chunked.dash,
+              width: SERIES.chunked.width,
+            },
+          ]),
+      ...(storedPoints && stored
+        ? [{ label: stored.label, colour: SERIES.stored.colour, dash: SERIES.stored.dash, width: SERIES.stored.width }]
+        : []),
       ...(boundaries.lines.length ? [{ label: "chunk boundary", colour: BOUNDARY_STROKE, width: 1 }] : []),
       ...(masked.spans.length ? [{ label: "masked tokens", colour: MASK_FILL, width: 0 }] : []),
       ...(broken.spans.length ? [{ label: "NaN / ∞ (gap)", colour: NON_FINITE_FILL, width: 0 }] : []),
@@ -134,8 +168,15 @@ export function ReturnsChart(props: ReturnsChartProps) {
       handleRef={props.ref}
       readout={(t) => (
         <>
-          t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · serial {formatValue(reference[t], "float64")} · chunked{" "}
-          {formatValue(chunked[t], precision)} · Δ {formatShort(chunked[t] - reference[t])}
+          t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · {single ? "" : "serial "}
+          {formatValue(reference[t], "float64")}
+          {single ? null : (
+            <>
+              {" "}
+              · chunked {formatValue(chunked[t], precision)} · Δ {formatShort(chunked[t] - reference[t])}
+            </>
+          )}
+          {storedPoints && stored ? ` · ${stored.short} ${formatValue(stored.values[t], "float32")}` : ""}
           {lossMask?.[t] === 0 ? " · masked" : ""}
         </>
       )}

@@ -6,9 +6,11 @@ import {
   MAX_ERROR_DECADES,
   niceDomain,
   returnsSeries,
+  tickLabels,
   tokenAtX,
   tokenDomain,
   tokenTicks,
+  valueAxisOf,
 } from "./chartSeries";
 
 describe("returnsSeries", () => {
@@ -117,5 +119,32 @@ describe("niceDomain", () => {
     expect(niceDomain([[{ t: 0, v: 5 }]]).domain[0]).toBeLessThan(5);
     expect(niceDomain([[{ t: 0, v: null }]])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
     expect(niceDomain([])).toEqual({ domain: [-1, 1], ticks: [-1, 0, 1] });
+  });
+});
+
+describe("a flat line's value axis", () => {
+  const line = (values: number[]) => linePoints(values, values.length, 800);
+
+  it("spans ±1% around a line whose only wiggle is float32 rounding, with labels that differ", () => {
+    // 13.5 and its float32 neighbours: ticks spaced by that wiggle all read "13.5" at three digits.
+    const wiggle = [13.5, Math.fround(13.5 + 1e-6), 13.5, Math.fround(13.5 - 1e-6)];
+    const { domain, ticks, tickFormatter } = valueAxisOf([line(wiggle)]);
+    expect(domain[0]).toBeLessThanOrEqual(13.365);
+    expect(domain[1]).toBeGreaterThanOrEqual(13.635);
+    const labels = ticks.map(tickFormatter);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain("13.5");
+  });
+
+  it("keeps a real spread as it was, and a constant zero at ±1", () => {
+    expect(niceDomain([line([0.1, 0.3])]).ticks).toEqual([0.1, 0.15, 0.2, 0.25, 0.3]);
+    expect(niceDomain([line([0, 0, 0])]).domain).toEqual([-1, 1]);
+  });
+
+  it("labels ticks with the digits their step needs", () => {
+    expect(tickLabels([1, 2, 3])(2)).toBe("2");
+    const close = [13.5001, 13.5002, 13.5003];
+    const format = tickLabels(close);
+    expect(new Set(close.map(format)).size).toBe(3);
   });
 });

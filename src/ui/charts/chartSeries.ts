@@ -1,5 +1,6 @@
 import { decadeOf } from "../heatmap/colourScale";
 import { envelopeIndices, PX_PER_BUCKET } from "./downsample";
+import { formatShort } from "./formatNumber";
 
 /**
  * What the line charts draw, computed from the full per-token arrays: each line's own downsampled
@@ -147,6 +148,26 @@ export function errorSeries(
   };
 }
 
+/** A line whose spread is at most this share of its size is drawn as flat (see niceDomain). */
+export const FLAT_SHARE = 1e-4;
+
+/** Tick labels for evenly spaced ticks: as short as formatShort, with the digits the step needs to tell them apart. */
+export function tickLabels(ticks: readonly number[]): (value: number) => string {
+  const distinct = (format: (x: number) => string) => new Set(ticks.map(format)).size === ticks.length;
+  if (distinct(formatShort)) return formatShort;
+  for (let digits = 4; digits <= 15; digits++) {
+    const format = (x: number) => (x === 0 ? "0" : String(Number(x.toPrecision(digits))));
+    if (distinct(format)) return format;
+  }
+  return (x) => String(x);
+}
+
+/** A value axis over the lines: niceDomain's domain and ticks, labelled by tickLabels. */
+export function valueAxisOf(lines: readonly LineData[]) {
+  const { domain, ticks } = niceDomain(lines);
+  return { domain, ticks, tickFormatter: tickLabels(ticks) };
+}
+
 /**
  * A y axis over the finite values of the given lines, widened to round ticks (steps of 1, 2 or 5 ×
  * 10^k, about five of them) so the labels read as plain numbers.
@@ -162,10 +183,14 @@ export function niceDomain(lines: readonly LineData[]): { domain: [number, numbe
     }
   }
   if (!(min <= max)) return { domain: [-1, 1], ticks: [-1, 0, 1] };
-  if (min === max) {
-    const pad = min === 0 ? 1 : Math.abs(min) * 0.1;
-    min -= pad;
-    max += pad;
+  // A flat line (or one whose only wiggle is float32 rounding, 1e-7 of its size) gets an axis of ±1%
+  // around it: ticks spaced by its wiggle would all read "13.5" at three digits, and say nothing.
+  const size = Math.max(Math.abs(min), Math.abs(max));
+  if (max - min <= size * FLAT_SHARE) {
+    const mid = (min + max) / 2;
+    const pad = size === 0 ? 1 : size * 0.01;
+    min = mid - pad;
+    max = mid + pad;
   }
   const rough = (max - min) / 5;
   const p10 = 10 ** Math.floor(Math.log10(rough));

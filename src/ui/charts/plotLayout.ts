@@ -12,6 +12,8 @@ export const SERIES = {
   chunked: { colour: "#D55E00", dash: "5 4", width: 1.25 },
   serialLoop: { colour: "#009E73", dash: "1.5 2.5", width: 1.5 },
   bound: { colour: "#000000", dash: "8 3 2 3", width: 1 },
+  /** A third line from elsewhere: what a slime dump stored for the row (the playground's dump comparison). */
+  stored: { colour: "#CC79A7", dash: "1 3", width: 2 },
 } as const;
 
 export const MASK_FILL = "#6b7280";

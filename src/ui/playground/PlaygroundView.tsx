@@ -16,6 +16,7 @@ import { StateCodec } from "./compute/stateCodec";
 import { ControlsPanel } from "./controls/ControlsPanel";
 import { ConventionPanel } from "./conventions/ConventionPanel";
 import { useConventions } from "./conventions/useConventions";
+import { DumpBanner } from "./DumpBanner";
 import { EditorToolbar } from "./editor/EditorToolbar";
 import { drawHint } from "./editor/lanes";
 import { type EditMode, RowEditor } from "./editor/RowEditor";
@@ -447,6 +448,9 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           reading={imports.reading}
           laneNotice={scanUnread?.text ?? null}
         />
+        {committed.dump ? (
+          <DumpBanner dump={committed.dump} onDismiss={() => store.setView({ dump: undefined })} />
+        ) : null}
         {imports.caseFile ? (
           <CaseBar
             caseFile={imports.caseFile}
@@ -516,6 +520,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 returnsRef={returnsRef}
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
+                dump={committed.dump}
                 onDrawn={compute.drawn}
                 large={!previewable(resultRows)}
                 behindNote={behindNote(compute)}

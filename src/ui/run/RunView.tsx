@@ -1,28 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
-import { encodeState, stateFragment } from "../../io/shareLink";
+import { stateFragment } from "../../io/shareLink";
 import { ChartWarmUp } from "../charts/ChartWarmUp";
 import { formatShort } from "../charts/formatNumber";
-import { ReturnsChart } from "../charts/ReturnsChart";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
 import { useStaged } from "../useStaged";
+import { RunExports } from "./RunExports";
+import { RunFileKind } from "./RunFileKind";
+import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
 import { RunClient } from "./runClient";
+import { FIELD_NAMES, fieldCaption, fieldHeading, fieldSides } from "./runFieldText";
+import type { GridField } from "./runGrid";
 import { loadRunFiles, saveRunFiles } from "./runStore";
-import { sampleToPlayground } from "./runToPlayground";
-import type { RunFile, RunReport } from "./runWorker";
+import type { PlaygroundAnswer, RunFile, RunReport } from "./runWorker";
 import "./run.css";
-
-const SIDES = {
-  reference: "the float64 reference",
-  actual: "the dump",
-  both: "the dump and the reference",
-  symbols: { reference: "reference", actual: "dump" },
-};
 
 /**
  * No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's
@@ -30,6 +26,8 @@ const SIDES = {
  * every render: the heatmap measures its picture again whenever its inputs change by identity.
  */
 const NO_BOUNDARIES: number[] = [];
+
+const FIELDS: GridField[] = ["advantages", "returns", "kl"];
 
 type Trial = Awaited<ReturnType<RunClient["search"]>>[number];
 
@@ -49,8 +47,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [replaying, setReplaying] = useState(false);
   const [trials, setTrials] = useState<Trial[] | null>(null);
   const [searching, setSearching] = useState(false);
+  // The selected sample by its identity, its index in the dump: the table's order changes with every
+  // replay (worst first), and the chart and the heatmap follow the sample, not a row position.
   const [selected, setSelected] = useState(0);
-  const [field, setField] = useState<"advantages" | "returns">("advantages");
+  const [field, setField] = useState<GridField>("advantages");
   const opened = useRef(false);
 
   const open = useCallback(
@@ -115,23 +115,35 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       .catch((reason: unknown) => setError(String(reason)))
       .finally(() => setSearching(false));
   };
-  const openInPlayground = () => {
-    client.sample(selected).then((lanes) => {
-      if (!lanes) return;
-      const state = sampleToPlayground(lanes, settings);
-      if (typeof state === "string") setError(`Open in the playground: ${state}`);
-      else window.location.assign(`${window.location.pathname}${stateFragment(encodeState(state))}`);
-    });
+  /** The playground, on a state the worker built and encoded (a sample with its dump comparison, or a plain file's lanes). */
+  const goToPlayground = (answer: Promise<PlaygroundAnswer>) => {
+    answer
+      .then((built) => {
+        if (!built.ok) setError(`Open in the playground: ${built.message}`);
+        else window.location.assign(`${window.location.pathname}${stateFragment(built.encoded)}`);
+      })
+      .catch((reason: unknown) => setError(`Open in the playground: ${String(reason)}`));
   };
+  const openInPlayground = () => goToPlayground(client.sampleInPlayground(selected, settings));
+  const openLanes = () => goToPlayground(client.plainInPlayground());
+  const failing = useMemo(
+    () => (report?.rows ?? []).filter((row) => row.verdict && !row.verdict.passed).map((row) => row.index),
+    [report],
+  );
+  const exportIndices = failing.length > 0 ? failing : [selected];
+  const train = report?.kind === "train";
 
   // A new report is drawn in four commits, each after the last one was painted: the summary and the
   // settings, then the samples table, then the heatmap's frame (its picture follows in slices), then
   // the selected sample's chart (its plot follows in slices), so that a 64 × 8192 dump's results never
   // make one long main-thread task.
   const [, tableReport, heatmapReport, sampleReport] = useStaged(report, 4, { afterPaint: true });
-  const grid = heatmapReport?.grids[field] ?? null;
-  const sampleGrid = sampleReport?.grids[field] ?? null;
+  // The KL choice falls back to the advantages on a report that has no KL grid (a dump without kl).
+  const shownField: GridField = report?.grids[field] ? field : "advantages";
+  const grid = heatmapReport?.grids[shownField] ?? null;
+  const sampleGrid = sampleReport?.grids[shownField] ?? null;
   const sample = useMemo(() => (sampleGrid ? sampleSeries(sampleGrid, selected) : null), [sampleGrid, selected]);
+  const sampleReference = sample && sampleGrid ? chartReference(sampleGrid, sample) : null;
   // What the heatmap and the chart have drawn (by the identity of their reference arrays): the results
   // stay busy until both show the current report (a sample of no tokens has no line to wait for).
   const [heatmapDrawn, setHeatmapDrawn] = useState<ArrayLike<number> | null>(null);
@@ -139,7 +151,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const drawing =
     sampleReport !== report ||
     (grid !== null && heatmapDrawn !== grid.reference) ||
-    (sample !== null && sample.reference.length > 0 && chartDrawn !== sample.reference);
+    (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
+  const selectedRow = report?.rows[selected];
 
   return (
     <div className="run-view">
@@ -184,13 +197,17 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         </p>
       ) : null}
       <div className="run-columns">
-        <RunSettings
-          settings={settings}
-          guess={report?.guess ?? {}}
-          onChange={onSettings}
-          onSearch={onSearch}
-          searching={searching}
-        />
+        {report && !train ? (
+          <RunFileKind report={report} onOpenLanes={openLanes} />
+        ) : (
+          <RunSettings
+            settings={settings}
+            guess={report?.guess ?? {}}
+            onChange={onSettings}
+            onSearch={onSearch}
+            searching={searching}
+          />
+        )}
         <section
           className="panel run-overview"
           aria-live="polite"
@@ -200,10 +217,12 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           <p className="run-summary" data-testid="run-summary">
             {report ? report.summary : "No dump open yet."}
           </p>
-          {report ? <Glance report={report} /> : null}
+          {report && report.kind !== "plain" ? <Glance report={report} /> : null}
           {report ? (
-            <p className="muted small">
-              Read and replayed in the run view's worker:{" "}
+            <p className="muted small" data-testid="run-engine">
+              {train
+                ? "Every reference value, bound and verdict here is Scanlab's float64 replay of slime's compute_advantages_and_returns (core, serial loops), run in this page's worker; the stored values are slime's float32, read from the dump. "
+                : "Read in this page's worker by Scanlab's strict reader; nothing was replayed. "}
               <span data-testid="run-millis">
                 read {report.millis.read} ms, replay {report.millis.replay} ms
               </span>
@@ -217,19 +236,35 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           {trials ? <Trials trials={trials} onUse={onSettings} /> : null}
         </section>
       </div>
-      {tableReport && tableReport.rows.length > 0 ? (
+      {train && tableReport && tableReport.kind === "train" && tableReport.rows.length > 0 ? (
         <RunSamples rows={tableReport.rows} selected={selected} onSelect={setSelected} />
       ) : null}
-      {grid ? (
-        <section className="panel" aria-labelledby="run-heatmap-title">
-          <h2 id="run-heatmap-title">|dump − reference| of the {field}, sample × token</h2>
+      {train && grid ? (
+        <section
+          className="panel"
+          aria-labelledby="run-heatmap-title"
+          data-testid="run-heatmap"
+          data-field={grid.field}
+        >
+          <h2 id="run-heatmap-title">{fieldHeading(grid)}</h2>
           <div className="run-field" role="radiogroup" aria-label="Field shown">
-            {(["advantages", "returns"] as const).map((name) => (
-              <label key={name}>
-                <input type="radio" name="run-field" checked={field === name} onChange={() => setField(name)} /> {name}
+            {FIELDS.map((name) => (
+              <label key={name} title={name === "kl" && !report?.grids.kl ? "the dump stores no kl" : undefined}>
+                <input
+                  type="radio"
+                  name="run-field"
+                  data-testid={`run-field-${name}`}
+                  checked={shownField === name}
+                  disabled={!report?.grids[name]}
+                  onChange={() => setField(name)}
+                />{" "}
+                {name === "kl" ? "KL gap" : FIELD_NAMES[name]}
               </label>
             ))}
           </div>
+          <p className="muted small" data-testid="run-heatmap-caption" data-reference={grid.referenceIs}>
+            {fieldCaption(grid)}
+          </p>
           <ErrorHeatmap
             rows={grid.rows}
             cols={grid.cols}
@@ -237,40 +272,45 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             reference={grid.reference}
             actual={grid.actual}
             lossMask={grid.lossMask}
-            bound={grid.bound}
+            bound={grid.bound ?? undefined}
             chunkBoundaries={NO_BOUNDARIES}
             metric="abs"
             precision="float32"
             selectedRow={selected}
             onSelectRow={setSelected}
-            sides={SIDES}
+            sides={fieldSides(grid)}
             onDrawn={setHeatmapDrawn}
           />
         </section>
       ) : null}
-      {sample ? (
+      {train && sample && sampleGrid ? (
         <section className="panel" aria-labelledby="run-sample-title">
           <h2 id="run-sample-title">
-            Sample {selected}: {field}
+            Sample {selected}: {FIELD_NAMES[sampleGrid.field]}
           </h2>
-          <ReturnsChart
-            title={`${field === "advantages" ? "Advantages" : "Returns"}, sample ${selected}`}
-            reference={sample.reference}
-            chunked={sample.actual}
-            chunkedLabel="slime's stored float32 (the dump)"
-            chunkBoundaries={NO_BOUNDARIES}
-            lossMask={sample.lossMask}
-            plotTiming="slices"
+          <RunSampleChart
+            grid={sampleGrid}
+            sample={selected}
+            rolloutPosition={selectedRow?.rolloutPosition ?? null}
+            series={sample}
             onDrawn={setChartDrawn}
           />
-          <button type="button" onClick={openInPlayground} data-testid="run-open-playground">
-            Open this sample in the playground
-          </button>
-          <span className="muted small">
-            {" "}
-            to watch Scanlab's own chunked float32 scan of it beside the reference, token by token, and from there in
-            the player.
-          </span>
+          <div className="run-actions">
+            <button type="button" onClick={openInPlayground} data-testid="run-open-playground">
+              Open this sample in the playground
+            </button>
+            <span className="muted small">
+              {" "}
+              to watch Scanlab's own chunked float32 scan of it beside the reference, token by token, with the dump's
+              stored values drawn beside them, and from there in the player.
+            </span>
+          </div>
+          <RunExports
+            indices={exportIndices}
+            failing={failing.length > 0}
+            exportCases={(indices) => client.exportCases(indices, settings)}
+            exportPytest={(indices) => client.exportPytest(indices, settings)}
+          />
         </section>
       ) : null}
       {report ? null : <ChartWarmUp />}
@@ -292,17 +332,6 @@ function worstSample(report: RunReport): number {
   return worst;
 }
 
-function sampleSeries(grid: NonNullable<RunReport["grids"]["advantages"]>, b: number) {
-  if (b >= grid.rows) return null;
-  const start = b * grid.cols;
-  const end = start + grid.lengths[b];
-  return {
-    reference: grid.reference.subarray(start, end),
-    actual: grid.actual.subarray(start, end),
-    lossMask: grid.lossMask.subarray(start, end),
-  };
-}
-
 function Glance({ report }: { report: RunReport }) {
   const g = report.glance;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -314,7 +343,9 @@ function Glance({ report }: { report: RunReport }) {
       </dd>
       <dt>rewards</dt>
       <dd>
-        {formatShort(g.minReward)} … {formatShort(g.maxReward)} (mean {formatShort(g.meanReward)})
+        {g.rewards
+          ? `${formatShort(g.rewards.min)} … ${formatShort(g.rewards.max)} (mean ${formatShort(g.rewards.mean)})`
+          : "none stored"}
       </dd>
       <dt>masked</dt>
       <dd>{pct(g.maskedShare)} of response tokens (loss mask 0)</dd>

@@ -28,8 +28,20 @@ export class RunClient {
     return this.worker.remote().search(settings);
   }
 
-  sample(index: number) {
-    return this.worker.remote().sample(index);
+  sampleInPlayground(index: number, settings: Partial<SlimeSettings>) {
+    return this.worker.remote().sampleInPlayground(index, settings);
+  }
+
+  plainInPlayground() {
+    return this.worker.remote().plainInPlayground();
+  }
+
+  exportCases(indices: number[], settings: Partial<SlimeSettings>) {
+    return this.worker.remote().exportCases(indices, settings);
+  }
+
+  exportPytest(indices: number[], settings: Partial<SlimeSettings>) {
+    return this.worker.remote().exportPytest(indices, settings);
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
 import type { FieldVerdict, ReplayResult, SlimeSettings } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
+import { notATrainDump } from "../../io/slimeDump/nothingToReplay";
 
 /** The batch at a glance: what a run's samples are, and what scanning them as one padded batch costs. */
 export interface BatchGlance {
@@ -8,9 +9,8 @@ export interface BatchGlance {
   minLength: number;
   maxLength: number;
   meanLength: number;
-  minReward: number;
-  maxReward: number;
-  meanReward: number;
+  /** Over the finite rewards; null when the file holds none (a plain file has no samples). */
+  rewards: { min: number; max: number; mean: number } | null;
   /** Share of response tokens with loss mask 0 (tool output, observations, removed samples). */
   maskedShare: number;
   /** Samples whose rollout status is `truncated` (known only with the rollout dump). */
@@ -62,9 +62,14 @@ export function batchGlance(dump: UnderstoodDump): BatchGlance {
     minLength: lengths.reduce((min, n) => Math.min(min, n), lengths.length > 0 ? Number.POSITIVE_INFINITY : 0),
     maxLength,
     meanLength: lengths.length > 0 ? tokens / lengths.length : 0,
-    minReward: rewards.length > 0 ? Math.min(...rewards) : Number.NaN,
-    maxReward: rewards.length > 0 ? Math.max(...rewards) : Number.NaN,
-    meanReward: rewards.length > 0 ? rewards.reduce((a, b) => a + b, 0) / rewards.length : Number.NaN,
+    rewards:
+      rewards.length > 0
+        ? {
+            min: rewards.reduce((a, b) => Math.min(a, b)),
+            max: rewards.reduce((a, b) => Math.max(a, b)),
+            mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+          }
+        : null,
     maskedShare: tokens > 0 ? masked / tokens : 0,
     truncated: known ? statuses.filter((status) => status === "truncated").length : null,
     paddingShare: maxLength > 0 ? 1 - tokens / (lengths.length * maxLength) : 0,
@@ -134,6 +139,12 @@ export function worstFirst(rows: readonly SampleRow[]): SampleRow[] {
   return [...rows].sort((a, b) => key(b) - key(a) || a.index - b.index);
 }
 
+/** A rollout dump opened alone: what it lacks and what to choose with it. */
+export function rolloutOnly(fileName: string, dump: UnderstoodDump): string {
+  const n = dump.samples.length;
+  return `${fileName}: a rollout dump (${n} Sample${n === 1 ? "" : "s"}) holds no advantages; choose its train dump too (both files at once: train_data/<id>.pt and rollout_data/<id>.pt), paired by rollout_position`;
+}
+
 /** `run-summary`: plain text naming the sample count and how many are within their bounds. */
 export function summaryText(
   fileName: string,
@@ -143,9 +154,9 @@ export function summaryText(
   replay: ReplayResult | null,
   settings: SlimeSettings,
 ): string {
-  const what = dump.kind === "train" ? "train dump" : dump.kind === "rollout" ? "rollout dump" : "tensor file";
-  const head = `${fileName} (${what}): ${glance.samples} sample${glance.samples === 1 ? "" : "s"}, ${glance.tokens} response tokens`;
-  if (dump.kind !== "train") return `${head}; no stored advantages to replay.`;
+  if (dump.kind === "plain") return `${notATrainDump(fileName, dump)}.`;
+  if (dump.kind === "rollout") return `${rolloutOnly(fileName, dump)}.`;
+  const head = `${fileName} (train dump): ${glance.samples} sample${glance.samples === 1 ? "" : "s"}, ${glance.tokens} response tokens`;
   if (!replay) return `${head}.`;
   if (!replay.ok) return `${head}; slime would refuse these settings: ${replay.error}`;
   const within = rows.filter((row) => row.verdict?.passed).length;

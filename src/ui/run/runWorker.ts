@@ -5,6 +5,7 @@
  */
 import * as Comlink from "comlink";
 import type { ReplayResult, SlimeSettings } from "../../core";
+import { encodeState } from "../../io/shareLink";
 import {
   dumpSettings,
   pairDumps,
@@ -15,8 +16,12 @@ import {
   type UnderstoodDump,
   understandDump,
 } from "../../io/slimeDump";
+import { isDict, type PyValue } from "../../io/tensorFiles/tensorTypes";
+import { plainToPlayground } from "./plainToPlayground";
+import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
+import { sampleToPlayground } from "./runToPlayground";
 
 export interface RunFile {
   name: string;
@@ -34,7 +39,9 @@ export interface RunReport {
   rows: SampleRow[];
   summary: string;
   replayError: string | null;
-  grids: { advantages: RunGrid | null; returns: RunGrid | null };
+  grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
+  /** slime's rollout_id, as the dump stores it (or the number of `train_data/{rollout_id}.pt`); null when neither says. */
+  step: number | null;
   /** For a hand-saved file: the tensors found that no lane took. */
   unused: string[];
   /** Where the worker's time went, in ms: reading the file (zip, pickle, storages) and the replay with its verdicts. */
@@ -43,14 +50,39 @@ export interface RunReport {
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
 
-let opened: { name: string; dump: UnderstoodDump; readMillis: number } | null = null;
+/** A page's request answered with a sentence instead (settings slime refuses, an estimator with no scan). */
+export type Refusal = { ok: false; message: string };
+export type PlaygroundAnswer = { ok: true; encoded: string } | Refusal;
+export type ExportAnswer = ({ ok: true } & ExportFile) | Refusal;
 
-function read(file: RunFile): UnderstoodDump | string {
+let opened: { name: string; dump: UnderstoodDump; readMillis: number; step: number | null } | null = null;
+
+interface ReadFile {
+  dump: UnderstoodDump;
+  step: number | null;
+}
+
+/**
+ * slime's rollout_id: train and rollout dumps store it at their root (format_version 2); a file
+ * without it that is still called `train_data/12.pt` says it by its name.
+ */
+function stepOf(root: PyValue, fileName: string): number | null {
+  const id = isDict(root) ? root.get("rollout_id") : undefined;
+  if (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) return id;
+  if (typeof id === "bigint" && id >= 0n && id <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(id);
+  const named = /^(\d{1,15})\.(pt|pth)$/.exec(fileName);
+  return named ? Number(named[1]) : null;
+}
+
+function read(file: RunFile): ReadFile | string {
   const tree = readTensorFile(file.bytes, file.name);
   if (!tree.ok) return tree.error.message;
   const understood = understandDump(tree.value.root, file.name);
   if (!understood.ok) return understood.error.message;
-  return { ...understood.value, notes: [...tree.notes, ...understood.value.notes] };
+  return {
+    dump: { ...understood.value, notes: [...tree.notes, ...understood.value.notes] },
+    step: stepOf(tree.value.root, file.name),
+  };
 }
 
 function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>, readMillis: number): RunReport {
@@ -72,7 +104,9 @@ function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings
     grids: {
       advantages: replay ? runGrid(dump, replay, "advantages") : null,
       returns: replay ? runGrid(dump, replay, "returns") : null,
+      kl: replay ? runGrid(dump, replay, "kl") : null,
     },
+    step: opened?.step ?? null,
     unused: dump.lanes?.unused ?? [],
     millis: { read: Math.round(readMillis), replay: Math.round(performance.now() - start) },
   };
@@ -82,6 +116,7 @@ function answer(r: RunReport): OpenAnswer {
   return Comlink.transfer({ ok: true, report: r }, [
     ...gridBuffers(r.grids.advantages),
     ...gridBuffers(r.grids.returns),
+    ...gridBuffers(r.grids.kl),
   ]);
 }
 
@@ -92,18 +127,20 @@ const api = {
    */
   open(files: RunFile[], given: Partial<SlimeSettings>): OpenAnswer {
     const start = performance.now();
-    const dumps: UnderstoodDump[] = [];
+    const reads: ReadFile[] = [];
     for (const file of files) {
-      const dump = read(file);
-      if (typeof dump === "string") return { ok: false, message: dump };
-      dumps.push(dump);
+      const read1 = read(file);
+      if (typeof read1 === "string") return { ok: false, message: read1 };
+      reads.push(read1);
     }
-    const train = dumps.find((d) => d.kind === "train");
-    const rollout = dumps.find((d) => d.kind === "rollout");
+    const train = reads.find((r) => r.dump.kind === "train");
+    const rollout = reads.find((r) => r.dump.kind === "rollout");
     const name = files.map((f) => f.name).join(" + ");
-    const dump = train && rollout ? pairDumps(train, rollout, name) : (train ?? dumps[0]);
+    const dump = train && rollout ? pairDumps(train.dump, rollout.dump, name) : (train ?? reads[0])?.dump;
     if (!dump) return { ok: false, message: "No file was given" };
-    opened = { name, dump, readMillis: performance.now() - start };
+    // Either dump's rollout_id: a pair shares its step.
+    const step = rollout?.step ?? train?.step ?? null;
+    opened = { name, dump, readMillis: performance.now() - start, step };
     return answer(report(name, dump, given, opened.readMillis));
   },
   /** The open dump replayed with other settings. */
@@ -116,17 +153,53 @@ const api = {
     if (!opened) return [];
     return searchSettings(opened.dump, dumpSettings(opened.dump, given));
   },
-  /** One sample's lanes, for "open in the playground". */
-  sample(index: number) {
+  /**
+   * One sample as a playground link's state (encoded here: a long sample's lanes are work): its lanes,
+   * and where it came from with what slime stored for it, for the playground's banner and its
+   * "stored in the dump" line.
+   */
+  sampleInPlayground(index: number, given: Partial<SlimeSettings>): PlaygroundAnswer {
     const s = opened?.dump.samples[index];
-    if (!s) return null;
-    return {
+    if (!opened || !s) return { ok: false, message: "No such sample is open" };
+    const settings = dumpSettings(opened.dump, given);
+    const lanes = {
       lossMask: s.lossMask,
       kl: s.kl ?? null,
       values: s.values ?? null,
       reward: s.reward,
       length: s.responseLength,
     };
+    const state = sampleToPlayground(lanes, settings, {
+      file: opened.name,
+      step: opened.step,
+      sample: index,
+      rolloutPosition: s.rolloutPosition,
+      batchSize: opened.dump.samples.length,
+      estimator: settings.advantageEstimator,
+      normalized: settings.normalizeAdvantages,
+      advantages: Array.from(s.advantages ?? []),
+      returns: Array.from(s.returns ?? []),
+    });
+    return typeof state === "string" ? { ok: false, message: state } : { ok: true, encoded: encodeState(state) };
+  },
+  /** A plain file's lanes as a playground batch. */
+  plainInPlayground(): PlaygroundAnswer {
+    const lanes = opened?.dump.lanes;
+    if (!lanes) return { ok: false, message: "No plain file is open" };
+    const state = plainToPlayground(lanes);
+    return typeof state === "string" ? { ok: false, message: state } : { ok: true, encoded: encodeState(state) };
+  },
+  /** The chosen samples as a golden case file (scanlab dump --export-cases). */
+  exportCases(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
+    if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
+    const file = casesExport(opened.dump, dumpSettings(opened.dump, given), indices, opened.name);
+    return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
+  },
+  /** The chosen samples as a pytest file running slime's own scan on them. */
+  exportPytest(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
+    if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
+    const file = pytestFileExport(opened.dump, dumpSettings(opened.dump, given), indices, opened.name);
+    return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
 };
 

@@ -2,9 +2,9 @@ import { type Ref, useMemo, useRef } from "react";
 import { ChartFrame } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import type { ChartHandle } from "../../charts/chartPng";
-import { downsampleNotes, linePoints, niceDomain } from "../../charts/chartSeries";
+import { downsampleNotes, linePoints, valueAxisOf } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
-import { formatShort, formatValue } from "../../charts/formatNumber";
+import { formatValue } from "../../charts/formatNumber";
 import { PlotLine } from "../../charts/PlotLine";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
@@ -41,7 +41,7 @@ export function ConventionChart(props: ConventionChartProps) {
     () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
     [lossMask, length, gap],
   );
-  const valueAxis = useMemo(() => ({ ...niceDomain(data), tickFormatter: formatShort }), [data]);
+  const valueAxis = useMemo(() => valueAxisOf(data), [data]);
   const axes = useTokenChartAxes(length, plotWidth, valueAxis, PLOT_LEFT);
   const plot = usePlotInOwnTask(
     useMemo(

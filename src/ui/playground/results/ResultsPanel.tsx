@@ -1,5 +1,5 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
-import type { PlaygroundRow } from "../../../io/playgroundState";
+import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
 import type { ChartHandle } from "../../charts/chartPng";
 import { chunkStarts } from "../../charts/chunkBoundaries";
 import { ErrorChart } from "../../charts/ErrorChart";
@@ -9,6 +9,7 @@ import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
+import { storedLine } from "../DumpBanner";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
@@ -48,6 +49,8 @@ export interface ResultsPanelProps {
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
+  /** Row 0 is a sample of a slime dump: its stored output is drawn in the returns chart. */
+  dump?: DumpComparison;
 }
 
 const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -98,6 +101,10 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [onHover],
   );
   const empty = useMemo(() => new Float64Array(0), []);
+  const stored = useMemo(
+    () => storedLine(props.dump, selectedRow, view?.length, output),
+    [props.dump, selectedRow, view?.length, output],
+  );
   const lesson = useMemo(
     () =>
       rows.length === result.rows
@@ -128,6 +135,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             chunked={view.chunked}
             chunkedLabel={chunkedLabel}
             chunkedPrecision={precision}
+            stored={stored}
             chunkBoundaries={chunkStarts}
             lossMask={rowMask}
             hoverToken={hoverToken}
