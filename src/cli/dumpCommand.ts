@@ -1,11 +1,11 @@
 import type { FieldVerdict, SampleReplay, SlimeSettings } from "../core";
 import { printable } from "../io/printable";
 import {
-  dumpSettings,
+  checkDump,
+  type DumpCheck,
   exportDumpCase,
   pairDumps,
   readTensorFile,
-  replayDump,
   searchSettings,
   type UnderstoodDump,
   understandDump,
@@ -38,13 +38,17 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
     dump = pairDumps(dump, rollout, args.rollout);
   }
   if (dump.kind !== "train") throw new DumpFileError(nothingToReplay(args.file, dump));
-  const settings = dumpSettings(dump, args.settings);
-  const result = replayDump(dump, settings);
-  if (!result.ok)
+  let check = checkDump(dump, args.settings);
+  // --search-settings: every estimator, normalisation and KL formula with the scalars in force; the
+  // verdict is then the first combination that reproduces the dump, when one does.
+  const trials = args.search ? searchSettings(dump, check.settings) : null;
+  const found = trials?.find((t) => t.passed);
+  if (found) check = checkDump(dump, { ...args.settings, ...found.settings });
+  const { settings, replay } = check;
+  if (!replay.ok)
     throw new DumpFileError(
-      `${printable(args.file)}: cannot replay with ${settingsLine(settings)}: ${printable(result.error)}`,
+      `${printable(args.file)}: cannot replay with ${settingsLine(settings)}: ${printable(replay.error)}`,
     );
-  const trials = args.search ? searchSettings(dump, settings) : null;
   if (args.exportCases !== null) {
     const name =
       args.file
@@ -59,14 +63,14 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
     io.stdout(
       io.json({
         file: args.file,
-        ...jsonReport(dump, settings, result.samples, result.passed),
+        ...jsonReport(dump, check, replay.samples),
         ...(trials ? { search: trials.map(trialJson) } : {}),
       }),
     );
   } else {
-    io.stdout(textReport(args, dump, settings, result.samples, result.passed, trials));
+    io.stdout(textReport(args, dump, check, replay.samples, trials));
   }
-  return result.passed ? 0 : 1;
+  return check.passed ? 0 : 1;
 }
 
 async function openDump(path: string, io: DumpIO): Promise<UnderstoodDump> {
@@ -109,9 +113,8 @@ const HEADERS = ["sample", "rollout pos", "length", "advantages gap", "bound", "
 function textReport(
   args: DumpArgs,
   dump: UnderstoodDump,
-  settings: SlimeSettings,
+  check: DumpCheck,
   samples: SampleReplay[],
-  passed: boolean,
   trials: ReturnType<typeof searchSettings> | null,
 ): string {
   const rows: string[][] = [];
@@ -132,33 +135,85 @@ function textReport(
   });
   const table = alignColumns(HEADERS, rows);
   const failed = samples.filter((s) => !s.passed).length;
-  const out = [
-    `${printable(args.file)}: slime train dump, ${samples.length} samples, replayed with ${settingsLine(settings)}`,
-  ];
+  const out = [`${printable(args.file)}: slime train dump, ${samples.length} samples`];
+  if (trials) {
+    const good = trials.filter((t) => t.passed);
+    out.push(
+      good.length > 0
+        ? "settings that reproduce the dump (--search-settings):"
+        : "--search-settings: no estimator, normalisation and KL formula reproduces the dump with these gamma, lambd and kl-coef",
+    );
+    for (const t of good) out.push(`  ${settingsLine(t.settings)}`);
+  }
+  out.push(...settingsLines(check));
   for (const note of dump.notes) out.push(`  note: ${printable(note)}`);
+  out.push("", "stages, in slime's order:");
+  for (const stage of check.stages) {
+    const status = stage.status === "pass" ? "pass" : stage.status === "fail" ? "FAIL" : "not checked";
+    out.push(`  ${stage.stage.padEnd(10)} ${status.padEnd(11)} ${printable(stage.sentence)}`);
+  }
   out.push("", table.header, table.rule);
   samples.forEach((s, i) => {
     out.push(table.rows[i]);
     if (!s.passed) out.push(`    ${failureLine(s)}`);
   });
+  out.push("");
+  if (check.diagnosis?.best) out.push(`diagnosis: ${printable(check.diagnosis.sentence)}`);
+  else if (check.firstDeparture) out.push(`first departure: ${printable(check.firstDeparture)}`);
+  if (check.advice) out.push(`settings: ${printable(check.advice)}`);
+  const rewardsFailed = check.rewards.checked && !check.rewards.passed;
   out.push(
-    "",
-    passed
+    check.passed
       ? `all ${samples.length} samples within their float32 bounds`
-      : `${failed} of ${samples.length} samples outside their float32 bounds`,
+      : failed > 0
+        ? `${failed} of ${samples.length} samples outside their float32 bounds`
+        : rewardsFailed
+          ? `the stored rewards depart from the raw rewards' post-processing; advantages and returns follow from them`
+          : "the dump departs from slime's semantics",
   );
-  if (trials) {
-    const good = trials.filter((t) => t.passed);
-    out.push(
-      "",
-      good.length > 0
-        ? "settings that reproduce the dump:"
-        : "no estimator, normalisation and KL formula reproduces the dump with this gamma, lambd and kl-coef",
-    );
-    for (const t of good) out.push(`  ${settingsLine(t.settings)}`);
-  }
   return out.join("\n");
 }
+
+/** The settings in force, which were read off the dump (with their uncertainty) and which were given. */
+function settingsLines(check: DumpCheck): string[] {
+  const out = [`settings: ${settingsLine(check.settings)}`];
+  const read: string[] = [];
+  const given: string[] = [];
+  for (const [key, source] of Object.entries(check.settingsSource) as [keyof SlimeSettings, string][]) {
+    const name = SLIME_NAMES[key];
+    if (!name) continue;
+    const value = check.settings[key];
+    if (source === "given") given.push(`${name} ${String(value)}`);
+    else {
+      const estimate = (check.inferred.estimates as Record<string, { value: number; uncertainty: number }>)[key];
+      read.push(
+        estimate
+          ? `${name} ${String(value)} (${estimate.value.toPrecision(7)} ± ${estimate.uncertainty.toPrecision(2)})`
+          : `${name} ${String(value)}`,
+      );
+    }
+  }
+  if (read.length > 0) out.push(`  read off the dump: ${read.join(", ")}`);
+  if (given.length > 0) out.push(`  given: ${given.join(", ")}`);
+  const unknown = Object.entries(check.inferred.notIdentifiable)
+    .filter(([key]) => !(key in check.settingsSource) && SLIME_NAMES[key as keyof SlimeSettings])
+    .map(([, why]) => printable(String(why)));
+  if (unknown.length > 0) out.push(`  not identifiable from this dump (slime's default used): ${unknown.join("; ")}`);
+  return out;
+}
+
+/** slime's argument names of the settings. */
+const SLIME_NAMES: Partial<Record<keyof SlimeSettings, string>> = {
+  advantageEstimator: "advantage_estimator",
+  gamma: "gamma",
+  lambd: "lambd",
+  klCoef: "kl_coef",
+  klLossType: "kl_loss_type",
+  normalizeAdvantages: "normalize_advantages",
+  useRolloutLogprobs: "use_rollout_logprobs",
+  contextParallelSize: "context_parallel_size",
+  nSamplesPerPrompt: "n_samples_per_prompt",
+};
 
 function failureLine(s: SampleReplay): string {
   const fields: [string, FieldVerdict | null][] = [
@@ -201,9 +256,11 @@ function fieldJson(v: FieldVerdict | null) {
   };
 }
 
-function jsonReport(dump: UnderstoodDump, settings: SlimeSettings, samples: SampleReplay[], passed: boolean) {
+function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: SampleReplay[]) {
+  const { settings } = check;
+  const uncertainty = (key: "gamma" | "lambd" | "klCoef") => check.inferred.estimates[key]?.uncertainty ?? null;
   return {
-    passed,
+    passed: check.passed,
     settings: {
       advantage_estimator: settings.advantageEstimator,
       gamma: settings.gamma,
@@ -213,7 +270,30 @@ function jsonReport(dump: UnderstoodDump, settings: SlimeSettings, samples: Samp
       normalize_advantages: settings.normalizeAdvantages,
       use_rollout_logprobs: settings.useRolloutLogprobs,
       context_parallel_size: settings.contextParallelSize,
+      n_samples_per_prompt: settings.nSamplesPerPrompt,
     },
+    settings_source: Object.fromEntries(
+      Object.entries(check.settingsSource).flatMap(([k, v]) => {
+        const name = SLIME_NAMES[k as keyof SlimeSettings];
+        return name ? [[name, v]] : [];
+      }),
+    ),
+    uncertainty: { gamma: uncertainty("gamma"), lambd: uncertainty("lambd"), kl_coef: uncertainty("klCoef") },
+    not_identifiable: check.inferred.notIdentifiable,
+    stages: check.stages,
+    diagnosis: check.diagnosis
+      ? {
+          sentence: check.diagnosis.sentence,
+          best: check.diagnosis.best?.variant ?? null,
+          matches: check.diagnosis.matches.map((m) => ({
+            ...m.variant,
+            samples_matched: m.samplesMatched,
+            samples_departing: m.samplesDeparting,
+            fields: m.fields,
+          })),
+        }
+      : null,
+    advice: check.advice,
     notes: dump.notes,
     samples: samples.map((s, i) => {
       const d = dump.samples[i];

@@ -52,8 +52,11 @@ const SCALARS: [keyof SlimeSettings, "gamma" | "lambd" | "klCoef", string][] = [
  * reward post-processing from the raw rewards, then the KL, returns and advantages), the first
  * stage that departs, and, when something departs, the known bug that reproduces it. Pure.
  */
-export function checkDump(dump: UnderstoodDump, given: Partial<SlimeSettings>): DumpCheck {
-  const inferred = inferDumpSettings(dump);
+export function checkDump(
+  dump: UnderstoodDump,
+  given: Partial<SlimeSettings>,
+  inferred: InferredSettings = inferDumpSettings(dump),
+): DumpCheck {
   const settings: SlimeSettings = { ...inferred.settings, ...given };
   const settingsSource: DumpCheck["settingsSource"] = {};
   for (const key of Object.keys(settings) as (keyof SlimeSettings)[]) {

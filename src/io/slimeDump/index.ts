@@ -10,6 +10,7 @@
  */
 export * from "../tensorFiles/readTensorFile";
 export * from "../tensorFiles/tensorTypes";
+export * from "./checkDump";
 export * from "./diagnoseDump";
 export * from "./dumpCaseExport";
 export * from "./dumpTypes";

@@ -1,9 +1,11 @@
-import { KL_LOSS_TYPES, SLIME_ESTIMATORS, type SlimeSettings } from "../../core";
+import { type InferredSettings, KL_LOSS_TYPES, SLIME_ESTIMATORS, type SlimeSettings } from "../../core";
 
 export interface RunSettingsProps {
   settings: SlimeSettings;
-  /** What the dump decides (values present → ppo): marked beside the field. */
-  guess: Partial<SlimeSettings>;
+  /** Which settings were read off the dump's numbers (marked beside the field) and which the user gave. */
+  source: Partial<Record<keyof SlimeSettings, "given" | "inferred">>;
+  /** γ, λ and kl_coef as read off the dump, with their uncertainty. */
+  estimates: InferredSettings["estimates"];
   onChange(next: SlimeSettings): void;
   onSearch(): void;
   searching: boolean;
@@ -17,14 +19,24 @@ const NUMBER_FIELDS = [
 ] as const;
 
 /**
- * The run's arguments under slime's own names: a dump does not store them. Pre-filled with what
- * the dump decides; "Find the settings" replays every estimator, normalisation and KL formula.
+ * The run's arguments under slime's own names: a dump does not store them, so they are read off its
+ * own numbers (the recursions are linear in γ, λ and kl_coef) and marked so; a value the user types
+ * is theirs. "Find the settings" replays every estimator, normalisation and KL formula.
  */
-export function RunSettings({ settings, guess, onChange, onSearch, searching }: RunSettingsProps) {
+export function RunSettings({ settings, source, estimates, onChange, onSearch, searching }: RunSettingsProps) {
   const set = <K extends keyof SlimeSettings>(key: K, value: SlimeSettings[K]) =>
     onChange({ ...settings, [key]: value });
-  const guessed = (key: keyof SlimeSettings) =>
-    guess[key] !== undefined ? <span className="muted small"> (from the dump)</span> : null;
+  const guessed = (key: keyof SlimeSettings) => {
+    if (source[key] !== "inferred") return null;
+    const estimate = (estimates as Record<string, { value: number; uncertainty: number } | undefined>)[key];
+    const spread = estimate && estimate.uncertainty > 0 ? ` ± ${estimate.uncertainty.toPrecision(1)}` : "";
+    return (
+      <span className="muted small" data-testid={`run-inferred-${key}`}>
+        {" "}
+        (read off the dump{spread})
+      </span>
+    );
+  };
   return (
     <fieldset className="panel run-settings" data-testid="run-settings">
       <legend>The run's settings (slime's arguments)</legend>
@@ -88,7 +100,7 @@ export function RunSettings({ settings, guess, onChange, onSearch, searching }: 
           data-testid="run-normalize_advantages"
           onChange={(event) => set("normalizeAdvantages", event.currentTarget.checked)}
         />
-        normalize_advantages
+        normalize_advantages{guessed("normalizeAdvantages")}
       </label>
       <label className="check">
         <input
@@ -96,7 +108,7 @@ export function RunSettings({ settings, guess, onChange, onSearch, searching }: 
           checked={settings.useRolloutLogprobs}
           onChange={(event) => set("useRolloutLogprobs", event.currentTarget.checked)}
         />
-        use_rollout_logprobs
+        use_rollout_logprobs{guessed("useRolloutLogprobs")}
       </label>
       <button type="button" onClick={onSearch} disabled={searching} data-testid="run-search">
         {searching ? "Trying every estimator…" : "Find the settings that reproduce the dump"}

@@ -7,6 +7,7 @@ import { formatShort } from "../charts/formatNumber";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
 import { useStaged } from "../useStaged";
+import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
 import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
@@ -16,6 +17,7 @@ import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
 import { RunClient } from "./runClient";
 import { FIELD_NAMES, fieldCaption, fieldHeading, fieldSides } from "./runFieldText";
 import type { GridField } from "./runGrid";
+import { worstFirst } from "./runModel";
 import { loadRunFiles, saveRunFiles } from "./runStore";
 import type { PlaygroundAnswer, RunFile, RunReport } from "./runWorker";
 import "./run.css";
@@ -93,13 +95,18 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
 
   // What the user set wins at once (a control shows its new value while the replay runs); the report fills the rest.
   const settings: SlimeSettings = { ...(report?.settings ?? SLIME_DEFAULTS), ...given };
+  // A setting the user changes becomes theirs; the others stay as read off the dump.
   const onSettings = (next: SlimeSettings) => {
-    setGiven(next);
-    replaceSearch(runSettingsToSearch(next, window.location.search));
+    const changed = (Object.keys(next) as (keyof SlimeSettings)[]).filter((key) => next[key] !== settings[key]);
+    replay({ ...given, ...Object.fromEntries(changed.map((key) => [key, next[key]])) });
+  };
+  const replay = (nextGiven: Partial<SlimeSettings>) => {
+    setGiven(nextGiven);
+    replaceSearch(runSettingsToSearch(nextGiven, window.location.search));
     if (!report) return;
     setReplaying(true);
     client
-      .replay(next)
+      .replay(nextGiven)
       .then((answer) => {
         setReplaying(false);
         if (answer.ok) setReport(answer.report);
@@ -202,7 +209,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         ) : (
           <RunSettings
             settings={settings}
-            guess={report?.guess ?? {}}
+            source={report?.settingsSource ?? {}}
+            estimates={report?.check?.estimates ?? {}}
             onChange={onSettings}
             onSearch={onSearch}
             searching={searching}
@@ -227,6 +235,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
                 read {report.millis.read} ms, replay {report.millis.replay} ms
               </span>
             </p>
+          ) : null}
+          {report?.check ? (
+            <RunCheck check={report.check} onUseInferred={Object.keys(given).length > 0 ? () => replay({}) : null} />
           ) : null}
           {report?.notes.map((note) => (
             <p key={note} className="muted small">
@@ -318,18 +329,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   );
 }
 
-/** The sample to show first: the one furthest over (or closest to) its bound. */
+/** The sample to show first: the first of the table's worst-first order. */
 function worstSample(report: RunReport): number {
-  let worst = 0;
-  let fraction = -1;
-  for (const row of report.rows) {
-    const f = row.verdict?.worstFraction ?? -1;
-    if (f > fraction) {
-      fraction = f;
-      worst = row.index;
-    }
-  }
-  return worst;
+  return worstFirst(report.rows)[0]?.index ?? 0;
 }
 
 function Glance({ report }: { report: RunReport }) {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { SLIME_DEFAULTS } from "../../core";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
 
 describe("the run view's address", () => {
   it("round-trips the settings under slime's argument names, keeping the view", () => {
     const settings = {
-      ...SLIME_DEFAULTS,
       advantageEstimator: "ppo" as const,
       gamma: 0.99,
       lambd: 0.95,
@@ -17,6 +15,11 @@ describe("the run view's address", () => {
     expect(search).toContain("advantage_estimator=ppo");
     expect(search).toContain("normalize_advantages=1");
     expect(runSettingsFromSearch(search)).toEqual({ settings, problems: [] });
+  });
+
+  it("writes only the settings the user gave: a setting read off the dump leaves the address", () => {
+    const search = runSettingsToSearch({ gamma: 0.99 }, "?view=run&kl_coef=0.1&normalize_advantages=1");
+    expect(search).toBe("?view=run&gamma=0.99");
   });
 
   it("names every value it ignores", () => {

@@ -75,12 +75,19 @@ export function runSettingsFromSearch(search: string): RunAddress {
   return { settings, problems };
 }
 
-/** The query string for the settings, keeping the view and any parameter it does not own. */
-export function runSettingsToSearch(settings: SlimeSettings, previousSearch = ""): string {
+/**
+ * The query string for the settings the user gave (those read off the dump are not written: a link
+ * then opens any dump with the settings its own numbers say), keeping the view and any parameter it
+ * does not own.
+ */
+export function runSettingsToSearch(given: Partial<SlimeSettings>, previousSearch = ""): string {
   const params = new URLSearchParams(previousSearch);
-  params.set("advantage_estimator", settings.advantageEstimator);
-  for (const [name, key] of Object.entries(NUMBERS)) params.set(name, String(settings[key]));
-  params.set("kl_loss_type", settings.klLossType);
-  for (const [name, key] of Object.entries(FLAGS)) params.set(name, settings[key] ? "1" : "0");
+  const put = (name: string, value: string | undefined) =>
+    value === undefined ? params.delete(name) : params.set(name, value);
+  put("advantage_estimator", given.advantageEstimator);
+  for (const [name, key] of Object.entries(NUMBERS)) put(name, given[key]?.toString());
+  put("kl_loss_type", given.klLossType);
+  for (const [name, key] of Object.entries(FLAGS))
+    put(name, given[key] === undefined ? undefined : given[key] ? "1" : "0");
   return `?${params.toString()}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { bySeverity, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
 import { fixtureBytes, SHARED_TRAIN_DUMPS } from "../../io/slimeDump/dumpFixtures";
 import { runGrid } from "./runGrid";
@@ -46,8 +46,10 @@ describe("the run view's model", () => {
     const rows = worstFirst(sampleRows(dump, replay));
     expect(rows[0].verdict?.passed).toBe(false);
     expect(rows[0].verdict?.worstFraction).toBeGreaterThan(1);
-    const fractions = rows.map((row) => row.verdict?.worstFraction ?? -1);
-    expect([...fractions].sort((a, b) => b - a)).toEqual(fractions);
+    // Failing first, then by the largest gap as a share of its field's scale.
+    const keys = rows.map((row): [number, number, number] => row.verdict?.severity ?? [0, 0, 0]);
+    expect([...keys].sort(bySeverity)).toEqual(keys);
+    expect(keys.findIndex((k) => k[0] === 0)).not.toBe(0);
     const text = summaryText("3.pt", dump, batchGlance(dump), rows, replay, wrong);
     expect(text).toMatch(/: \d of 8 within their float32 bounds, \d over\.$/);
     const grid = runGrid(dump, replay, "advantages");

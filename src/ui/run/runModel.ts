@@ -1,4 +1,4 @@
-import type { FieldVerdict, ReplayResult, SlimeSettings } from "../../core";
+import { bySeverity, type FieldVerdict, type ReplayResult, type SlimeSettings, sampleSeverity } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
 import { notATrainDump } from "../../io/slimeDump/nothingToReplay";
 
@@ -46,6 +46,8 @@ export interface SampleVerdict {
   worstToken: number;
   /** A NaN or ±Inf among the stored values where the reference is finite. */
   nonFinite: boolean;
+  /** Its place in a worst-first order (core's sampleSeverity). */
+  severity: [number, number, number];
 }
 
 export function batchGlance(dump: UnderstoodDump): BatchGlance {
@@ -122,6 +124,7 @@ function sampleVerdict(s: {
     worstField: worst[0],
     worstToken: worst[1].worstToken,
     nonFinite: fields.some(([, f]) => !Number.isFinite(f.maxGap)),
+    severity: sampleSeverity([s.advantages, s.returns, s.kl]),
   };
 }
 
@@ -133,10 +136,16 @@ export function fractionOf(field: FieldVerdict): number {
   return field.worstBound > 0 ? field.worstGap / field.worstBound : Number.POSITIVE_INFINITY;
 }
 
-/** The table's order: samples over their bound first, then by how close to it they came; unreplayed last. */
+/**
+ * The table's order, what a user should look at first: failing samples first, then by the largest
+ * gap as a share of its field's scale (a sample whose bound underflowed never outranks a gap 10⁴×
+ * larger), then by how close to its tolerance the worst token came; unreplayed last.
+ */
 export function worstFirst(rows: readonly SampleRow[]): SampleRow[] {
-  const key = (row: SampleRow) => (row.verdict ? row.verdict.worstFraction : -1);
-  return [...rows].sort((a, b) => key(b) - key(a) || a.index - b.index);
+  return [...rows].sort((a, b) => {
+    if (!a.verdict || !b.verdict) return Number(!a.verdict) - Number(!b.verdict) || a.index - b.index;
+    return bySeverity(a.verdict.severity, b.verdict.severity) || a.index - b.index;
+  });
 }
 
 /** A rollout dump opened alone: what it lacks and what to choose with it. */
@@ -153,6 +162,8 @@ export function summaryText(
   rows: readonly SampleRow[],
   replay: ReplayResult | null,
   settings: SlimeSettings,
+  /** The whole check's verdict (the reward stage included); null when there was none. */
+  passed: boolean | null = null,
 ): string {
   if (dump.kind === "plain") return `${notATrainDump(fileName, dump)}.`;
   if (dump.kind === "rollout") return `${rolloutOnly(fileName, dump)}.`;
@@ -163,8 +174,10 @@ export function summaryText(
   const over = glance.samples - within;
   const nonFinite = rows.filter((row) => row.verdict?.nonFinite).length;
   const verdict =
-    over === 0
-      ? `all ${glance.samples} within their float32 bounds of the float64 reference`
-      : `${within} of ${glance.samples} within their float32 bounds, ${over} over${nonFinite > 0 ? ` (${nonFinite} with NaN or ±Inf)` : ""}`;
+    over === 0 && passed === false
+      ? `every sample's advantages and returns within their float32 bounds, but the stored rewards depart from the raw rewards' post-processing`
+      : over === 0
+        ? `all ${glance.samples} within their float32 bounds of the float64 reference`
+        : `${within} of ${glance.samples} within their float32 bounds, ${over} over${nonFinite > 0 ? ` (${nonFinite} with NaN or ±Inf)` : ""}`;
   return `${head}; ${settings.advantageEstimator}${settings.normalizeAdvantages ? " with normalized advantages" : ""}: ${verdict}.`;
 }

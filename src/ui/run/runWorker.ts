@@ -4,14 +4,17 @@
  * settings replays without reading the file again.
  */
 import * as Comlink from "comlink";
-import type { ReplayResult, SlimeSettings } from "../../core";
+import { type InferredSettings, type ReplayResult, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { encodeState } from "../../io/shareLink";
 import {
+  checkDump,
+  type DumpCheck,
   dumpSettings,
+  inferDumpSettings,
   pairDumps,
   readTensorFile,
-  replayDump,
   type SettingsTrial,
+  type StageVerdict,
   searchSettings,
   type UnderstoodDump,
   understandDump,
@@ -32,9 +35,11 @@ export interface RunReport {
   fileName: string;
   kind: UnderstoodDump["kind"];
   notes: string[];
-  /** What the dump decides about the settings (values present → ppo, the KL formula). */
-  guess: Partial<SlimeSettings>;
+  /** Which settings the user gave and which were read off the dump's own numbers. */
+  settingsSource: DumpCheck["settingsSource"];
   settings: SlimeSettings;
+  /** The check of a train dump: each stage's verdict, what is wrong, how the settings were read. */
+  check: RunCheck | null;
   glance: BatchGlance;
   rows: SampleRow[];
   summary: string;
@@ -48,6 +53,19 @@ export interface RunReport {
   millis: { read: number; replay: number };
 }
 
+export interface RunCheck {
+  passed: boolean;
+  stages: StageVerdict[];
+  /** The known bug that reproduces the stored numbers, or the first departure, in words. */
+  diagnosis: string | null;
+  /** The settings given fail where those read off the dump pass: the difference. */
+  advice: string | null;
+  /** γ, λ and kl_coef as read off the dump, with their uncertainty. */
+  estimates: InferredSettings["estimates"];
+  /** Why a setting could not be read off the dump. */
+  notIdentifiable: string[];
+}
+
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
 
 /** A page's request answered with a sentence instead (settings slime refuses, an estimator with no scan). */
@@ -55,7 +73,20 @@ export type Refusal = { ok: false; message: string };
 export type PlaygroundAnswer = { ok: true; encoded: string } | Refusal;
 export type ExportAnswer = ({ ok: true } & ExportFile) | Refusal;
 
-let opened: { name: string; dump: UnderstoodDump; readMillis: number; step: number | null } | null = null;
+let opened: {
+  name: string;
+  dump: UnderstoodDump;
+  readMillis: number;
+  step: number | null;
+  /** Read off the dump's numbers once, when it is opened. */
+  inferred: InferredSettings | null;
+} | null = null;
+
+/** The settings in force: what the user gave over what the open dump's numbers say. */
+function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
+  if (!opened) return { ...SLIME_DEFAULTS, ...given };
+  return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
+}
 
 interface ReadFile {
   dump: UnderstoodDump;
@@ -87,19 +118,21 @@ function read(file: RunFile): ReadFile | string {
 
 function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>, readMillis: number): RunReport {
   const start = performance.now();
-  const settings = dumpSettings(dump, given);
-  const replay: ReplayResult | null = dump.kind === "train" ? replayDump(dump, settings) : null;
+  const check = dump.kind === "train" ? checkDump(dump, given, opened?.inferred ?? undefined) : null;
+  const settings = check?.settings ?? dumpSettings(dump, given);
+  const replay: ReplayResult | null = check?.replay ?? null;
   const glance = batchGlance(dump);
   const rows = sampleRows(dump, replay);
   return {
     fileName: name,
     kind: dump.kind,
     notes: dump.notes,
-    guess: dump.settingsGuess,
+    settingsSource: check?.settingsSource ?? {},
     settings,
+    check: check ? runCheck(check) : null,
     glance,
     rows,
-    summary: summaryText(name, dump, glance, rows, replay, settings),
+    summary: summaryText(name, dump, glance, rows, replay, settings, check?.passed ?? null),
     replayError: replay && !replay.ok ? replay.error : null,
     grids: {
       advantages: replay ? runGrid(dump, replay, "advantages") : null,
@@ -109,6 +142,18 @@ function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings
     step: opened?.step ?? null,
     unused: dump.lanes?.unused ?? [],
     millis: { read: Math.round(readMillis), replay: Math.round(performance.now() - start) },
+  };
+}
+
+function runCheck(check: DumpCheck): RunCheck {
+  const diagnosis = check.diagnosis?.best ? check.diagnosis.sentence : check.firstDeparture;
+  return {
+    passed: check.passed,
+    stages: check.stages,
+    diagnosis,
+    advice: check.advice,
+    estimates: check.inferred.estimates,
+    notIdentifiable: Object.values(check.inferred.notIdentifiable).filter((why): why is string => Boolean(why)),
   };
 }
 
@@ -140,7 +185,8 @@ const api = {
     if (!dump) return { ok: false, message: "No file was given" };
     // Either dump's rollout_id: a pair shares its step.
     const step = rollout?.step ?? train?.step ?? null;
-    opened = { name, dump, readMillis: performance.now() - start, step };
+    const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
+    opened = { name, dump, readMillis: performance.now() - start, step, inferred };
     return answer(report(name, dump, given, opened.readMillis));
   },
   /** The open dump replayed with other settings. */
@@ -151,7 +197,7 @@ const api = {
   /** Which estimator, normalisation and KL formula reproduce the open dump, with γ, λ and kl_coef as given. */
   search(given: Partial<SlimeSettings>): SettingsTrial[] {
     if (!opened) return [];
-    return searchSettings(opened.dump, dumpSettings(opened.dump, given));
+    return searchSettings(opened.dump, settingsFor(given));
   },
   /**
    * One sample as a playground link's state (encoded here: a long sample's lanes are work): its lanes,
@@ -161,7 +207,7 @@ const api = {
   sampleInPlayground(index: number, given: Partial<SlimeSettings>): PlaygroundAnswer {
     const s = opened?.dump.samples[index];
     if (!opened || !s) return { ok: false, message: "No such sample is open" };
-    const settings = dumpSettings(opened.dump, given);
+    const settings = settingsFor(given);
     const lanes = {
       lossMask: s.lossMask,
       kl: s.kl ?? null,
@@ -192,13 +238,13 @@ const api = {
   /** The chosen samples as a golden case file (scanlab dump --export-cases). */
   exportCases(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
     if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
-    const file = casesExport(opened.dump, dumpSettings(opened.dump, given), indices, opened.name);
+    const file = casesExport(opened.dump, settingsFor(given), indices, opened.name);
     return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
   /** The chosen samples as a pytest file running slime's own scan on them. */
   exportPytest(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
     if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
-    const file = pytestFileExport(opened.dump, dumpSettings(opened.dump, given), indices, opened.name);
+    const file = pytestFileExport(opened.dump, settingsFor(given), indices, opened.name);
     return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
 };
