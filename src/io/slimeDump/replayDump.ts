@@ -1,7 +1,9 @@
 import {
+  type DumpOutputs,
   isBroadcastEstimator,
   KL_LOSS_TYPES,
   type ReplayResult,
+  type ReplaySample,
   replaySlime,
   SLIME_DEFAULTS,
   SLIME_ESTIMATORS,
@@ -18,6 +20,16 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
   if (dump.kind !== "train") {
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
+  const { samples, stored } = dumpReplayInputs(dump);
+  return replaySlime(samples, stored, settings);
+}
+
+/**
+ * What replaySlime takes from a dump: each sample's inputs and its stored values. One function for
+ * the replay and for the slime_dump case export (dumpCaseExport), so the exported case replays
+ * exactly what `scanlab dump` replays.
+ */
+export function dumpReplayInputs(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
   const samples = dump.samples.map((s) => ({
     reward: s.reward,
     lossMask: s.lossMask,
@@ -34,7 +46,7 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
     returns: s.returns as Float64Array,
     kl: s.kl,
   }));
-  return replaySlime(samples, stored, settings);
+  return { samples, stored };
 }
 
 /** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */
