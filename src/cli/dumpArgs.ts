@@ -30,8 +30,9 @@ Options (slime's defaults when neither given nor decided by the dump):
                             the given gamma, lambd and kl-coef; report which reproduce it
   --json                    one JSON object: {"passed", "settings", "samples": [{"passed",
                             "max_gap", "reference": {"advantages", "returns"}, ...}]}
-  --export-cases OUT.json   also write the samples as one golden case (cases/SCHEMA.md,
-                            kind convention, the stored kl as input) for scanlab check
+  --export-cases OUT.json   also write the dump as one golden case (cases/SCHEMA.md, kind
+                            slime_dump: settings, inputs and the stored values under test);
+                            scanlab check OUT.json fails it exactly when this command fails
   -h, --help                show this help
 Each option may be given once.
 

@@ -1,4 +1,5 @@
 import type { FieldVerdict, SampleReplay, SlimeSettings } from "../core";
+import { caseFileText } from "../io/caseFileText";
 import { printable } from "../io/printable";
 import {
   checkDump,
@@ -57,7 +58,7 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
         ?.replace(/\.[^.]*$/, "") ?? "dump";
     const exported = exportDumpCase(dump, settings, name);
     if (!exported.ok) throw new DumpFileError(printable(exported.error.message));
-    await io.writeFile(args.exportCases, `${JSON.stringify(exported.value)}\n`);
+    await io.writeFile(args.exportCases, caseFileText(exported.value));
   }
   if (args.json) {
     io.stdout(

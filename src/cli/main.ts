@@ -4,6 +4,7 @@ import {
   caseConsistencyProblems,
   checkCases,
   coreSolver,
+  DUMP_CASE_JUDGE,
   MODE_EXPECTATION,
   nothingToCheck,
   type PowTablesUse,
@@ -159,11 +160,24 @@ function tablesLine(tables: PowTablesUse): string {
     : `power tables: the file's float32_pow_tables (${n(tables.fromFile)}); ${emulated}`;
 }
 
+/**
+ * A slime_dump case runs no solver: the engine and mode named in the header do not apply to it,
+ * and the report says so rather than let its verdict pass for the mode's.
+ */
+function dumpCasesLine(verdicts: CaseVerdict[]): string | null {
+  const n = verdicts.filter((v) => v.kind === "slime_dump").length;
+  if (n === 0) return null;
+  return `slime_dump ${n === 1 ? "case" : `cases (${n})`}: ${DUMP_CASE_JUDGE}`;
+}
+
 function report(args: CheckArgs, source: string, verdicts: CaseVerdict[], tables?: PowTablesUse): string {
   const cases = verdicts.length === 1 ? "1 case" : `${verdicts.length} cases`;
+  const dumps = dumpCasesLine(verdicts);
   return [
     `${printable(source)}: ${cases}, ${engineLabel(args)}`,
-    ...(tables ? [tablesLine(tables)] : []),
+    // No scan replayed any table (a file of conventions and dumps): nothing to name.
+    ...(tables && tables.fromFile + tables.emulated > 0 ? [tablesLine(tables)] : []),
+    ...(dumps ? [dumps] : []),
     "",
     formatTable(verdicts),
     "",
@@ -181,6 +195,7 @@ function jsonReport(args: CheckArgs, verdicts: CaseVerdict[], tables?: PowTables
     ...(tables
       ? { pow_tables: { from_file: tables.fromFile, emulated: tables.emulated, emulation: tables.emulation } }
       : {}),
+    ...(verdicts.some((v) => v.kind === "slime_dump") ? { slime_dump_cases: DUMP_CASE_JUDGE } : {}),
     cases: verdicts,
     passed,
     failed: verdicts.length - passed,

@@ -1,6 +1,7 @@
 import { type ScanAlgorithm, ScanInputError } from "../core";
-import type { ScanCase } from "../io/caseSchema";
+import type { GoldenCase, ScanCase } from "../io/caseSchema";
 import { caseErrorBounds } from "./caseBounds";
+import { checkDumpCase } from "./dumpCaseVerdict";
 import { type CaseOutputs, elementName, type OutputPair, pairOutputs } from "./outputs";
 
 /**
@@ -31,7 +32,7 @@ export interface ElementFigures {
  */
 export interface CaseVerdict {
   name: string;
-  kind: ScanCase["kind"];
+  kind: GoldenCase["kind"];
   /** `3x129` for a rectangular batch, `B=4 L=[5,130,257,40]` for a ragged one. */
   shape: string;
   /** Largest |computed − expected| over every compared output; null when nothing was compared. */
@@ -69,14 +70,17 @@ const NOTHING_COMPARED = {
 
 /**
  * Runs one case and judges every output element against its own error bound for the
- * implementation's precision and algorithm (docs/ERROR_BOUND.md), or bit for bit.
+ * implementation's precision and algorithm (docs/ERROR_BOUND.md), or bit for bit. A slime_dump
+ * case runs no solver: its values under test are the dump's own, judged by core's replay of slime
+ * whatever the mode or engine (dumpCaseVerdict).
  */
 export async function checkCase(
-  c: ScanCase,
+  c: GoldenCase,
   solver: CaseSolver,
   expectation: Expectation,
   algorithm: ScanAlgorithm = "chunked",
 ): Promise<CaseVerdict> {
+  if (c.kind === "slime_dump") return checkDumpCase(c, caseShape(c));
   const base = { name: c.name, kind: c.kind, shape: caseShape(c) };
   let outputs: CaseOutputs;
   try {
@@ -179,7 +183,7 @@ function formatFraction(fraction: number): string {
 
 /** Checks every case in order; `onVerdict` sees each verdict as soon as it is known. */
 export async function checkCases(
-  cases: ScanCase[],
+  cases: readonly GoldenCase[],
   solver: CaseSolver,
   expectation: Expectation,
   onVerdict?: (verdict: CaseVerdict, index: number) => void,
@@ -200,10 +204,11 @@ export function summaryLine(verdicts: CaseVerdict[]): string {
   return `${passed} passed, ${verdicts.length - passed} failed`;
 }
 
-export function caseShape(c: ScanCase): string {
+export function caseShape(c: GoldenCase): string {
   if (c.kind === "discounted" || c.kind === "gae") return `${c.shape[0]}x${c.shape[1]}`;
-  const shown = c.lengths.slice(0, 6).join(",");
-  return `B=${c.lengths.length} L=[${shown}${c.lengths.length > 6 ? ",…" : ""}]`;
+  const lengths = c.kind === "slime_dump" ? c.samples.map((s) => s.loss_mask.length) : c.lengths;
+  const shown = lengths.slice(0, 6).join(",");
+  return `B=${lengths.length} L=[${shown}${lengths.length > 6 ? ",…" : ""}]`;
 }
 
 /** The reference's form `AssertionError: …` when known, else the message. */

@@ -1,5 +1,5 @@
 import { type Precision, powerSourceLabel, runConvention, type ScanMethod, solve } from "../core";
-import type { ConventionCase, ScanCase } from "../io/caseSchema";
+import type { ConventionCase, GoldenCase, ScanCase } from "../io/caseSchema";
 import { casePowTables, caseToConventionProblem, caseToProblem } from "./caseProblem";
 import type { CaseSolver, Expectation } from "./checkCase";
 import type { CaseOutputs } from "./outputs";
@@ -42,11 +42,11 @@ export interface PowTablesUse {
   emulation: string;
 }
 
-export function powTablesUse(cases: readonly ScanCase[]): PowTablesUse {
+export function powTablesUse(cases: readonly GoldenCase[]): PowTablesUse {
   let fromFile = 0;
   let emulated = 0;
   for (const c of cases) {
-    if (c.kind === "convention" || c.expect_error !== undefined) continue;
+    if (c.kind === "convention" || c.kind === "slime_dump" || c.expect_error !== undefined) continue;
     if (c.float32_pow_tables) fromFile++;
     else emulated++;
   }

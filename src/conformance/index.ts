@@ -3,6 +3,8 @@ export * from "./caseConsistency";
 export * from "./caseProblem";
 export * from "./checkCase";
 export * from "./coreSolvers";
+export * from "./dumpCaseReplay";
+export * from "./dumpCaseVerdict";
 export * from "./nothingToCheck";
 export * from "./outputs";
 export * from "./verdictWords";

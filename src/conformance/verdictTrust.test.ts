@@ -4,15 +4,15 @@ import { type ScanProblem, solve } from "../core";
 import { buildCase } from "../io/caseBuilder";
 import { parseCaseFile } from "../io/caseFile";
 import type { ScanCase } from "../io/caseSchema";
+import { scanCasesOf } from "../io/scanCases";
 import { caseConsistencyProblems } from "./caseConsistency";
 import { checkCase, type Expectation } from "./checkCase";
 import { coreSolver } from "./coreSolvers";
 import type { CaseOutputs } from "./outputs";
 
-const publicCases = parseCaseFile(
-  readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"),
-  "public",
-).cases;
+const publicCases = scanCasesOf(
+  parseCaseFile(readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"), "public"),
+);
 
 function discounted(rewards: number[], discount: number, chunkSize = 128): ScanProblem {
   return {

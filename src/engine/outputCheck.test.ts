@@ -3,6 +3,7 @@ import * as tf from "@tensorflow/tfjs-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseToProblem } from "../conformance";
 import { ScanInputError, type ScanOutputs, type ScanProblem, serialDiscountedReturns } from "../core";
+import { scanCasesOf } from "../io/scanCases";
 import { unseenCaseFile } from "../testing/unseenCases";
 import { scanLayout } from "./discountedScan";
 import { EngineOutputError } from "./engineErrors";
@@ -224,7 +225,7 @@ describe("no false alarm on real results", () => {
   it.each(["chunked", "two-level"] as const)(
     "passes every unseen case (huge, tiny, long, C = 1, C > T) on %s",
     async (strategy) => {
-      for (const c of file.cases) {
+      for (const c of scanCasesOf(file)) {
         const error = await runProblem(caseToProblem(c, "float32"), strategy).then(
           () => undefined,
           (e: unknown) => e,

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { caseToProblem, checkCases, summaryLine } from "../conformance";
 import { ScanInputError, type ScanProblem, solve } from "../core";
 import { parseCaseFile } from "../io/caseFile";
+import type { ScanCase } from "../io/caseSchema";
 import { expectWithinBound, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
 import { strategiesFor } from "./strategy";
@@ -123,8 +124,7 @@ beforeAll(useCpuBackend);
 
 describe.each(STRATEGIES)("the %s strategy", (strategy) => {
   it("passes all 33 public golden cases within the float32 tolerance", async () => {
-    const solver = (c: (typeof file.cases)[number]) =>
-      runProblem(caseToProblem(c, "float32"), strategy).then((r) => r.outputs);
+    const solver = (c: ScanCase) => runProblem(caseToProblem(c, "float32"), strategy).then((r) => r.outputs);
     const verdicts = await checkCases(file.cases, solver, "float32");
     expect(verdicts.filter((v) => !v.passed)).toEqual([]);
     expect(summaryLine(verdicts)).toBe("33 passed, 0 failed");

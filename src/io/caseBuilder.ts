@@ -7,7 +7,7 @@ import {
   type ScanProblem,
   solve,
 } from "../core";
-import type { CaseFile, ScanCase } from "./caseSchema";
+import type { CaseFile, GoldenCase, ScanCase } from "./caseSchema";
 
 /**
  * Writes a problem as a golden case (schema_version 1): `expected` from the float64 serial
@@ -104,7 +104,7 @@ export function buildCase(given: ScanProblem, name: string, note = ""): ScanCase
   }
 }
 
-export function buildCaseFile(cases: ScanCase[], title = "scanlab cases"): CaseFile {
+export function buildCaseFile<C extends GoldenCase>(cases: C[], title = "scanlab cases"): CaseFile & { cases: C[] } {
   return { meta: { title, schema_version: 1 }, cases };
 }
 

@@ -11,6 +11,7 @@ import { importCaseFile, openCase } from "./caseImport";
 import { materializeRows } from "./playgroundProblem";
 import type { PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, exampleById } from "./presets";
+import { scanCasesOf } from "./scanCases";
 
 const preset = (estimator: PlaygroundState["estimator"], preset: "dense" | "multi-turn" | "sparse", chunkSize = 64) =>
   ({
@@ -65,7 +66,7 @@ describe("case export", () => {
     for (const [label, state] of STATES) {
       const { text } = exported(state);
       const file = parseCaseFile(text, label);
-      expect(file.cases[0].tolerance, label).toBeUndefined();
+      expect(scanCasesOf(file)[0].tolerance, label).toBeUndefined();
       for (const mode of ["float64", "float32", "slime-exact"] as const) {
         const [verdict] = await checkCases(file.cases, coreSolver(mode), MODE_EXPECTATION[mode]);
         expect(verdict.passed, `${label}, ${mode}: ${verdict.detail}`).toBe(true);
@@ -124,7 +125,7 @@ describe("case export", () => {
     ];
     const state: PlaygroundState = { ...maskedRows, data: { source: "inline", rows } };
     const file = parseCaseFile(exported(state).text, "error.json");
-    expect(file.cases[0].expect_error).toBe("AssertionError: Sequence at index 1 is fully masked.");
+    expect(scanCasesOf(file)[0].expect_error).toBe("AssertionError: Sequence at index 1 is fully masked.");
     const [verdict] = await checkCases(file.cases, coreSolver("float64"), "float64");
     expect(verdict.passed).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { DEFAULT_CHUNK_SIZE } from "../core";
 import { buildCase, buildCaseFile } from "./caseBuilder";
-import type { CaseFile } from "./caseSchema";
+import type { CaseFile, ScanCase } from "./caseSchema";
 import { firstNonFinite, nonFiniteOutputMessage } from "./finiteJson";
 import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
 import { describeNonFinite, findNonFinite } from "./nonFinite";
@@ -17,7 +17,7 @@ import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
  * Inputs the reference rejects (a fully masked REINFORCE++ row) become an `expect_error` case.
  */
 export interface CaseExport {
-  file: CaseFile;
+  file: CaseFile & { cases: ScanCase[] };
   /** The file's JSON text. */
   text: string;
   /** A file name for the download, e.g. `playground_gae_B4_T300.json`. */

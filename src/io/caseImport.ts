@@ -1,5 +1,5 @@
 import { parseCaseFile } from "./caseFile";
-import type { CaseFile, ConventionCase, ScanCase } from "./caseSchema";
+import type { CaseFile, ConventionCase, GoldenCase, ScanCase } from "./caseSchema";
 import { describeThrown, failure, IoError, type IoResult, MAX_IMPORT_BYTES, success } from "./ioError";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "./playgroundState";
 
@@ -12,7 +12,7 @@ import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "
 export interface CaseEntry {
   index: number;
   name: string;
-  kind: ScanCase["kind"];
+  kind: GoldenCase["kind"];
   /** `3x129`, or `B=4` for a ragged batch. */
   shape: string;
   /** The reference's exception when the case expects one ("AssertionError: …"). */
@@ -38,6 +38,7 @@ export function importCaseFile(input: string | Uint8Array, source = "case file")
   }
   if (file.cases.length === 0) return failure(new IoError("", "holds no cases", source));
   const cases = file.cases.map((c, index): CaseEntry => {
+    if (c.kind === "slime_dump") return { index, name: c.name, kind: c.kind, shape: `B=${c.samples.length}` };
     const shape = c.kind === "discounted" || c.kind === "gae" ? `${c.shape[0]}x${c.shape[1]}` : `B=${c.lengths.length}`;
     return { index, name: c.name, kind: c.kind, shape, ...(c.expect_error ? { expectError: c.expect_error } : {}) };
   });
@@ -58,6 +59,11 @@ export function openCase(
   const c = imported.file.cases[index];
   if (!c) return failure(new IoError("", `has no case ${index} (it has ${imported.file.cases.length})`, source));
   const where = `cases[${index}] (${JSON.stringify(c.name)})`;
+  if (c.kind === "slime_dump") {
+    // Its values under test are a training step's stored outputs, which no playground run makes.
+    const detail = "is a slime dump case (a training step's stored values): check it with npx scanlab check";
+    return failure(new IoError(where, detail, source));
+  }
   try {
     const { settings, rows, notes } = caseSettings(c);
     const candidate = { ...current, ...settings, selectedRow: 0, data: { source: "inline", rows } };

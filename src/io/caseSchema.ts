@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { caseShapeProblems, type Problem } from "./caseLimits";
 import { counts, describeValue, integers, masks, numbers, raggedNumbers } from "./numericArrays";
+import { slimeDumpShapeProblems } from "./slimeDumpCaseLimits";
+import { slimeDumpCase } from "./slimeDumpCaseSchema";
 
 /**
  * The golden case file format (schema_version 1, see cases/SCHEMA.md), as zod schemas so that a
@@ -103,14 +105,18 @@ const conventionCase = z.strictObject({
   float32: conventionOutputs.nullable().optional(),
 });
 
-const KNOWN_KINDS = ["discounted", "gae", "reinforce_pp", "convention"] as const;
+const KNOWN_KINDS = ["discounted", "gae", "reinforce_pp", "convention", "slime_dump"] as const;
 
-const scanCase = z.discriminatedUnion("kind", [discountedCase, gaeCase, reinforcePPCase, conventionCase], {
-  error: (issue) =>
-    issue.code === "invalid_union"
-      ? `unsupported case kind ${describeKind((issue.input as { kind?: unknown })?.kind)}; this version checks ${KNOWN_KINDS.join(", ")}`
-      : undefined,
-});
+const goldenCase = z.discriminatedUnion(
+  "kind",
+  [discountedCase, gaeCase, reinforcePPCase, conventionCase, slimeDumpCase],
+  {
+    error: (issue) =>
+      issue.code === "invalid_union"
+        ? `unsupported case kind ${describeKind((issue.input as { kind?: unknown })?.kind)}; this version checks ${KNOWN_KINDS.join(", ")}`
+        : undefined,
+  },
+);
 
 /** The kind a file gave, short: stringifying whatever it holds could overflow the stack on deep nesting. */
 function describeKind(kind: unknown): string {
@@ -131,8 +137,12 @@ const meta = z.strictObject({
 /** The top level; cases are validated one by one so that no list of issues grows with the file. */
 const fileShape = z.strictObject({ meta, cases: z.array(z.unknown()) });
 
-export type ScanCase = z.infer<typeof scanCase>;
-export type CaseFile = { meta: z.infer<typeof meta>; cases: ScanCase[] };
+/** Any case a file may hold. */
+export type GoldenCase = z.infer<typeof goldenCase>;
+/** A case a scan solver runs: every kind but slime_dump, whose values under test are the dump's own. */
+export type ScanCase = Exclude<GoldenCase, { kind: "slime_dump" }>;
+export type SlimeDumpCase = Extract<GoldenCase, { kind: "slime_dump" }>;
+export type CaseFile = { meta: z.infer<typeof meta>; cases: GoldenCase[] };
 export type DiscountedCase = z.infer<typeof discountedCase>;
 export type GaeCase = z.infer<typeof gaeCase>;
 export type ReinforcePPCase = z.infer<typeof reinforcePPCase>;
@@ -150,7 +160,7 @@ export function validateCaseFile(json: unknown, report: (problem: Problem) => vo
   if (!top.success) for (const issue of top.error.issues) reportIssue(issue, [], report);
   const rawCases = (json as { cases?: unknown } | null)?.cases;
   if (!Array.isArray(rawCases)) return undefined;
-  const cases: ScanCase[] = [];
+  const cases: GoldenCase[] = [];
   const seen = new Map<string, number>();
   rawCases.forEach((raw, i) => {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -159,14 +169,14 @@ export function validateCaseFile(json: unknown, report: (problem: Problem) => vo
       report({ path: ["cases", i], message: `expected a case (an object), got ${describeValue(raw)}` });
       return;
     }
-    const parsed = scanCase.safeParse(raw);
+    const parsed = goldenCase.safeParse(raw);
     if (!parsed.success) {
       valid = false;
       for (const issue of parsed.error.issues) reportIssue(issue, ["cases", i], report);
       return;
     }
     const c = parsed.data;
-    for (const problem of caseShapeProblems(c)) {
+    for (const problem of c.kind === "slime_dump" ? slimeDumpShapeProblems(c) : caseShapeProblems(c)) {
       valid = false;
       report({ ...problem, path: ["cases", i, ...problem.path] });
     }

@@ -7,6 +7,7 @@ import { openConventionCase } from "./conventionCaseImport";
 import { materializeRows } from "./playgroundProblem";
 import type { ConventionLibrary, PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS } from "./presets";
+import { scanCasesOf } from "./scanCases";
 
 /** Ragged multi-turn rows with masked holes in the middle, as the playground's preset draws them. */
 function multiTurn(estimator: "reinforce_pp" | "gae", library: ConventionLibrary, normalize: boolean): PlaygroundState {
@@ -82,7 +83,7 @@ describe("exportConventionCase", () => {
     };
     const exported = exportConventionCase(state);
     if (!exported.ok) throw exported.error;
-    const c = exported.value.file.cases[0];
+    const c = scanCasesOf(exported.value.file)[0];
     expect(c.expect_error).toBe("AssertionError: Sequence at index 1 is fully masked.");
     expect((await checkCase(c, coreSolver("float64"), "float64")).passed).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NON_FINITE_TEXT, numberFromJson } from "./jsonNumberText";
 
 /**
  * Validators for the big arrays of a case file. zod's own `z.array(z.number())` makes one issue per
@@ -33,6 +34,12 @@ export const finiteNumber: ElementCheck = (value) => {
   if (!Number.isFinite(value)) return `expected a finite number, got ${value} (beyond the float64 range)`;
   return undefined;
 };
+
+/** A number, or NaN / ±Infinity written as text ("NaN", "Infinity", "-Infinity"; jsonNumberText). */
+export const anyNumber: ElementCheck = (value) =>
+  numberFromJson(value) === undefined
+    ? `expected a number or one of ${NON_FINITE_TEXT.map((t) => JSON.stringify(t)).join(", ")}, got ${describeValue(value)}`
+    : undefined;
 
 export const maskValue: ElementCheck = (value) =>
   value === 0 || value === 1 ? undefined : `a loss mask value is 0 or 1, got ${describeValue(value)}`;
@@ -109,5 +116,17 @@ function notAnArray(value: unknown, expected: string): string {
 export const numbers = checkedArray<number>(finiteNumber, "numbers");
 export const raggedNumbers = checkedRows<number>(finiteNumber, "numbers");
 export const masks = checkedRows<0 | 1>(maskValue, "0/1 loss mask values");
+export const maskRow = checkedArray<0 | 1>(maskValue, "0/1 loss mask values");
 export const counts = checkedArray<number>(nonNegativeInteger, "non-negative integers");
 export const integers = checkedArray<number>(integer, "integers");
+
+/** Numbers that may be NaN or ±Infinity, written as text in the file and read back as numbers. */
+export const anyNumbers = checkedArray<number | string>(anyNumber, "numbers").transform((values) =>
+  values.map((v) => numberFromJson(v) as number),
+);
+/** One number that may be NaN or ±Infinity, written as text. */
+export const anyScalar = z
+  .custom<number | string>((v) => anyNumber(v) === undefined, {
+    error: (issue) => anyNumber(issue.input) ?? "expected a number",
+  })
+  .transform((v) => numberFromJson(v) as number);

@@ -1,4 +1,5 @@
 import {
+  type DumpOutputs,
   isBroadcastEstimator,
   judgeRewardStage,
   KL_LOSS_TYPES,
@@ -21,13 +22,22 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
   if (dump.kind !== "train") {
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
-  const samples = replaySamples(dump);
+  const { samples, stored } = dumpReplayInputs(dump);
+  return replaySlime(samples, stored, settings);
+}
+
+/**
+ * What replaySlime takes from a dump: each sample's inputs and its stored values. One function for
+ * the replay and for the slime_dump case export (dumpCaseExport), so the exported case replays
+ * exactly what `scanlab dump` replays.
+ */
+export function dumpReplayInputs(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
   const stored = dump.samples.map((s) => ({
     advantages: s.advantages as Float64Array,
     returns: s.returns as Float64Array,
     kl: s.kl,
   }));
-  return replaySlime(samples, stored, settings);
+  return { samples: replaySamples(dump), stored };
 }
 
 /** A dump's samples as the core replay takes them (absent where the dump says null). */

@@ -8,16 +8,19 @@ import {
 import { type ConventionProblem, type ScanAlgorithm, ScanInputError, type ScanProblem } from "../../core";
 import { addConventionArrays, addProblemArrays, bufferCollector } from "../../engine/problemBuffers";
 import type { ProblemFailure } from "../../engine/worker";
-import type { ScanCase } from "../../io/caseSchema";
+import type { GoldenCase } from "../../io/caseSchema";
 
 /** What the page shows of a case before and beside its verdict: the rest stays with the file's worker. */
-export type CaseInfo = Pick<ScanCase, "name" | "kind">;
+export type CaseInfo = Pick<GoldenCase, "name" | "kind">;
 
 /** A file's cases as engine problems, by their index in the file, and the cases refused before the engine. */
 export interface PreparedCases {
   scans: { index: number; problem: ScanProblem }[];
   conventions: { index: number; problem: ConventionProblem }[];
-  /** Cases whose inputs the engine cannot take (float32 cannot hold them), judged at once with the reason. */
+  /**
+   * Cases judged at once, without the engine: those whose inputs it cannot take (float32 cannot
+   * hold them), with the reason, and slime_dump cases, whose values under test are the dump's own.
+   */
   refused: { index: number; verdict: CaseVerdict }[];
 }
 
@@ -31,7 +34,7 @@ export type EngineAnswer = { ok: true; outputs: CaseOutputs } | { ok: false; err
  * problems to hand on to the engine and verdicts to show.
  */
 export class CaseBook {
-  constructor(private readonly cases: readonly ScanCase[]) {}
+  constructor(private readonly cases: readonly GoldenCase[]) {}
 
   infos(): CaseInfo[] {
     return this.cases.map(({ name, kind }) => ({ name, kind }));
@@ -41,6 +44,10 @@ export class CaseBook {
   async prepare(algorithm: ScanAlgorithm): Promise<PreparedCases> {
     const prepared: PreparedCases = { scans: [], conventions: [], refused: [] };
     for (const [index, c] of this.cases.entries()) {
+      if (c.kind === "slime_dump") {
+        prepared.refused.push({ index, verdict: await checkCase(c, noSolver, "float32", algorithm) });
+        continue;
+      }
       try {
         if (c.kind === "convention") {
           prepared.conventions.push({ index, problem: movableConvention(caseToConventionProblem(c, "float32")) });
@@ -124,4 +131,9 @@ export function preparedBuffers(prepared: PreparedCases): ArrayBuffer[] {
     prepared.conventions.map((c) => c.problem),
   );
   return [...buffers];
+}
+
+/** The solver a slime_dump case is given: checkCase never calls it (the dump's values are under test). */
+function noSolver(): never {
+  throw new Error("a slime_dump case runs no solver");
 }

@@ -1,6 +1,6 @@
 import { caseConsistencyProblems, nothingToCheck } from "../../conformance";
 import { parseCaseFile } from "../../io/caseFile";
-import type { ScanCase } from "../../io/caseSchema";
+import type { GoldenCase } from "../../io/caseSchema";
 
 /**
  * The cases of a chosen file, or an error naming the file and the fault. A file without cases, or
@@ -8,7 +8,7 @@ import type { ScanCase } from "../../io/caseSchema";
  * `N passed, 0 failed`, which a script reads as success; so is
  * a file that contradicts itself (power tables that do not come from the case's discount).
  */
-export function readCases(bytes: Uint8Array | string, fileName: string): ScanCase[] {
+export function readCases(bytes: Uint8Array | string, fileName: string): GoldenCase[] {
   const { cases } = parseCaseFile(bytes, fileName);
   if (cases.length === 0) throw new Error(`${fileName}: the file has no cases, so there is nothing to check`);
   // The command's own rule: a run of nothing would end in "N passed, 0 failed".

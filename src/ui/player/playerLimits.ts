@@ -60,7 +60,7 @@ export function stateSize(state: PlaygroundState): ScanSize {
 export function sourceSizeProblem(source: PlayerSource): string | null {
   if (source.kind === "state") return playerSizeProblem(stateSize(source.state), "This batch");
   const c = source.file.cases[source.index];
-  if (!c || c.kind === "convention") return null;
+  if (!c || c.kind === "convention" || c.kind === "slime_dump") return null;
   const problem = chunkSizeProblem(c) ?? playerSizeProblem(caseSize(c), `case ${c.name}`);
   return problem ? `${source.fileName}: ${problem}` : null;
 }

@@ -82,11 +82,11 @@ export function exampleSource(id: string): PlayerSource {
   return { kind: "state", state: example.state, label: example.label };
 }
 
-/** The cases of a file the player can replay: one scan each (no library conventions, no expected errors). */
+/** The cases of a file the player can replay: one scan each (no library conventions, no dumps, no expected errors). */
 export function playableCases(file: CaseFile): { index: number; case: ScanCase }[] {
-  return file.cases
-    .map((c, index) => ({ index, case: c }))
-    .filter(({ case: c }) => c.kind !== "convention" && c.expect_error === undefined);
+  return file.cases.flatMap((c, index) =>
+    c.kind !== "convention" && c.kind !== "slime_dump" && c.expect_error === undefined ? [{ index, case: c }] : [],
+  );
 }
 
 /** The source as the reference sees it: float64 arrays of float32 values, and a name for it. */
@@ -96,6 +96,9 @@ export function sourceProblem(source: PlayerSource): { problem: ScanProblem; lab
   if (!c) throw new Error(`${source.fileName} has no case ${source.index}`);
   if (c.kind === "convention") {
     throw new Error(`${c.name} is a library-convention case: it compares libraries, it is not one chunked scan`);
+  }
+  if (c.kind === "slime_dump") {
+    throw new Error(`${c.name} is a slime dump case: a whole training step's stored values, not one chunked scan`);
   }
   return { problem: caseToProblem(c, "float64"), label: `${source.fileName} · ${c.name}` };
 }

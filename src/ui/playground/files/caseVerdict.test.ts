@@ -5,13 +5,13 @@ import { type ScanOutputs, solve } from "../../../core";
 import { parseCaseFile } from "../../../io/caseFile";
 import type { ScanCase } from "../../../io/caseSchema";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
+import { scanCasesOf } from "../../../io/scanCases";
 import { outputTables } from "../compute/outputTables";
 import { caseVerdictText, type JudgedRun, judgeOpenCase } from "./caseVerdict";
 
-const publicCases = parseCaseFile(
-  readFileSync(new URL("../../../../cases/public_cases.json", import.meta.url), "utf8"),
-  "public",
-).cases;
+const publicCases = scanCasesOf(
+  parseCaseFile(readFileSync(new URL("../../../../cases/public_cases.json", import.meta.url), "utf8"), "public"),
+);
 
 const named = (name: string) => {
   const c = publicCases.find((x) => x.name === name);
