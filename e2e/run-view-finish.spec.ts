@@ -153,8 +153,8 @@ test("the selected sample, or the failing ones, as a case file and a pytest file
   expect(cases.suggestedFilename()).toBe("train_rpp_g099_kl005_sample_2.cases.json");
   const file = JSON.parse(readFileSync((await cases.path()) as string, "utf8"));
   expect(file.cases).toHaveLength(1);
-  expect(file.cases[0]).toMatchObject({ kind: "convention", library: "slime", estimator: "reinforce_pp" });
-  expect(file.cases[0].lengths).toEqual([1269]);
+  expect(file.cases[0]).toMatchObject({ kind: "slime_dump" });
+  expect(file.cases[0].samples.map((s: { loss_mask: number[] }) => s.loss_mask.length)).toEqual([1269]);
   await expect(page.getByTestId("run-export-status")).toContainText("Saved train_rpp_g099_kl005_sample_2.cases.json");
 
   const [pytest] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export-pytest").click()]);

@@ -13,6 +13,12 @@ export function generatedDump(name: string): { name: string; mimeType: string; b
   return { name, mimeType: "application/octet-stream", buffer };
 }
 
+/** A dump written by slime's own code with a known bug patched back in, or its correct twin (cases/dumps/variants). */
+export function variantDump(name: string): { name: string; mimeType: string; buffer: Buffer } {
+  const buffer = readFileSync(new URL(`../cases/dumps/variants/${name}`, import.meta.url));
+  return { name, mimeType: "application/octet-stream", buffer };
+}
+
 /**
  * Opens the run view on slime's REINFORCE++ dump with the settings it was written with, and waits for its
  * verdict and for everything after it to be drawn (the table, the heatmap and the chart follow the summary

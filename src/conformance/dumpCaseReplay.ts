@@ -1,4 +1,11 @@
-import { type DumpOutputs, type ReplayResult, type ReplaySample, replaySlime } from "../core";
+import {
+  type DumpOutputs,
+  judgeRewardStage,
+  type ReplayResult,
+  type ReplaySample,
+  type RewardStageVerdict,
+  replaySlime,
+} from "../core";
 import type { SlimeDumpCase } from "../io/caseSchema";
 import { settingsFromCase } from "../io/slimeDumpSettings";
 
@@ -8,7 +15,23 @@ import { settingsFromCase } from "../io/slimeDumpSettings";
  * case's verdict is the dump's.
  */
 export function replayDumpCase(c: SlimeDumpCase): ReplayResult {
-  const samples = c.samples.map(
+  const stored = c.stored.map(
+    (s): DumpOutputs => ({
+      advantages: Float64Array.from(s.advantages),
+      returns: Float64Array.from(s.returns),
+      kl: typed(s.kl),
+    }),
+  );
+  return replaySlime(caseSamples(c), stored, settingsFromCase(c.settings));
+}
+
+/** The case's stored rewards against the reward post-processing of its raw rewards, as `scanlab dump` judges them. */
+export function judgeDumpCaseRewards(c: SlimeDumpCase): RewardStageVerdict {
+  return judgeRewardStage(caseSamples(c), settingsFromCase(c.settings));
+}
+
+function caseSamples(c: SlimeDumpCase): ReplaySample[] {
+  return c.samples.map(
     (s): ReplaySample => ({
       reward: s.reward,
       lossMask: s.loss_mask,
@@ -23,14 +46,6 @@ export function replayDumpCase(c: SlimeDumpCase): ReplayResult {
       values: typed(s.values),
     }),
   );
-  const stored = c.stored.map(
-    (s): DumpOutputs => ({
-      advantages: Float64Array.from(s.advantages),
-      returns: Float64Array.from(s.returns),
-      kl: typed(s.kl),
-    }),
-  );
-  return replaySlime(samples, stored, settingsFromCase(c.settings));
 }
 
 function typed(values: number[] | undefined): Float64Array | undefined {

@@ -1,7 +1,7 @@
 import type { FieldVerdict, SampleReplay } from "../core";
 import type { SlimeDumpCase } from "../io/caseSchema";
 import type { CaseVerdict, ElementFigures } from "./checkCase";
-import { replayDumpCase } from "./dumpCaseReplay";
+import { judgeDumpCaseRewards, replayDumpCase } from "./dumpCaseReplay";
 
 /**
  * What a slime_dump verdict says it judged: the values under test are the dump's, so no solver,
@@ -52,6 +52,9 @@ export function checkDumpCase(c: SlimeDumpCase, shape: string): CaseVerdict {
     }
     if (failing.length > 0) failures.push(`sample ${i}: ${failing.join("; ")}`);
   });
+  const rewards = judgeDumpCaseRewards(c);
+  const rewardsDepart = rewards.checked && !rewards.passed;
+  if (rewardsDepart) failures.unshift(`rewards: ${rewards.message}`);
   const w = worst as (ElementFigures & { failed: boolean }) | null;
   const figures = w ? { element: w.element, error: w.error, tolerance: w.tolerance, fraction: w.fraction } : null;
   const listed = failures.slice(0, LISTED_SAMPLES);
@@ -65,10 +68,13 @@ export function checkDumpCase(c: SlimeDumpCase, shape: string): CaseVerdict {
     boundFraction: figures?.fraction ?? null,
     worst: figures,
     compared,
-    passed: result.passed,
-    detail: result.passed
-      ? DUMP_CASE_JUDGE
-      : `${failures.length} of ${result.samples.length} samples outside their bounds: ${listed.join(" | ")}`,
+    passed: result.passed && !rewardsDepart,
+    detail:
+      result.passed && !rewardsDepart
+        ? DUMP_CASE_JUDGE
+        : result.passed
+          ? listed.join(" | ")
+          : `${failures.length - Number(rewardsDepart)} of ${result.samples.length} samples outside their bounds: ${listed.join(" | ")}`,
   };
 }
 

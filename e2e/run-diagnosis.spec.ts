@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { collectProblems } from "./pageProblems";
+import { variantDump } from "./runPage";
+
+/**
+ * A user who does not know the run's settings drops a dump: the page reads them off the dump's numbers,
+ * says so, gives a verdict per stage, and names the known bug a failing dump matches.
+ */
+
+test("a dump opened with no settings: the settings read off it, a verdict per stage, the bug named, the export", async ({
+  page,
+}) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=run");
+  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked.pt"));
+  await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+  // Written with reinforce_plus_plus, γ 0.99, kl_coef 0.05: read off the dump, and marked so.
+  await expect(page.getByTestId("run-estimator")).toHaveValue("reinforce_plus_plus");
+  await expect(page.getByTestId("run-gamma")).toHaveValue("0.99");
+  await expect(page.getByTestId("run-kl_coef")).toHaveValue("0.05");
+  await expect(page.getByTestId("run-inferred-gamma")).toContainText("read off the dump");
+  const stages = page.getByTestId("run-stages");
+  await expect(stages.locator('[data-stage="rewards"]')).toHaveAttribute("data-status", "pass");
+  await expect(stages.locator('[data-stage="returns"]')).toHaveAttribute("data-status", "fail");
+  await expect(page.getByTestId("run-diagnosis")).toContainText("slime PR #1372");
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false");
+  // The settings read off the dump are not the user's: they stay out of the address.
+  expect(new URL(page.url()).searchParams.get("gamma")).toBeNull();
+
+  const [cases] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export-cases").click()]);
+  const file = JSON.parse(readFileSync((await cases.path()) as string, "utf8"));
+  expect(file.cases[0]).toMatchObject({ kind: "slime_dump" });
+  expect(file.cases[0].settings).toMatchObject({ advantage_estimator: "reinforce_plus_plus", gamma: 0.99 });
+  expect(problems).toEqual([]);
+});
+
+test("the correct twin passes; a γ typed wrong fails, says what the dump was written with, and one click undoes it", async ({
+  page,
+}) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=run");
+  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
+  await expect(page.getByTestId("run-summary")).toContainText("all 6 within their float32 bounds", { timeout: 60_000 });
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "true");
+  await page.getByTestId("run-gamma").fill("1");
+  await expect(page.getByTestId("run-advice")).toContainText("γ = 0.99", { timeout: 60_000 });
+  expect(new URL(page.url()).searchParams.get("gamma")).toBe("1");
+  await page.getByTestId("run-use-inferred").click();
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "true", { timeout: 60_000 });
+  await expect(page.getByTestId("run-gamma")).toHaveValue("0.99");
+  expect(problems).toEqual([]);
+});
+
+test("slime's own float32 whitening cancelling: every stored advantage NaN fails, and says why", async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=run");
+  await page.getByTestId("run-file-input").setInputFiles(variantDump("whiten_float32_cancellation_1e4.pt"));
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false", { timeout: 60_000 });
+  await expect(page.getByTestId("run-stages").locator('[data-stage="advantages"]')).toContainText(
+    "one-pass whitening cancelled",
+  );
+  await expect(page.getByTestId("run-summary")).not.toContainText("all 5 within");
+  expect(problems).toEqual([]);
+});
