@@ -5,6 +5,7 @@
  *   pairDumps(train, rollout, name)   → train samples with their rollout Sample's status and text
  *   replayDump(dump, settings)        → per sample {reference, bounds, advantages/returns/kl verdicts, passed}
  *   searchSettings(dump, base)        → which estimator / normalisation / KL formula reproduce it
+ *   inferDumpSettings(dump)           → the settings read off the dump's own numbers, with uncertainties
  * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
  */
 export * from "../tensorFiles/readTensorFile";

@@ -1,7 +1,11 @@
 import {
+  type DumpOutputs,
+  type InferredSettings,
+  inferSettings,
   isBroadcastEstimator,
   KL_LOSS_TYPES,
   type ReplayResult,
+  type ReplaySample,
   replaySlime,
   SLIME_DEFAULTS,
   SLIME_ESTIMATORS,
@@ -18,6 +22,12 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
   if (dump.kind !== "train") {
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
+  const { samples, stored } = replayInputs(dump);
+  return replaySlime(samples, stored, settings);
+}
+
+/** A train dump's samples as core's replay reads them, and what slime stored for each. */
+function replayInputs(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
   const samples = dump.samples.map((s) => ({
     reward: s.reward,
     lossMask: s.lossMask,
@@ -28,13 +38,29 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
     rolloutLogProbs: s.rolloutLogProbs,
     kl: s.kl,
     values: s.values,
+    rawReward: s.rawReward ?? undefined,
   }));
   const stored = dump.samples.map((s) => ({
-    advantages: s.advantages as Float64Array,
-    returns: s.returns as Float64Array,
+    advantages: s.advantages ?? new Float64Array(0),
+    returns: s.returns ?? new Float64Array(0),
     kl: s.kl,
   }));
-  return replaySlime(samples, stored, settings);
+  return { samples, stored };
+}
+
+/**
+ * The settings a train dump was written with, read off its own numbers (core's inferSettings):
+ * γ, λ and kl_coef with their uncertainties, the estimator, normalisation, KL formula and
+ * context-parallel size, and why any of them cannot be read. A dump of another kind says nothing.
+ */
+export function inferDumpSettings(dump: UnderstoodDump): InferredSettings {
+  if (dump.kind !== "train") {
+    const result = inferSettings([], []);
+    result.notes.push(`a ${dump.kind} file has no stored advantages to read settings from (a train dump has)`);
+    return result;
+  }
+  const { samples, stored } = replayInputs(dump);
+  return inferSettings(samples, stored);
 }
 
 /** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */
