@@ -1,6 +1,7 @@
 export * from "./cleanDecimal";
 export * from "./estimatorFits";
 export * from "./inferKl";
+export * from "./inferredSettings";
 export * from "./inferSettings";
 export * from "./klReplay";
 export * from "./klSource";

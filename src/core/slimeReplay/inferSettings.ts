@@ -1,4 +1,3 @@
-import { cleanDecimal } from "./cleanDecimal";
 import {
   baselineFit,
   estimateOf,
@@ -11,40 +10,14 @@ import {
   reinforcePPFit,
 } from "./estimatorFits";
 import { readKl } from "./inferKl";
+import type { InferredSettings, Pending } from "./inferredSettings";
 import type { LeastSquaresFit } from "./leastSquares";
 import { readNormalization } from "./normalizationFit";
 import { inferPpoPlacement } from "./ppoPlacementFit";
-import { type DumpOutputs, replaySlime } from "./replayDump";
+import type { DumpOutputs } from "./replayDump";
 import { ppoRewardIndices } from "./replayReference";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
-
-export type InferredParameter = "gamma" | "lambd" | "klCoef";
-
-export interface Estimate {
-  /** The least-squares value (before cleanDecimal). */
-  value: number;
-  /** The true value lies within value ± uncertainty (≈ 3σ, never below float32's own rounding). */
-  uncertainty: number;
-}
-
-export interface InferredSettings {
-  /** What to replay with: estimates rounded to a clean decimal, SLIME_DEFAULTS where the dump says nothing. */
-  settings: SlimeSettings;
-  estimates: Partial<Record<InferredParameter, Estimate>>;
-  /** Why a setting could not be read off the dump (its value in `settings` is then slime's default or a tie's first). */
-  notIdentifiable: Partial<Record<keyof SlimeSettings, string>>;
-  notes: string[];
-}
-
-/**
- * What the numbers leave open, for the replay to decide: other readings to try (with the estimates
- * that go with them), and values to replay with for settings that are not identifiable but must go
- * together with the ones that are (γ held at its default, γλ and β fitted with it).
- */
-interface Pending {
-  alternatives: { settings: Partial<SlimeSettings>; estimates?: InferredSettings["estimates"]; note: string }[];
-  values: Partial<Record<InferredParameter, Estimate>>;
-}
+import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
 
 /** A fit whose residuals are this far above float32 rounding (χ²/ν) is not the estimator that wrote the numbers. */
 const FIT_LIMIT = 1e4;
@@ -332,78 +305,4 @@ function readGroups(samples: ReplaySample[], settings: SlimeSettings, why: Infer
   const distinct = [...new Set(sizes.values())].sort((a, b) => a - b);
   if (distinct.length === 1) settings.nSamplesPerPrompt = distinct[0];
   else why.nSamplesPerPrompt = `n_samples_per_prompt: the prompt groups have ${distinct.join(", ")} samples`;
-}
-
-/**
- * Each estimate becomes the cleanest decimal within its uncertainty (what the user typed; slime
- * computed with its float32 rounding). The settings are then replayed: the clean ones, else the
- * raw estimates, each also with the alternatives for what the numbers left open; the first that
- * passes is kept, else the clean ones with the verdict noted.
- */
-function roundAndCheck(
-  samples: ReplaySample[],
-  stored: DumpOutputs[],
-  result: InferredSettings,
-  klZero: boolean,
-  pending: Pending,
-): void {
-  const { settings } = result;
-  const values = { ...result.estimates, ...pending.values };
-  const raw: Partial<SlimeSettings> = {};
-  for (const key of ["gamma", "lambd", "klCoef"] as const) {
-    const e = values[key];
-    if (!e || !Number.isFinite(e.value)) continue;
-    raw[key] = e.value;
-    settings[key] = cleanValue(key, e, klZero);
-  }
-  let first: string | null = null;
-  for (const alternative of [null, ...pending.alternatives]) {
-    for (const rounding of [{}, raw]) {
-      const trial = { ...settings, ...rounding, ...alternative?.settings };
-      const verdict = replayVerdict(samples, stored, trial);
-      first ??= verdict;
-      if (verdict !== "passed") continue;
-      Object.assign(settings, trial);
-      if (alternative?.estimates) result.estimates = alternative.estimates;
-      const how = rounding === raw ? "the unrounded estimates (the clean decimals fail)" : "these settings";
-      const also = alternative ? ` (${alternative.note})` : "";
-      result.notes.push(`replayed with ${how}${also}: every sample within its float32 bound`);
-      return;
-    }
-  }
-  result.notes.push(`replayed with these settings: ${first}`);
-}
-
-function cleanValue(key: InferredParameter, e: Estimate, klZero: boolean): number {
-  const clean = cleanDecimal(e.value, e.uncertainty);
-  // A nonzero stored KL means kl_coef is not 0, however small its estimate.
-  return key === "klCoef" && clean === 0 && !klZero ? e.value : clean;
-}
-
-/** Another reading of the numbers: its estimates and the settings (cleaned) they give. */
-class InferredSettingsScratch {
-  readonly settings: Partial<SlimeSettings> = {};
-  readonly estimates: InferredSettings["estimates"] = {};
-  estimate(key: InferredParameter, e: Estimate): void {
-    this.estimates[key] = e;
-    this.settings[key] = cleanValue(key, e, false);
-  }
-  alternative(estimator: SlimeEstimator): Pending["alternatives"][number] {
-    return {
-      settings: { ...this.settings, advantageEstimator: estimator },
-      estimates: this.estimates,
-      note: `read as ${estimator}`,
-    };
-  }
-}
-
-function replayVerdict(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): string {
-  try {
-    const replay = replaySlime(samples, stored, settings);
-    if (!replay.ok) return `slime would raise: ${replay.error}`;
-    const failed = replay.samples.filter((s) => !s.passed).length;
-    return failed === 0 ? "passed" : `${failed} of ${replay.samples.length} samples outside their bounds`;
-  } catch (error) {
-    return `the replay failed: ${error instanceof Error ? error.message : String(error)}`;
-  }
 }
