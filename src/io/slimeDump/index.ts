@@ -6,6 +6,7 @@
  *   replayDump(dump, settings)        → per sample {reference, bounds, advantages/returns/kl verdicts, passed}
  *   judgeDumpRewards(dump, settings)  → the stored rewards against group normalisation of the raw rewards
  *   searchSettings(dump, base)        → which estimator / normalisation / KL formula reproduce it
+ *   inferDumpSettings(dump)           → the settings read off the dump's own numbers, with uncertainties
  * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
  */
 export * from "../tensorFiles/readTensorFile";

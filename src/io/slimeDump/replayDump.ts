@@ -1,5 +1,7 @@
 import {
   type DumpOutputs,
+  type InferredSettings,
+  inferSettings,
   isBroadcastEstimator,
   judgeRewardStage,
   KL_LOSS_TYPES,
@@ -27,14 +29,14 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
 }
 
 /**
- * What replaySlime takes from a dump: each sample's inputs and its stored values. One function for
- * the replay and for the slime_dump case export (dumpCaseExport), so the exported case replays
- * exactly what `scanlab dump` replays.
+ * What replaySlime takes from a dump: each sample's inputs and its stored values (empty where the
+ * dump stores none: the verdict then fails). One function for the replay, the settings read off the
+ * dump and the slime_dump case export (dumpCaseExport), so all three see the same numbers.
  */
 export function dumpReplayInputs(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
   const stored = dump.samples.map((s) => ({
-    advantages: s.advantages as Float64Array,
-    returns: s.returns as Float64Array,
+    advantages: s.advantages ?? new Float64Array(0),
+    returns: s.returns ?? new Float64Array(0),
     kl: s.kl,
   }));
   return { samples: replaySamples(dump), stored };
@@ -64,6 +66,22 @@ export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
 export function judgeDumpRewards(dump: UnderstoodDump, settings: SlimeSettings): RewardStageVerdict {
   if (dump.kind !== "train") return { checked: false, why: `a ${dump.kind} file has no stored rewards to judge` };
   return judgeRewardStage(replaySamples(dump), settings);
+}
+
+/**
+ * The settings a train dump was written with, read off its own numbers (core's inferSettings):
+ * γ, λ and kl_coef with their uncertainties, the estimator, normalisation, KL formula,
+ * context-parallel size and n_samples_per_prompt, and why any of them cannot be read. A dump of
+ * another kind says nothing.
+ */
+export function inferDumpSettings(dump: UnderstoodDump): InferredSettings {
+  if (dump.kind !== "train") {
+    const result = inferSettings([], []);
+    result.notes.push(`a ${dump.kind} file has no stored advantages to read settings from (a train dump has)`);
+    return result;
+  }
+  const { samples, stored } = dumpReplayInputs(dump);
+  return inferSettings(samples, stored);
 }
 
 /** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */

@@ -1,3 +1,4 @@
+import { lastUnmasked } from "../../conventions/tokenRewards";
 import { whitenAdvantages } from "../../conventions/whiten";
 import type { ReplaySample, SlimeSettings } from "../settings";
 
@@ -7,10 +8,7 @@ import type { ReplaySample, SlimeSettings } from "../settings";
  */
 
 /** Last index with mask 1, or −1. */
-export function lastTrainable(mask: ArrayLike<number>): number {
-  for (let t = mask.length - 1; t >= 0; t--) if (mask[t] === 1) return t;
-  return -1;
-}
+export const lastTrainable = lastUnmasked;
 
 /**
  * REINFORCE++ token rewards: `−β·kl` (times the mask unless `maskKl` is false, the state before

@@ -1,0 +1,308 @@
+import { lastUnmasked } from "../conventions/tokenRewards";
+import {
+  baselineFit,
+  estimateOf,
+  type FitSample,
+  isBroadcastFit,
+  ppoFit,
+  ratioEstimate,
+  reducedChiSquare,
+  reinforcePPFit,
+} from "./estimatorFits";
+import { readKl } from "./inferKl";
+import type { InferredSettings, Pending } from "./inferredSettings";
+import type { LeastSquaresFit } from "./leastSquares";
+import { readNormalization } from "./normalizationFit";
+import { inferPpoPlacement } from "./ppoPlacementFit";
+import type { DumpOutputs } from "./replayDump";
+import { ppoRewardIndices } from "./replayReference";
+import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
+import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
+
+/** A fit whose residuals are this far above float32 rounding (χ²/ν) is not the estimator that wrote the numbers. */
+const FIT_LIMIT = 1e4;
+
+/**
+ * A dump's settings read from its own numbers. The estimator's recursions are linear in γ, β and
+ * μ = γλ, so each is a weighted least-squares fit over every usable token of every sample
+ * (estimatorFits), not a grid search:
+ * - values present → ppo, fitting (β, γ, μ) and the context-parallel size that places the reward;
+ * - returns equal to the reward on every token → grpo (gspo and cispo compute the same);
+ * - otherwise REINFORCE++ (γ, β) or REINFORCE++-baseline (β), whichever fits float32 rounding;
+ * - normalisation from whether the advantages are the raw ones or their whitening;
+ * - kl_coef 0, the KL formula and its log-probs from the stored KL (readKl);
+ * - n_samples_per_prompt from the samples' prompt groups.
+ * Then the settings are replayed (replaySlime) and the verdict noted. Never throws.
+ */
+export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): InferredSettings {
+  const settings: SlimeSettings = { ...SLIME_DEFAULTS };
+  const result: InferredSettings = { settings, estimates: {}, notIdentifiable: {}, notes: [] };
+  const why = result.notIdentifiable;
+  why.rewardsNormalization =
+    "rewards_normalization: it acts on the rewards before the advantages (compare local_raw_reward with rewards by group)";
+  why.grpoStdNormalization = "grpo_std_normalization: it acts on the rewards before the advantages";
+
+  const fits = fitSamples(samples, stored, result.notes);
+  readGroups(samples, settings, why);
+  if (fits.length === 0) {
+    const reason = samples.length === 0 ? "no samples" : "no sample has stored advantages and returns to read";
+    for (const key of ["advantageEstimator", "gamma", "lambd", "klCoef", "normalizeAdvantages"] as const) {
+      why[key] = `${key}: ${reason}`;
+    }
+    why.contextParallelSize = `contextParallelSize: ${reason}`;
+    return result;
+  }
+
+  const kl = readKl(fits.map(({ index, fit }) => ({ ...samples[index], kl: fit.kl })));
+  Object.assign(settings, kl.settings);
+  Object.assign(why, kl.notIdentifiable);
+  result.notes.push(...kl.notes);
+  if (kl.coefIsZero) result.estimates.klCoef = { value: 0, uncertainty: 0 };
+
+  const used = fits.map((f) => f.fit);
+  const pending: Pending = { alternatives: [], values: {} };
+  const estimator = readEstimator(used, fits, samples, result, kl.zero, pending);
+  settings.advantageEstimator = estimator;
+  if (estimator !== "ppo") {
+    why.contextParallelSize = `contextParallelSize: only ppo's reward placement depends on it (${estimator} gives the same numbers under any)`;
+  }
+
+  const isPpo = estimator === "ppo";
+  const normalization = readNormalization(
+    used.map((f) => (isPpo ? rawPpoAdvantages(f) : f.returns)),
+    fits.map((f) => f.advantages),
+    used.map((f) => f.mask),
+    used.map((f) => (isPpo ? absSum(f.returns, f.values as ArrayLike<number>) : absSum(f.returns))),
+  );
+  // When the advantages do not tell, the replay does: try without normalisation, then with.
+  if (normalization.normalized === null) {
+    why.normalizeAdvantages = `normalize_advantages: ${normalization.reason}`;
+    const flips = pending.alternatives.map((a) => ({ ...a, settings: { ...a.settings, normalizeAdvantages: true } }));
+    pending.alternatives.push({ settings: { normalizeAdvantages: true }, note: "with normalize_advantages" }, ...flips);
+  } else settings.normalizeAdvantages = normalization.normalized;
+
+  roundAndCheck(samples, stored, result, kl.zero, pending);
+  return result;
+}
+
+interface UsableSample {
+  index: number;
+  fit: FitSample;
+  advantages: ArrayLike<number>;
+}
+
+/** The samples whose stored fields have the response's length, as the fits read them. */
+function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: string[]): UsableSample[] {
+  const out: UsableSample[] = [];
+  samples.forEach((s, index) => {
+    const R = s.lossMask.length;
+    const st = stored[index];
+    if (!st || st.returns.length !== R || st.advantages.length !== R) {
+      notes.push(`sample ${index}: no stored advantages and returns of its ${R} tokens; left out`);
+      return;
+    }
+    const storedKl = st.kl ?? s.kl;
+    const kl = storedKl && storedKl.length === R ? storedKl : new Float64Array(R);
+    const values = s.values && s.values.length === R ? s.values : undefined;
+    const fit: FitSample = { reward: Math.fround(s.reward), mask: s.lossMask, kl, returns: st.returns, values };
+    out.push({ index, fit, advantages: st.advantages });
+  });
+  return out;
+}
+
+function readEstimator(
+  used: FitSample[],
+  fits: UsableSample[],
+  samples: ReplaySample[],
+  result: InferredSettings,
+  klZero: boolean,
+  pending: Pending,
+): SlimeEstimator {
+  const why = result.notIdentifiable;
+  const withValues = used.filter((f) => f.values).length;
+  if (withValues > 0 && withValues === used.length) {
+    readPpo(used, fits, samples, result, pending);
+    return "ppo";
+  }
+  if (withValues > 0) result.notes.push(`${withValues} of ${used.length} samples have values: not read as ppo`);
+  why.lambd = "λ: no critic values (only ppo uses λ)";
+  const broadcast = isBroadcastFit(used.filter((f) => Number.isFinite(f.reward)));
+  if (broadcast) {
+    why.advantageEstimator = klZero
+      ? "advantage_estimator: grpo, gspo and cispo compute the same (and so does reinforce_plus_plus_baseline with kl_coef 0); kept grpo"
+      : "advantage_estimator: grpo, gspo and cispo compute the same; kept grpo";
+    why.gamma = "γ: grpo does not discount";
+    if (!klZero) {
+      why.klCoef =
+        "kl_coef: grpo does not use the KL penalty in its advantages (the stored KL is not zero, so kl_coef is not 0)";
+    }
+    return "grpo";
+  }
+  const rpp = reinforcePPFit(used);
+  const baseline = baselineFit(used);
+  const rppChi = fitQuality(rpp);
+  const baselineChi = fitQuality(baseline);
+  if (Math.min(rppChi, baselineChi) > FIT_LIMIT) {
+    result.notes.push(
+      `no estimator reproduces the stored returns to float32 rounding (χ²/ν ${formatChi(rppChi)} as reinforce_plus_plus, ${formatChi(baselineChi)} as reinforce_plus_plus_baseline)`,
+    );
+  }
+  if (Math.max(rppChi, baselineChi) <= FIT_LIMIT) {
+    why.advantageEstimator = `advantage_estimator: reinforce_plus_plus and reinforce_plus_plus_baseline both reproduce the returns to float32 rounding; kept the one the replay passes, ${baselineChi <= rppChi ? "reinforce_plus_plus_baseline" : "reinforce_plus_plus"} first`;
+    // The other reading, for the replay to try.
+    const other = new InferredSettingsScratch();
+    if (baselineChi <= rppChi) {
+      if (rpp.solved[0]) other.estimate("gamma", estimateOf(rpp, 0));
+      if (!klZero && rpp.solved[1]) other.estimate("klCoef", estimateOf(rpp, 1));
+      pending.alternatives.push(other.alternative("reinforce_plus_plus"));
+    } else {
+      if (!klZero && baseline.solved[0]) other.estimate("klCoef", estimateOf(baseline, 0));
+      other.settings.gamma = SLIME_DEFAULTS.gamma;
+      pending.alternatives.push(other.alternative("reinforce_plus_plus_baseline"));
+    }
+  }
+  const oneToken = used.every((f) => f.returns.length <= 1 || lastUnmasked(f.mask) <= 0);
+  if (baselineChi <= rppChi) {
+    why.gamma = oneToken
+      ? "γ: every sample has one token, so nothing is discounted (and reinforce_plus_plus_baseline does not discount)"
+      : "γ: reinforce_plus_plus_baseline does not discount";
+    setKlCoef(baseline, 0, result, klZero, "the KL is zero everywhere");
+    return "reinforce_plus_plus_baseline";
+  }
+  let fit = rpp;
+  if (rpp.solved[0]) result.estimates.gamma = estimateOf(rpp, 0);
+  else if (rpp.entangled[0]) {
+    // Only a combination is known: γ at slime's default, kl_coef the one that goes with it.
+    why.gamma = ENTANGLED.rppGamma;
+    fit = reinforcePPFit(used, SLIME_DEFAULTS.gamma);
+  } else {
+    why.gamma = oneToken
+      ? "γ: no trainable token has a later return to discount (every sample has one token)"
+      : "γ: the returns do not determine it (no token is followed by a nonzero return)";
+  }
+  setKlCoef(fit, 1, result, klZero, "the KL is zero on every mask-1 token");
+  return "reinforce_plus_plus";
+}
+
+/** ppo: the context-parallel size whose reward placement fits, then β, γ and λ = μ/γ from its fit. */
+function readPpo(
+  used: FitSample[],
+  fits: UsableSample[],
+  samples: ReplaySample[],
+  result: InferredSettings,
+  pending: Pending,
+): void {
+  const why = result.notIdentifiable;
+  const placement = inferPpoPlacement(
+    fits.map((f) => samples[f.index]),
+    (rewardAt) => ppoFit(used, rewardAt),
+  );
+  result.settings.contextParallelSize = placement.cpSize;
+  if (placement.untried.length > 0) {
+    why.contextParallelSize = `contextParallelSize: the samples carry no total length to lay out ${placement.untried.join(", ")} with; kept ${placement.cpSize}`;
+  } else if (placement.tied.length > 1) {
+    why.contextParallelSize = `contextParallelSize: ${placement.tied.join(", ")} place every reward alike on this dump; kept ${placement.cpSize}`;
+  }
+  let fit = placement.fit;
+  if (fitQuality(fit) > FIT_LIMIT) {
+    result.notes.push(
+      `ppo's equations do not reproduce the stored returns to float32 rounding (χ²/ν ${formatChi(fitQuality(fit))})`,
+    );
+  }
+  const oneToken = used.every((f) => f.returns.length <= 1);
+  const first = fit;
+  // A setting the returns do not determine is held at slime's default and the others are fitted
+  // with it, so the replay uses values that go together: γ first, then γλ.
+  const fixed: { gamma?: number; mu?: number } = {};
+  const rewardAt = ppoRewardIndices(
+    fits.map((f) => samples[f.index]),
+    placement.cpSize,
+  );
+  if (!fit.solved[1]) {
+    fixed.gamma = SLIME_DEFAULTS.gamma;
+    fit = ppoFit(used, rewardAt, fixed);
+  }
+  if (fit.entangled[0] || fit.entangled[2]) {
+    fixed.mu = SLIME_DEFAULTS.gamma * SLIME_DEFAULTS.lambd;
+    fit = ppoFit(used, rewardAt, fixed);
+  }
+  if (first.solved[1]) result.estimates.gamma = estimateOf(first, 1);
+  else if (oneToken) why.gamma = "γ: every sample has one token: nothing follows a token to discount";
+  else if (first.entangled[1]) why.gamma = ENTANGLED.ppo("γ");
+  else why.gamma = "γ: the values after each token are zero, so the returns do not separate γ from γλ";
+  const lambd = first.solved[1] && first.solved[2] ? ratioEstimate(first) : null;
+  if (lambd) result.estimates.lambd = lambd;
+  else {
+    if (oneToken) why.lambd = "λ: every sample has one token: nothing follows a token to discount";
+    else if (first.entangled[2]) why.lambd = ENTANGLED.ppo("λ");
+    else if (!first.solved[2]) why.lambd = "λ: no token is followed by a nonzero advantage to discount";
+    else if (first.solved[1]) why.lambd = "λ: γ is too uncertain (its interval comes near 0) to divide γλ by";
+    else why.lambd = "λ: γ is not identifiable, so λ = γλ / γ is not either";
+    if (fixed.mu === undefined && fit.solved[2]) {
+      const mu = estimateOf(fit, 2);
+      const gamma = fixed.gamma ?? fit.theta[1];
+      pending.values.lambd = { value: mu.value / gamma, uncertainty: mu.uncertainty / Math.abs(gamma) };
+      const how = fixed.gamma === undefined ? `γ's estimate ${gamma}` : `γ at its default ${gamma}`;
+      result.notes.push(`γλ = ${mu.value} ± ${mu.uncertainty}: replayed with ${how} and λ = γλ / γ`);
+    }
+  }
+  setKlCoef(first, 0, result, false, "the KL is zero everywhere");
+  // With γ or γλ held, β is the one that goes with them.
+  if (result.estimates.klCoef || first.entangled[0]) {
+    if (fit !== first && fit.solved[0]) pending.values.klCoef = estimateOf(fit, 0);
+  }
+  if (first.entangled[0] && fit.solved[0]) {
+    why.klCoef = `${ENTANGLED.klCoef}; replayed with the value that goes with γ and λ at their defaults`;
+  }
+}
+
+/** Reasons for settings whose equations' columns are proportional: only a combination of them is known. */
+const ENTANGLED = {
+  rppGamma: "γ: the returns after each token are proportional to its KL penalty: γ and kl_coef enter only together",
+  ppo: (name: string) =>
+    `${name}: the values, advantages and KL after each token are proportional: β, γ and γλ enter only in combination`,
+  klCoef: "kl_coef: the KL is proportional to the other terms of the recursion: it enters only in combination with γ",
+};
+
+function setKlCoef(
+  fit: LeastSquaresFit,
+  k: number,
+  result: InferredSettings,
+  klZero: boolean,
+  unusedReason: string,
+): void {
+  if (result.estimates.klCoef || result.notIdentifiable.klCoef) return;
+  if (!klZero && fit.solved[k]) result.estimates.klCoef = estimateOf(fit, k);
+  else if (!klZero && fit.entangled[k]) result.notIdentifiable.klCoef = ENTANGLED.klCoef;
+  else result.notIdentifiable.klCoef = `kl_coef: ${unusedReason}`;
+}
+
+function fitQuality(fit: LeastSquaresFit): number {
+  return fit.equations === 0 ? Number.POSITIVE_INFINITY : reducedChiSquare(fit);
+}
+
+function formatChi(x: number): string {
+  return Number.isFinite(x) ? x.toPrecision(3) : "∞";
+}
+
+function rawPpoAdvantages(f: FitSample): Float64Array {
+  const values = f.values as ArrayLike<number>;
+  return Float64Array.from(f.returns, (r, t) => r - values[t]);
+}
+
+function absSum(a: ArrayLike<number>, b?: ArrayLike<number>): Float64Array {
+  return Float64Array.from(a, (x, t) => Math.abs(x) + (b ? Math.abs(b[t]) : 0));
+}
+
+/** n_samples_per_prompt: the common size of the samples' prompt groups. */
+function readGroups(samples: ReplaySample[], settings: SlimeSettings, why: InferredSettings["notIdentifiable"]): void {
+  if (samples.length === 0 || samples.some((s) => s.group === undefined)) {
+    why.nSamplesPerPrompt = "n_samples_per_prompt: the samples carry no prompt group";
+    return;
+  }
+  const sizes = new Map<number, number>();
+  for (const s of samples) sizes.set(s.group as number, (sizes.get(s.group as number) ?? 0) + 1);
+  const distinct = [...new Set(sizes.values())].sort((a, b) => a - b);
+  if (distinct.length === 1) settings.nSamplesPerPrompt = distinct[0];
+  else why.nSamplesPerPrompt = `n_samples_per_prompt: the prompt groups have ${distinct.join(", ")} samples`;
+}

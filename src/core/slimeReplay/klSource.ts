@@ -1,0 +1,63 @@
+import { approxKl, klErrorBound } from "./klReplay";
+import { KL_LOSS_TYPES, type KlLossType } from "./settings";
+
+/** What a sample holds for reading its KL's formula off: the stored KL and the log-probs it may come from. */
+export interface KlInputs {
+  kl?: ArrayLike<number>;
+  logProbs?: ArrayLike<number>;
+  refLogProbs?: ArrayLike<number>;
+  rolloutLogProbs?: ArrayLike<number>;
+}
+
+export interface KlSource {
+  type: KlLossType;
+  /** `--use-rollout-logprobs`: the KL comes from the rollout engine's log-probs. */
+  rollout: boolean;
+  /** The other formulas and sources that reproduce the stored KL as well (k3 and low_var_kl agree below the clamp). */
+  alike: { type: KlLossType; rollout: boolean }[];
+}
+
+/**
+ * A formula reproduces the stored float32 KL when every value is within torch's float32 error of
+ * it (klErrorBound, the replay's own bound), with a margin for the bound's own approximations.
+ * A fixed relative tolerance would let k1 pass for k2 where the KL is 1e-16.
+ */
+const KL_MATCH = 2;
+
+/**
+ * Which of `compute_approx_kl`'s formulas, on the actor's or the rollout engine's log-probs,
+ * reproduces the stored KL (the first in k1, k2, k3, low_var_kl order, actor first; null when none
+ * does or nothing can be compared).
+ */
+export function klSourceOf(samples: KlInputs[]): KlSource | null {
+  const fits: { type: KlLossType; rollout: boolean; gap: number }[] = [];
+  for (const rollout of [false, true]) {
+    for (const type of KL_LOSS_TYPES) {
+      const gap = klGap(samples, type, rollout);
+      if (gap < KL_MATCH) fits.push({ type, rollout, gap });
+    }
+  }
+  if (fits.length === 0) return null;
+  const best = fits.reduce((a, b) => (b.gap < a.gap ? b : a));
+  const alike = fits.filter((f) => f !== best).map(({ type, rollout }) => ({ type, rollout }));
+  return { type: best.type, rollout: best.rollout, alike };
+}
+
+/** The largest gap between the stored kl and the formula on the chosen log-probs, in units of float32's error (Infinity when none can be compared). */
+function klGap(samples: KlInputs[], type: KlLossType, rollout: boolean): number {
+  let gap = 0;
+  let any = false;
+  for (const s of samples) {
+    const logProbs = rollout ? s.rolloutLogProbs : s.logProbs;
+    if (!s.kl || !logProbs || !s.refLogProbs) continue;
+    if (logProbs.length !== s.kl.length || s.refLogProbs.length !== s.kl.length) continue;
+    const kl = approxKl(logProbs, s.refLogProbs, type);
+    const bound = klErrorBound(logProbs, s.refLogProbs, type);
+    for (let t = 0; t < kl.length; t++) {
+      if (!Number.isFinite(kl[t]) || !Number.isFinite(s.kl[t])) continue;
+      gap = Math.max(gap, Math.abs(kl[t] - s.kl[t]) / bound[t]);
+      any = true;
+    }
+  }
+  return any ? gap : Number.POSITIVE_INFINITY;
+}

@@ -1,0 +1,215 @@
+/**
+ * A weighted linear least-squares fit `y ≈ Σ_k θ_k·x_k`, each equation divided by its noise scale
+ * σ_e, solved by column-pivoted modified Gram–Schmidt (run twice per column, so the orthogonality
+ * does not depend on the conditioning). A column that adds nothing new (zero, or a combination of
+ * the columns already taken) is left out: its θ cannot be read from these equations.
+ */
+export interface LeastSquaresFit {
+  /** θ_k, NaN for a column left out. */
+  theta: number[];
+  /** The covariance of θ assuming each equation's error has standard deviation σ_e (NaN rows for left-out columns). */
+  covariance: number[][];
+  /** Which columns were solved for (not left out, and not entangled with one left out). */
+  solved: boolean[];
+  /**
+   * Columns that are not zero but that these equations cannot separate from others (a left-out
+   * column that is a combination of taken ones, and those taken ones): only their combination is known.
+   */
+  entangled: boolean[];
+  /** Σ (residual_e / σ_e)². */
+  chiSquare: number;
+  equations: number;
+  /** The largest |residual_e| / σ_e. */
+  worstRatio: number;
+  /**
+   * Σ_e |∂θ_k/∂y_e|·σ_e: how far θ_k moves when every equation errs by its full noise scale in the
+   * worst direction (errors that do not average out: NaN for a left-out column).
+   */
+  worstCase: number[];
+}
+
+/** Collects equations one at a time: y, the coefficients of the unknowns, and the equation's noise scale. */
+export class EquationSet {
+  readonly columns: number[][];
+  readonly y: number[] = [];
+  readonly sigma: number[] = [];
+  constructor(readonly unknowns: number) {
+    this.columns = Array.from({ length: unknowns }, () => []);
+  }
+  /** Skipped when any term is not finite or σ is not positive (an equation with no information). */
+  add(y: number, coefficients: number[], sigma: number): void {
+    if (!(sigma > 0) || !Number.isFinite(y) || !Number.isFinite(sigma)) return;
+    if (!coefficients.every(Number.isFinite)) return;
+    this.y.push(y);
+    this.sigma.push(sigma);
+    for (let k = 0; k < coefficients.length; k++) this.columns[k].push(coefficients[k]);
+  }
+  get size(): number {
+    return this.y.length;
+  }
+}
+
+/** Below this share of its own norm, what is left of a column after the others is rounding: collinear. */
+const RANK_TOLERANCE = 1e-9;
+
+export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
+  const n = set.size;
+  const p = set.unknowns;
+  const w = set.sigma.map((s) => 1 / s);
+  const y = Float64Array.from(set.y, (v, e) => v * w[e]);
+  // Columns scaled to unit norm, so the rank test and R's conditioning do not depend on units.
+  const norms: number[] = [];
+  const q: Float64Array[] = set.columns.map((col) => {
+    const c = Float64Array.from(col, (v, e) => v * w[e]);
+    const norm = Math.hypot(...chunkedNorms(c));
+    norms.push(norm);
+    if (norm > 0) for (let e = 0; e < n; e++) c[e] /= norm;
+    return c;
+  });
+  const order: number[] = [];
+  const R: number[][] = Array.from({ length: p }, () => new Array(p).fill(0));
+  const remaining = new Set(q.map((_, k) => k).filter((k) => norms[k] > 0));
+  // Each candidate's projections on the directions taken so far: its column of R once taken.
+  const projections: number[][] = q.map(() => []);
+  while (remaining.size > 0) {
+    // Pivot: the column with the most left after projecting out those taken.
+    let best = -1;
+    let bestNorm = -1;
+    for (const k of remaining) {
+      const nk = norm2(q[k]);
+      if (nk > bestNorm) {
+        bestNorm = nk;
+        best = k;
+      }
+    }
+    if (!(bestNorm > RANK_TOLERANCE)) break;
+    remaining.delete(best);
+    const col = q[best];
+    const j = order.length;
+    for (let i = 0; i < j; i++) R[i][j] = projections[best][i];
+    // Second pass of Gram–Schmidt: what rounding left of the earlier directions.
+    for (let i = 0; i < j; i++) {
+      const d = dot(q[order[i]], col);
+      R[i][j] += d;
+      axpy(-d, q[order[i]], col);
+    }
+    const rjj = norm2(col);
+    R[j][j] = rjj;
+    for (let e = 0; e < n; e++) col[e] /= rjj;
+    order.push(best);
+    // Keep the other candidates orthogonal to the new direction (MGS order).
+    for (const k of remaining) {
+      const d = dot(col, q[k]);
+      projections[k][j] = d;
+      axpy(-d, col, q[k]);
+    }
+  }
+  const m = order.length;
+  // A nonzero column left out is a combination of taken ones: those cannot be told apart from it.
+  const entangled = new Array(p).fill(false);
+  for (const d of remaining) {
+    entangled[d] = true;
+    const c = backSolve(
+      R,
+      projections[d].slice(0, m).concat(new Array(Math.max(0, m - projections[d].length)).fill(0)),
+      m,
+    );
+    c.forEach((x, i) => {
+      if (Math.abs(x) > RANK_TOLERANCE) entangled[order[i]] = true;
+    });
+  }
+  const qty = order.map((k) => dot(q[k], y));
+  const z = backSolve(R, qty, m);
+  const residual = Float64Array.from(y);
+  order.forEach((k, i) => {
+    axpy(-qty[i], q[k], residual);
+  });
+  let worstRatio = 0;
+  for (let e = 0; e < n; e++) worstRatio = Math.max(worstRatio, Math.abs(residual[e]));
+  // Cov(z) = R⁻¹R⁻ᵀ; θ_k = z/‖x_k‖.
+  const rInv = invertUpper(R, m);
+  const theta = new Array(p).fill(Number.NaN);
+  const covariance = Array.from({ length: p }, () => new Array(p).fill(Number.NaN));
+  const solved = new Array(p).fill(false);
+  order.forEach((k, i) => {
+    theta[k] = z[i] / norms[k];
+    solved[k] = !entangled[k];
+    order.forEach((l, j) => {
+      let c = 0;
+      for (let r = Math.max(i, j); r < m; r++) c += rInv[i][r] * rInv[j][r];
+      covariance[k][l] = c / (norms[k] * norms[l]);
+    });
+  });
+  // Row i of R⁻¹Qᵀ is θ'_i's sensitivity to each (scaled) equation.
+  const worstCase = new Array(p).fill(Number.NaN);
+  order.forEach((k, i) => {
+    const row = new Float64Array(n);
+    for (let r = i; r < m; r++) axpy(rInv[i][r], q[order[r]], row);
+    let s = 0;
+    for (let e = 0; e < n; e++) s += Math.abs(row[e]);
+    worstCase[k] = s / norms[k];
+  });
+  order.forEach((k) => {
+    if (entangled[k]) theta[k] = Number.NaN;
+  });
+  return {
+    theta,
+    covariance,
+    solved,
+    entangled,
+    chiSquare: dot(residual, residual),
+    equations: n,
+    worstRatio,
+    worstCase,
+  };
+}
+
+function backSolve(R: number[][], b: number[], m: number): number[] {
+  const x = new Array(m).fill(0);
+  for (let i = m - 1; i >= 0; i--) {
+    let s = b[i];
+    for (let j = i + 1; j < m; j++) s -= R[i][j] * x[j];
+    x[i] = s / R[i][i];
+  }
+  return x;
+}
+
+function invertUpper(R: number[][], m: number): number[][] {
+  const inv = Array.from({ length: m }, () => new Array(m).fill(0));
+  for (let c = 0; c < m; c++) {
+    const e = new Array(m).fill(0);
+    e[c] = 1;
+    const col = backSolve(R, e, m);
+    for (let r = 0; r < m; r++) inv[r][c] = col[r];
+  }
+  return inv;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let e = 0; e < a.length; e++) s += a[e] * b[e];
+  return s;
+}
+
+function axpy(alpha: number, x: Float64Array, y: Float64Array): void {
+  for (let e = 0; e < y.length; e++) y[e] += alpha * x[e];
+}
+
+function norm2(a: Float64Array): number {
+  return Math.hypot(...chunkedNorms(a));
+}
+
+/** Norms of 1024-long pieces: Math.hypot over them avoids overflow without a spread of a long array. */
+function chunkedNorms(a: Float64Array): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < a.length; start += 1024) {
+    let scale = 0;
+    const end = Math.min(a.length, start + 1024);
+    for (let e = start; e < end; e++) scale = Math.max(scale, Math.abs(a[e]));
+    if (scale === 0) continue;
+    let s = 0;
+    for (let e = start; e < end; e++) s += (a[e] / scale) ** 2;
+    out.push(scale * Math.sqrt(s));
+  }
+  return out.length > 0 ? out : [0];
+}

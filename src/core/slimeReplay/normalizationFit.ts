@@ -1,0 +1,70 @@
+import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+
+export type NormalizationRead =
+  | { normalized: boolean }
+  /** Both readings, or neither, fit: why. */
+  | { normalized: null; reason: string };
+
+const u = UNIT_ROUNDOFF.float32;
+const eta = 256 * SUBNORMAL_STEP.float32;
+/** A whitened float32 value is within a few roundings of the float64 whitening; this is a generous margin for "it is whitened". */
+const WHITEN_MATCH = 1e-4;
+
+/**
+ * Whether the stored advantages are the raw ones or slime's `distributed_masked_whiten` of them
+ * (mean and Bessel-corrected variance over the mask-1 tokens of the whole batch, every token
+ * mapped by `(a − μ)·rsqrt(var + 1e-8)`). `raw` is the raw advantage as read from the stored
+ * numbers and `rawScale` the size of its own float32 error per token (|returns| for REINFORCE++,
+ * |returns| + |values| for ppo's returns − values).
+ */
+export function readNormalization(
+  raw: ArrayLike<number>[],
+  advantages: ArrayLike<number>[],
+  masks: ArrayLike<number>[],
+  rawScale: ArrayLike<number>[],
+): NormalizationRead {
+  let n = 0;
+  let sum = 0;
+  let sumSquares = 0;
+  raw.forEach((row, i) => {
+    for (let t = 0; t < row.length; t++) {
+      if (masks[i][t] !== 1 || !Number.isFinite(row[t])) continue;
+      n += 1;
+      sum += row[t];
+      sumSquares += row[t] * row[t];
+    }
+  });
+  let isRaw = true;
+  let isWhitened = n > 0;
+  let compared = 0;
+  const mean = n > 0 ? sum / n : 0;
+  let variance = n > 0 ? sumSquares / n - mean * mean : 0;
+  if (n >= 2) variance *= n / (n - 1);
+  const rstd = 1 / Math.sqrt(Math.max(variance, 0) + 1e-8);
+  raw.forEach((row, i) => {
+    for (let t = 0; t < row.length; t++) {
+      const a = advantages[i][t];
+      const r = row[t];
+      if (!Number.isFinite(a) || !Number.isFinite(r)) continue;
+      compared += 1;
+      const error = 4 * u * (Math.abs(r) + rawScale[i][t]) + eta;
+      if (Math.abs(a - r) > error) isRaw = false;
+      const whitened = (r - mean) * rstd;
+      const allowed = WHITEN_MATCH * (1 + Math.abs(whitened)) + 16 * rstd * (error + u * Math.abs(mean));
+      if (Math.abs(a - whitened) > allowed) isWhitened = false;
+    }
+  });
+  if (compared === 0) return { normalized: null, reason: "no finite advantage to compare" };
+  if (isRaw && !isWhitened) return { normalized: false };
+  if (isWhitened && !isRaw) return { normalized: true };
+  if (isRaw) {
+    return {
+      normalized: null,
+      reason: "the raw advantages are already whitened (mean 0, variance 1 over the mask-1 tokens): both read the same",
+    };
+  }
+  return {
+    normalized: null,
+    reason: "the stored advantages are neither the raw advantages nor their whitening over the batch",
+  };
+}

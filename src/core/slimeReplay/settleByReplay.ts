@@ -1,0 +1,78 @@
+import { cleanDecimal } from "./cleanDecimal";
+import type { Estimate, InferredParameter, InferredSettings, Pending } from "./inferredSettings";
+import { type DumpOutputs, replaySlime } from "./replayDump";
+import type { ReplaySample, SlimeEstimator, SlimeSettings } from "./settings";
+
+/**
+ * Each estimate becomes the cleanest decimal within its uncertainty (what the user typed; slime
+ * computed with its float32 rounding). The settings are then replayed: the clean ones, else the
+ * raw estimates, each also with the alternatives for what the numbers left open; the first that
+ * passes is kept, else the clean ones with the verdict noted.
+ */
+export function roundAndCheck(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  result: InferredSettings,
+  klZero: boolean,
+  pending: Pending,
+): void {
+  const { settings } = result;
+  const values = { ...result.estimates, ...pending.values };
+  const raw: Partial<SlimeSettings> = {};
+  for (const key of ["gamma", "lambd", "klCoef"] as const) {
+    const e = values[key];
+    if (!e || !Number.isFinite(e.value)) continue;
+    raw[key] = e.value;
+    settings[key] = cleanValue(key, e, klZero);
+  }
+  let first: string | null = null;
+  for (const alternative of [null, ...pending.alternatives]) {
+    for (const rounding of [{}, raw]) {
+      const trial = { ...settings, ...rounding, ...alternative?.settings };
+      const verdict = replayVerdict(samples, stored, trial);
+      first ??= verdict;
+      if (verdict !== "passed") continue;
+      Object.assign(settings, trial);
+      if (alternative?.estimates) result.estimates = alternative.estimates;
+      const how = rounding === raw ? "the unrounded estimates (the clean decimals fail)" : "these settings";
+      const also = alternative ? ` (${alternative.note})` : "";
+      result.notes.push(`replayed with ${how}${also}: every sample within its float32 bound`);
+      return;
+    }
+  }
+  result.notes.push(`replayed with these settings: ${first}`);
+}
+
+export function cleanValue(key: InferredParameter, e: Estimate, klZero: boolean): number {
+  const clean = cleanDecimal(e.value, e.uncertainty);
+  // A nonzero stored KL means kl_coef is not 0, however small its estimate.
+  return key === "klCoef" && clean === 0 && !klZero ? e.value : clean;
+}
+
+/** Another reading of the numbers: its estimates and the settings (cleaned) they give. */
+export class InferredSettingsScratch {
+  readonly settings: Partial<SlimeSettings> = {};
+  readonly estimates: InferredSettings["estimates"] = {};
+  estimate(key: InferredParameter, e: Estimate): void {
+    this.estimates[key] = e;
+    this.settings[key] = cleanValue(key, e, false);
+  }
+  alternative(estimator: SlimeEstimator): Pending["alternatives"][number] {
+    return {
+      settings: { ...this.settings, advantageEstimator: estimator },
+      estimates: this.estimates,
+      note: `read as ${estimator}`,
+    };
+  }
+}
+
+function replayVerdict(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): string {
+  try {
+    const replay = replaySlime(samples, stored, settings);
+    if (!replay.ok) return `slime would raise: ${replay.error}`;
+    const failed = replay.samples.filter((s) => !s.passed).length;
+    return failed === 0 ? "passed" : `${failed} of ${replay.samples.length} samples outside their bounds`;
+  } catch (error) {
+    return `the replay failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
