@@ -65,7 +65,7 @@ describe("scanlab dump", () => {
       files(rpp.file),
     );
     expect(r.stdout).toContain(
-      "settings that reproduce the dump:\n  --advantage-estimator reinforce_plus_plus --gamma 0.99 --kl-coef 0.05 --kl-loss-type k1",
+      "settings that reproduce the dump (--search-settings):\n  --advantage-estimator reinforce_plus_plus --gamma 0.99 --kl-coef 0.05 --kl-loss-type k1",
     );
   });
 

@@ -6,14 +6,15 @@ export const DUMP_COMMAND = "dump";
 export const DUMP_USAGE = `Usage: scanlab dump FILE [--rollout FILE] [slime's arguments] [--json] [--export-cases OUT.json]
 
 Opens one of slime's debug dumps (train_data/{id}.pt from --save-debug-train-data), a
-rollout dump, or a .pt / .npz / .safetensors file saved by hand (docs/dumps.md), replays
-slime's compute_advantages_and_returns on its inputs in float64 and holds each sample's
-stored advantages and returns to Scanlab's per-element float32 bound of that reference.
-The dump does not store the run's arguments: give them with slime's names; what the
-dump decides (values present: ppo; the KL formula that reproduces its kl) is filled in.
-FILE may be - to read standard input.
+rollout dump, or a .pt / .npz / .safetensors file saved by hand (docs/dumps.md), and
+checks it stage by stage: the rewards' group normalisation replayed from the raw rewards,
+then slime's compute_advantages_and_returns (KL, returns, advantages) in float64, each
+stored value held to its float32 bound. A stage that departs is named, with the known
+bug that reproduces it. The dump does not store the run's arguments: they are read off
+its own numbers (gamma, lambd, kl_coef with their uncertainty) and printed first; an
+argument given below overrides what is read. FILE may be - to read standard input.
 
-Options (slime's defaults when neither given nor decided by the dump):
+Options (slime's names; by default read off the dump):
   --advantage-estimator E   ${SLIME_ESTIMATORS.slice(0, 4).join(", ")},
                             ${SLIME_ESTIMATORS.slice(4).join(", ")} (default grpo)
   --gamma G                 discount (default 1)
@@ -24,10 +25,14 @@ Options (slime's defaults when neither given nor decided by the dump):
   --use-rollout-logprobs    KL from the rollout engine's log-probs
   --context-parallel-size N the run's CP size (default 1): ppo's reward then lands on the
                             last element of CP rank 0's slice (scanlab cp-layout shows where)
+  --n-samples-per-prompt N  the size of a prompt's group (default: read off the prompts)
+  --disable-rewards-normalization, --disable-grpo-std-normalization
+                            slime's switches of the raw rewards' group normalisation
   --rollout FILE            the rollout dump of the same step: pairs its Samples by
                             rollout_position (status and raw reward in the report)
   --search-settings         replay every estimator, normalisation and KL formula with
-                            the given gamma, lambd and kl-coef; report which reproduce it
+                            the gamma, lambd and kl-coef in force; report which reproduce
+                            it (exit 0 when one does)
   --json                    one JSON object: {"passed", "settings", "samples": [{"passed",
                             "max_gap", "reference": {"advantages", "returns"}, ...}]}
   --export-cases OUT.json   also write the dump as one golden case (cases/SCHEMA.md, kind
@@ -36,9 +41,9 @@ Options (slime's defaults when neither given nor decided by the dump):
   -h, --help                show this help
 Each option may be given once.
 
-Exit status: 0 when every sample's stored values lie within their bounds, 1 when any
-does not, 2 for a usage error or a file that is refused, unreadable, or holds nothing
-to replay.`;
+Exit status: 0 when every stage of every sample lies within its bounds, 1 when any
+does not, 2 for a usage error, settings that cannot be replayed (one that rounds to
+infinity in float32), or a file that is refused, unreadable, or holds nothing to compare.`;
 
 export interface DumpArgs {
   command: "dump";
@@ -65,6 +70,9 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
     "normalize-advantages": { type: "boolean" },
     "use-rollout-logprobs": { type: "boolean" },
     "context-parallel-size": { type: "string" },
+    "n-samples-per-prompt": { type: "string" },
+    "disable-rewards-normalization": { type: "boolean" },
+    "disable-grpo-std-normalization": { type: "boolean" },
     rollout: { type: "string" },
     "search-settings": { type: "boolean" },
     json: { type: "boolean" },
@@ -97,6 +105,15 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
     }
     settings.contextParallelSize = size;
   }
+  const n = values["n-samples-per-prompt"];
+  if (n !== undefined) {
+    const size = /^\d{1,6}$/.test(n) ? Number(n) : Number.NaN;
+    if (!(size >= 1))
+      throw new UsageError(`--n-samples-per-prompt must be a whole number of at least 1; got ${JSON.stringify(n)}`);
+    settings.nSamplesPerPrompt = size;
+  }
+  if (values["disable-rewards-normalization"]) settings.rewardsNormalization = false;
+  if (values["disable-grpo-std-normalization"]) settings.grpoStdNormalization = false;
   return {
     command: "dump",
     file,

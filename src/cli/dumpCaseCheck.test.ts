@@ -22,6 +22,8 @@ import { scanlab } from "./cliTestKit";
 function manifestFlags(entry: ManifestEntry): string[] {
   const flags: string[] = [];
   for (const [key, value] of Object.entries(entry.settings ?? {})) {
+    // The groups are read off the prompts: rollout_batch_size is no replay setting.
+    if (key === "rollout_batch_size") continue;
     const flag = `--${key.replaceAll("_", "-")}`;
     if (value === true) flags.push(flag);
     else if (value !== false) flags.push(flag, String(value));

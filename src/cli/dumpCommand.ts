@@ -44,7 +44,10 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
   // verdict is then the first combination that reproduces the dump, when one does.
   const trials = args.search ? searchSettings(dump, check.settings) : null;
   const found = trials?.find((t) => t.passed);
-  if (found) check = checkDump(dump, { ...args.settings, ...found.settings });
+  if (found) {
+    const { advantageEstimator, normalizeAdvantages, klLossType } = found.settings;
+    check = checkDump(dump, { ...args.settings, advantageEstimator, normalizeAdvantages, klLossType }, check.inferred);
+  }
   const { settings, replay } = check;
   if (!replay.ok)
     throw new DumpFileError(

@@ -200,9 +200,13 @@ describe("judgeField", () => {
     }
   });
 
-  it("holds a value whose finite bound is wider than the threshold to the threshold", () => {
-    const v = judgeField([1, 2.01], [1, 2], [0.1, 0.1]);
-    expect(v).toMatchObject({ passed: false, wide: 2, worstBound: 2e-3 });
+  it("holds a value whose finite bound is wider than the threshold to the threshold, where asked", () => {
+    expect(judgeField([1, 2.01], [1, 2], [0.1, 0.1], { holdWide: true })).toMatchObject({
+      passed: false,
+      wide: 2,
+      worstBound: 2e-3,
+    });
+    expect(judgeField([1, 2.01], [1, 2], [0.1, 0.1])).toMatchObject({ passed: true, wide: 0 });
   });
 
   it("names as worst the failing token with the largest gap, not the one whose bound underflowed", () => {

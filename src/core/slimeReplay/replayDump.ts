@@ -63,6 +63,7 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
       alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
       cause: fit ? whitenFitCause(fit, i) : null,
       atLeast: fit && stats && !stats.conditioned ? inheritedError(stats, bounds.rawAdvantages, i) : undefined,
+      holdWide: stats !== null,
     });
     const returns = judgeField(stored[i].returns, reference.returns[i], bounds.returns[i]);
     const klBound = bounds.kl[i];

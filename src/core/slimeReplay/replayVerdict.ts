@@ -1,8 +1,8 @@
 /**
- * Where Scanlab's rigorous float32 bound is wider than this share of a field's scale it cannot vouch
- * for a value: the stored value is then held to the exact float64 one at this threshold instead. A
- * bound that is infinite or NaN (an ill-conditioned whitening, a reward of ±Inf) is held to it too,
- * so no verdict ever rests on a check that checks nothing.
+ * A bound that is infinite or NaN (an ill-conditioned whitening, a reward of ±Inf) checks nothing:
+ * the stored value is then held to the exact float64 one at this share of its field's scale, so no
+ * verdict ever rests on a check that checks nothing. Where a check beside it asks (the whitening,
+ * whose shared scalars the fit checks), a finite bound wider than this is held to it too.
  */
 export const ACCURACY_THRESHOLD = 1e-3;
 
@@ -30,7 +30,7 @@ export interface FieldVerdict {
   failures: number;
   /** Tokens whose rigorous bound was infinite or NaN: held to the accuracy threshold instead. */
   unbounded: number;
-  /** Tokens whose finite bound was wider than the accuracy threshold: held to it. */
+  /** Tokens whose finite bound was wider than the accuracy threshold and held to it (holdWide). */
   wide: number;
   /** Why the field fails, in words, when the check behind the verdict says more than the gaps (null otherwise). */
   cause: string | null;
@@ -39,6 +39,12 @@ export interface FieldVerdict {
 export interface JudgeOptions {
   /** The field's scale; by default the largest finite |reference| of the field. */
   scale?: number;
+  /**
+   * Hold finite bounds wider than the threshold to it as well. Only where a tighter check stands
+   * beside the bound (the whitening fit): a scan's finite bound is wide only where float32 cannot do
+   * better (values near 0 with a KL of 1e-8), and holding it there would fail what slime did right.
+   */
+  holdWide?: boolean;
   /** Tokens already found outside a tighter check (e.g. the whitening fit): counted as failures. */
   alsoFailing?: Uint8Array;
   cause?: string | null;
@@ -86,8 +92,9 @@ export function judgeField(
     const r = reference[t];
     const b = bounds[t];
     let tolerance = b;
-    if (!(b <= threshold)) {
-      if (Number.isFinite(b)) wide += 1;
+    const finite = Number.isFinite(b);
+    if (!finite || (options.holdWide && b > threshold)) {
+      if (finite) wide += 1;
       else unbounded += 1;
       tolerance = options.atLeast ? Math.max(threshold, options.atLeast[t]) : threshold;
     }
