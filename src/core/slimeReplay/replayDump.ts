@@ -1,7 +1,7 @@
 import { ScanInputError } from "../validation";
 import { type ReplayBounds, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
-import { ACCURACY_THRESHOLD, type FieldVerdict, judgeField } from "./replayVerdict";
+import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
 import type { ReplaySample, SlimeSettings } from "./settings";
 import { settingsProblem } from "./settingsProblem";
 import { slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
@@ -68,7 +68,12 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
     const returns = judgeField(stored[i].returns, reference.returns[i], bounds.returns[i]);
     const klBound = bounds.kl[i];
     const storedKl = stored[i].kl;
-    const kl = klBound && storedKl ? judgeField(storedKl, reference.kl[i], klBound) : null;
+    const kl =
+      klBound && storedKl
+        ? judgeField(storedKl, reference.kl[i], klBound)
+        : storedKl && !s.refLogProbs
+          ? judgeZeroKl(storedKl)
+          : null;
     return {
       passed: advantages.passed && returns.passed && (kl?.passed ?? true),
       length: s.lossMask.length,
@@ -128,6 +133,19 @@ function inheritedError(stats: WhitenBoundStats, rawErrors: Float64Array[], samp
     }
   const shared = n > 0 ? sum / n : 0;
   return rawErrors[sample].map((e) => stats.rs * (e + shared) * (1 + ACCURACY_THRESHOLD));
+}
+
+/**
+ * Without reference log-probs slime computes no KL: it stores zeros (`kl_coef == 0`, and a run with a
+ * KL penalty always loads the reference model), so a stored KL that is not zero there was written by
+ * something else (slime PR #2114 stored the token-level reward in its place).
+ */
+function judgeZeroKl(storedKl: ArrayLike<number>): FieldVerdict {
+  const zeros = new Float64Array(storedKl.length);
+  return judgeField(storedKl, zeros, zeros, {
+    scale: fieldScale(storedKl),
+    cause: "slime stores a KL of zeros when the dump has no reference log-probs (kl_coef 0)",
+  });
 }
 
 /** A dump with no token to compare is refused: "all within" would say nothing. */

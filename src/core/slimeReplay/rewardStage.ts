@@ -1,7 +1,7 @@
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { normaliseGroup } from "./groupNormalisation";
 import { type PromptGroup, promptGroups } from "./promptGroups";
-import { type FieldVerdict, judgeField } from "./replayVerdict";
+import { ACCURACY_THRESHOLD, type FieldVerdict, judgeField } from "./replayVerdict";
 import type { ReplaySample, SlimeSettings } from "./settings";
 
 /** What `_post_process_rewards` does to the raw rewards under these settings. */
@@ -114,13 +114,13 @@ export type RewardStageVerdict =
   | { checked: false; why: string }
   | {
       checked: true;
-      /** Every stored reward within its bound, and none unbounded. */
+      /** Every stored reward within its bound (or, where that is infinite, the accuracy threshold). */
       passed: boolean;
       /** The batch's rewards judged as one field (token t = sample t). */
       field: FieldVerdict;
       /** Samples outside their bound. */
       departing: number[];
-      /** Samples whose bound is infinite: neither passed nor failed. */
+      /** Samples whose bound is infinite: held to the exact value at the accuracy threshold instead. */
       unbounded: number[];
       message: string;
     };
@@ -141,23 +141,25 @@ export function judgeRewardStage(
   const field = judgeField(stored, replay.reference, replay.bound);
   const departing: number[] = [];
   const unbounded: number[] = [];
+  // A sample whose bound is infinite (its group's std within its own float32 error) is held to the
+  // exact value at the accuracy threshold of the batch's reward scale, as judgeField holds any field.
   stored.forEach((v, i) => {
     if (replay.unbounded[i]) unbounded.push(i);
-    else if (!judgeField([v], [replay.reference[i]], [replay.bound[i]]).passed) departing.push(i);
+    if (!judgeField([v], [replay.reference[i]], [replay.bound[i]], { scale: field.scale }).passed) departing.push(i);
   });
   const groupOf = groupIndex(replay.groups);
   let message: string;
   if (departing.length > 0) {
     message = `the stored rewards differ from ${what} in ${placeSamples(departing, groupOf)}, by up to ${short(field.maxGap)}`;
   } else if (unbounded.length > 0) {
-    message = `the stored rewards of ${placeSamples(unbounded, groupOf)} cannot be checked against ${what}: the group's std is within its own float32 error`;
+    message = `the stored rewards match ${what}; those of ${placeSamples(unbounded, groupOf)} cannot be bounded (the group's std is within its own float32 error) and were held to the exact value at ${ACCURACY_THRESHOLD} of the rewards' scale`;
   } else {
     const groups = replay.groups ? `, ${replay.groups.length} groups` : "";
     message = `the stored rewards match ${what} (${samples.length} samples${groups}), the largest gap ${short(field.maxGap)}`;
   }
   return {
     checked: true,
-    passed: departing.length === 0 && unbounded.length === 0,
+    passed: departing.length === 0,
     field,
     departing,
     unbounded,

@@ -57,11 +57,12 @@ export function checkDump(
   given: Partial<SlimeSettings>,
   inferred: InferredSettings = inferDumpSettings(dump),
 ): DumpCheck {
-  const settings: SlimeSettings = { ...inferred.settings, ...given };
+  const read = readRewardProcessing(dump, { ...inferred.settings, ...given }, given);
+  const settings = read.settings;
   const settingsSource: DumpCheck["settingsSource"] = {};
   for (const key of Object.keys(settings) as (keyof SlimeSettings)[]) {
     if (key in given) settingsSource[key] = "given";
-    else if (!(key in inferred.notIdentifiable)) settingsSource[key] = "inferred";
+    else if (!(key in inferred.notIdentifiable) || read.decided.includes(key)) settingsSource[key] = "inferred";
   }
   const replay = replayDump(dump, settings);
   const rewards = judgeDumpRewards(dump, settings);
@@ -90,6 +91,51 @@ export function checkDump(
     advice: passed ? null : adviceFor(dump, given, settings, inferred),
     passed,
   };
+}
+
+/**
+ * The reward post-processing read off the dump: grpo, the baseline and REINFORCE++ can store the same
+ * advantages (kl_coef 0, one token, γ 1), and only the stored rewards tell them apart: each prompt's
+ * group std-normalised (grpo, gspo, cispo), mean-centred (the baseline) or left raw (REINFORCE++,
+ * `--disable-rewards-normalization`). When the settings in force fail the reward stage, the
+ * combinations the user did not give are tried, the estimators among them only where the replay of
+ * the advantages and returns still passes; the first that passes every stage is taken.
+ */
+function readRewardProcessing(
+  dump: UnderstoodDump,
+  settings: SlimeSettings,
+  given: Partial<SlimeSettings>,
+): { settings: SlimeSettings; decided: (keyof SlimeSettings)[] } {
+  const decided: (keyof SlimeSettings)[] = [];
+  const first = judgeDumpRewards(dump, settings);
+  if (!first.checked || first.passed) return { settings, decided };
+  const estimators =
+    "advantageEstimator" in given || settings.advantageEstimator === "ppo"
+      ? [settings.advantageEstimator]
+      : uniq([settings.advantageEstimator, "grpo", "reinforce_plus_plus_baseline", "reinforce_plus_plus"] as const);
+  const switches = (key: "rewardsNormalization" | "grpoStdNormalization") =>
+    key in given ? [settings[key]] : uniq([settings[key], !settings[key]]);
+  for (const advantageEstimator of estimators) {
+    for (const rewardsNormalization of switches("rewardsNormalization")) {
+      for (const grpoStdNormalization of switches("grpoStdNormalization")) {
+        const trial = { ...settings, advantageEstimator, rewardsNormalization, grpoStdNormalization };
+        const rewards = judgeDumpRewards(dump, trial);
+        if (!rewards.checked || !rewards.passed) continue;
+        if (advantageEstimator !== settings.advantageEstimator) {
+          const replay = replayDump(dump, trial);
+          if (!(replay.ok && replay.passed)) continue;
+        }
+        decided.push("rewardsNormalization", "grpoStdNormalization");
+        if (advantageEstimator !== settings.advantageEstimator) decided.push("advantageEstimator");
+        return { settings: trial, decided };
+      }
+    }
+  }
+  return { settings, decided };
+}
+
+function uniq<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
 }
 
 function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict): StageVerdict[] {
