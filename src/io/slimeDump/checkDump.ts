@@ -33,6 +33,8 @@ export interface DumpCheck {
   stages: StageVerdict[];
   /** The first stage where the dump departs, in words (null when nothing departs). */
   firstDeparture: string | null;
+  /** That stage's name. */
+  firstDepartingStage: DumpStage | null;
   /** When something departs: the known variant that reproduces it, if any. */
   diagnosis: Diagnosis | null;
   /** When the settings given fail where the ones read off the dump pass: the difference, in words. */
@@ -87,6 +89,7 @@ export function checkDump(
     rewards,
     stages,
     firstDeparture: departing ? departing.sentence : null,
+    firstDepartingStage: departing ? departing.stage : null,
     diagnosis,
     advice: passed ? null : adviceFor(dump, given, settings, inferred),
     passed,

@@ -30,8 +30,11 @@ export function runGrid(dump: UnderstoodDump, replay: ReplayResult, field: GridF
   if (field === "kl" && !dump.samples.some((s) => s.kl)) return null;
   const rows = dump.samples.length;
   const cols = dump.samples.reduce((max, s) => Math.max(max, s.responseLength), 0);
-  // The KL's gap is drawn only where the replay judged every stored KL: a mix would colour two measures alike.
-  const recomputed = field !== "kl" || dump.samples.every((s, b) => !s.kl || replay.samples[b].kl !== null);
+  // The KL's gap is drawn only where the replay recomputed every stored KL from log-probs: a mix
+  // would colour two measures alike. (Without reference log-probs slime stores zeros, and the
+  // verdict holds the stored KL to them: the colour is then the stored KL itself.)
+  const recomputed =
+    field !== "kl" || dump.samples.every((s, b) => !s.kl || (s.refLogProbs && replay.samples[b].kl !== null));
   const grid: RunGrid = {
     field,
     referenceIs: recomputed ? "replayed" : "zero",

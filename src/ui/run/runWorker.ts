@@ -146,7 +146,14 @@ function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings
 }
 
 function runCheck(check: DumpCheck): RunCheck {
-  const diagnosis = check.diagnosis?.best ? check.diagnosis.sentence : check.firstDeparture;
+  const cancelled = check.replay.ok && check.replay.samples.find((x) => x.advantages.cause?.includes("cancelled"));
+  const diagnosis = check.diagnosis?.best
+    ? check.diagnosis.sentence
+    : cancelled
+      ? cancelled.advantages.cause
+      : check.firstDepartingStage
+        ? `no known bug reproduces the stored numbers (docs/dumps.md lists those tried); the dump first departs at the ${check.firstDepartingStage} stage, above.`
+        : null;
   return {
     passed: check.passed,
     stages: check.stages,
