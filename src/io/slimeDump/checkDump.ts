@@ -1,13 +1,7 @@
-import {
-  type Diagnosis,
-  diagnose,
-  type InferredSettings,
-  type ReplayResult,
-  type RewardStageVerdict,
-  type SlimeSettings,
-} from "../../core";
+import type { Diagnosis, InferredSettings, ReplayResult, RewardStageVerdict, SlimeSettings } from "../../core";
+import { diagnoseDump } from "./diagnoseDump";
 import type { UnderstoodDump } from "./dumpTypes";
-import { inferDumpSettings, judgeDumpRewards, replayDump, replaySamples } from "./replayDump";
+import { inferDumpSettings, judgeDumpRewards, replayDump } from "./replayDump";
 
 /** The stages of slime's pipeline a train dump records, in the order slime runs them. */
 export type DumpStage = "rewards" | "kl" | "returns" | "advantages";
@@ -72,15 +66,7 @@ export function checkDump(
   const departing = stages.find((s) => s.status === "fail");
   const passed = replay.ok && replay.passed && !(rewards.checked && !rewards.passed);
   let diagnosis: Diagnosis | null = null;
-  if (replay.ok && !passed) {
-    const stored = dump.samples.map((s) => ({
-      rewards: s.reward,
-      kl: s.kl,
-      advantages: s.advantages as Float64Array,
-      returns: s.returns as Float64Array,
-    }));
-    diagnosis = diagnose(replaySamples(dump), stored, settings);
-  }
+  if (replay.ok && !passed) diagnosis = diagnoseDump(dump, settings);
   return {
     settings,
     settingsSource,

@@ -1,10 +1,11 @@
 import { type Diagnosis, diagnose, KNOWN_VARIANTS, type KnownVariant, type SlimeSettings } from "../../core";
 import type { UnderstoodDump } from "./dumpTypes";
+import { dumpReplayInputs } from "./replayDump";
 
 /**
  * A train dump's stored fields against the known variants (core's diagnose): which known bug, if
- * any, reproduces where they depart from slime's semantics. Same samples as replayDump, with the
- * raw rewards and the stored rewards for the variants that change rewards.
+ * any, reproduces where they depart from slime's semantics. The replay's own samples (raw rewards
+ * and prompt groups included), with the stored rewards for the variants that change rewards.
  */
 export function diagnoseDump(
   dump: UnderstoodDump,
@@ -12,23 +13,7 @@ export function diagnoseDump(
   variants: KnownVariant[] = KNOWN_VARIANTS,
 ): Diagnosis | null {
   if (dump.kind !== "train") return null;
-  const samples = dump.samples.map((s) => ({
-    reward: s.reward,
-    rawReward: s.rawReward ?? undefined,
-    lossMask: s.lossMask,
-    totalLength: s.totalLength ?? undefined,
-    dataParallelRank: s.dataParallelRank ?? undefined,
-    logProbs: s.logProbs,
-    refLogProbs: s.refLogProbs,
-    rolloutLogProbs: s.rolloutLogProbs,
-    kl: s.kl,
-    values: s.values,
-  }));
-  const stored = dump.samples.map((s) => ({
-    rewards: s.reward,
-    advantages: s.advantages as Float64Array,
-    returns: s.returns as Float64Array,
-    kl: s.kl,
-  }));
-  return diagnose(samples, stored, settings, variants);
+  const { samples, stored } = dumpReplayInputs(dump);
+  const fields = stored.map((s, i) => ({ ...s, rewards: dump.samples[i].reward }));
+  return diagnose(samples, fields, settings, variants);
 }
