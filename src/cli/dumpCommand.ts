@@ -2,6 +2,7 @@ import type { FieldVerdict, SampleReplay, SlimeSettings } from "../core";
 import { caseFileText } from "../io/caseFileText";
 import { printable } from "../io/printable";
 import {
+  bitsSentence,
   checkDump,
   type DumpCheck,
   exportDumpCase,
@@ -162,6 +163,7 @@ function textReport(
     if (!s.passed) out.push(`    ${failureLine(s)}`);
   });
   out.push("");
+  if (check.bits) out.push(`bits: ${bitsSentence(check.bits)}`);
   if (check.diagnosis?.best) out.push(`diagnosis: ${printable(check.diagnosis.sentence)}`);
   else if (check.firstDeparture) out.push(`first departure: ${printable(check.firstDeparture)}`);
   if (check.advice) out.push(`settings: ${printable(check.advice)}`);
@@ -298,6 +300,7 @@ function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: SampleRepla
         }
       : null,
     advice: check.advice,
+    bits: check.bits,
     notes: dump.notes,
     samples: samples.map((s, i) => {
       const d = dump.samples[i];

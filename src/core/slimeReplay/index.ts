@@ -1,6 +1,7 @@
 export * from "./cleanDecimal";
 export * from "./diagnose";
 export * from "./estimatorFits";
+export * from "./exactReplay";
 export * from "./groupNormalisation";
 export * from "./inferKl";
 export * from "./inferredSettings";

@@ -102,7 +102,7 @@ export function replayBounds(
 }
 
 /** Sample indices grouped by data-parallel rank, in the dump's order (one group when ranks are not known). */
-function byDataParallelRank(samples: ReplaySample[]): number[][] {
+export function byDataParallelRank(samples: ReplaySample[]): number[][] {
   const groups = new Map<number, number[]>();
   samples.forEach((s, i) => {
     const rank = s.dataParallelRank ?? 0;

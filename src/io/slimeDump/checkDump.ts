@@ -1,7 +1,15 @@
-import type { Diagnosis, InferredSettings, ReplayResult, RewardStageVerdict, SlimeSettings } from "../../core";
+import {
+  type BitComparison,
+  compareWithSlimeCpu,
+  type Diagnosis,
+  type InferredSettings,
+  type ReplayResult,
+  type RewardStageVerdict,
+  type SlimeSettings,
+} from "../../core";
 import { diagnoseDump } from "./diagnoseDump";
 import type { UnderstoodDump } from "./dumpTypes";
-import { inferDumpSettings, judgeDumpRewards, replayDump } from "./replayDump";
+import { dumpReplayInputs, inferDumpSettings, judgeDumpRewards, replayDump } from "./replayDump";
 
 /** The stages of slime's pipeline a train dump records, in the order slime runs them. */
 export type DumpStage = "rewards" | "kl" | "returns" | "advantages";
@@ -33,6 +41,8 @@ export interface DumpCheck {
   diagnosis: Diagnosis | null;
   /** When the settings given fail where the ones read off the dump pass: the difference, in words. */
   advice: string | null;
+  /** The stored returns against slime's float32 CPU arithmetic, bit for bit (null where there is no scan to redo). */
+  bits: BitComparison | null;
   passed: boolean;
 }
 
@@ -78,6 +88,7 @@ export function checkDump(
     firstDepartingStage: departing ? departing.stage : null,
     diagnosis,
     advice: passed ? null : adviceFor(dump, given, settings, inferred),
+    bits: dump.kind === "train" ? bitsOf(dump, settings) : null,
     passed,
   };
 }
@@ -125,6 +136,23 @@ function readRewardProcessing(
 
 function uniq<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
+}
+
+function bitsOf(dump: UnderstoodDump, settings: SlimeSettings): BitComparison | null {
+  const { samples, stored } = dumpReplayInputs(dump);
+  return compareWithSlimeCpu(
+    samples,
+    stored.map((s) => s.returns),
+    settings,
+  );
+}
+
+/** The bit-level comparison in words: what the float32 bound cannot see. */
+export function bitsSentence(bits: BitComparison): string {
+  if (bits.identical === bits.compared)
+    return `the stored returns are bit for bit what slime's float32 code computes on a CPU (${bits.compared} tokens)`;
+  const at = bits.first ? ` (first at sample ${bits.first.sample}, token ${bits.first.token})` : "";
+  return `${bits.compared - bits.identical} of ${bits.compared} stored returns differ from slime's float32 CPU arithmetic, by up to ${bits.maxUlps.toPrecision(3)} ulp${at} (a dump written on a GPU sums in another order, and a setting read off the dump that is not the run's exact value rounds differently; a CPU dump with the run's settings is identical)`;
 }
 
 function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict): StageVerdict[] {

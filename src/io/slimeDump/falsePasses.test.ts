@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { fixtureBytes } from "./dumpFixtures";
-import { dumpSettings, readTensorFile, replayDump, type UnderstoodDump, understandDump } from "./index";
+import {
+  bitsSentence,
+  checkDump,
+  dumpSettings,
+  readTensorFile,
+  replayDump,
+  type UnderstoodDump,
+  understandDump,
+} from "./index";
 
 /** The false passes an outside probe found, each on a real dump written by slime's code. */
 
@@ -64,6 +72,28 @@ describe("whitened advantages are checked as one shared map", () => {
     if (!r.ok) throw new Error(r.error);
     expect(r.samples.every((s) => !s.passed)).toBe(true);
     expect(r.samples[3].advantages.cause).toMatch(/scales by/);
+  });
+});
+
+describe("what the bound cannot see, the bits can", () => {
+  it("a stored return moved by 4 ulps stays within its float32 bound, and the bit-level comparison names it", () => {
+    const RPP = "slime-shared/train_rpp_g099_kl005.pt";
+    const given = { advantageEstimator: "reinforce_plus_plus" as const, gamma: 0.99, klCoef: 0.05 };
+    const clean = checkDump(open(RPP), given);
+    expect(clean.bits).toMatchObject({ compared: 7870, identical: 7870, maxUlps: 0 });
+    const dump = open(RPP);
+    const returns = dump.samples[4].returns as Float64Array;
+    const x = returns[1000];
+    returns[1000] = x + 4 * 2 ** (Math.floor(Math.log2(Math.abs(x))) - 23);
+    const edited = checkDump(dump, given);
+    expect(edited.passed).toBe(true);
+    expect(edited.bits).toMatchObject({
+      compared: 7870,
+      identical: 7869,
+      maxUlps: 4,
+      first: { sample: 4, token: 1000 },
+    });
+    expect(bitsSentence(edited.bits as NonNullable<typeof edited.bits>)).toMatch(/^1 of 7870 stored returns differ/);
   });
 });
 

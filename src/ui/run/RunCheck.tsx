@@ -21,6 +21,11 @@ export function RunCheck({ check, onUseInferred }: { check: Check; onUseInferred
           </li>
         ))}
       </ol>
+      {check.bits ? (
+        <p className="muted small" data-testid="run-bits">
+          Bit for bit: {check.bits}.
+        </p>
+      ) : null}
       {check.diagnosis ? (
         <p className="run-diagnosis" data-testid="run-diagnosis">
           <strong>What is wrong:</strong> {check.diagnosis}

@@ -7,6 +7,7 @@ import * as Comlink from "comlink";
 import { type InferredSettings, type ReplayResult, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { encodeState } from "../../io/shareLink";
 import {
+  bitsSentence,
   checkDump,
   type DumpCheck,
   dumpSettings,
@@ -64,6 +65,8 @@ export interface RunCheck {
   estimates: InferredSettings["estimates"];
   /** Why a setting could not be read off the dump. */
   notIdentifiable: string[];
+  /** The stored returns against slime's float32 CPU arithmetic, bit for bit, in words (null: no scan to redo). */
+  bits: string | null;
 }
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
@@ -161,6 +164,7 @@ function runCheck(check: DumpCheck): RunCheck {
     advice: check.advice,
     estimates: check.inferred.estimates,
     notIdentifiable: Object.values(check.inferred.notIdentifiable).filter((why): why is string => Boolean(why)),
+    bits: check.bits ? bitsSentence(check.bits) : null,
   };
 }
 
