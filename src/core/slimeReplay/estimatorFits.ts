@@ -1,7 +1,8 @@
 import { lastUnmasked } from "../conventions/tokenRewards";
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { magnitudeScan } from "../outputBounds";
-import { EquationSet, type LeastSquaresFit, solveLeastSquares } from "./leastSquares";
+import { EquationSet, type LeastSquaresFit } from "./leastSquares";
+import { equationTag, type KeptFit, type RobustFit, robustFit, solveKept } from "./robustFit";
 
 /**
  * One sample's stored numbers as the fits read them: the reward as slime used it (float32), the
@@ -26,16 +27,21 @@ const eta = 256 * SUBNORMAL_STEP.float32;
  * sums), not of |G_t|, which can be small after a cancellation. The first pass takes the largest
  * values (discounts 1, β 1), the next two the estimates of the pass before.
  */
-function reweighted(build: (guess: number[]) => EquationSet, first: number[], discounts: boolean[]): LeastSquaresFit {
-  let fit = solveLeastSquares(build(first));
+function reweighted(
+  build: (guess: number[]) => EquationSet,
+  first: number[],
+  discounts: boolean[],
+  excluded: ReadonlySet<number>,
+): KeptFit {
+  let kept = solveKept(build(first), excluded);
   for (let pass = 0; pass < 2; pass++) {
-    const guess = fit.theta.map((x, k) => {
+    const guess = kept.fit.theta.map((x, k) => {
       if (!Number.isFinite(x)) return first[k];
       return discounts[k] ? Math.min(1, Math.abs(x)) : Math.abs(x);
     });
-    fit = solveLeastSquares(build(guess));
+    kept = solveKept(build(guess), excluded);
   }
-  return fit;
+  return kept;
 }
 
 /** |x| with a non-finite value counted as 0 (its own equations are left out). */
@@ -49,11 +55,11 @@ function magnitude(x: number): number {
  * and of the scan's partial sums (reweighted). A token whose terms are all exactly zero (after the
  * last trainable token) says nothing and is left out.
  */
-export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): LeastSquaresFit {
+export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): RobustFit {
   const build = ([fitGamma, beta]: number[]) => {
     const gamma = fixedGamma ?? fitGamma;
     const set = new EquationSet(2);
-    for (const s of samples) {
+    for (const [i, s] of samples.entries()) {
       const last = lastUnmasked(s.mask);
       if (last < 0) continue;
       const L = s.returns.length;
@@ -70,25 +76,26 @@ export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): Least
         if (g === 0 && next === 0 && reward === 0 && penalty === 0) continue;
         const nextPartial = t + 1 < L ? partial[t + 1] : 0;
         const scale = partial[t] + gamma * nextPartial + Math.abs(g) + Math.abs(next) + Math.abs(reward);
-        if (fixedGamma === undefined) set.add(g - reward, [next, penalty], u * scale + eta);
-        else set.add(g - reward - fixedGamma * next, [0, penalty], u * scale + eta);
+        const tag = equationTag(i, t);
+        if (fixedGamma === undefined) set.add(g - reward, [next, penalty], u * scale + eta, tag);
+        else set.add(g - reward - fixedGamma * next, [0, penalty], u * scale + eta, tag);
       }
     }
     return set;
   };
-  return reweighted(build, [1, 1], [true, false]);
+  return robustFit((excluded) => reweighted(build, [1, 1], [true, false], excluded));
 }
 
 /** REINFORCE++-baseline `A_t = R − β·kl_t` (KL not masked): θ = [β]. */
-export function baselineFit(samples: FitSample[]): LeastSquaresFit {
+export function baselineFit(samples: FitSample[]): RobustFit {
   const set = new EquationSet(1);
-  for (const s of samples) {
+  for (const [i, s] of samples.entries()) {
     for (let t = 0; t < s.returns.length; t++) {
       const a = s.returns[t];
-      set.add(a - s.reward, [-s.kl[t]], u * (Math.abs(a) + Math.abs(s.reward)) + eta);
+      set.add(a - s.reward, [-s.kl[t]], u * (Math.abs(a) + Math.abs(s.reward)) + eta, equationTag(i, t));
     }
   }
-  return solveLeastSquares(set);
+  return robustFit((excluded) => solveKept(set, excluded));
 }
 
 /**
@@ -101,7 +108,7 @@ export function ppoFit(
   samples: FitSample[],
   rewardAt: number[],
   fixed: { gamma?: number; mu?: number } = {},
-): LeastSquaresFit {
+): RobustFit {
   const build = ([beta, fitGamma, fitMu]: number[]) => {
     const gamma = fixed.gamma ?? fitGamma;
     const mu = fixed.mu ?? fitMu;
@@ -136,12 +143,12 @@ export function ppoFit(
         // A held setting's term moves to the known side and its column is zero.
         const known = (fixed.gamma ?? 0) * nextV + (fixed.mu ?? 0) * nextA;
         const columns = [-s.kl[t], fixed.gamma === undefined ? nextV : 0, fixed.mu === undefined ? nextA : 0];
-        set.add(ret - reward - known, columns, u * scale + eta);
+        set.add(ret - reward - known, columns, u * scale + eta, equationTag(i, t));
       }
     });
     return set;
   };
-  return reweighted(build, [1, 1, 1], [false, true, true]);
+  return robustFit((excluded) => reweighted(build, [1, 1, 1], [false, true, true], excluded));
 }
 
 /**

@@ -9,6 +9,8 @@ export interface KlRead {
   zero: boolean;
   /** kl_coef = 0 is decided by the zeros themselves (slime makes zeros only when kl_coef is 0). */
   coefIsZero: boolean;
+  /** The stored KL is nonzero, log-probs are there to recompute it, and no formula reproduces it (klByFit then reads it from the returns). */
+  unexplained: boolean;
   notIdentifiable: Partial<Record<keyof SlimeSettings, string>>;
   notes: string[];
 }
@@ -18,7 +20,14 @@ export interface KlRead {
  * reference's); otherwise the formula and the log-probs that reproduce the stored KL (klSourceOf).
  */
 export function readKl(samples: KlInputs[]): KlRead {
-  const out: KlRead = { settings: {}, zero: true, coefIsZero: false, notIdentifiable: {}, notes: [] };
+  const out: KlRead = {
+    settings: {},
+    zero: true,
+    coefIsZero: false,
+    unexplained: false,
+    notIdentifiable: {},
+    notes: [],
+  };
   let stored = false;
   for (const s of samples) {
     if (!s.kl) continue;
@@ -61,6 +70,7 @@ export function readKl(samples: KlInputs[]): KlRead {
       : "no log_probs and ref_log_probs to recompute the KL from";
     out.notIdentifiable.klLossType = `kl_loss_type: ${reason}`;
     out.notIdentifiable.useRolloutLogprobs = `use_rollout_logprobs: ${reason}`;
+    out.unexplained = canCompare;
     return out;
   }
   out.settings.klLossType = source.type;

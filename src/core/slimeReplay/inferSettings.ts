@@ -9,13 +9,16 @@ import {
   reducedChiSquare,
   reinforcePPFit,
 } from "./estimatorFits";
-import { readKl } from "./inferKl";
+import { type KlRead, readKl } from "./inferKl";
 import type { InferredSettings, Pending } from "./inferredSettings";
+import { klByFit } from "./klByFit";
 import type { LeastSquaresFit } from "./leastSquares";
 import { readNormalization } from "./normalizationFit";
-import { inferPpoPlacement } from "./ppoPlacementFit";
+import { CP_CANDIDATES, inferPpoPlacement } from "./ppoPlacementFit";
 import type { DumpOutputs } from "./replayDump";
 import { ppoRewardIndices } from "./replayReference";
+import { rewardsSayGrpo } from "./rewardsSayGrpo";
+import { type RobustFit, tagSample } from "./robustFit";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
 import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
 
@@ -28,9 +31,14 @@ const FIT_LIMIT = 1e4;
  * (estimatorFits), not a grid search:
  * - values present → ppo, fitting (β, γ, μ) and the context-parallel size that places the reward;
  * - returns equal to the reward on every token → grpo (gspo and cispo compute the same);
- * - otherwise REINFORCE++ (γ, β) or REINFORCE++-baseline (β), whichever fits float32 rounding;
+ * - otherwise REINFORCE++ (γ, β) or REINFORCE++-baseline (β), whichever fits float32 rounding
+ *   (the baseline's R − β·kl with grpo's std-normalised rewards: grpo with the KL applied);
  * - normalisation from whether the advantages are the raw ones or their whitening;
- * - kl_coef 0, the KL formula and its log-probs from the stored KL (readKl);
+ * - kl_coef 0, the KL formula and its log-probs from the stored KL (readKl), or, when no formula
+ *   reproduces it, from the returns (klByFit).
+ * Every fit is robust to a minority of departing equations (robustFit): a known bug breaks the
+ * recursion at a few tokens, and the settings read from the rest are the run's, so the diagnosis
+ * can name the bug; what was set aside is in the notes.
  * - n_samples_per_prompt from the samples' prompt groups.
  * Then the settings are replayed (replaySlime) and the verdict noted. Never throws.
  */
@@ -57,6 +65,7 @@ export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): I
   Object.assign(settings, kl.settings);
   Object.assign(why, kl.notIdentifiable);
   result.notes.push(...kl.notes);
+  if (kl.unexplained) readKlFromReturns(fits, samples, result, kl);
   if (kl.coefIsZero) result.estimates.klCoef = { value: 0, uncertainty: 0 };
 
   const used = fits.map((f) => f.fit);
@@ -64,6 +73,7 @@ export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): I
   const estimator = readEstimator(used, fits, samples, result, kl.zero, pending);
   settings.advantageEstimator = estimator;
   if (estimator !== "ppo") {
+    result.contextParallelSizes = [...CP_CANDIDATES];
     why.contextParallelSize = `contextParallelSize: only ppo's reward placement depends on it (${estimator} gives the same numbers under any)`;
   }
 
@@ -80,6 +90,7 @@ export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): I
     const flips = pending.alternatives.map((a) => ({ ...a, settings: { ...a.settings, normalizeAdvantages: true } }));
     pending.alternatives.push({ settings: { normalizeAdvantages: true }, note: "with normalize_advantages" }, ...flips);
   } else settings.normalizeAdvantages = normalization.normalized;
+  if (normalization.normalized && normalization.note) result.notes.push(normalization.note);
 
   roundAndCheck(samples, stored, result, kl.zero, pending);
   return result;
@@ -147,11 +158,13 @@ function readEstimator(
       `no estimator reproduces the stored returns to float32 rounding (χ²/ν ${formatChi(rppChi)} as reinforce_plus_plus, ${formatChi(baselineChi)} as reinforce_plus_plus_baseline)`,
     );
   }
-  if (Math.max(rppChi, baselineChi) <= FIT_LIMIT) {
-    why.advantageEstimator = `advantage_estimator: reinforce_plus_plus and reinforce_plus_plus_baseline both reproduce the returns to float32 rounding; kept the one the replay passes, ${baselineChi <= rppChi ? "reinforce_plus_plus_baseline" : "reinforce_plus_plus"} first`;
+  const baselineFirst = isBetter(baseline, rpp);
+  const whole = rpp.leftOut.length === 0 && baseline.leftOut.length === 0;
+  if (whole && Math.max(rppChi, baselineChi) <= FIT_LIMIT) {
+    why.advantageEstimator = `advantage_estimator: reinforce_plus_plus and reinforce_plus_plus_baseline both reproduce the returns to float32 rounding; kept the one the replay passes, ${baselineFirst ? "reinforce_plus_plus_baseline" : "reinforce_plus_plus"} first`;
     // The other reading, for the replay to try.
     const other = new InferredSettingsScratch();
-    if (baselineChi <= rppChi) {
+    if (baselineFirst) {
       if (rpp.solved[0]) other.estimate("gamma", estimateOf(rpp, 0));
       if (!klZero && rpp.solved[1]) other.estimate("klCoef", estimateOf(rpp, 1));
       pending.alternatives.push(other.alternative("reinforce_plus_plus"));
@@ -162,14 +175,25 @@ function readEstimator(
     }
   }
   const oneToken = used.every((f) => f.returns.length <= 1 || lastUnmasked(f.mask) <= 0);
-  if (baselineChi <= rppChi) {
+  if (baselineFirst) {
+    noteLeftOut(baseline, fits, result, "R − β·kl");
+    // The baseline's returns R − β·kl with each group's rewards std-normalised: grpo's reward stage
+    // with the KL penalty grpo does not apply (a bug for the diagnosis to name), not the baseline.
+    const grpo = klZero ? null : rewardsSayGrpo(samples);
+    if (grpo) {
+      result.notes.push(grpo);
+      why.gamma = "γ: grpo does not discount";
+      setKlCoef(baseline, 0, result, klZero, "the KL is zero everywhere", pending);
+      return "grpo";
+    }
     why.gamma = oneToken
       ? "γ: every sample has one token, so nothing is discounted (and reinforce_plus_plus_baseline does not discount)"
       : "γ: reinforce_plus_plus_baseline does not discount";
-    setKlCoef(baseline, 0, result, klZero, "the KL is zero everywhere");
+    setKlCoef(baseline, 0, result, klZero, "the KL is zero everywhere", pending);
     return "reinforce_plus_plus_baseline";
   }
-  let fit = rpp;
+  noteLeftOut(rpp, fits, result, "REINFORCE++'s reward-to-go");
+  let fit: RobustFit = rpp;
   if (rpp.solved[0]) result.estimates.gamma = estimateOf(rpp, 0);
   else if (rpp.entangled[0]) {
     // Only a combination is known: γ at slime's default, kl_coef the one that goes with it.
@@ -180,7 +204,7 @@ function readEstimator(
       ? "γ: no trainable token has a later return to discount (every sample has one token)"
       : "γ: the returns do not determine it (no token is followed by a nonzero return)";
   }
-  setKlCoef(fit, 1, result, klZero, "the KL is zero on every mask-1 token");
+  setKlCoef(fit, 1, result, klZero, "the KL is zero on every mask-1 token", pending);
   return "reinforce_plus_plus";
 }
 
@@ -198,12 +222,14 @@ function readPpo(
     (rewardAt) => ppoFit(used, rewardAt),
   );
   result.settings.contextParallelSize = placement.cpSize;
+  result.contextParallelSizes = placement.tied;
   if (placement.untried.length > 0) {
     why.contextParallelSize = `contextParallelSize: the samples carry no total length to lay out ${placement.untried.join(", ")} with; kept ${placement.cpSize}`;
   } else if (placement.tied.length > 1) {
     why.contextParallelSize = `contextParallelSize: ${placement.tied.join(", ")} place every reward alike on this dump; kept ${placement.cpSize}`;
   }
   let fit = placement.fit;
+  noteLeftOut(fit, fits, result, "ppo's GAE");
   if (fitQuality(fit) > FIT_LIMIT) {
     result.notes.push(
       `ppo's equations do not reproduce the stored returns to float32 rounding (χ²/ν ${formatChi(fitQuality(fit))})`,
@@ -246,7 +272,7 @@ function readPpo(
       result.notes.push(`γλ = ${mu.value} ± ${mu.uncertainty}: replayed with ${how} and λ = γλ / γ`);
     }
   }
-  setKlCoef(first, 0, result, false, "the KL is zero everywhere");
+  setKlCoef(first, 0, result, false, "the KL is zero everywhere", pending);
   // With γ or γλ held, β is the one that goes with them.
   if (result.estimates.klCoef || first.entangled[0]) {
     if (fit !== first && fit.solved[0]) pending.values.klCoef = estimateOf(fit, 0);
@@ -270,11 +296,79 @@ function setKlCoef(
   result: InferredSettings,
   klZero: boolean,
   unusedReason: string,
+  pending: Pending,
 ): void {
   if (result.estimates.klCoef || result.notIdentifiable.klCoef) return;
-  if (!klZero && fit.solved[k]) result.estimates.klCoef = estimateOf(fit, k);
+  const e = !klZero && fit.solved[k] ? estimateOf(fit, k) : null;
+  // An interval that reaches 0 does not even give β's sign: the KL penalty is lost in the rounding
+  // of much larger rewards. The value still goes to the replay (it is the one that goes with γ).
+  if (e && !(e.uncertainty < Math.abs(e.value))) {
+    result.notIdentifiable.klCoef = `kl_coef: the returns give only ${e.value.toPrecision(3)} ± ${e.uncertainty.toPrecision(2)} (the KL penalty is within the float32 rounding of the rewards)`;
+    pending.values.klCoef = e;
+  } else if (e) result.estimates.klCoef = e;
   else if (!klZero && fit.entangled[k]) result.notIdentifiable.klCoef = ENTANGLED.klCoef;
   else result.notIdentifiable.klCoef = `kl_coef: ${unusedReason}`;
+}
+
+/**
+ * A reading that reproduces the kept equations to float32 rounding beats one that does not; among
+ * those that do, the one setting fewer equations aside explains more of the dump; then the smaller χ²/ν.
+ */
+function isBetter(a: RobustFit, b: RobustFit): boolean {
+  const fitsA = fitQuality(a) <= FIT_LIMIT;
+  const fitsB = fitQuality(b) <= FIT_LIMIT;
+  if (fitsA !== fitsB) return fitsA;
+  if (fitsA && a.leftOut.length !== b.leftOut.length) return a.leftOut.length < b.leftOut.length;
+  return fitQuality(a) <= fitQuality(b);
+}
+
+/** Which equations the robust fit set aside, in words: where the dump departs from the recursion. */
+function noteLeftOut(fit: RobustFit, fits: UsableSample[], result: InferredSettings, what: string): void {
+  if (fit.leftOut.length === 0) return;
+  const samples = [...new Set(fit.leftOut.map((tag) => fits[tagSample(tag)].index))];
+  const shown = samples.slice(0, 8).join(", ") + (samples.length > 8 ? ", …" : "");
+  const total = fit.equations + fit.leftOut.length;
+  result.notes.push(
+    `${fit.leftOut.length} of ${total} equations left out (in sample${samples.length === 1 ? "" : "s"} ${shown}): they do not follow ${what}; the settings are read from the rest (see the diagnosis)`,
+  );
+}
+
+/**
+ * The KL formula and log-probs read off the returns when no formula reproduces the stored kl
+ * (klByFit): the fits then use that KL in place of the stored one.
+ */
+function readKlFromReturns(fits: UsableSample[], samples: ReplaySample[], result: InferredSettings, kl: KlRead): void {
+  const used = fits.map((f) => f.fit);
+  const inputs = fits.map((f) => samples[f.index]);
+  const isPpo = used.every((f) => f.values);
+  const fitWith = (withKl: FitSample[]): RobustFit => {
+    if (isPpo) return inferPpoPlacement(inputs, (rewardAt) => ppoFit(withKl, rewardAt)).fit;
+    const rpp = reinforcePPFit(withKl);
+    const baseline = baselineFit(withKl);
+    return isBetter(baseline, rpp) ? baseline : rpp;
+  };
+  const found = klByFit(inputs, used, fitWith, fitQuality, FIT_LIMIT);
+  if (!found) return;
+  fits.forEach((f, i) => {
+    f.fit = found.used[i];
+  });
+  const why = result.notIdentifiable;
+  delete why.klLossType;
+  delete why.useRolloutLogprobs;
+  kl.zero = false;
+  result.settings.klLossType = found.type;
+  result.settings.useRolloutLogprobs = found.rollout;
+  const source = found.rollout ? "rollout_log_probs" : "log_probs";
+  result.notes.push(
+    `no KL formula reproduces the stored kl, but the returns fit with ${found.type} on ${source} (χ²/ν ${formatChi(fitQuality(found.fit))}): the stored kl is not the KL the run penalised (see the diagnosis)`,
+  );
+  const types = found.alike.filter((a) => a.rollout === found.rollout).map((a) => a.type);
+  if (types.length > 0) {
+    why.klLossType = `kl_loss_type: ${[found.type, ...types].join(" and ")} fit the returns alike; kept ${found.type}`;
+  }
+  if (found.alike.some((a) => a.rollout !== found.rollout)) {
+    why.useRolloutLogprobs = "use_rollout_logprobs: rollout_log_probs and log_probs fit the returns alike";
+  }
 }
 
 function fitQuality(fit: LeastSquaresFit): number {

@@ -16,6 +16,12 @@ export interface InferredSettings {
   /** Why a setting could not be read off the dump (its value in `settings` is then slime's default or a tie's first). */
   notIdentifiable: Partial<Record<keyof SlimeSettings, string>>;
   notes: string[];
+  /**
+   * The context-parallel sizes the dump's numbers cannot tell apart (ppo's whose reward placements
+   * fit alike; every size for the estimators that place nothing): a bug that depends on the size
+   * (each CP rank whitening its own slice) is looked for under each. Absent when not read.
+   */
+  contextParallelSizes?: number[];
 }
 
 /**

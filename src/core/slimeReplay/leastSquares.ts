@@ -26,6 +26,10 @@ export interface LeastSquaresFit {
    * worst direction (errors that do not average out: NaN for a left-out column).
    */
   worstCase: number[];
+  /** residual_e / σ_e for each equation, in the set's order (what robustFit reads to set equations aside). */
+  ratios: Float64Array;
+  /** Each equation's tag, in the same order (EquationSet.add). */
+  tags: number[];
 }
 
 /** Collects equations one at a time: y, the coefficients of the unknowns, and the equation's noise scale. */
@@ -33,16 +37,35 @@ export class EquationSet {
   readonly columns: number[][];
   readonly y: number[] = [];
   readonly sigma: number[] = [];
+  /** Who each equation is (sample and token, as the caller numbers them), so a refit can leave some out. */
+  readonly tags: number[] = [];
   constructor(readonly unknowns: number) {
     this.columns = Array.from({ length: unknowns }, () => []);
   }
-  /** Skipped when any term is not finite or σ is not positive (an equation with no information). */
-  add(y: number, coefficients: number[], sigma: number): void {
+  /**
+   * Skipped when any term is not finite or σ is not positive (an equation with no information).
+   * `tag` names the equation across rebuilds (its position when not given).
+   */
+  add(y: number, coefficients: number[], sigma: number, tag = this.y.length): void {
     if (!(sigma > 0) || !Number.isFinite(y) || !Number.isFinite(sigma)) return;
     if (!coefficients.every(Number.isFinite)) return;
     this.y.push(y);
     this.sigma.push(sigma);
+    this.tags.push(tag);
     for (let k = 0; k < coefficients.length; k++) this.columns[k].push(coefficients[k]);
+  }
+  /** The same equations less those whose tag is in `excluded`. */
+  without(excluded: ReadonlySet<number>): EquationSet {
+    if (excluded.size === 0) return this;
+    const out = new EquationSet(this.unknowns);
+    this.y.forEach((y, e) => {
+      if (excluded.has(this.tags[e])) return;
+      out.y.push(y);
+      out.sigma.push(this.sigma[e]);
+      out.tags.push(this.tags[e]);
+      for (let k = 0; k < this.unknowns; k++) out.columns[k].push(this.columns[k][e]);
+    });
+    return out;
   }
   get size(): number {
     return this.y.length;
@@ -161,7 +184,28 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
     equations: n,
     worstRatio,
     worstCase,
+    ratios: residual,
+    tags: set.tags,
   };
+}
+
+/**
+ * residual_e / σ_e of every equation of `set` at θ (a fit's, perhaps of other equations): null
+ * when θ leaves out a column some equation uses (its value is then unknown).
+ */
+export function ratiosAt(set: EquationSet, theta: number[]): Float64Array | null {
+  const out = new Float64Array(set.size);
+  for (let e = 0; e < set.size; e++) {
+    let r = set.y[e];
+    for (let k = 0; k < set.unknowns; k++) {
+      const x = set.columns[k][e];
+      if (x === 0) continue;
+      if (!Number.isFinite(theta[k])) return null;
+      r -= theta[k] * x;
+    }
+    out[e] = r / set.sigma[e];
+  }
+  return out;
 }
 
 function backSolve(R: number[][], b: number[], m: number): number[] {

@@ -1,8 +1,9 @@
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 
 export type NormalizationRead =
-  | { normalized: boolean }
-  /** Both readings, or neither, fit: why. */
+  /** `note` when read as normalised though the stored advantages are not the batch's whitening either. */
+  | { normalized: boolean; note?: string }
+  /** Both readings fit, or nothing could be compared: why. */
   | { normalized: null; reason: string };
 
 const u = UNIT_ROUNDOFF.float32;
@@ -13,7 +14,8 @@ const WHITEN_MATCH = 1e-4;
 /**
  * Whether the stored advantages are the raw ones or slime's `distributed_masked_whiten` of them
  * (mean and Bessel-corrected variance over the mask-1 tokens of the whole batch, every token
- * mapped by `(a − μ)·rsqrt(var + 1e-8)`). `raw` is the raw advantage as read from the stored
+ * mapped by `(a − μ)·rsqrt(var + 1e-8)`); advantages that are neither (a NaN included) were
+ * normalised too, as slime changes them only by whitening. `raw` is the raw advantage as read from the stored
  * numbers and `rawScale` the size of its own float32 error per token (|returns| for REINFORCE++,
  * |returns| + |values| for ppo's returns − values).
  */
@@ -45,8 +47,15 @@ export function readNormalization(
     for (let t = 0; t < row.length; t++) {
       const a = advantages[i][t];
       const r = row[t];
-      if (!Number.isFinite(a) || !Number.isFinite(r)) continue;
+      if (!Number.isFinite(r)) continue;
       compared += 1;
+      // A NaN or infinite advantage where the raw one is finite is not the raw one: only the
+      // whitening (its variance cancelling below 0) makes one.
+      if (!Number.isFinite(a)) {
+        isRaw = false;
+        isWhitened = false;
+        continue;
+      }
       const error = 4 * u * (Math.abs(r) + rawScale[i][t]) + eta;
       if (Math.abs(a - r) > error) isRaw = false;
       const whitened = (r - mean) * rstd;
@@ -63,8 +72,12 @@ export function readNormalization(
       reason: "the raw advantages are already whitened (mean 0, variance 1 over the mask-1 tokens): both read the same",
     };
   }
+  // slime stores the raw advantages themselves (REINFORCE++ and grpo: the returns' own storage;
+  // ppo: returns − values) unless --normalize-advantages whitened them, so advantages that differ
+  // from the raw ones anywhere were normalised, even when they are not the batch's exact whitening
+  // (a whitening that went wrong is what the verdict and the diagnosis then show).
   return {
-    normalized: null,
-    reason: "the stored advantages are neither the raw advantages nor their whitening over the batch",
+    normalized: true,
+    note: "normalize_advantages: the stored advantages differ from the raw ones (slime changes them only by whitening) but are not their whitening over the batch either: see the verdict",
   };
 }

@@ -7,7 +7,7 @@ import {
   type RewardStageVerdict,
   type SlimeSettings,
 } from "../../core";
-import { diagnoseDump } from "./diagnoseDump";
+import { diagnoseOverCpSizes } from "./diagnoseDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { dumpReplayInputs, inferDumpSettings, judgeDumpRewards, replayDump } from "./replayDump";
 
@@ -76,7 +76,10 @@ export function checkDump(
   const departing = stages.find((s) => s.status === "fail");
   const passed = replay.ok && replay.passed && !(rewards.checked && !rewards.passed);
   let diagnosis: Diagnosis | null = null;
-  if (replay.ok && !passed) diagnosis = diagnoseDump(dump, settings);
+  if (replay.ok && !passed) {
+    const sizes = "contextParallelSize" in given ? [] : (inferred.contextParallelSizes ?? []);
+    diagnosis = diagnoseOverCpSizes(dump, settings, sizes);
+  }
   return {
     settings,
     settingsSource,
