@@ -7,7 +7,7 @@ import {
   type RewardStageVerdict,
   type SlimeSettings,
 } from "../../core";
-import { diagnoseOverCpSizes } from "./diagnoseDump";
+import { diagnoseDump, diagnoseOverCpSizes } from "./diagnoseDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { dumpReplayInputs, inferDumpSettings, judgeDumpRewards, replayDump } from "./replayDump";
 
@@ -79,6 +79,7 @@ export function checkDump(
   if (replay.ok && !passed) {
     const sizes = "contextParallelSize" in given ? [] : (inferred.contextParallelSizes ?? []);
     diagnosis = diagnoseOverCpSizes(dump, settings, sizes);
+    if (!diagnosis?.best) diagnosis = diagnoseAsTwin(dump, settings, given, inferred) ?? diagnosis;
   }
   return {
     settings,
@@ -135,6 +136,44 @@ function readRewardProcessing(
     }
   }
   return { settings, decided };
+}
+
+/**
+ * Readings the dump's numbers cannot tell apart: grpo, the baseline and REINFORCE++ store the same
+ * advantages where nothing but their rewards differs (kl_coef 0, γ 1), and a kl_coef whose range
+ * includes 0 may be 0. When the dump departs and no known bug is named under the settings read off
+ * it, the others are tried (an estimator only where it reproduces the advantages and returns too),
+ * and a bug named under one of them is taken, saying so.
+ */
+function diagnoseAsTwin(
+  dump: UnderstoodDump,
+  settings: SlimeSettings,
+  given: Partial<SlimeSettings>,
+  inferred: InferredSettings,
+): Diagnosis | null {
+  const trials: { change: Partial<SlimeSettings>; words: string }[] = [];
+  if (!("advantageEstimator" in given) && settings.advantageEstimator !== "ppo") {
+    for (const advantageEstimator of ["grpo", "reinforce_plus_plus_baseline", "reinforce_plus_plus"] as const) {
+      if (advantageEstimator === settings.advantageEstimator) continue;
+      const words = `read as ${advantageEstimator} (its advantages and returns are the same as ${settings.advantageEstimator}'s on this dump)`;
+      trials.push({ change: { advantageEstimator }, words });
+    }
+  }
+  const beta = inferred.estimates.klCoef;
+  const betaMayBeZero = beta ? Math.abs(beta.value) <= beta.uncertainty : "klCoef" in inferred.notIdentifiable;
+  if (!("klCoef" in given) && settings.klCoef !== 0 && betaMayBeZero) {
+    trials.push({ change: { klCoef: 0 }, words: "with kl_coef 0, which the dump's numbers do not rule out" });
+  }
+  for (const { change, words } of trials) {
+    const trial = { ...settings, ...change };
+    if (change.advantageEstimator) {
+      const replay = replayDump(dump, trial);
+      if (!(replay.ok && replay.passed)) continue;
+    }
+    const diagnosis = diagnoseDump(dump, trial);
+    if (diagnosis?.best) return { ...diagnosis, sentence: `${diagnosis.sentence}, ${words}` };
+  }
+  return null;
 }
 
 function uniq<T>(values: readonly T[]): T[] {
