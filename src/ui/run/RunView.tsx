@@ -167,10 +167,11 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         <h1>Your run</h1>
         <p>
           Open a dump slime wrote (<code>--save-debug-train-data</code>: <code>train_data/&lt;id&gt;.pt</code>, and its{" "}
-          <code>rollout_data/&lt;id&gt;.pt</code> beside it), or a <code>.npz</code> or <code>.safetensors</code>.
-          Scanlab recomputes slime's advantages and returns from the dump's own inputs in float64 and holds every stored
-          value to its float32 bound. The file is read here, by a strict reader that runs nothing in it, and stays in
-          this browser.
+          <code>rollout_data/&lt;id&gt;.pt</code> beside it), or a <code>.npz</code> or <code>.safetensors</code>. No
+          settings needed: Scanlab reads them off the dump's own numbers, recomputes every stage (the rewards' group
+          normalisation, the KL, the returns, the advantages) in float64, holds every stored value to its float32 bound,
+          and names the known bug a dump that departs matches. The file is read here, by a strict reader that runs
+          nothing in it, and stays in this browser.
         </p>
         <label className="run-file">
           Dump file(s){" "}
