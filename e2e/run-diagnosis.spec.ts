@@ -63,3 +63,13 @@ test("slime's own float32 whitening cancelling: every stored advantage NaN fails
   await expect(page.getByTestId("run-summary")).not.toContainText("all 5 within");
   expect(problems).toEqual([]);
 });
+
+test("a kl_coef that rounds to infinity in float32 is refused on the page too: nothing passes", async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=run&kl_coef=1e300");
+  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
+  await expect(page.getByTestId("run-summary")).toContainText("rounds to infinity in float32", { timeout: 60_000 });
+  await expect(page.getByTestId("run-summary")).not.toContainText("within their float32 bounds");
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false");
+  expect(problems).toEqual([]);
+});

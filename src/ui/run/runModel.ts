@@ -169,7 +169,7 @@ export function summaryText(
   if (dump.kind === "rollout") return `${rolloutOnly(fileName, dump)}.`;
   const head = `${fileName} (train dump): ${glance.samples} sample${glance.samples === 1 ? "" : "s"}, ${glance.tokens} response tokens`;
   if (!replay) return `${head}.`;
-  if (!replay.ok) return `${head}; slime would refuse these settings: ${replay.error}`;
+  if (!replay.ok) return `${head}; not replayed, nothing is passed: ${replay.error}`;
   const within = rows.filter((row) => row.verdict?.passed).length;
   const over = glance.samples - within;
   const nonFinite = rows.filter((row) => row.verdict?.nonFinite).length;
