@@ -70,7 +70,22 @@ export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): I
 
   const used = fits.map((f) => f.fit);
   const pending: Pending = { alternatives: [], values: {} };
-  const estimator = readEstimator(used, fits, samples, result, kl.zero, pending);
+  // The scalars are a handful of unknowns: a spread of samples holding 2^17 tokens fixes them to
+  // float32's resolution, and the trimmed fits' rounds cost time in proportion to the equations.
+  const fitted = spreadOfSamples(fits, FIT_TOKENS);
+  if (fitted.length < fits.length) {
+    result.notes.push(
+      `γ, λ and kl_coef were fitted on ${fitted.length} of ${fits.length} samples, spread over the batch (${FIT_TOKENS} tokens at most); every sample is replayed`,
+    );
+  }
+  const estimator = readEstimator(
+    fitted.map((f) => f.fit),
+    fitted,
+    samples,
+    result,
+    kl.zero,
+    pending,
+  );
   settings.advantageEstimator = estimator;
   if (estimator !== "ppo") {
     result.contextParallelSizes = [...CP_CANDIDATES];
@@ -103,6 +118,23 @@ interface UsableSample {
 }
 
 /** The samples whose stored fields have the response's length, as the fits read them. */
+/** Tokens the least-squares fits read at most. */
+const FIT_TOKENS = 1 << 17;
+
+/** Samples evenly spread over the batch, in order, until they hold `limit` tokens (all when they fit). */
+function spreadOfSamples(fits: UsableSample[], limit: number): UsableSample[] {
+  const total = fits.reduce((n, f) => n + f.fit.returns.length, 0);
+  if (total <= limit) return fits;
+  const step = total / limit;
+  const out: UsableSample[] = [];
+  let tokens = 0;
+  for (let k = 0; k < fits.length && tokens < limit; k += Math.max(1, Math.floor(step))) {
+    out.push(fits[k]);
+    tokens += fits[k].fit.returns.length;
+  }
+  return out;
+}
+
 function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: string[]): UsableSample[] {
   const out: UsableSample[] = [];
   samples.forEach((s, index) => {
