@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { bytesSource } from "../io/tensorFiles/byteSource";
 import { type CliIO, main } from "./main";
 
 /** Test helpers: the command in-process against in-memory files, and the real binary as a child process. */
@@ -28,6 +29,10 @@ export async function scanlab(
       throw new Error(`ENOENT: no such file or directory, open '${path}'`);
     },
     readStdin: async () => bytesOf(stdin),
+    openFile: (path, name) => {
+      if (!(path in files)) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      return { ...bytesSource(bytesOf(files[path]), name), close: () => {} };
+    },
     // Written files land in `files`, where the test can read them back.
     writeFile: async (path, text) => {
       files[path] = text;

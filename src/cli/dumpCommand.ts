@@ -6,21 +6,21 @@ import {
   checkDump,
   type DumpCheck,
   exportDumpCase,
+  openDump as openDumpSource,
   pairDumps,
-  readTensorFile,
   searchSettings,
   type UnderstoodDump,
-  understandDump,
 } from "../io/slimeDump";
 import { notATrainDump } from "../io/slimeDump/nothingToReplay";
+import { type ByteSource, bytesSource } from "../io/tensorFiles/byteSource";
 import { alignColumns } from "./columns";
 import type { DumpArgs } from "./dumpArgs";
 
 /** What the dump command needs from the outside: reading the files, writing the case file and the report. */
 export interface DumpIO {
   stdout(text: string): void;
-  readFile(path: string): Promise<Uint8Array>;
   readStdin(): Promise<Uint8Array>;
+  openFile(path: string, name: string): ByteSource & { close(): void };
   writeFile(path: string, text: string): Promise<void>;
   /** JSON text with Infinity and NaN written as strings (JSON has neither). */
   json(value: unknown): string;
@@ -79,18 +79,20 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
 }
 
 async function openDump(path: string, io: DumpIO): Promise<UnderstoodDump> {
-  let bytes: Uint8Array;
+  const name = path === "-" ? "standard input" : (path.split("/").pop() ?? path);
+  let source: ByteSource & { close?(): void };
   try {
-    bytes = path === "-" ? await io.readStdin() : await io.readFile(path);
+    source = path === "-" ? bytesSource(await io.readStdin(), name) : io.openFile(path, name);
   } catch (error) {
     throw new DumpFileError(`cannot read ${printable(path)}: ${printable((error as Error).message)}`);
   }
-  const name = path === "-" ? "standard input" : (path.split("/").pop() ?? path);
-  const file = readTensorFile(bytes, name);
-  if (!file.ok) throw new DumpFileError(printable(file.error.message));
-  const dump = understandDump(file.value.root, name);
-  if (!dump.ok) throw new DumpFileError(printable(dump.error.message));
-  return { ...dump.value, notes: [...file.notes, ...dump.value.notes] };
+  try {
+    const opened = openDumpSource(source);
+    if (!opened.ok) throw new DumpFileError(printable(opened.error.message));
+    return opened.value.dump;
+  } finally {
+    source.close?.();
+  }
 }
 
 function nothingToReplay(file: string, dump: UnderstoodDump): string {

@@ -15,10 +15,12 @@ import type { ScanAlgorithm } from "../core";
 import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
 import { printable, printableLines } from "../io/printable";
+import type { ByteSource } from "../io/tensorFiles/byteSource";
 import { type CheckArgs, parseCliArgs, UsageError } from "./args";
 import { COMMANDS_USAGE, usageFor, usageOf } from "./commandsUsage";
 import { runCpLayout } from "./cpLayoutReport";
 import { DumpFileError, runDump } from "./dumpCommand";
+import { openFileSource } from "./fileSource";
 import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
 import { formatTable } from "./table";
@@ -30,6 +32,8 @@ export interface CliIO {
   /** The bytes of a file or of standard input; an InputTooLargeError past MAX_CASE_FILE_BYTES. */
   readFile(path: string): Promise<Uint8Array>;
   readStdin(): Promise<Uint8Array>;
+  /** A file opened for positioned reads (scanlab dump): nothing is read until a reader asks. */
+  openFile(path: string, name: string): ByteSource & { close(): void };
   /** Writes a text file (scanlab dump --export-cases). */
   writeFile(path: string, text: string): Promise<void>;
 }
@@ -39,6 +43,7 @@ export const nodeIO: CliIO = {
   stderr: (text) => process.stderr.write(`${text}\n`),
   readFile: (path) => readFileBounded(path, MAX_CASE_FILE_BYTES),
   readStdin: () => readBounded(process.stdin, MAX_CASE_FILE_BYTES),
+  openFile: openFileSource,
   writeFile: async (path, text) => {
     const { writeFile } = await import("node:fs/promises");
     await writeFile(path, text);

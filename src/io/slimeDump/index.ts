@@ -15,6 +15,7 @@ export * from "./checkDump";
 export * from "./diagnoseDump";
 export * from "./dumpCaseExport";
 export * from "./dumpTypes";
+export * from "./openDump";
 export * from "./promptGroupRecovery";
 export * from "./replayDump";
 export * from "./understandDump";

@@ -12,15 +12,15 @@ import {
   type DumpCheck,
   dumpSettings,
   inferDumpSettings,
+  type OpenedDump,
+  openDump,
   pairDumps,
-  readTensorFile,
   type SettingsTrial,
   type StageVerdict,
   searchSettings,
   type UnderstoodDump,
-  understandDump,
 } from "../../io/slimeDump";
-import { isDict, type PyValue } from "../../io/tensorFiles/tensorTypes";
+import { bytesSource } from "../../io/tensorFiles/byteSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
@@ -91,32 +91,9 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
   return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
 }
 
-interface ReadFile {
-  dump: UnderstoodDump;
-  step: number | null;
-}
-
-/**
- * slime's rollout_id: train and rollout dumps store it at their root (format_version 2); a file
- * without it that is still called `train_data/12.pt` says it by its name.
- */
-function stepOf(root: PyValue, fileName: string): number | null {
-  const id = isDict(root) ? root.get("rollout_id") : undefined;
-  if (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) return id;
-  if (typeof id === "bigint" && id >= 0n && id <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(id);
-  const named = /^(\d{1,15})\.(pt|pth)$/.exec(fileName);
-  return named ? Number(named[1]) : null;
-}
-
-function read(file: RunFile): ReadFile | string {
-  const tree = readTensorFile(file.bytes, file.name);
-  if (!tree.ok) return tree.error.message;
-  const understood = understandDump(tree.value.root, file.name);
-  if (!understood.ok) return understood.error.message;
-  return {
-    dump: { ...understood.value, notes: [...tree.notes, ...understood.value.notes] },
-    step: stepOf(tree.value.root, file.name),
-  };
+function read(file: RunFile): OpenedDump | string {
+  const opened1 = openDump(bytesSource(file.bytes, file.name));
+  return opened1.ok ? opened1.value : opened1.error.message;
 }
 
 function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>, readMillis: number): RunReport {
@@ -183,7 +160,7 @@ const api = {
    */
   open(files: RunFile[], given: Partial<SlimeSettings>): OpenAnswer {
     const start = performance.now();
-    const reads: ReadFile[] = [];
+    const reads: OpenedDump[] = [];
     for (const file of files) {
       const read1 = read(file);
       if (typeof read1 === "string") return { ok: false, message: read1 };

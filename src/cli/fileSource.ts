@@ -1,0 +1,27 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { ByteSource } from "../io/tensorFiles/byteSource";
+
+/** A file on disk read by positioned reads: only what the reader asks for is ever in memory. */
+export function openFileSource(path: string, name: string): ByteSource & { close(): void } {
+  const fd = openSync(path, "r");
+  const info = fstatSync(fd);
+  if (info.isDirectory()) {
+    closeSync(fd);
+    throw new Error("it is a directory");
+  }
+  return {
+    name,
+    size: info.size,
+    read(offset, length) {
+      const out = new Uint8Array(Math.max(0, Math.min(length, info.size - offset)));
+      let done = 0;
+      while (done < out.length) {
+        const n = readSync(fd, out, done, out.length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done === out.length ? out : out.subarray(0, done);
+    },
+    close: () => closeSync(fd),
+  };
+}

@@ -1,0 +1,37 @@
+import { failure, type IoResult, success } from "../ioError";
+import type { ByteSource } from "../tensorFiles/byteSource";
+import { readTensorFile } from "../tensorFiles/readTensorFile";
+import { isDict, type PyValue } from "../tensorFiles/tensorTypes";
+import type { UnderstoodDump } from "./dumpTypes";
+import { understandDump } from "./understandDump";
+
+/** A dump file read and understood: what the CLI and the run view open, one file at a time. */
+export interface OpenedDump {
+  dump: UnderstoodDump;
+  /** slime's rollout_id (the root's, else the number in `train_data/12.pt`); null when neither says. */
+  step: number | null;
+}
+
+/** Reads one dump from its source; the notes of reading and understanding are the dump's notes. */
+export function openDump(source: ByteSource): IoResult<OpenedDump> {
+  const tree = readTensorFile(source.read(0, source.size), source.name);
+  if (!tree.ok) return failure(tree.error);
+  const understood = understandDump(tree.value.root, source.name);
+  if (!understood.ok) return failure(understood.error);
+  return success({
+    dump: { ...understood.value, notes: [...tree.notes, ...understood.value.notes] },
+    step: stepOf(tree.value.root, source.name),
+  });
+}
+
+/**
+ * slime's rollout_id: train and rollout dumps store it at their root (format_version 2); a file
+ * without it that is still called `train_data/12.pt` says it by its name.
+ */
+export function stepOf(root: PyValue, fileName: string): number | null {
+  const id = isDict(root) ? root.get("rollout_id") : undefined;
+  if (typeof id === "number" && Number.isSafeInteger(id) && id >= 0) return id;
+  if (typeof id === "bigint" && id >= 0n && id <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(id);
+  const named = /^(\d{1,15})\.(pt|pth)$/.exec(fileName.split("/").pop() ?? fileName);
+  return named ? Number(named[1]) : null;
+}
