@@ -88,9 +88,11 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const onFiles = (list: FileList | null) => {
     const chosen = [...(list ?? [])].slice(0, 2);
     if (chosen.length === 0) return;
-    Promise.all(chosen.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })))
-      .then((files) => open(files, given, chosen))
-      .catch((reason: unknown) => setError(`The file could not be read (${String(reason)})`));
+    open(
+      chosen.map((f) => ({ name: f.name, blob: f })),
+      given,
+      chosen,
+    );
   };
 
   // What the user set wins at once (a control shows its new value while the replay runs); the report fills the rest.

@@ -1,4 +1,3 @@
-import * as Comlink from "comlink";
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
@@ -11,13 +10,9 @@ export class RunClient {
   );
   private readonly latest = new LatestOnly<OpenAnswer>();
 
-  /**
-   * The files' bytes are moved to the worker, not copied (16 MB on the page's thread): the page keeps the
-   * Files the user chose, to keep them in IndexedDB, and needs the bytes no more.
-   */
+  /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
-    const buffers = [...new Set(files.map((f) => f.bytes.buffer as ArrayBuffer))];
-    return this.latest.run(() => this.worker.remote().open(Comlink.transfer(files, buffers), settings));
+    return this.latest.run(() => this.worker.remote().open(files, settings));
   }
 
   replay(settings: Partial<SlimeSettings>): Promise<OpenAnswer> {

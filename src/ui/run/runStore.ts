@@ -36,8 +36,8 @@ export async function loadRunFiles(): Promise<RunFile[] | null> {
     const read: RunFile[] = [];
     for (const f of files) {
       if (typeof f?.name !== "string") return null;
-      if (f.bytes instanceof Uint8Array) read.push({ name: f.name, bytes: f.bytes });
-      else if (f.blob instanceof Blob) read.push({ name: f.name, bytes: new Uint8Array(await f.blob.arrayBuffer()) });
+      if (f.bytes instanceof Uint8Array) read.push({ name: f.name, blob: new Blob([f.bytes]) });
+      else if (f.blob instanceof Blob) read.push({ name: f.name, blob: f.blob });
       else return null;
     }
     return read;

@@ -20,7 +20,7 @@ import {
   searchSettings,
   type UnderstoodDump,
 } from "../../io/slimeDump";
-import { bytesSource } from "../../io/tensorFiles/byteSource";
+import { blobSource } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
@@ -29,7 +29,8 @@ import { sampleToPlayground } from "./runToPlayground";
 
 export interface RunFile {
   name: string;
-  bytes: Uint8Array;
+  /** The chosen File (or the one kept in IndexedDB): read by slices here, never whole. */
+  blob: Blob;
 }
 
 export interface RunReport {
@@ -92,7 +93,7 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
 }
 
 function read(file: RunFile): OpenedDump | string {
-  const opened1 = openDump(bytesSource(file.bytes, file.name));
+  const opened1 = openDump(blobSource(file.blob, file.name));
   return opened1.ok ? opened1.value : opened1.error.message;
 }
 
