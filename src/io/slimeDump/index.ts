@@ -7,6 +7,8 @@
  *   judgeDumpRewards(dump, settings)  → the stored rewards against group normalisation of the raw rewards
  *   searchSettings(dump, base)        → which estimator / normalisation / KL formula reproduce it
  *   inferDumpSettings(dump)           → the settings read off the dump's own numbers, with uncertainties
+ *   mergeRankDumps(files)             → one step of slime's first format (`{id}_{rank}.pt` per rank) as a train dump
+ *   groupRankFiles(paths)             → a folder's per-rank files grouped by step, by name
  * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
  */
 export * from "../tensorFiles/readTensorFile";
@@ -17,5 +19,7 @@ export * from "./dumpCaseExport";
 export * from "./dumpTypes";
 export * from "./openDump";
 export * from "./promptGroupRecovery";
+export * from "./rankDumps";
+export * from "./rankFiles";
 export * from "./replayDump";
 export * from "./understandDump";

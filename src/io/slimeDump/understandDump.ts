@@ -5,6 +5,8 @@ import type { DumpSample, UnderstoodDump } from "./dumpTypes";
 import { FieldReader, kindOf } from "./fieldReaders";
 import { plainLanes } from "./plainLanes";
 import { promptOf, recoverPromptGroups } from "./promptGroupRecovery";
+import { isRankDump } from "./rankFiles";
+import { type MergedRankRoot, mergeRankRoots } from "./rankMerge";
 import { guessSettings } from "./settingsGuess";
 
 /**
@@ -12,6 +14,8 @@ import { guessSettings } from "./settingsGuess";
  * - a train dump (`train_data/{id}.pt`, save_debug_train_data): `{format_version, samples: [dict]}`,
  *   each sample with its response-aligned `[R]` tensors (advantages, returns, kl, loss_masks, …);
  * - a rollout dump (`rollout_data/{id}.pt`): `{rollout_id, samples: [Sample.to_dict()]}`, no tensors;
+ * - a per-rank train dump (`train_data/{id}_{rank}.pt`, slime's first format): `{rollout_id, rank,
+ *   rollout_data}`, read through rankMerge.ts as the one-file step it is, or refused with what to give;
  * - anything else is a plain file a user saved by hand: its lanes are picked by name.
  * A context-parallel run's train dump holds the restored full-length fields and reads the same.
  */
@@ -19,12 +23,13 @@ export function understandDump(root: PyValue, source: string): IoResult<Understo
   try {
     return success(understand(root, source));
   } catch (error) {
-    if (error instanceof TensorFileError) return failure(error);
+    if (error instanceof IoError) return failure(error);
     return failure(new IoError("", `could not be understood (${describeThrown(error)})`, source));
   }
 }
 
 function understand(root: PyValue, source: string): UnderstoodDump {
+  if (isRankDump(root)) return mergedTrainDump(mergeRankRoots([{ source, root }]));
   const samples = isDict(root) ? root.get("samples") : undefined;
   const first = Array.isArray(samples) ? samples[0] : undefined;
   if (isDict(root) && Array.isArray(samples) && (samples.length === 0 || isDict(first))) {
@@ -34,6 +39,14 @@ function understand(root: PyValue, source: string): UnderstoodDump {
     if (isDict(first) && first.has("response_length") && first.has("reward")) return rolloutDump(samples, source);
   }
   return { kind: "plain", samples: [], settingsGuess: {}, lanes: plainLanes(root), notes: [] };
+}
+
+/** A step merged from per-rank files, read as the train dump it makes; its cp_size is known, not guessed. */
+export function mergedTrainDump(merged: MergedRankRoot): UnderstoodDump {
+  const dump = understand(merged.root, merged.label);
+  const settingsGuess =
+    merged.cpSize > 1 ? { ...dump.settingsGuess, contextParallelSize: merged.cpSize } : dump.settingsGuess;
+  return { ...dump, settingsGuess, notes: [...merged.notes, ...dump.notes] };
 }
 
 function trainDump(root: PyDict, samples: PyValue[], source: string): UnderstoodDump {
@@ -147,10 +160,17 @@ function rolloutDump(samples: PyValue[], source: string): UnderstoodDump {
  * A train dump and the rollout dump of the same step, paired by `rollout_position` (the index of
  * each training sample in the rollout's list): each training sample gets its Sample's status,
  * response text and raw reward. Disagreements (another step's file, other lengths) are notes.
+ * A sample without a position (slime's first, per-rank format) is paired by its sample_index
+ * (Sample.index) and takes its position from the rollout dump.
  */
 export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source: string): UnderstoodDump {
   const notes = [...train.notes];
+  const byIndex = new Map(rollout.samples.map((r) => [r.sampleIndex, r]));
+  const indexed = byIndex.size === rollout.samples.length && !byIndex.has(null);
   const samples = train.samples.map((s) => {
+    const same =
+      indexed && s.rolloutPosition === null && s.sampleIndex !== null ? byIndex.get(s.sampleIndex) : undefined;
+    if (same) s = { ...s, rolloutPosition: same.rolloutPosition };
     const pos = s.rolloutPosition;
     const match = pos === null ? undefined : rollout.samples[pos];
     if (!match) {
