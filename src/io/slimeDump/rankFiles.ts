@@ -43,7 +43,11 @@ export function groupRankFiles(paths: readonly string[]): RankFileGroups {
   }
   named.sort((a, b) => a.step - b.step || a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const steps = new Map<number, string[]>();
-  for (const { path, step } of named) steps.set(step, [...(steps.get(step) ?? []), path]);
+  for (const { path, step } of named) {
+    const list = steps.get(step);
+    if (list) list.push(path);
+    else steps.set(step, [path]);
+  }
   return { steps, notRankFiles };
 }
 

@@ -171,7 +171,11 @@ export function mergeRankRoots(files: readonly RankFile[], options: RankMergeOpt
 
 function oneStep(all: RankColumns[]): number {
   const steps = new Map<number, string[]>();
-  for (const c of all) steps.set(c.step, [...(steps.get(c.step) ?? []), c.source]);
+  for (const c of all) {
+    const list = steps.get(c.step);
+    if (list) list.push(c.source);
+    else steps.set(c.step, [c.source]);
+  }
   if (steps.size > 1) {
     const list = [...steps].sort((a, b) => a[0] - b[0]).map(([s, fs]) => `step ${s} (${fs.join(", ")})`);
     throw new IoError(
@@ -235,7 +239,9 @@ function shardsOf(files: RankColumns[]): Shard[] {
   const byKey = new Map<string, RankColumns[]>();
   for (const c of files) {
     const key = shardKey(c);
-    byKey.set(key, [...(byKey.get(key) ?? []), c]);
+    const group = byKey.get(key);
+    if (group) group.push(c);
+    else byKey.set(key, [c]);
   }
   const shards: Shard[] = [];
   const owner = new Map<number, string>();
@@ -320,8 +326,8 @@ function localFieldsOf(members: Member[]): CpLocalField[] {
       (m.columns.fields.get(key) as FloatData[]).forEach((x, i) => {
         if (x.length !== profile[i].length) {
           throw new IoError(
-            "",
-            `field rollout_data.${key}[${i}] holds ${x.length} tokens and rollout_data.${lead}[${i}] ${profile[i].length}: one rank's slices of a sample have one length`,
+            `field rollout_data.${key}[${i}]`,
+            `holds ${x.length} tokens and rollout_data.${lead}[${i}] ${profile[i].length}: one rank's slices of a sample have one length`,
             m.columns.source,
           );
         }
