@@ -1,3 +1,4 @@
+import { bytesSource } from "../tensorFiles/byteSource";
 import { readTensorFile } from "../tensorFiles/readTensorFile";
 import { isDict, isTensor } from "../tensorFiles/tensorTypes";
 import { readZip } from "../tensorFiles/zipArchive";
@@ -46,7 +47,7 @@ export function tamperDump(
     throw new Error(`samples[${k}].${field}: no float32 tensor`);
   const where = /^storage '(.+)', offset (\d+)$/.exec(tensor.origin);
   if (!where) throw new Error(`samples[${k}].${field}: origin ${tensor.origin} names no storage`);
-  const archive = readZip(bytes, "dump.pt");
+  const archive = readZip(bytesSource(bytes, "dump.pt"));
   const record = [...archive.entries.values()].find((e) => e.name.endsWith(`/data/${where[1]}`));
   if (record?.method !== 0) throw new Error(`storage ${where[1]}: no stored (uncompressed) record`);
   const out = bytes.slice();

@@ -1,6 +1,6 @@
 import { failure, type IoResult, success } from "../ioError";
 import type { ByteSource } from "../tensorFiles/byteSource";
-import { readTensorFile } from "../tensorFiles/readTensorFile";
+import { readTensorSource, refusal } from "../tensorFiles/readTensorFile";
 import { isDict, type PyValue } from "../tensorFiles/tensorTypes";
 import type { UnderstoodDump } from "./dumpTypes";
 import { understandDump } from "./understandDump";
@@ -12,11 +12,21 @@ export interface OpenedDump {
   step: number | null;
 }
 
-/** Reads one dump from its source; the notes of reading and understanding are the dump's notes. */
+/**
+ * Reads one dump from its source; the notes of reading and understanding are the dump's notes.
+ * The tensors are read from the source while the dump is understood (each field copied once),
+ * so the file is never held whole; the source can be closed when this returns.
+ */
 export function openDump(source: ByteSource): IoResult<OpenedDump> {
-  const tree = readTensorFile(source.read(0, source.size), source.name);
+  const tree = readTensorSource(source);
   if (!tree.ok) return failure(tree.error);
-  const understood = understandDump(tree.value.root, source.name);
+  let understood: ReturnType<typeof understandDump>;
+  try {
+    understood = understandDump(tree.value.root, source.name);
+  } catch (error) {
+    // A tensor read late: the file changed or ended, or an element the reader refuses (an int64 past 2^53).
+    return failure(refusal(error, source.name));
+  }
   if (!understood.ok) return failure(understood.error);
   return success({
     dump: { ...understood.value, notes: [...tree.notes, ...understood.value.notes] },

@@ -182,9 +182,12 @@ describe("slime's first dump format, merged per step (fixtures written by slime 
     const files = filesOf("rpp_cp2");
     const local = 3;
     const data = rollout(files[1]);
-    const advantages = (data.get("advantages") as { data: Float32Array }[])[local].data;
+    // Tensors read their elements from the file when asked: change a copy and put it back.
+    const tensor = (data.get("advantages") as { data: Float32Array }[])[local];
+    const advantages = tensor.data;
     const k = 5;
     advantages[k] += 0.25;
+    tensor.data = advantages;
     const m = merged(files);
     const sample = m.dump.samples.findIndex((x) => x.sampleIndex === (data.get("sample_indices") as number[])[local]);
     const x = m.dump.samples[sample];
@@ -305,7 +308,10 @@ describe("refusals name the files and say what to give", () => {
 
   it("two tensor-parallel copies that disagree: both files, the field, sample and token", () => {
     const files = filesOf("rppb_tp2_pp2");
-    (rollout(files[3]).get("advantages") as { data: Float32Array }[])[2].data[1] += 0.5;
+    const tensor = (rollout(files[3]).get("advantages") as { data: Float32Array }[])[2];
+    const changed = tensor.data;
+    changed[1] += 0.5;
+    tensor.data = changed;
     expect(refusal(files)).toMatch(
       /^rppb_tp2_pp2\/train_data\/2_2\.pt, rppb_tp2_pp2\/train_data\/2_3\.pt: hold the same samples, whole, but different values \(rollout_data\.advantages\[2\], token 1: /,
     );

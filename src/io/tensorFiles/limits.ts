@@ -4,12 +4,22 @@
  * present before anything is allocated, so a hostile file costs at most its own size.
  */
 export const TENSOR_FILE_LIMITS = {
-  /** Largest file read: 256 MiB (a 64-sample, 8k-token train dump is about 16 MB). */
-  maxFileBytes: 256 * 2 ** 20,
+  /**
+   * Largest file read whole: a legacy torch file, a .safetensors or an .npz (formats a dump is
+   * rarely written in). A torch zip file is read by random access and has no size limit but the
+   * format's (ZIP64) and 2^53.
+   */
+  maxWholeFileBytes: 256 * 2 ** 20,
   /** Records in one zip archive (a train dump of 64 samples has a few hundred). */
   maxZipEntries: 65_536,
-  /** Elements of one tensor or storage, and of all tensors of a file together. */
+  /** Elements of one tensor or storage. */
   maxElements: 2 ** 27,
+  /**
+   * Elements a file's tensors may claim beyond what its storages hold. Views of one storage
+   * (`x[1:]`, `x.t()`) cost at most the storage; views that repeat elements (stride 0, overlap)
+   * would make a small file cost gigabytes, so they may add only this many.
+   */
+  viewAllowance: 2 ** 20,
   /** Dimensions of one tensor. */
   maxDims: 8,
   /** Pickle opcodes executed (a dump's pickle runs a few per value). */

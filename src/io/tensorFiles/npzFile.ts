@@ -1,3 +1,4 @@
+import type { ByteSource } from "./byteSource";
 import { TENSOR_FILE_LIMITS } from "./limits";
 import { readNpyTensor } from "./npyTensor";
 import { TensorFileError } from "./tensorFileError";
@@ -10,7 +11,8 @@ export function isNpz(archive: ZipArchive): boolean {
 }
 
 /** A `.npz` as a dict of its arrays, named as `np.load` names them (the entry name without `.npy`). */
-export function readNpz(bytes: Uint8Array, source: string, archive = readZip(bytes, source)): TensorFile {
+export function readNpz(file: ByteSource, archive: ZipArchive = readZip(file)): TensorFile {
+  const source = file.name;
   if (!isNpz(archive))
     throw new TensorFileError("", "is a zip archive but not a .npz (an entry is not an .npy array)", source);
   const root: PyDict = new Map();

@@ -30,10 +30,21 @@ function readsOrExplains(bytes: Uint8Array, source: string): void {
     expect(result.error.where).toMatch(PLACE);
     return;
   }
-  // Whatever was read is well formed: every tensor holds exactly its shape's elements.
+  // Whatever was read is well formed: every tensor holds exactly its shape's elements, or, read
+  // when asked for (a zip file's storages), refuses with the file and a place.
   const walk = (v: PyValue): void => {
-    if (isTensor(v)) expect(v.data.length).toBe(v.shape.reduce((a, b) => a * b, 1));
-    else if (v instanceof Map) for (const x of v.values()) walk(x);
+    if (isTensor(v)) {
+      let data: ArrayLike<number>;
+      try {
+        data = v.data;
+      } catch (thrown) {
+        if (!(thrown instanceof IoError)) throw thrown;
+        expect(thrown.message.startsWith(`${source}: `)).toBe(true);
+        expect(thrown.where).toMatch(PLACE);
+        return;
+      }
+      expect(data.length).toBe(v.shape.reduce((a, b) => a * b, 1));
+    } else if (v instanceof Map) for (const x of v.values()) walk(x);
     else if (Array.isArray(v)) for (const x of v) walk(x);
   };
   walk(result.value.root);

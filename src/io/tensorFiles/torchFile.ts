@@ -2,65 +2,8 @@ import { ITEM_SIZE } from "./elementTypes";
 import { runPickle } from "./pickleMachine";
 import { at, TensorFileError } from "./tensorFileError";
 import type { TensorFile } from "./tensorTypes";
-import { checkStorageBytes, type StorageRef, torchPickleHooks } from "./torchPickle";
+import { type StorageRef, torchPickleHooks } from "./torchPickle";
 import { checkTree } from "./treeCheck";
-import { readZip } from "./zipArchive";
-
-/**
- * torch.save's zip format (torch ≥ 1.6, and every 2.x): `<prefix>/data.pkl` holds the object,
- * `<prefix>/data/<key>` the raw little-endian bytes of each storage. The pickle record is found
- * by its suffix (the prefix is the file stem for torch 1.x, `archive` for some 2.x writers) and
- * storages by their key, so record order and extra records (`version`, `byteorder`,
- * `.format_version`, `.storage_alignment`, `.data/serialization_id`) do not matter.
- */
-export function readTorchZip(bytes: Uint8Array, source: string): TensorFile {
-  const archive = readZip(bytes, source);
-  const pickles = [...archive.entries.keys()].filter((name) => name === "data.pkl" || name.endsWith("/data.pkl"));
-  if (pickles.length === 0) {
-    throw new TensorFileError("", "is a zip archive without a data.pkl record: not a torch.save file", source);
-  }
-  if (pickles.length > 1) {
-    throw new TensorFileError(
-      "",
-      `holds ${pickles.length} data.pkl records (${pickles.slice(0, 3).join(", ")}): not one torch.save file`,
-      source,
-    );
-  }
-  const pickleName = pickles[0];
-  const prefix = pickleName.slice(0, -"data.pkl".length);
-  const byteorder = archive.entries.get(`${prefix}byteorder`);
-  if (byteorder) {
-    const order = new TextDecoder().decode(archive.read(byteorder)).trim();
-    if (order !== "little")
-      throw new TensorFileError(
-        `record ${byteorder.name}`,
-        `byte order ${JSON.stringify(order)}; only little-endian files are read`,
-        source,
-      );
-  }
-  const pickleBytes = archive.read(
-    archive.entries.get(pickleName) as NonNullable<ReturnType<typeof archive.entries.get>>,
-  );
-  const torch = torchPickleHooks(pickleName, source, false);
-  const { value, end } = runPickle(pickleBytes, 0, torch.hooks, pickleName, source);
-  if (end !== pickleBytes.length) {
-    throw new TensorFileError(
-      at(pickleName, end),
-      `${pickleBytes.length - end} bytes follow the pickle's STOP`,
-      source,
-    );
-  }
-  const notes: string[] = [];
-  torch.resolve((ref) => {
-    const record = `${prefix}data/${ref.key}`;
-    const entry = archive.entries.get(record);
-    return {
-      bytes: checkStorageBytes(entry && archive.read(entry), ref, record, source, pickleName),
-      place: `record ${record}`,
-    };
-  }, notes);
-  return { format: "torch-zip", root: checkTree(value, pickleName, source), notes };
-}
 
 const LEGACY_MAGIC = 0x1950a86a20f9469cfc6cn;
 const LEGACY_PROTOCOL = 1001;
@@ -142,7 +85,11 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
         source,
       );
     }
-    return { bytes: storage.bytes, place: `byte ${storage.at}` };
+    const item = ITEM_SIZE[ref.type];
+    return {
+      place: `byte ${storage.at}`,
+      read: (first: number, count: number) => storage.bytes.subarray(first * item, (first + count) * item),
+    };
   }, notes);
   return { format: "torch-legacy", root: checkTree(object.value, "the object pickle", source), notes };
 }

@@ -3,7 +3,7 @@ import { TENSOR_FILE_LIMITS } from "./limits";
 import type { PickleHooks } from "./pickleMachine";
 import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
 import { at, TensorFileError } from "./tensorFileError";
-import type { Tensor } from "./tensorTypes";
+import type { Tensor, TensorData } from "./tensorTypes";
 
 /**
  * What torch.save's pickle may name, and how its tensors are rebuilt without running torch: a
@@ -168,57 +168,84 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
     return value as number[];
   }
 
-  /** Copies every tensor's elements out of its storage: decoded once, however many views share it. */
-  function resolve(storageBytes: (ref: StorageRef) => { bytes: Uint8Array; place: string }, notes: string[]): void {
-    const decoded = new Map<string, ReturnType<typeof decodeElements>>();
-    let total = 0;
-    const budget = (n: number, what: string) => {
-      total += n;
-      if (total > TENSOR_FILE_LIMITS.maxElements) {
-        throw new TensorFileError(
-          record,
-          `${what} brings the file's elements above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
-          source,
-        );
-      }
-    };
+  /**
+   * Gives every tensor its elements, read from its storage only when `data` is asked for and not
+   * kept: a dump's reader copies each field once into its own arrays, so a file read by random
+   * access is never held whole. Every claim is checked here, before anything is read: each
+   * storage's bytes exist (`storageBytes` throws a located error when not), and the views together
+   * materialise at most the storages' own elements plus a small allowance, so stride-0 or
+   * overlapping views cannot make a small file cost gigabytes.
+   */
+  function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[]): void {
+    const found = new Map<string, StorageBytes>();
+    let stored = 0;
+    let viewed = 0;
     for (const view of pending) {
       const ref = view.storage;
-      let elements = decoded.get(ref.key);
-      if (!elements) {
-        const { bytes: raw, place } = storageBytes(ref);
-        budget(ref.numel, `storage '${ref.key}'`);
-        elements = decodeElements(raw, ref.type, ref.numel, place, source);
-        decoded.set(ref.key, elements);
+      let bytes = found.get(ref.key);
+      if (!bytes) {
+        bytes = storageBytes(ref);
+        found.set(ref.key, bytes);
+        stored += ref.numel;
         if (ref.type === "bfloat16" || ref.type === "float16")
           notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);
       }
       const count = view.tensor.shape.reduce((a, b) => a * b, 1);
-      budget(count, `a view of storage '${ref.key}'`);
-      view.tensor.data = copyView(elements, view.tensor.shape, view.stride, view.offset, count);
-      view.tensor.origin = `storage '${ref.key}', offset ${view.offset}`;
+      viewed += count;
+      if (viewed > stored + TENSOR_FILE_LIMITS.viewAllowance) {
+        throw new TensorFileError(
+          at(record, view.byte),
+          `a view of storage '${ref.key}' brings the elements the file's tensors claim to ${viewed}, more than the ${stored} its storages hold (views that repeat elements: stride 0 or overlapping)`,
+          source,
+        );
+      }
+      lazyElements(view, bytes, count, source);
     }
   }
 
   return { hooks, storages, resolve };
 }
 
-/** The C-ordered elements of a strided view (strides checked in range by rebuildTensor). */
-function copyView<T extends ReturnType<typeof decodeElements>>(
-  elements: T,
-  shape: number[],
-  stride: number[],
-  offset: number,
-  count: number,
-): T {
+/** Where a view's elements are read from: raw little-endian bytes of `count` elements from element `first`. */
+export interface StorageBytes {
+  read(first: number, count: number): Uint8Array;
+  /** For messages: `record archive/data/3` or `byte 1024`. */
+  place: string;
+}
+
+/** Makes `view.tensor.data` read the view's elements from its storage each time it is asked for. */
+function lazyElements(view: PendingView, bytes: StorageBytes, count: number, source: string): void {
+  const { tensor, storage: ref, stride, offset } = view;
+  const shape = tensor.shape;
+  tensor.origin = `storage '${ref.key}', offset ${offset}`;
   const contiguous = shape.every(
     (_, d) => stride[d] === shape.slice(d + 1).reduce((a, b) => a * b, 1) || shape[d] === 1,
   );
-  if (contiguous) return elements.slice(offset, offset + count) as T;
+  // Strides are counts (never negative), so a view spans its offset to its last element.
+  let span = count === 0 ? 0 : 1;
+  if (count > 0) for (let d = 0; d < shape.length; d++) span += (shape[d] - 1) * stride[d];
+  const load = (): TensorData => {
+    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count, bytes.place, source);
+    const elements = decodeElements(bytes.read(offset, span), ref.type, span, bytes.place, source);
+    return gatherView(elements, shape, stride, count);
+  };
+  Object.defineProperty(tensor, "data", {
+    enumerable: true,
+    configurable: true,
+    get: load,
+    // A test or tool that swaps a tensor's elements gets a plain value from then on.
+    set(value: TensorData) {
+      Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
+}
+
+/** The C-ordered elements of a strided view whose first element is `elements[0]`. */
+function gatherView<T extends TensorData>(elements: T, shape: number[], stride: number[], count: number): T {
   const out = allocate(elementsDtype(elements), count) as T;
   const index = new Array(shape.length).fill(0);
   for (let i = 0; i < count; i++) {
-    let at = offset;
+    let at = 0;
     for (let d = 0; d < shape.length; d++) at += index[d] * stride[d];
     out[i] = elements[at];
     for (let d = shape.length - 1; d >= 0; d--) {
@@ -229,7 +256,7 @@ function copyView<T extends ReturnType<typeof decodeElements>>(
   return out;
 }
 
-function elementsDtype(elements: ReturnType<typeof decodeElements>) {
+function elementsDtype(elements: TensorData) {
   if (elements instanceof Float32Array) return "float32" as const;
   if (elements instanceof Float64Array) return "float64" as const;
   if (elements instanceof Int32Array) return "int32" as const;
@@ -253,15 +280,15 @@ function shown(value: unknown): string {
   return `a ${typeName(value)}`;
 }
 
-/** Bytes of a storage's record, checked against its element count before anything is decoded. */
-export function checkStorageBytes(
-  raw: Uint8Array | undefined,
+/** A storage's record size, checked against its element count before anything is read. */
+export function checkStorageSize(
+  size: number | undefined,
   ref: StorageRef,
   record: string,
   source: string,
   pickleRecord: string,
-): Uint8Array {
-  if (raw === undefined) {
+): void {
+  if (size === undefined) {
     throw new TensorFileError(
       `record ${record}`,
       `is missing: storage '${ref.key}' (${at(pickleRecord, ref.byte)}) has no data`,
@@ -269,12 +296,11 @@ export function checkStorageBytes(
     );
   }
   const needed = ref.numel * ITEM_SIZE[ref.type];
-  if (raw.length !== needed) {
+  if (size !== needed) {
     throw new TensorFileError(
       `record ${record}`,
-      `holds ${raw.length} bytes, but storage '${ref.key}' claims ${ref.numel} ${ref.type} elements (${needed} bytes)`,
+      `holds ${size} bytes, but storage '${ref.key}' claims ${ref.numel} ${ref.type} elements (${needed} bytes)`,
       source,
     );
   }
-  return raw;
 }
