@@ -15,7 +15,7 @@ import { klByFit } from "./klByFit";
 import type { LeastSquaresFit } from "./leastSquares";
 import { readNormalization } from "./normalizationFit";
 import { CP_CANDIDATES, inferPpoPlacement } from "./ppoPlacementFit";
-import type { DumpOutputs } from "./replayDump";
+import { type DumpOutputs, replaySlime } from "./replayDump";
 import { ppoRewardIndices } from "./replayReference";
 import { rewardsSayGrpo } from "./rewardsSayGrpo";
 import { type RobustFit, tagSample } from "./robustFit";
@@ -42,7 +42,11 @@ const FIT_LIMIT = 1e4;
  * - n_samples_per_prompt from the samples' prompt groups.
  * Then the settings are replayed (replaySlime) and the verdict noted. Never throws.
  */
-export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): InferredSettings {
+export function inferSettings(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  replay: typeof replaySlime = replaySlime,
+): InferredSettings {
   const settings: SlimeSettings = { ...SLIME_DEFAULTS };
   const result: InferredSettings = { settings, estimates: {}, notIdentifiable: {}, notes: [] };
   const why = result.notIdentifiable;
@@ -107,7 +111,7 @@ export function inferSettings(samples: ReplaySample[], stored: DumpOutputs[]): I
   } else settings.normalizeAdvantages = normalization.normalized;
   if (normalization.normalized && normalization.note) result.notes.push(normalization.note);
 
-  roundAndCheck(samples, stored, result, kl.zero, pending);
+  roundAndCheck(samples, stored, result, kl.zero, pending, replay);
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { cleanDecimal } from "./cleanDecimal";
 import type { Estimate, InferredParameter, InferredSettings, Pending } from "./inferredSettings";
-import { type DumpOutputs, replaySlime } from "./replayDump";
+import { type DumpOutputs, type ReplayResult, replaySlime } from "./replayDump";
 import type { ReplaySample, SlimeEstimator, SlimeSettings } from "./settings";
 
 /**
@@ -15,6 +15,7 @@ export function roundAndCheck(
   result: InferredSettings,
   klZero: boolean,
   pending: Pending,
+  replay: typeof replaySlime = replaySlime,
 ): void {
   const { settings } = result;
   const values = { ...result.estimates, ...pending.values };
@@ -29,7 +30,7 @@ export function roundAndCheck(
   for (const alternative of [null, ...pending.alternatives]) {
     for (const rounding of [{}, raw]) {
       const trial = { ...settings, ...rounding, ...alternative?.settings };
-      const verdict = replayVerdict(samples, stored, trial);
+      const verdict = replayVerdict(() => replay(samples, stored, trial));
       first ??= verdict;
       if (verdict !== "passed") continue;
       Object.assign(settings, trial);
@@ -66,9 +67,9 @@ export class InferredSettingsScratch {
   }
 }
 
-function replayVerdict(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): string {
+function replayVerdict(run: () => ReplayResult): string {
   try {
-    const replay = replaySlime(samples, stored, settings);
+    const replay = run();
     if (!replay.ok) return `slime would raise: ${replay.error}`;
     const failed = replay.samples.filter((s) => !s.passed).length;
     return failed === 0 ? "passed" : `${failed} of ${replay.samples.length} samples outside their bounds`;

@@ -107,3 +107,18 @@ describe("inferDumpSettings on the real dumps: the settings they were written wi
 function why(r: InferredSettings, key: keyof SlimeSettings): string | undefined {
   return r.notIdentifiable[key];
 }
+
+describe("the replay that settles the settings is the check's replay", () => {
+  it("replaying the settled settings gives back that replay, not a second one; other settings replay anew", () => {
+    const dump = open("generated/ppo_g1_l1_kl001_k3.pt");
+    const inferred = inferDumpSettings(dump);
+    const first = replayDump(dump, { ...inferred.settings });
+    // The same settings in another key order are the same settings.
+    const reordered = Object.fromEntries(Object.entries(inferred.settings).reverse()) as unknown as SlimeSettings;
+    expect(replayDump(dump, reordered)).toBe(first);
+    expect(first.ok && first.passed).toBe(true);
+    const other = replayDump(dump, { ...inferred.settings, gamma: 0.5 });
+    expect(other).not.toBe(first);
+    expect(other.ok && other.passed).toBe(false);
+  });
+});

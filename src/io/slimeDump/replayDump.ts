@@ -25,7 +25,36 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
   const { samples, stored } = dumpReplayInputs(dump);
-  return replaySlime(samples, stored, settings);
+  return replayOnce(dump, samples, stored, settings);
+}
+
+/**
+ * Reading the settings off a dump ends with a replay of the settings it settles on, and the check
+ * then replays those same settings: at 4 M tokens a replay costs seconds, so the last replay of
+ * each dump is kept (weakly: it goes with the dump) and given again for the same settings. An
+ * understood dump's arrays are never changed, so the same settings give the same replay.
+ */
+const lastReplay = new WeakMap<UnderstoodDump, { key: string; result: ReplayResult }>();
+
+function replayOnce(
+  dump: UnderstoodDump,
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+): ReplayResult {
+  const key = settingsKey(settings);
+  const last = lastReplay.get(dump);
+  if (last?.key === key) return last.result;
+  const result = replaySlime(samples, stored, settings);
+  lastReplay.set(dump, { key, result });
+  return result;
+}
+
+function settingsKey(settings: SlimeSettings): string {
+  return (Object.keys(settings) as (keyof SlimeSettings)[])
+    .sort()
+    .map((k) => `${k}=${String(settings[k])}`)
+    .join(";");
 }
 
 /**
@@ -34,6 +63,17 @@ export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): Repla
  * dump and the slime_dump case export (dumpCaseExport), so all three see the same numbers.
  */
 export function dumpReplayInputs(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
+  // The same arrays each time for one dump, so that core's replay recognises a batch it just replayed.
+  const known = replayInputs.get(dump);
+  if (known) return known;
+  const inputs = replayInputsOf(dump);
+  replayInputs.set(dump, inputs);
+  return inputs;
+}
+
+const replayInputs = new WeakMap<UnderstoodDump, { samples: ReplaySample[]; stored: DumpOutputs[] }>();
+
+function replayInputsOf(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
   const stored = dump.samples.map((s) => ({
     advantages: s.advantages ?? new Float64Array(0),
     returns: s.returns ?? new Float64Array(0),
@@ -81,7 +121,7 @@ export function inferDumpSettings(dump: UnderstoodDump): InferredSettings {
     return result;
   }
   const { samples, stored } = dumpReplayInputs(dump);
-  return inferSettings(samples, stored);
+  return inferSettings(samples, stored, (s, o, settings) => replayOnce(dump, s, o, settings));
 }
 
 /** The settings a dump was written with, as far as the user and the dump say: the user's over the guess over slime's defaults. */
