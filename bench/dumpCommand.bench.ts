@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:dump -- FILE.pt …`: `scanlab dump FILE` to its verdict, as a user runs it (a fresh
+ * `node bin/scanlab.mjs`, tsx start-up included), with its peak resident memory, beside the floor
+ * measured in the same run: reading the file's bytes once from the page cache, and a plain float64
+ * loop over its response tokens (G = r + γ·G, one multiply-add per token). The issue's aim is the
+ * verdict within 10× of that floor. Files: slime's real code writes them (bench/dump.bench.ts says
+ * how), or bench/dumpInputs.ts writes them from TypeScript; none is committed. It asserts nothing:
+ * it reports, and `--json OUT` keeps the figures.
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { basename } from "node:path";
+import { parseArgs } from "node:util";
+import { openFileSource } from "../src/cli/fileSource";
+import { openDump } from "../src/io/slimeDump";
+
+const { values: options, positionals: files } = parseArgs({
+  allowPositionals: true,
+  options: { repeats: { type: "string", default: "3" }, json: { type: "string" } },
+});
+const REPEATS = Number(options.repeats);
+if (files.length === 0 || !(REPEATS > 0)) throw new Error("usage: bench:dump FILE.pt … [--repeats N] [--json OUT]");
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Reads the whole file once in 16 MiB reads (after a first read has put it in the page cache). */
+function readOnce(path: string): number {
+  const fd = openSync(path, "r");
+  const buffer = new Uint8Array(16 * 2 ** 20);
+  const t0 = performance.now();
+  let at = 0;
+  for (;;) {
+    const n = readSync(fd, buffer, 0, buffer.length, at);
+    if (n === 0) break;
+    at += n;
+  }
+  const ms = performance.now() - t0;
+  closeSync(fd);
+  return ms;
+}
+
+/** The float64 serial scan over `tokens` values: the arithmetic the replay cannot do without. */
+function scanLoop(tokens: number): number {
+  const rewards = new Float64Array(tokens).fill(0.5);
+  const out = new Float64Array(tokens);
+  const t0 = performance.now();
+  let g = 0;
+  for (let t = tokens - 1; t >= 0; t--) {
+    g = rewards[t] + 0.99 * g;
+    out[t] = g;
+  }
+  const ms = performance.now() - t0;
+  if (!Number.isFinite(out[0])) throw new Error("unreachable");
+  return ms;
+}
+
+function runCommand(path: string): { ms: number; rssMb: number; status: number | null } {
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, ["--import", "./bench/reportRss.mjs", "bin/scanlab.mjs", "dump", path], {
+    encoding: "utf8",
+    maxBuffer: 2 ** 30,
+  });
+  const ms = performance.now() - t0;
+  const rss = /SCANLAB_BENCH_MAX_RSS_KB (\d+)/.exec(run.stderr);
+  if (!rss) throw new Error(`scanlab dump ${path} said: ${run.stderr.slice(0, 500)}`);
+  return { ms, rssMb: Number(rss[1]) / 1024, status: run.status };
+}
+
+const rows: Record<string, unknown>[] = [];
+console.log(`${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()[0].toFixed(1)}`);
+for (const path of files) {
+  const bytes = statSync(path).size;
+  const source = openFileSource(path, basename(path));
+  const opened = openDump(source);
+  source.close();
+  if (!opened.ok) throw new Error(opened.error.message);
+  const { samples } = opened.value.dump;
+  const tokens = samples.reduce((n, s) => n + s.responseLength, 0);
+  readOnce(path);
+  const runs = Array.from({ length: REPEATS }, () => runCommand(path));
+  const read = median(Array.from({ length: REPEATS }, () => readOnce(path)));
+  const loop = median(Array.from({ length: REPEATS }, () => scanLoop(tokens)));
+  const wall = median(runs.map((r) => r.ms));
+  const rss = median(runs.map((r) => r.rssMb));
+  const floor = read + loop;
+  const row = {
+    file: basename(path),
+    megabytes: bytes / 1e6,
+    samples: samples.length,
+    tokens,
+    exitStatus: runs[0].status,
+    commandMs: wall,
+    peakRssMb: rss,
+    floorReadMs: read,
+    floorLoopMs: loop,
+    timesFloor: wall / floor,
+  };
+  rows.push(row);
+  console.log(
+    `${row.file}: ${row.megabytes.toFixed(0)} MB, ${samples.length} samples, ${tokens} tokens, exit ${row.exitStatus}\n` +
+      `  scanlab dump: ${wall.toFixed(0)} ms wall (median of ${REPEATS}), peak RSS ${rss.toFixed(0)} MB\n` +
+      `  floor: read once ${read.toFixed(0)} ms + float64 loop ${loop.toFixed(0)} ms = ${floor.toFixed(0)} ms; the command is ${row.timesFloor.toFixed(1)}× the floor`,
+  );
+}
+if (options.json) writeFileSync(options.json, JSON.stringify(rows, null, 2));
