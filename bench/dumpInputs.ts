@@ -22,7 +22,7 @@ import { type PpoDumpParams, writePpoTrainDump } from "../src/testing/ppoTrainDu
 import { FileSink } from "../src/testing/torchZipWriter";
 
 /** Bump when the generator's output changes, so a stale cache is written again. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 
 export type DumpInputName = "ppo512" | "big1024" | "run50";
 export const DUMP_INPUT_NAMES: DumpInputName[] = ["ppo512", "big1024", "run50"];

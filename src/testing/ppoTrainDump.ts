@@ -1,5 +1,5 @@
-import { approxKl, runConvention, whitenAdvantages } from "../core";
-import { intBetween, normal, seededRandom } from "../core/seededRandom";
+import { approxKl, DEFAULT_CHUNK_SIZE, runConvention, whitenAdvantages } from "../core";
+import { intBetween, seededRandom } from "../core/seededRandom";
 import type { ByteSink } from "./storedZipWriter";
 import { type PickleValue, PyFloat, type TorchStorage, TorchTensor } from "./torchPickleWriter";
 import { storageOf, type TorchLayout, writeTorchSave } from "./torchZipWriter";
@@ -83,7 +83,7 @@ interface SampleInputs {
 }
 
 const VOCABULARY = 151643;
-/** Samples per GAE call: bounds the padded batch in memory (block × longest × a few float32 arrays). */
+/** Samples per GAE call: bounds the padded block in memory (block × its longest × a few float32 arrays). */
 const GAE_BLOCK = 32;
 
 /** Writes the dump to `sink` as torch.save would (`stem` is the record prefix, `5` for `train_data/5.pt`). */
@@ -100,35 +100,37 @@ export async function writePpoTrainDump(
   const plan = planSamples(p);
   const B = p.samples;
 
-  // First pass: slime's float32 GAE over the batch padded to its longest response, as slime's
-  // trainer runs it on one data-parallel rank (the padding moves the scan's chunk boundaries, so an
-  // unpadded row would differ in its last bits). Blocks of samples, each padded by the longest row.
-  const advantages: Float32Array[] = [];
-  const returns: Float32Array[] = [];
-  const masks: Uint8Array[] = [];
+  // First pass: slime's float32 GAE as slime's trainer runs it on one data-parallel rank, over the
+  // batch padded to its longest response. The scan reverses each row and chunks it from the padded
+  // end, so a row padded to any length ≡ longest (mod chunk size) gets the same bits: samples go
+  // in blocks of similar length, each block with one all-zero row of such a length.
+  const advantages: Float32Array[] = new Array(B);
+  const returns: Float32Array[] = new Array(B);
+  const masks: Uint8Array[] = new Array(B);
   const maskSums = new Float32Array(B);
-  const longest = plan.lengths.indexOf(Math.max(...plan.lengths));
-  const longestInputs = drawInputs(p, plan, longest);
+  const longest = Math.max(...plan.lengths);
+  const byLength = plan.lengths.map((_, i) => i).sort((a, b) => plan.lengths[a] - plan.lengths[b]);
   for (let start = 0; start < B; start += GAE_BLOCK) {
-    const rows = Array.from({ length: Math.min(GAE_BLOCK, B - start) }, (_, k) => start + k);
-    const drawn = rows.map((i) => (i === longest ? longestInputs : drawInputs(p, plan, i)));
-    const batch = [...drawn, longestInputs];
+    const rows = byLength.slice(start, start + GAE_BLOCK);
+    const drawn = rows.map((i) => drawInputs(p, plan, i));
+    const blockMax = plan.lengths[rows[rows.length - 1]];
+    const width = blockMax + ((longest - blockMax) % DEFAULT_CHUNK_SIZE);
     const run = runConvention(
       "slime",
       "gae",
       {
-        rewards: [...rows.map((i) => plan.rewards[i]), plan.rewards[longest]],
-        kl: batch.map((x) => x.kl),
-        lossMasks: batch.map((x) => x.lossMask),
-        values: batch.map((x) => x.values),
+        rewards: [...rows.map((i) => plan.rewards[i]), 0],
+        kl: [...drawn.map((x) => x.kl), new Float32Array(width)],
+        lossMasks: [...drawn.map((x) => x.lossMask), new Int32Array(width).fill(1)],
+        values: [...drawn.map((x) => x.values), new Float32Array(width)],
       },
       { gamma: p.gamma, lambd: p.lambd, klCoef: p.klCoef, normalize: false },
     );
     rows.forEach((i, k) => {
-      advantages.push(run.advantages[k]);
-      returns.push(run.returns[k]);
+      advantages[i] = run.advantages[k];
+      returns[i] = run.returns[k];
       const mask = drawn[k].lossMask;
-      masks.push(Uint8Array.from(mask));
+      masks[i] = Uint8Array.from(mask);
       let sum = 0;
       for (let t = 0; t < mask.length; t++) sum += mask[t];
       maskSums[i] = sum;
@@ -287,17 +289,20 @@ function drawInputs(p: PpoDumpParams, plan: SamplePlan, i: number): SampleInputs
       lossMask.fill(0, start, Math.min(R - 1, start + length));
     }
   }
+  // Uniform draws scaled to unit variance (noise) keep this at a few ns a token; the shapes only
+  // need to look like a policy's: most log-probs near 0, a tail down to −2.
+  const noise = () => (random() - 0.5) * 3.4641016;
   const logProbs = new Float32Array(R);
   const refLogProbs = new Float32Array(R);
   const rolloutLogProbs = new Float32Array(R);
   const values = new Float32Array(R);
-  let value = plan.rewards[i] * 0.5 + 0.25 * normal(random);
+  let value = plan.rewards[i] * 0.5 + 0.25 * noise();
   for (let t = 0; t < R; t++) {
-    const z = normal(random);
-    logProbs[t] = -Math.abs(z * z * 0.4);
-    refLogProbs[t] = logProbs[t] - p.klScale * normal(random);
-    rolloutLogProbs[t] = lossMask[t] ? logProbs[t] + 0.01 * normal(random) : 0;
-    value = 0.995 * value + 0.02 * normal(random);
+    const u = random();
+    logProbs[t] = -2 * u * u * u * u;
+    refLogProbs[t] = logProbs[t] - p.klScale * noise();
+    rolloutLogProbs[t] = lossMask[t] ? logProbs[t] + 0.01 * noise() : 0;
+    value = 0.995 * value + 0.02 * noise();
     values[t] = value;
   }
   const kl = Float32Array.from(approxKl(logProbs, refLogProbs, "k1"));
@@ -307,8 +312,8 @@ function drawInputs(p: PpoDumpParams, plan: SamplePlan, i: number): SampleInputs
     entropy = new Float32Array(R);
     refEntropy = new Float32Array(R);
     for (let t = 0; t < R; t++) {
-      entropy[t] = Math.abs(normal(random)) * 0.8;
-      refEntropy[t] = entropy[t] + 0.05 * normal(random);
+      entropy[t] = 1.6 * random();
+      refEntropy[t] = entropy[t] + 0.05 * noise();
     }
   }
   return { tokens, lossMask, logProbs, refLogProbs, rolloutLogProbs, values, kl, entropy, refEntropy };

@@ -45,9 +45,9 @@ export class PyFloat {
 }
 
 /**
- * What the writer takes: a JS number that is an integer is a Python int, any other a float (or
- * PyFloat to force one); bigint is an int; arrays are lists; plain objects and Maps are dicts in
- * insertion order; `{ tuple: [...] }` is not offered (torch dumps hold no user tuples).
+ * What the writer takes: a JS number that is a safe integer is a Python int, any other (1e300,
+ * -0, 0.5) a float, and PyFloat forces a float (`1.0`); a bigint is an int; arrays are lists;
+ * plain objects and Maps are dicts in insertion order. No tuples: a dump holds none but torch's own.
  */
 export type PickleValue =
   | null
@@ -289,7 +289,7 @@ export function writeTorchPickle(root: PickleValue): TorchPickle {
     else if (v === false) out.byte(OP.NEWFALSE);
     else if (typeof v === "bigint") int(v);
     else if (typeof v === "number") {
-      if (Number.isInteger(v) && !Object.is(v, -0)) int(v);
+      if (Number.isSafeInteger(v) && !Object.is(v, -0)) int(v);
       else float(v);
     } else if (typeof v === "string") str(v);
     else if (v instanceof PyFloat) float(v.value);
