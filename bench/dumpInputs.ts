@@ -74,7 +74,7 @@ function plan(name: DumpInputName): { file: string; stem: string; params: Partia
       ...settings,
       samples: 1024,
       promptLength: 1024,
-      responseMin: 20000,
+      responseMin: 24000,
       responseMax: 32768,
       truncatedShare: 0.33,
       entropy: true,
@@ -91,7 +91,7 @@ function plan(name: DumpInputName): { file: string; stem: string; params: Partia
       samples: 64,
       promptLength: 512,
       responseMin: 1018,
-      responseMax: 14000,
+      responseMax: 12800,
       truncatedShare: 0.05,
       rewardRate: 0.2 + (0.5 * step) / 49,
       klScale: 0.02 + (0.06 * step) / 49,
@@ -126,7 +126,7 @@ export async function ensureDumpInput(name: DumpInputName, log = (_: string) => 
     return { name, path, files: paths, bytes, seconds: 0, reused: true };
   }
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, "train_data"), { recursive: true });
+  mkdirSync(name === "run50" ? join(dir, "train_data") : dir, { recursive: true });
   const t0 = performance.now();
   let bytes = 0;
   for (const [k, f] of files.entries()) {
