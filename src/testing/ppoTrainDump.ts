@@ -7,14 +7,14 @@ import { storageOf, type TorchLayout, writeTorchSave } from "./torchZipWriter";
 /**
  * Test and bench support: a train dump as slime's `save_debug_train_data` writes it for
  * `--advantage-estimator ppo` (format_version 2, DUMPS.md §1), at any size, streamed: the stored
- * KL is k1 of the log-probs, the returns and advantages are core's slime GAE of each sample
- * (runConvention, slime's chunked scan in float32), the advantages whitened over the batch as
+ * KL is k1 of the log-probs, the returns and advantages are core's slime GAE (runConvention:
+ * slime's chunked float32 scan, bit for bit as on the padded batch), the advantages whitened as
  * `distributed_masked_whiten` does (core's whitenAdvantages). Storage is shared as slime's trainer
  * holds it: the returns are rows of one padded `[B, max_R]` storage, the whitened advantages
  * views of one flat storage of all tokens, `rollout_mask_sums` 0-d views of one `[B]` storage;
- * everything else one storage per tensor. The batch's advantages and returns (4 + 4 bytes per
- * token) are kept for the whitening; the other fields are drawn again, sample by sample, from
- * the seed when their record is written.
+ * everything else one storage per tensor. The batch's advantages, returns and masks (9 bytes a
+ * token, twice the advantages while whitening) stay in memory; the other fields are drawn again,
+ * sample by sample, from the seed when their record is written.
  */
 export interface PpoDumpParams {
   samples: number;
