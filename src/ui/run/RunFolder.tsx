@@ -256,6 +256,7 @@ export function RunFolder({
       {shown.length > 0 ? (
         <>
           <RunSteps rows={shown} onOpen={openStep} />
+          <StepReasons rows={shown} />
           <p className="muted small">
             A step's number opens it below, sample by sample. Steps in slime's first (per-rank) format are summarised
             here; open them with <code>scanlab dump</code>.
@@ -278,6 +279,21 @@ export function RunFolder({
         </details>
       ) : null}
     </section>
+  );
+}
+
+/** Why each step failed or was not checked, and what reading it said: in words under the table, not only in a tooltip. */
+function StepReasons({ rows }: { rows: readonly RunStepRow[] }) {
+  const said = rows.filter((r) => r.summary.why || r.notes.length > 0);
+  if (said.length === 0) return null;
+  return (
+    <ul className="run-step-reasons small" data-testid="run-step-reasons">
+      {said.map(({ summary: s, notes }) => (
+        <li key={s.step}>
+          step {s.step}: {[s.why, ...notes].filter(Boolean).join("; ")}
+        </li>
+      ))}
+    </ul>
   );
 }
 
