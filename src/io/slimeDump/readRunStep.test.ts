@@ -4,11 +4,22 @@ import { fixtureBytes } from "./dumpFixtures";
 import { readRunStep } from "./readRunStep";
 import { planRun } from "./runDirectory";
 
-/** A run directory in memory: its paths mapped to fixture files. */
+/** A run directory in memory: its paths mapped to fixture files, each refusing reads once closed (as a file handle does). */
 function runOf(files: Record<string, string>) {
   const open = (path: string) => {
     if (!(path in files)) throw new Error(`ENOENT: ${path}`);
-    return bytesSource(fixtureBytes(files[path]), path);
+    const source = bytesSource(fixtureBytes(files[path]), path);
+    let closed = false;
+    return {
+      ...source,
+      read(offset: number, length: number) {
+        if (closed) throw new Error(`${path} read after it was closed`);
+        return source.read(offset, length);
+      },
+      close() {
+        closed = true;
+      },
+    };
   };
   return { plan: planRun(Object.keys(files)), open };
 }

@@ -1,7 +1,7 @@
 import type { SlimeSettings } from "../../core";
 import { describeThrown } from "../ioError";
 import type { ByteSource } from "../tensorFiles/byteSource";
-import { readTensorFile } from "../tensorFiles/readTensorFile";
+import { readTensorSource } from "../tensorFiles/readTensorFile";
 import { checkDump, type DumpCheck } from "./checkDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { notATrainDump } from "./nothingToReplay";
@@ -76,20 +76,29 @@ export function readRunStep(plan: RunStepPlan, open: OpenRunFile, given: Partial
   let train: UnderstoodDump;
   try {
     if (plan.format === "per-rank") {
-      const files: RankFile[] = [];
-      for (const path of plan.train) {
-        const tree = withSource(path, (source) => readTensorFile(source.read(0, source.size), path));
-        if (!tree.ok) return notChecked(tree.error.message, rollout);
-        files.push({ source: path, root: tree.value.root });
+      // The trees read their tensors when the merge asks for them: every rank's file stays open until then.
+      const sources: (ByteSource & { close?(): void })[] = [];
+      try {
+        const files: RankFile[] = [];
+        for (const path of plan.train) {
+          const source = open(path);
+          sources.push(source);
+          bytes += source.size;
+          const tree = readTensorSource(source);
+          if (!tree.ok) return notChecked(tree.error.message, rollout);
+          files.push({ source: path, root: tree.value.root });
+        }
+        const merged = mergeRankDumps(
+          files,
+          "contextParallelSize" in given ? { contextParallelSize: given.contextParallelSize } : {},
+        );
+        if (!merged.ok) return notChecked(merged.error.message, rollout);
+        for (const use of merged.value.files) if (!use.used) unused.push({ path: use.source, why: use.why });
+        train = merged.value.dump;
+        stepMismatch(merged.value.label, merged.value.step, plan.step, notes);
+      } finally {
+        for (const source of sources) source.close?.();
       }
-      const merged = mergeRankDumps(
-        files,
-        "contextParallelSize" in given ? { contextParallelSize: given.contextParallelSize } : {},
-      );
-      if (!merged.ok) return notChecked(merged.error.message, rollout);
-      for (const use of merged.value.files) if (!use.used) unused.push({ path: use.source, why: use.why });
-      train = merged.value.dump;
-      stepMismatch(merged.value.label, merged.value.step, plan.step, notes);
     } else {
       const path = plan.train[0];
       const opened = withSource(path, openDump);
