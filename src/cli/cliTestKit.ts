@@ -33,6 +33,8 @@ export async function scanlab(
       if (!(path in files)) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
       return { ...bytesSource(bytesOf(files[path]), name), close: () => {} };
     },
+    // A directory is any prefix of the files' paths that ends at a "/".
+    listDir: (path) => listInMemory(Object.keys(files), path),
     // Written files land in `files`, where the test can read them back.
     writeFile: async (path, text) => {
       files[path] = text;
@@ -40,6 +42,17 @@ export async function scanlab(
     ...io,
   });
   return { status, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+function listInMemory(paths: string[], dir: string): { name: string; directory: boolean }[] | null {
+  const prefix = `${dir.replace(/\/+$/, "")}/`;
+  const entries = new Map<string, boolean>();
+  for (const path of paths) {
+    if (!path.startsWith(prefix)) continue;
+    const [name, ...below] = path.slice(prefix.length).split("/");
+    entries.set(name, (entries.get(name) ?? false) || below.length > 0);
+  }
+  return entries.size > 0 ? [...entries].map(([name, directory]) => ({ name, directory })) : null;
 }
 
 export const lastLine = (text: string) => text.trimEnd().split("\n").at(-1);

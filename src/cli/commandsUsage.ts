@@ -13,7 +13,8 @@ Commands:
   check FILE       run every case of a golden case file and hold each element to its error bound
   cp-layout        show how slime's context parallelism splits one sample over its ranks
   dump FILE        check one of slime's debug dumps (train_data/{id}.pt) stage by stage, settings read
-                   off it, against the float64 reference; name the known bug a failing one matches
+                   off it, against the float64 reference; name the known bug a failing one matches;
+                   dump DIR (or FILE...): every step of a run directory, a line per step
   help [COMMAND]   this list, or one command's help
 
 A command's options and exit status: scanlab COMMAND --help (or scanlab help COMMAND),

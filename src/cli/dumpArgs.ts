@@ -4,6 +4,7 @@ import { parseOptions, UsageError } from "./parseOptions";
 export const DUMP_COMMAND = "dump";
 
 export const DUMP_USAGE = `Usage: scanlab dump FILE [--rollout FILE] [slime's arguments] [--json] [--export-cases OUT.json]
+       scanlab dump DIR | FILE... [slime's arguments] [--json [--tokens]]
 
 Opens one of slime's debug dumps (train_data/{id}.pt from --save-debug-train-data), a
 rollout dump, or a .pt / .npz / .safetensors file saved by hand (docs/dumps.md), and
@@ -13,6 +14,12 @@ stored value held to its float32 bound. A stage that departs is named, with the 
 bug that reproduces it. The dump does not store the run's arguments: they are read off
 its own numbers (gamma, lambd, kl_coef with their uncertainty) and printed first; an
 argument given below overrides what is read. FILE may be - to read standard input.
+
+A run directory (slime's --dump-details DIR: train_data/{id}.pt and rollout_data/{id}.pt
+for every rollout step), or several files, is checked step by step: each train dump
+paired with the rollout dump of the same id, one line per step (samples, tokens,
+verdict, worst gap/bound, reward mean±std, KL mean, response length mean/max), every
+file not used named with why, and a closing line "N passed, M failed".
 
 Options (slime's names; by default read off the dump):
   --advantage-estimator E   ${SLIME_ESTIMATORS.slice(0, 4).join(", ")},
@@ -34,7 +41,11 @@ Options (slime's names; by default read off the dump):
                             the gamma, lambd and kl-coef in force; report which reproduce
                             it (exit 0 when one does)
   --json                    one JSON object: {"passed", "settings", "samples": [{"passed",
-                            "max_gap", "reference": {"advantages", "returns"}, ...}]}
+                            "max_gap", "reference": {"advantages", "returns"}, ...}]};
+                            for a run, JSON lines: one {"type": "step", ...} per step, one
+                            {"type": "not_used", "path", "why"} per file left, then the totals
+  --tokens                  for a run with --json: each step's samples with every token's
+                            reference values (large)
   --export-cases OUT.json   also write the dump as one golden case (cases/SCHEMA.md, kind
                             slime_dump: settings, inputs and the stored values under test);
                             scanlab check OUT.json fails it exactly when this command fails
@@ -43,16 +54,22 @@ Each option may be given once.
 
 Exit status: 0 when every stage of every sample lies within its bounds, 1 when any
 does not, 2 for a usage error, settings that cannot be replayed (one that rounds to
-infinity in float32), or a file that is refused, unreadable, or holds nothing to compare.`;
+infinity in float32), or a file that is refused, unreadable, or holds nothing to compare.
+For a run: 1 when any step fails, 2 when no step could be read.`;
 
 export interface DumpArgs {
   command: "dump";
+  /** The one path given, or the first of several. */
   file: string;
+  /** Every path given: one file keeps the single-dump report; a directory or several files are a run. */
+  paths: string[];
   rollout: string | null;
   settings: Partial<SlimeSettings>;
   search: boolean;
   json: boolean;
   exportCases: string | null;
+  /** A run's --json lines with every sample's per-token reference values. */
+  tokens: boolean;
 }
 
 /** Whether the command line asks for dump: its first word that is not an option. */
@@ -76,14 +93,22 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
     rollout: { type: "string" },
     "search-settings": { type: "boolean" },
     json: { type: "boolean" },
+    tokens: { type: "boolean" },
     "export-cases": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", usage: DUMP_USAGE };
-  const [, file, ...rest] = positionals;
+  const [, ...paths] = positionals;
+  const file = paths[0];
   if (file === undefined)
     throw new UsageError("dump needs a file: a train dump (.pt), a rollout dump, .npz or .safetensors");
-  if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
+  if (paths.length > 1) {
+    // A run pairs its files by name and replays each step with the settings its own numbers say.
+    const single = (["rollout", "export-cases", "search-settings"] as const).find((flag) => values[flag] !== undefined);
+    if (single) throw new UsageError(`--${single} takes one dump; several files are a run, paired by their names`);
+    if (paths.includes("-")) throw new UsageError("standard input (-) is one dump; it cannot be part of a run");
+  }
+  if (values.tokens && !values.json) throw new UsageError("--tokens goes with --json");
   const settings: Partial<SlimeSettings> = {};
   const estimator = values["advantage-estimator"];
   if (estimator !== undefined)
@@ -117,11 +142,13 @@ export function parseDumpArgs(argv: string[]): DumpArgs | { command: "help"; usa
   return {
     command: "dump",
     file,
+    paths,
     rollout: values.rollout ?? null,
     settings,
     search: values["search-settings"] ?? false,
     json: values.json ?? false,
     exportCases: values["export-cases"] ?? null,
+    tokens: values.tokens ?? false,
   };
 }
 

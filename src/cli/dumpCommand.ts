@@ -15,6 +15,7 @@ import { notATrainDump } from "../io/slimeDump/nothingToReplay";
 import { type ByteSource, bytesSource } from "../io/tensorFiles/byteSource";
 import { alignColumns } from "./columns";
 import type { DumpArgs } from "./dumpArgs";
+import { runDumpRun } from "./dumpRun";
 
 /** What the dump command needs from the outside: reading the files, writing the case file and the report. */
 export interface DumpIO {
@@ -22,14 +23,23 @@ export interface DumpIO {
   readStdin(): Promise<Uint8Array>;
   openFile(path: string, name: string): ByteSource & { close(): void };
   writeFile(path: string, text: string): Promise<void>;
-  /** JSON text with Infinity and NaN written as strings (JSON has neither). */
-  json(value: unknown): string;
+  /** JSON text with Infinity and NaN written as strings (JSON has neither); `indent` 0: one line. */
+  json(value: unknown, indent?: number): string;
+  /** A directory's entries (null when the path is no directory): a run directory is read by its names. */
+  listDir(path: string): DirEntry[] | null;
+}
+
+export interface DirEntry {
+  name: string;
+  directory: boolean;
 }
 
 /** A file refused or nothing to replay: one line on standard error, exit status 2. */
 export class DumpFileError extends Error {}
 
 export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
+  // One file keeps the single-dump report; a directory or several paths are a run, step by step.
+  if (args.paths.length > 1 || (args.file !== "-" && io.listDir(args.file) !== null)) return runDumpRun(args, io);
   let dump = await openDump(args.file, io);
   if (args.rollout !== null) {
     const rollout = await openDump(args.rollout, io);
@@ -243,7 +253,7 @@ function failureLine(s: SampleReplay): string {
     .join("; ");
 }
 
-function num(x: number): string {
+export function num(x: number): string {
   if (x === 0) return "0";
   return Number.isFinite(x) ? x.toExponential(2) : String(x);
 }
@@ -264,7 +274,7 @@ function fieldJson(v: FieldVerdict | null) {
   };
 }
 
-function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: SampleReplay[]) {
+export function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: SampleReplay[]) {
   const { settings } = check;
   const uncertainty = (key: "gamma" | "lambd" | "klCoef") => check.inferred.estimates[key]?.uncertainty ?? null;
   return {

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import type { ByteSource } from "../io/tensorFiles/byteSource";
 
 /** A file on disk read by positioned reads: only what the reader asks for is ever in memory. */
@@ -24,4 +24,24 @@ export function openFileSource(path: string, name: string): ByteSource & { close
     },
     close: () => closeSync(fd),
   };
+}
+
+/** A directory's entries (a link followed to what it names); null when the path is no directory or cannot be read as one. */
+export function listDirectory(path: string): { name: string; directory: boolean }[] | null {
+  try {
+    if (!statSync(path).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return readdirSync(path, { withFileTypes: true }).map((entry) => {
+    let directory = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      try {
+        directory = statSync(`${path}/${entry.name}`).isDirectory();
+      } catch {
+        directory = false;
+      }
+    }
+    return { name: entry.name, directory };
+  });
 }

@@ -19,8 +19,8 @@ import type { ByteSource } from "../io/tensorFiles/byteSource";
 import { type CheckArgs, parseCliArgs, UsageError } from "./args";
 import { COMMANDS_USAGE, usageFor, usageOf } from "./commandsUsage";
 import { runCpLayout } from "./cpLayoutReport";
-import { DumpFileError, runDump } from "./dumpCommand";
-import { openFileSource } from "./fileSource";
+import { type DirEntry, DumpFileError, runDump } from "./dumpCommand";
+import { listDirectory, openFileSource } from "./fileSource";
 import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
 import { formatTable } from "./table";
@@ -36,6 +36,8 @@ export interface CliIO {
   openFile(path: string, name: string): ByteSource & { close(): void };
   /** Writes a text file (scanlab dump --export-cases). */
   writeFile(path: string, text: string): Promise<void>;
+  /** A directory's entries, null when the path is no directory (scanlab dump DIR). */
+  listDir(path: string): DirEntry[] | null;
 }
 
 export const nodeIO: CliIO = {
@@ -44,6 +46,7 @@ export const nodeIO: CliIO = {
   readFile: (path) => readFileBounded(path, MAX_CASE_FILE_BYTES),
   readStdin: () => readBounded(process.stdin, MAX_CASE_FILE_BYTES),
   openFile: openFileSource,
+  listDir: listDirectory,
   writeFile: async (path, text) => {
     const { writeFile } = await import("node:fs/promises");
     await writeFile(path, text);

@@ -9,6 +9,8 @@
  *   inferDumpSettings(dump)           → the settings read off the dump's own numbers, with uncertainties
  *   mergeRankDumps(files)             → one step of slime's first format (`{id}_{rank}.pt` per rank) as a train dump
  *   groupRankFiles(paths)             → a folder's per-rank files grouped by step, by name
+ *   planRun(paths)                    → a run directory's steps (train + rollout dump by rollout id), every other file with why
+ *   summariseStep(dump, check)        → one step's row: samples, tokens, verdict, worst gap/bound, reward, KL, lengths
  * All pure and synchronous on typed arrays (no DOM, no Node): they run in a worker as they are.
  */
 export * from "../tensorFiles/readTensorFile";
@@ -21,5 +23,8 @@ export * from "./openDump";
 export * from "./promptGroupRecovery";
 export * from "./rankDumps";
 export * from "./rankFiles";
+export * from "./readRunStep";
 export * from "./replayDump";
+export * from "./runDirectory";
+export * from "./stepSummary";
 export * from "./understandDump";

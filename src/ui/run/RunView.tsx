@@ -10,6 +10,7 @@ import { useStaged } from "../useStaged";
 import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
+import { RunFolder } from "./RunFolder";
 import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
@@ -196,6 +197,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           ))}
         </div>
       ) : null}
+      <RunFolder given={given} onOpenStep={(files, keep) => open(files, given, keep)} />
       {reading ? (
         <p className="notice" role="status">
           Reading {reading}…

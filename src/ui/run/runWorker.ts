@@ -15,10 +15,15 @@ import {
   type OpenedDump,
   openDump,
   pairDumps,
+  planRun,
+  type RunStepPlan,
+  readRunStep,
   type SettingsTrial,
   type StageVerdict,
+  type StepSummary,
   searchSettings,
   type UnderstoodDump,
+  type UnusedFile,
 } from "../../io/slimeDump";
 import { blobSource } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
@@ -69,6 +74,11 @@ export interface RunCheck {
   /** The stored returns against slime's float32 CPU arithmetic, bit for bit, in words (null: no scan to redo). */
   bits: string | null;
 }
+
+/** What a run folder's summary reports as it goes: the plan first, then each step as it is read. */
+export type RunFolderEvent =
+  | { type: "plan"; steps: RunStepPlan[]; unused: UnusedFile[]; totalBytes: number }
+  | { type: "step"; index: number; summary: StepSummary; notes: string[]; unused: UnusedFile[]; bytes: number };
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
 
@@ -154,6 +164,43 @@ function answer(r: RunReport): OpenAnswer {
   ]);
 }
 
+/**
+ * A run folder's steps read in turn (runDirectory's plan), each checked and summarised on its own
+ * and posted as it finishes; only its row is kept, so memory is one step's. Cancelled by ending the
+ * worker (runFolderClient), since a step's read is one synchronous task.
+ */
+function summariseRun(files: RunFile[], given: Partial<SlimeSettings>, onEvent: (event: RunFolderEvent) => void): void {
+  const byPath = new Map(files.map((f) => [f.name, f.blob]));
+  const plan = planRun(files.map((f) => f.name));
+  const sizeOf = (step: RunStepPlan) =>
+    [...step.train, ...(step.rollout ? [step.rollout] : [])].reduce((sum, p) => sum + (byPath.get(p)?.size ?? 0), 0);
+  onEvent({
+    type: "plan",
+    steps: plan.steps,
+    unused: plan.unused,
+    totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
+  });
+  plan.steps.forEach((step, index) => {
+    const read1 = readRunStep(
+      step,
+      (path) => {
+        const blob = byPath.get(path);
+        if (!blob) throw new Error("not among the files chosen");
+        return blobSource(blob, path);
+      },
+      given,
+    );
+    onEvent({
+      type: "step",
+      index,
+      summary: read1.summary,
+      notes: [...read1.notes, ...(read1.dump?.notes ?? [])],
+      unused: read1.unused,
+      bytes: sizeOf(step),
+    });
+  });
+}
+
 const api = {
   /**
    * Reads one file, or a train dump and its rollout dump together (paired by rollout_position);
@@ -236,6 +283,7 @@ const api = {
     const file = pytestFileExport(opened.dump, settingsFor(given), indices, opened.name);
     return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
+  summariseRun,
 };
 
 export type RunWorkerApi = typeof api;

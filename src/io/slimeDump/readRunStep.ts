@@ -1,0 +1,125 @@
+import type { SlimeSettings } from "../../core";
+import { describeThrown } from "../ioError";
+import type { ByteSource } from "../tensorFiles/byteSource";
+import { readTensorSource } from "../tensorFiles/readTensorFile";
+import { checkDump, type DumpCheck } from "./checkDump";
+import type { UnderstoodDump } from "./dumpTypes";
+import { notATrainDump } from "./nothingToReplay";
+import { openDump } from "./openDump";
+import { mergeRankDumps, type RankFile } from "./rankDumps";
+import type { RunStepPlan, UnusedFile } from "./runDirectory";
+import { type StepSummary, summariseStep } from "./stepSummary";
+import { pairDumps } from "./understandDump";
+
+/** Opens one file of the run by its path; throws with the system's reason when it cannot be opened. */
+export type OpenRunFile = (path: string) => ByteSource & { close?(): void };
+
+/** One step of a run read, paired, checked and summarised. */
+export interface RunStepRead {
+  summary: StepSummary;
+  /** The train dump paired with its rollout dump (the step view's input); null when there is none to replay. */
+  dump: UnderstoodDump | null;
+  check: DumpCheck | null;
+  /** What reading and pairing said (another step's rollout dump, a refused file), each naming its file. */
+  notes: string[];
+  /** Per-rank files the merge did not need, with why. */
+  unused: UnusedFile[];
+  /** Bytes of the step's files (for a progress rate). */
+  bytes: number;
+}
+
+/**
+ * Reads one planned step through `open` (positioned reads in the CLI, Blob slices in the page's
+ * worker) and checks it with `given` over what its own numbers say. Never throws on a bad file: a
+ * file refused makes the step "not checked", with the refusal (naming the file and the place) as why.
+ */
+export function readRunStep(plan: RunStepPlan, open: OpenRunFile, given: Partial<SlimeSettings>): RunStepRead {
+  const notes: string[] = [];
+  const unused: UnusedFile[] = [];
+  let bytes = 0;
+  const withSource = <T>(path: string, use: (source: ByteSource) => T): T => {
+    const source = open(path);
+    try {
+      bytes += source.size;
+      return use(source);
+    } finally {
+      source.close?.();
+    }
+  };
+  const notChecked = (why: string, dump: UnderstoodDump | null): RunStepRead => ({
+    summary: summariseStep(plan.step, dump ?? EMPTY, null, why),
+    dump: null,
+    check: null,
+    notes,
+    unused,
+    bytes,
+  });
+
+  let rollout: UnderstoodDump | null = null;
+  if (plan.rollout) {
+    const path = plan.rollout;
+    try {
+      const opened = withSource(path, openDump);
+      if (!opened.ok) notes.push(opened.error.message);
+      else if (opened.value.dump.kind !== "rollout")
+        notes.push(`${path}: a ${opened.value.dump.kind} file, not a rollout dump: not paired`);
+      else {
+        rollout = opened.value.dump;
+        stepMismatch(path, opened.value.step, plan.step, notes);
+      }
+    } catch (error) {
+      notes.push(`${path}: cannot be read (${describeThrown(error)})`);
+    }
+  }
+  if (plan.noVerdict) return notChecked(plan.noVerdict, rollout);
+
+  let train: UnderstoodDump;
+  try {
+    if (plan.format === "per-rank") {
+      // The trees read their tensors when the merge asks for them: every rank's file stays open until then.
+      const sources: (ByteSource & { close?(): void })[] = [];
+      try {
+        const files: RankFile[] = [];
+        for (const path of plan.train) {
+          const source = open(path);
+          sources.push(source);
+          bytes += source.size;
+          const tree = readTensorSource(source);
+          if (!tree.ok) return notChecked(tree.error.message, rollout);
+          files.push({ source: path, root: tree.value.root });
+        }
+        const merged = mergeRankDumps(
+          files,
+          "contextParallelSize" in given ? { contextParallelSize: given.contextParallelSize } : {},
+        );
+        if (!merged.ok) return notChecked(merged.error.message, rollout);
+        for (const use of merged.value.files) if (!use.used) unused.push({ path: use.source, why: use.why });
+        train = merged.value.dump;
+        stepMismatch(merged.value.label, merged.value.step, plan.step, notes);
+      } finally {
+        for (const source of sources) source.close?.();
+      }
+    } else {
+      const path = plan.train[0];
+      const opened = withSource(path, openDump);
+      if (!opened.ok) return notChecked(opened.error.message, rollout);
+      train = opened.value.dump;
+      if (train.kind === "rollout") return notChecked(`${path}: a rollout dump where the train dump belongs`, rollout);
+      if (train.kind !== "train") return notChecked(notATrainDump(path, train), rollout);
+      stepMismatch(path, opened.value.step, plan.step, notes);
+    }
+  } catch (error) {
+    return notChecked(`${plan.train.join(", ")}: cannot be read (${describeThrown(error)})`, rollout);
+  }
+  const dump = rollout && plan.rollout ? pairDumps(train, rollout, plan.rollout) : train;
+  const check = checkDump(dump, given);
+  return { summary: summariseStep(plan.step, dump, check), dump, check, notes, unused, bytes };
+}
+
+const EMPTY: UnderstoodDump = { kind: "train", samples: [], settingsGuess: {}, notes: [] };
+
+/** A file whose own rollout_id is not the one its name says is still read under its name's step, and said. */
+function stepMismatch(path: string, stored: number | null, named: number, notes: string[]): void {
+  if (stored !== null && stored !== named)
+    notes.push(`${path}: stores rollout_id ${stored}, its name says step ${named}; shown as step ${named}`);
+}

@@ -1,0 +1,69 @@
+import { useMemo, useRef } from "react";
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import type { StepSummary } from "../../io/slimeDump";
+import { formatShort } from "../charts/formatNumber";
+import { useWidth } from "../charts/useWidth";
+
+const TICK = { fontSize: 11 };
+
+interface Trend {
+  key: string;
+  title: string;
+  value(s: StepSummary): number | null;
+}
+
+const TRENDS: Trend[] = [
+  { key: "reward", title: "reward mean", value: (s) => s.reward?.mean ?? null },
+  { key: "kl", title: "KL mean", value: (s) => s.klMean },
+  {
+    key: "worst",
+    title: "worst gap / bound",
+    value: (s) => {
+      const shares = [s.worst.advantages?.share, s.worst.returns?.share].filter(
+        (x): x is number => x !== undefined && Number.isFinite(x),
+      );
+      return shares.length > 0 ? Math.max(...shares) : null;
+    },
+  },
+  { key: "length", title: "response length mean", value: (s) => (s.samples > 0 ? s.length.mean : null) },
+];
+
+/** Small line charts of a run's trends over the rollout id: one point per step read so far; a gap where a step has none. */
+export function RunStepCharts({ steps }: { steps: readonly StepSummary[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref, 600);
+  // Two charts a row where they fit, one on a phone.
+  const chartWidth = width >= 560 ? Math.floor((width - 12) / 2) : width;
+  const data = useMemo(
+    () => steps.map((s) => Object.fromEntries([["step", s.step], ...TRENDS.map((t) => [t.key, t.value(s)] as const)])),
+    [steps],
+  );
+  return (
+    <div className="run-step-charts" ref={ref} data-testid="run-step-charts">
+      {TRENDS.map((t) => (
+        <figure key={t.key} className="run-step-chart">
+          <figcaption className="small">{t.title}</figcaption>
+          <LineChart width={chartWidth} height={150} data={data} margin={{ top: 6, right: 12, bottom: 4, left: 4 }}>
+            <CartesianGrid stroke="#e5e7eb" />
+            <XAxis dataKey="step" type="number" domain={["dataMin", "dataMax"]} tick={TICK} allowDecimals={false} />
+            <YAxis tick={TICK} width={56} tickFormatter={(v: number) => formatShort(v)} domain={["auto", "auto"]} />
+            <Tooltip
+              formatter={(v) => (typeof v === "number" ? formatShort(v) : String(v))}
+              labelFormatter={(l) => `step ${l}`}
+            />
+            <Line
+              dataKey={t.key}
+              name={t.title}
+              type="linear"
+              stroke="#2563eb"
+              strokeWidth={2}
+              dot={{ r: 2 }}
+              isAnimationActive={false}
+              connectNulls={false}
+            />
+          </LineChart>
+        </figure>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import type { StepSummary } from "../../io/slimeDump";
+import { formatShort } from "../charts/formatNumber";
+
+export interface RunStepRow {
+  summary: StepSummary;
+  notes: string[];
+  /** Whether the step opens in the step view (a gathered train dump; slime's per-rank steps do not yet). */
+  openable: boolean;
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** The step's worst gap as a share of its bound, advantages or returns, and which. */
+function worstCell(s: StepSummary): { text: string; title?: string } {
+  const a = s.worst.advantages;
+  const r = s.worst.returns;
+  const worst = a && (!r || a.share >= r.share) ? { field: "advantages", w: a } : r ? { field: "returns", w: r } : null;
+  if (!worst) return { text: "–" };
+  return {
+    text: `${formatShort(worst.w.share)} ${worst.field}`,
+    title: `sample ${worst.w.sample}, token ${worst.w.token}: gap ${formatShort(worst.w.gap)}, bound ${formatShort(worst.w.bound)}`,
+  };
+}
+
+/**
+ * One row per step of a run, in rollout-id order: its size, verdict and trends. `data-passed` only
+ * where the step was checked: a step not checked claims nothing.
+ */
+export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen(step: number): void }) {
+  return (
+    <div className="table-scroll">
+      <table className="run-samples run-steps" data-testid="run-steps">
+        <thead>
+          <tr>
+            <th scope="col">step</th>
+            <th scope="col">samples</th>
+            <th scope="col">tokens</th>
+            <th scope="col">verdict</th>
+            <th scope="col" title="the token whose gap is the largest share of its float32 bound (pass ≤ 1)">
+              worst gap / bound
+            </th>
+            <th scope="col" title="raw rewards where the dump has them, else the reward trained on">
+              reward mean ± std
+            </th>
+            <th scope="col" title="the stored kl, over the tokens with loss mask 1">
+              KL mean
+            </th>
+            <th scope="col">length mean / max</th>
+            <th scope="col" title="samples whose rollout status is truncated (known with the rollout dump)">
+              truncated
+            </th>
+            <th scope="col" title="of slime's padded [samples, longest] scan">
+              padding
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ summary: s, notes, openable }) => {
+            const worst = worstCell(s);
+            const checked = s.verdict !== "not checked";
+            return (
+              <tr
+                key={s.step}
+                data-step={s.step}
+                data-passed={checked ? String(s.verdict === "passed") : undefined}
+                data-verdict={s.verdict}
+                title={[s.why, ...notes].filter(Boolean).join("\n") || undefined}
+              >
+                <td>
+                  {openable ? (
+                    <button type="button" onClick={() => onOpen(s.step)} aria-label={`Open step ${s.step}`}>
+                      {s.step}
+                    </button>
+                  ) : (
+                    s.step
+                  )}
+                </td>
+                <td>{s.samples}</td>
+                <td>{s.tokens}</td>
+                <td className={s.verdict === "failed" ? "fail" : undefined}>
+                  {s.verdict === "passed" ? "within bound" : s.verdict === "failed" ? "▲ departs" : "not checked"}
+                </td>
+                <td title={worst.title}>{worst.text}</td>
+                <td>{s.reward ? `${formatShort(s.reward.mean)} ± ${formatShort(s.reward.std)}` : "–"}</td>
+                <td>{s.klMean === null ? "–" : formatShort(s.klMean)}</td>
+                <td>{s.samples > 0 ? `${s.length.mean.toFixed(0)} / ${s.length.max}` : "–"}</td>
+                <td>{s.truncatedShare === null ? "–" : percent(s.truncatedShare)}</td>
+                <td>{s.samples > 0 ? percent(s.paddingShare) : "–"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
