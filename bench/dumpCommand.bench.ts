@@ -3,24 +3,30 @@
  * `node bin/scanlab.mjs`, tsx start-up included), with its peak resident memory, beside the floor
  * measured in the same run: reading the file's bytes once from the page cache, and a plain float64
  * loop over its response tokens (G = r + γ·G, one multiply-add per token). The issue's aim is the
- * verdict within 10× of that floor. Files: slime's real code writes them (bench/dump.bench.ts says
- * how), or bench/dumpInputs.ts writes them from TypeScript; none is committed. It asserts nothing:
- * it reports, and `--json OUT` keeps the figures.
+ * verdict within 10× of that floor. Each argument is a file, a run directory (`scanlab dump DIR`),
+ * or the name of an input bench/dumpInputs.ts writes from TypeScript into the temp directory
+ * (ppo512 ≈ 196 MB, big1024 ≈ 1.5 GB, run50 = 50 steps × 20 MB); none is committed. `--flags`
+ * gives the command the settings the inputs were written with (else it reads them off the
+ * numbers, the slower path). It asserts nothing: it reports, and `--json OUT` keeps the figures.
+ *
+ *   npm run bench:dump -- ppo512 run50 big1024
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { openFileSource } from "../src/cli/fileSource";
 import { openDump } from "../src/io/slimeDump";
+import { DUMP_INPUT_FLAGS, DUMP_INPUT_NAMES, type DumpInputName, ensureDumpInput } from "./dumpInputs";
 
 const { values: options, positionals: files } = parseArgs({
   allowPositionals: true,
-  options: { repeats: { type: "string", default: "3" }, json: { type: "string" } },
+  options: { repeats: { type: "string", default: "3" }, json: { type: "string" }, flags: { type: "boolean" } },
 });
 const REPEATS = Number(options.repeats);
-if (files.length === 0 || !(REPEATS > 0)) throw new Error("usage: bench:dump FILE.pt … [--repeats N] [--json OUT]");
+if (files.length === 0 || !(REPEATS > 0))
+  throw new Error("usage: bench:dump FILE.pt|DIR|ppo512|big1024|run50 … [--repeats N] [--flags] [--json OUT]");
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -58,9 +64,26 @@ function scanLoop(tokens: number): number {
   return ms;
 }
 
+/** The dump files of a run directory (its train_data/ and rollout_data/), or the file itself. */
+function dumpFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return ["train_data", "rollout_data"].flatMap((sub) => {
+    const dir = join(path, sub);
+    try {
+      return readdirSync(dir)
+        .filter((f) => f.endsWith(".pt"))
+        .map((f) => join(dir, f));
+    } catch {
+      return [];
+    }
+  });
+}
+
 function runCommand(path: string): { ms: number; rssMb: number; status: number | null } {
   const t0 = performance.now();
-  const run = spawnSync(process.execPath, ["--import", "./bench/reportRss.mjs", "bin/scanlab.mjs", "dump", path], {
+  const flags = options.flags ? DUMP_INPUT_FLAGS : [];
+  const args = ["--import", "./bench/reportRss.mjs", "bin/scanlab.mjs", "dump", path, ...flags];
+  const run = spawnSync(process.execPath, args, {
     encoding: "utf8",
     maxBuffer: 2 ** 30,
   });
@@ -72,25 +95,35 @@ function runCommand(path: string): { ms: number; rssMb: number; status: number |
 
 const rows: Record<string, unknown>[] = [];
 console.log(`${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()[0].toFixed(1)}`);
-for (const path of files) {
-  const bytes = statSync(path).size;
-  const source = openFileSource(path, basename(path));
-  const opened = openDump(source);
-  source.close();
-  if (!opened.ok) throw new Error(opened.error.message);
-  const { samples } = opened.value.dump;
-  const tokens = samples.reduce((n, s) => n + s.responseLength, 0);
-  readOnce(path);
+for (const given of files) {
+  const path = (DUMP_INPUT_NAMES as string[]).includes(given)
+    ? (await ensureDumpInput(given as DumpInputName, (line) => console.log(`  writing ${line}`))).path
+    : given;
+  const parts = dumpFiles(path);
+  const bytes = parts.reduce((n, f) => n + statSync(f).size, 0);
+  let samples = 0;
+  let tokens = 0;
+  for (const part of parts) {
+    const source = openFileSource(part, basename(part));
+    const opened = openDump(source);
+    source.close();
+    if (!opened.ok) throw new Error(opened.error.message);
+    samples += opened.value.dump.samples.length;
+    tokens += opened.value.dump.samples.reduce((n, s) => n + s.responseLength, 0);
+  }
+  const readAll = () => parts.reduce((ms, part) => ms + readOnce(part), 0);
+  readAll();
   const runs = Array.from({ length: REPEATS }, () => runCommand(path));
-  const read = median(Array.from({ length: REPEATS }, () => readOnce(path)));
+  const read = median(Array.from({ length: REPEATS }, readAll));
   const loop = median(Array.from({ length: REPEATS }, () => scanLoop(tokens)));
   const wall = median(runs.map((r) => r.ms));
   const rss = median(runs.map((r) => r.rssMb));
   const floor = read + loop;
   const row = {
     file: basename(path),
+    files: parts.length,
     megabytes: bytes / 1e6,
-    samples: samples.length,
+    samples,
     tokens,
     exitStatus: runs[0].status,
     commandMs: wall,
@@ -98,11 +131,12 @@ for (const path of files) {
     floorReadMs: read,
     floorLoopMs: loop,
     timesFloor: wall / floor,
+    megabytesPerSecond: bytes / 1e3 / wall,
   };
   rows.push(row);
   console.log(
-    `${row.file}: ${row.megabytes.toFixed(0)} MB, ${samples.length} samples, ${tokens} tokens, exit ${row.exitStatus}\n` +
-      `  scanlab dump: ${wall.toFixed(0)} ms wall (median of ${REPEATS}), peak RSS ${rss.toFixed(0)} MB\n` +
+    `${row.file}: ${parts.length} file(s), ${row.megabytes.toFixed(0)} MB, ${samples} samples, ${tokens} tokens, exit ${row.exitStatus}\n` +
+      `  scanlab dump${options.flags ? " (with the flags)" : ""}: ${wall.toFixed(0)} ms wall (median of ${REPEATS}), ${row.megabytesPerSecond.toFixed(0)} MB/s, peak RSS ${rss.toFixed(0)} MB\n` +
       `  floor: read once ${read.toFixed(0)} ms + float64 loop ${loop.toFixed(0)} ms = ${floor.toFixed(0)} ms; the command is ${row.timesFloor.toFixed(1)}× the floor`,
   );
 }
