@@ -169,9 +169,9 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
   }
 
   /**
-   * Gives every tensor its elements, read from its storage only when `data` is asked for and not
-   * kept: a dump's reader copies each field once into its own arrays, so a file read by random
-   * access is never held whole. Every claim is checked here, before anything is read: each
+   * Gives every tensor its elements, read from its storage the first time `data` is asked for:
+   * fields nobody reads (an unused int64, a model's entropy) are never read, and a file read by
+   * random access is never held whole, only the tensors read, until the tree is dropped. Every claim is checked here, before anything is read: each
    * storage's bytes exist (`storageBytes` throws a located error when not), and the views together
    * materialise at most the storages' own elements plus a small allowance, so stride-0 or
    * overlapping views cannot make a small file cost gigabytes.
@@ -213,7 +213,7 @@ export interface StorageBytes {
   place: string;
 }
 
-/** Makes `view.tensor.data` read the view's elements from its storage each time it is asked for. */
+/** Makes `view.tensor.data` read the view's elements from its storage when first asked for. */
 function lazyElements(view: PendingView, bytes: StorageBytes, count: number, source: string): void {
   const { tensor, storage: ref, stride, offset } = view;
   const shape = tensor.shape;
@@ -229,14 +229,19 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number, sou
     const elements = decodeElements(bytes.read(offset, span), ref.type, span, bytes.place, source);
     return gatherView(elements, shape, stride, count);
   };
+  const keep = (value: TensorData) =>
+    Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
   Object.defineProperty(tensor, "data", {
     enumerable: true,
     configurable: true,
-    get: load,
-    // A test or tool that swaps a tensor's elements gets a plain value from then on.
-    set(value: TensorData) {
-      Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
+    // Read on first use, then held with the tree (which the reader that asked drops when it is done).
+    get: () => {
+      const data = load();
+      keep(data);
+      return data;
     },
+    // A test or tool that swaps a tensor's elements gets a plain value from then on.
+    set: keep,
   });
 }
 
