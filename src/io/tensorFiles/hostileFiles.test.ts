@@ -85,7 +85,7 @@ describe("views that repeat their storage are charged against the file's size", 
     expect(bytes.length).toBeLessThan(64 * 1024);
     const error = refused(bytes);
     expect(error.where).toMatch(/^record archive\/data\.pkl, byte \d+$/);
-    expect(error.message).toMatch(/above 1048576 for a file of \d+ bytes/);
+    expect(error.message).toMatch(/more than the 1 its storages hold and the allowance of 1048576/);
   });
 
   it("names the field where the reader gives the tree", () => {
