@@ -106,7 +106,10 @@ export function byDataParallelRank(samples: ReplaySample[]): number[][] {
   const groups = new Map<number, number[]>();
   samples.forEach((s, i) => {
     const rank = s.dataParallelRank ?? 0;
-    groups.set(rank, [...(groups.get(rank) ?? []), i]);
+    // Pushed, never copied: a copy per sample made 60,000 samples take minutes.
+    const group = groups.get(rank);
+    if (group) group.push(i);
+    else groups.set(rank, [i]);
   });
   return [...groups.values()];
 }

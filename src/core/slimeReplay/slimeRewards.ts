@@ -18,7 +18,9 @@ export function slimeRewards(samples: ReplaySample[], settings: SlimeSettings): 
   if (samples.some((s) => s.group === undefined)) return null;
   const groups = new Map<number, number[]>();
   samples.forEach((s, i) => {
-    groups.set(s.group as number, [...(groups.get(s.group as number) ?? []), i]);
+    const members = groups.get(s.group as number);
+    if (members) members.push(i);
+    else groups.set(s.group as number, [i]);
   });
   const divide = settings.advantageEstimator !== "reinforce_plus_plus_baseline" && settings.grpoStdNormalization;
   const out = new Float64Array(samples.length);

@@ -1,5 +1,6 @@
+import { beyondSafeInteger } from "../tensorFiles/elementTypes";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isTensor, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
+import { isTensor, type PyDict, type PyValue, type Tensor, type TensorData } from "../tensorFiles/tensorTypes";
 
 /**
  * Typed access to a dump's fields, every refusal naming the field's path (`samples[3].loss_masks`).
@@ -24,7 +25,7 @@ export class FieldReader {
     const value = this.dict.get(key);
     if (typeof value === "number") return value;
     if (typeof value === "boolean") return value ? 1 : 0;
-    if (isTensor(value) && value.data.length === 1) return value.data[0];
+    if (isTensor(value) && value.shape.every((d) => d === 1)) return this.elements(key, value)[0];
     return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a number`);
   }
 
@@ -43,7 +44,7 @@ export class FieldReader {
     let data: ArrayLike<number>;
     if (isTensor(value)) {
       if (value.shape.length !== 1) this.fail(key, `has shape (${value.shape.join(", ")}), expected [${R}]`);
-      data = value.data;
+      data = this.elements(key, value);
     } else if (Array.isArray(value) && value.every((v) => typeof v === "number")) {
       data = value as number[];
     } else {
@@ -53,6 +54,14 @@ export class FieldReader {
       this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
     // The typed-array constructor copies typed arrays directly (Float64Array.from goes through the iterator protocol).
     return new Float64Array(data as ArrayLike<number>);
+  }
+
+  /**
+   * A tensor's elements, read once (a streamed tensor reads its storage each time `data` is asked
+   * for), refused where an int64 a float64 would round is among them: only a field a reader uses is.
+   */
+  elements(key: string, tensor: Tensor): TensorData {
+    return exactElements(tensor, (detail) => this.fail(key, detail));
   }
 
   optionalTokens(key: string, R: number): Float64Array | undefined {
@@ -68,4 +77,12 @@ export function kindOf(value: PyValue | undefined): string {
   if (value instanceof Map) return "a dict";
   if (value instanceof Uint8Array) return "bytes";
   return `a ${typeof value}`;
+}
+
+/** A tensor's elements, read once; `fail` names the field where an int64 beyond ±2^53 is among them. */
+export function exactElements(tensor: Tensor, fail: (detail: string) => never): TensorData {
+  const data = tensor.data;
+  const inexact = beyondSafeInteger(data);
+  if (inexact) fail(`int64 element ${inexact.element} is ${inexact.value}, beyond ±2^53 (a float64 would round it)`);
+  return data;
 }

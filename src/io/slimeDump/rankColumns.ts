@@ -1,6 +1,6 @@
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isTensor, type PyDict, type PyValue, type Tensor } from "../tensorFiles/tensorTypes";
-import { kindOf } from "./fieldReaders";
+import { isTensor, type PyDict, type PyValue, type Tensor, type TensorData } from "../tensorFiles/tensorTypes";
+import { exactElements, kindOf } from "./fieldReaders";
 import { isRankDump, rankDumpIdentity } from "./rankFiles";
 
 /**
@@ -76,16 +76,17 @@ export function readRankColumns(root: PyValue, source: string): RankColumns {
   const lossMasks = col.list("loss_masks").map((v, i) => {
     const at = `loss_masks[${i}]`;
     if (!isTensor(v) || v.shape.length !== 1) return col.fail(at, `is ${kindOf(v)}, not a 1-D tensor`);
-    if (v.data.length !== responseLengths[i])
-      col.fail(at, `has ${v.data.length} tokens, the response has ${responseLengths[i]}`);
-    if (v.data.some((m) => m !== 0 && m !== 1)) col.fail(at, "holds a value other than 0 and 1");
+    const mask = col.exact(at, v);
+    if (mask.length !== responseLengths[i])
+      col.fail(at, `has ${mask.length} tokens, the response has ${responseLengths[i]}`);
+    if (mask.some((m) => m !== 0 && m !== 1)) col.fail(at, "holds a value other than 0 and 1");
     return v;
   });
   // What the train dump's reader takes as numbers: checked here, where the message can name this file.
   col.numbers("rewards", false);
   if (data.has("local_raw_reward")) col.numbers("local_raw_reward", true);
   const tokens = data.has("tokens")
-    ? col.list("tokens").map((v) => (isTensor(v) ? v : null))
+    ? col.list("tokens").map((v, i) => (isTensor(v) && col.exact(`tokens[${i}]`, v) ? v : null))
     : lossMasks.map(() => null);
   const fields = new Map<CpLocalField, FloatData[]>();
   for (const key of CP_LOCAL_FIELDS) {
@@ -131,13 +132,18 @@ class ColumnReader {
     throw new TensorFileError(`field rollout_data.${at}`, detail, this.source);
   }
 
+  /** A tensor's elements read here, refused where an int64 a float64 would round is among them. */
+  exact(at: string, tensor: Tensor): TensorData {
+    return exactElements(tensor, (detail) => this.fail(at, detail));
+  }
+
   /** A column of one entry per local sample (a list; a 1-D tensor for columns of numbers). */
   list(key: string): PyValue[] {
     const value = this.data.get(key);
     const list: PyValue[] | null = Array.isArray(value)
       ? value
       : isTensor(value) && value.shape.length === 1
-        ? Array.from(value.data)
+        ? Array.from(this.exact(key, value))
         : null;
     if (list === null) return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a list`);
     if (this.count >= 0 && list.length !== this.count)
@@ -164,7 +170,8 @@ class ColumnReader {
   perToken(key: string): FloatData[] {
     return this.list(key).map((v, i) => {
       if (isTensor(v) && v.shape.length === 1) {
-        return v.data instanceof Float32Array || v.data instanceof Float64Array ? v.data : Float64Array.from(v.data);
+        const data = this.exact(`${key}[${i}]`, v);
+        return data instanceof Float32Array || data instanceof Float64Array ? data : Float64Array.from(data);
       }
       if (Array.isArray(v) && v.every((x) => typeof x === "number")) return Float64Array.from(v as number[]);
       return this.fail(`${key}[${i}]`, `is ${kindOf(v)}, not a 1-D tensor`);

@@ -1,6 +1,6 @@
 import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
+import { isDict, isTensor, type PyDict, type PyValue, type Tensor } from "../tensorFiles/tensorTypes";
 import type { DumpSample, UnderstoodDump } from "./dumpTypes";
 import { FieldReader, kindOf } from "./fieldReaders";
 import { plainLanes } from "./plainLanes";
@@ -38,7 +38,7 @@ function understand(root: PyValue, source: string): UnderstoodDump {
       return trainDump(root, samples, source);
     if (isDict(first) && first.has("response_length") && first.has("reward")) return rolloutDump(samples, source);
   }
-  return { kind: "plain", samples: [], settingsGuess: {}, lanes: plainLanes(root), notes: [] };
+  return { kind: "plain", samples: [], settingsGuess: {}, lanes: plainLanes(root, source), notes: [] };
 }
 
 /** A step merged from per-rank files, read as the train dump it makes; its cp_size is known, not guessed. */
@@ -62,7 +62,10 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
     const lossMask = f.tokens("loss_masks", R);
     if (lossMask.some((m) => m !== 0 && m !== 1)) f.fail("loss_masks", "holds a value other than 0 and 1");
     const totalLength = f.optionalNumber("total_lengths");
-    prompts.push(promptOf(value.get("tokens"), totalLength, R));
+    const tokens = value.get("tokens");
+    // The prompt's tokens group the samples: read once, and refused if a float64 cannot hold them.
+    const read = isTensor(tokens) ? { ...tokenShape(tokens), data: f.elements("tokens", tokens) } : tokens;
+    prompts.push(promptOf(read, totalLength, R));
     return {
       rolloutPosition: f.optionalNumber("rollout_position"),
       sampleIndex: f.optionalNumber("sample_index"),
@@ -185,4 +188,9 @@ export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source
     return { ...s, rawReward: s.rawReward ?? match.rawReward, rollout: match.rollout };
   });
   return { ...train, samples, notes };
+}
+
+/** A tensor's description without its elements (spreading a streamed tensor would read them). */
+function tokenShape(t: Tensor): Omit<Tensor, "data"> {
+  return { kind: t.kind, storedDtype: t.storedDtype, dtype: t.dtype, shape: t.shape, origin: t.origin };
 }

@@ -1,4 +1,3 @@
-import { TensorFileError } from "./tensorFileError";
 import type { TensorData, TensorDtype } from "./tensorTypes";
 
 /**
@@ -44,11 +43,23 @@ export function allocate(dtype: TensorDtype, length: number): TensorData {
   }
 }
 
+/** The first int64 element of a decoded array that a float64 cannot hold (held there as NaN). */
+const beyond = new WeakMap<TensorData, { element: number; value: bigint }>();
+
+export function beyondSafeInteger(data: TensorData): { element: number; value: bigint } | undefined {
+  return beyond.get(data);
+}
+
+/** Remembers an array's first int64 beyond ±2^53 (a view gathered from a decoded storage). */
+export function markBeyondSafeInteger(data: TensorData, element: number, value: bigint): void {
+  if (!beyond.has(data)) beyond.set(data, { element, value });
+}
+
 /**
- * Decodes `count` little-endian elements of `stored` starting at `bytes[0]`. `where` names the
- * record for the one refusal possible here: an int64 beyond ±2^53.
+ * Decodes `count` little-endian elements of `stored` starting at `bytes[0]`. An int64 beyond ±2^53
+ * is held as NaN and the first one remembered (beyondSafeInteger): refused by whoever reads it.
  */
-export function decodeElements(bytes: Uint8Array, stored: StoredType, count: number, where: string, source: string) {
+export function decodeElements(bytes: Uint8Array, stored: StoredType, count: number) {
   const fast = alignedCopy(bytes, stored, count);
   if (fast) return fast;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -81,12 +92,9 @@ export function decodeElements(bytes: Uint8Array, stored: StoredType, count: num
         const high = view.getInt32(8 * i + 4, true);
         // |high| < 2^21 keeps high·2^32 + low within the integers a float64 holds exactly.
         if (high >= 2 ** 21 || high < -(2 ** 21)) {
-          const value = view.getBigInt64(8 * i, true);
-          throw new TensorFileError(
-            where,
-            `int64 element ${i} is ${value}, beyond ±2^53 (a float64 would round it)`,
-            source,
-          );
+          if (!beyond.has(out)) beyond.set(out, { element: i, value: view.getBigInt64(8 * i, true) });
+          out[i] = Number.NaN;
+          continue;
         }
         out[i] = high * 2 ** 32 + low;
       }

@@ -17,7 +17,8 @@ export const TENSOR_FILE_LIMITS = {
   /**
    * Elements a file's tensors may claim beyond what its storages hold. Views of one storage
    * (`x[1:]`, `x.t()`) cost at most the storage; views that repeat elements (stride 0, overlap)
-   * would make a small file cost gigabytes, so they may add only this many.
+   * would make a small file cost gigabytes, so they may add only this many. A zero-size tensor is
+   * charged its other dimensions (shapeClaim): `[1e8, 0]` holds nothing but makes 1e8 rows.
    */
   viewAllowance: 2 ** 20,
   /** Dimensions of one tensor. */
@@ -35,5 +36,15 @@ export const TENSOR_FILE_LIMITS = {
   /** Length of a safetensors JSON header (the format itself caps it at 100 MB; a dump's is a few KB). */
   maxHeaderBytes: 16 * 2 ** 20,
 } as const;
+
+/**
+ * What a shape costs to hold: its element count, or for a zero-size tensor the product of its
+ * non-zero dimensions (the rows a reader of `[1e8, 0]` would make), whichever is larger.
+ */
+export function shapeClaim(shape: readonly number[]): number {
+  let claim = 1;
+  for (const d of shape) claim *= Math.max(d, 1);
+  return claim;
+}
 
 export type TensorFileLimits = typeof TENSOR_FILE_LIMITS;

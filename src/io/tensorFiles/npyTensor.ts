@@ -1,6 +1,6 @@
 import { parseHeader } from "../npyImport";
 import { decodeElements, heldAs, ITEM_SIZE, type StoredType } from "./elementTypes";
-import { TENSOR_FILE_LIMITS } from "./limits";
+import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import { at, TensorFileError } from "./tensorFileError";
 import type { Tensor } from "./tensorTypes";
 
@@ -46,7 +46,8 @@ export function readNpyTensor(bytes: Uint8Array, record: string, source: string)
   if (header.fortranOrder) fail(headerStart, "a Fortran-ordered array; save np.ascontiguousarray(a)");
   if (header.shape.length > TENSOR_FILE_LIMITS.maxDims) fail(headerStart, `${header.shape.length} dimensions`);
   const count = header.shape.reduce((a, b) => a * b, 1);
-  if (count > TENSOR_FILE_LIMITS.maxElements) {
+  // A zero-size array is charged its other dimensions: [1e8, 0] is no data but 1e8 rows to whoever reads it.
+  if (shapeClaim(header.shape) > TENSOR_FILE_LIMITS.maxElements) {
     fail(
       headerStart,
       `shape (${header.shape.join(", ")}) is above the limit of ${TENSOR_FILE_LIMITS.maxElements} elements`,
@@ -64,7 +65,8 @@ export function readNpyTensor(bytes: Uint8Array, record: string, source: string)
     storedDtype: stored,
     dtype: heldAs(stored),
     shape: header.shape,
-    data: decodeElements(bytes.subarray(dataStart), stored, count, at(record), source),
+    // An int64 beyond ±2^53 is NaN, refused by whoever reads the array (elementTypes: beyondSafeInteger).
+    data: decodeElements(bytes.subarray(dataStart), stored, count),
     origin: `record ${record}`,
   };
 }

@@ -1,5 +1,5 @@
 import type { ByteSource } from "./byteSource";
-import { TENSOR_FILE_LIMITS } from "./limits";
+import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import { readNpyTensor } from "./npyTensor";
 import { TensorFileError } from "./tensorFileError";
 import type { PyDict, TensorFile } from "./tensorTypes";
@@ -18,6 +18,7 @@ export function readNpz(file: ByteSource, archive: ZipArchive = readZip(file)): 
   const root: PyDict = new Map();
   const notes: string[] = [];
   let elements = 0;
+  let claimed = 0;
   for (const entry of archive.entries.values()) {
     const tensor = readNpyTensor(archive.read(entry), entry.name, source);
     elements += tensor.data.length;
@@ -25,6 +26,15 @@ export function readNpz(file: ByteSource, archive: ZipArchive = readZip(file)): 
       throw new TensorFileError(
         `record ${entry.name}`,
         `brings the file's elements above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
+        source,
+      );
+    }
+    // An array's data is its bytes; a zero-size one's other dimensions are not, and are charged here.
+    claimed += shapeClaim(tensor.shape);
+    if (claimed > elements + TENSOR_FILE_LIMITS.viewAllowance) {
+      throw new TensorFileError(
+        `record ${entry.name}`,
+        `shape (${tensor.shape.join(", ")}) brings the elements the file's arrays claim to ${claimed}, more than the ${elements} they hold and the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (a zero-size array with huge dimensions)`,
         source,
       );
     }

@@ -145,7 +145,8 @@ export function runPickle(
     const list = pop();
     if (!Array.isArray(list) || isTuple(list)) return fail(`APPEND to a ${typeName(list)}, not a list`);
     growing(list, items.length);
-    (list as StackValue[]).push(...items);
+    // One at a time: a spread of 300,000 items overflows the call stack.
+    for (const item of items) (list as StackValue[]).push(item);
     push(list);
   };
   const setItems = (items: StackValue[]) => {

@@ -1,5 +1,5 @@
 import { decodeElements, heldAs, ITEM_SIZE, type StoredType } from "./elementTypes";
-import { TENSOR_FILE_LIMITS } from "./limits";
+import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import { at, TensorFileError } from "./tensorFileError";
 import type { PyDict, TensorFile } from "./tensorTypes";
 
@@ -22,12 +22,22 @@ const SAFETENSORS_TYPES: Record<string, StoredType> = {
   BOOL: "bool",
 };
 
-/** Plausible safetensors: a header length that fits the file, then `{`. */
+/**
+ * Plausible safetensors: a header length below 2^32, then `{`. A length past the end of the file
+ * still counts, so that a truncated file is named as one.
+ */
 export function isSafetensors(bytes: Uint8Array): boolean {
   if (bytes.length < 10) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
-  return length >= 2 && length <= bytes.length - 8 && bytes[8] === 0x7b;
+  return view.getUint32(4, true) === 0 && view.getUint32(0, true) >= 2 && bytes[8] === 0x7b;
+}
+
+interface Entry {
+  name: string;
+  stored: StoredType;
+  shape: number[];
+  begin: number;
+  end: number;
 }
 
 export function readSafetensors(bytes: Uint8Array, source: string): TensorFile {
@@ -39,24 +49,40 @@ export function readSafetensors(bytes: Uint8Array, source: string): TensorFile {
   const length = view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
   if (length > TENSOR_FILE_LIMITS.maxHeaderBytes)
     fail(0, `a ${length}-byte header, above the limit of ${TENSOR_FILE_LIMITS.maxHeaderBytes}`);
-  if (8 + length > bytes.length)
-    fail(0, `the header length ${length} runs past the end of the file (${bytes.length} bytes)`);
+  if (8 + length > bytes.length) {
+    fail(
+      0,
+      `a truncated safetensors file: its header length says ${length} bytes, only ${bytes.length - 8} follow (an interrupted copy or save?)`,
+    );
+  }
+  let text: string;
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(8, 8 + length)));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(8, 8 + length));
+    header = JSON.parse(text);
   } catch (error) {
     return fail(8, `the header is not valid UTF-8 JSON (${(error as Error).message})`);
   }
   if (typeof header !== "object" || header === null || Array.isArray(header))
     return fail(8, "the header is not a JSON object");
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== null) {
+    throw new TensorFileError(
+      `header field ${JSON.stringify(duplicate)}`,
+      "is named twice in the header (JSON keeps only the last; the first tensor would vanish)",
+      source,
+    );
+  }
   const dataStart = 8 + length;
+  const dataBytes = bytes.length - dataStart;
   const root: PyDict = new Map();
   const notes: string[] = [];
+  const entries: Entry[] = [];
+  let claimed = 0;
   let elements = 0;
   for (const [name, spec] of Object.entries(header)) {
-    const where = `header field ${JSON.stringify(name)}`;
     const refuse = (detail: string): never => {
-      throw new TensorFileError(where, detail, source);
+      throw new TensorFileError(`header field ${JSON.stringify(name)}`, detail, source);
     };
     if (name === "__metadata__") {
       if (typeof spec !== "object" || spec === null || !Object.values(spec).every((v) => typeof v === "string")) {
@@ -75,11 +101,16 @@ export function readSafetensors(bytes: Uint8Array, source: string): TensorFile {
     if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount) || offsets[0] > offsets[1]) {
       return refuse(`data_offsets ${JSON.stringify(offsets)} is not [begin, end]`);
     }
+    const claim = shapeClaim(shape);
+    claimed += claim;
+    if (claim > TENSOR_FILE_LIMITS.maxElements) {
+      return refuse(`shape (${shape.join(", ")}) is above the limit of ${TENSOR_FILE_LIMITS.maxElements} elements`);
+    }
     const count = (shape as number[]).reduce((a, b) => a * b, 1);
     elements += count;
-    if (count > TENSOR_FILE_LIMITS.maxElements || elements > TENSOR_FILE_LIMITS.maxElements) {
+    if (claimed > elements + TENSOR_FILE_LIMITS.viewAllowance) {
       return refuse(
-        `shape (${shape.join(", ")}) brings the file above the limit of ${TENSOR_FILE_LIMITS.maxElements} elements`,
+        `shape (${shape.join(", ")}) brings the elements the file's tensors claim to ${claimed}, more than the ${elements} they hold and the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (a zero-size tensor with huge dimensions)`,
       );
     }
     const [begin, end] = offsets as number[];
@@ -88,23 +119,96 @@ export function readSafetensors(bytes: Uint8Array, source: string): TensorFile {
         `data_offsets [${begin}, ${end}] hold ${end - begin} bytes, shape (${shape.join(", ")}) of ${stored} needs ${count * ITEM_SIZE[stored]}`,
       );
     }
-    if (dataStart + end > bytes.length) {
+    if (end > dataBytes) {
       return refuse(
-        `data_offsets [${begin}, ${end}] run past the end of the file (${bytes.length - dataStart} data bytes)`,
+        `data_offsets [${begin}, ${end}] run past the end of the file (${dataBytes} data bytes: a truncated file?)`,
       );
     }
+    entries.push({ name, stored, shape: shape as number[], begin, end });
+  }
+  checkCoverage(entries, dataBytes, dataStart, source);
+  for (const { name, stored, shape, begin, end } of entries) {
     if (stored === "bfloat16" || stored === "float16")
       notes.push(`${source}: ${stored} tensor ${name} widened to float32`);
+    const count = shape.reduce((a, b) => a * b, 1);
+    const data = decodeElements(bytes.subarray(dataStart + begin, dataStart + end), stored, count);
     root.set(name, {
       kind: "tensor",
       storedDtype: stored,
       dtype: heldAs(stored),
-      shape: shape as number[],
-      data: decodeElements(bytes.subarray(dataStart + begin, dataStart + end), stored, count, where, source),
+      shape,
+      data,
       origin: `tensor ${name}`,
     });
   }
   return { format: "safetensors", root, notes };
+}
+
+/**
+ * The tensors' byte ranges tile the data exactly, as the format requires: no two overlap (one
+ * would read the other's bytes) and no byte lies outside every range (data nothing indexes).
+ */
+function checkCoverage(entries: Entry[], dataBytes: number, dataStart: number, source: string): void {
+  const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let covered = 0;
+  let last: Entry | null = null;
+  for (const entry of sorted) {
+    if (entry.begin < covered && last !== null) {
+      throw new TensorFileError(
+        `header field ${JSON.stringify(entry.name)}`,
+        `data_offsets [${entry.begin}, ${entry.end}] overlap ${JSON.stringify(last.name)}'s [${last.begin}, ${last.end}]`,
+        source,
+      );
+    }
+    if (entry.begin > covered) {
+      throw new TensorFileError(
+        `byte ${dataStart + covered}`,
+        `data bytes ${covered}…${entry.begin - 1} belong to no tensor (the header indexes none of them)`,
+        source,
+      );
+    }
+    covered = entry.end;
+    if (entry.end > entry.begin || last === null) last = entry;
+  }
+  if (covered < dataBytes) {
+    throw new TensorFileError(
+      `byte ${dataStart + covered}`,
+      `${dataBytes - covered} bytes follow the last tensor's data, which no tensor in the header indexes`,
+      source,
+    );
+  }
+}
+
+/**
+ * The first key the header's top-level object names twice (JSON.parse keeps the last silently).
+ * A scan of the text already parsed: strings skipped with their escapes, depth counted by brackets.
+ */
+function firstDuplicateKey(text: string): string | null {
+  const seen = new Set<string>();
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (depth === 1 && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (seen.has(key)) return key;
+        seen.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      depth += 1;
+      if (depth === 1) expectKey = true;
+    } else if (c === "}" || c === "]") {
+      depth -= 1;
+    } else if (c === "," && depth === 1) {
+      expectKey = true;
+    }
+  }
+  return null;
 }
 
 function isCount(value: unknown): value is number {

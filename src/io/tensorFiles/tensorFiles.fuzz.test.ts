@@ -28,6 +28,8 @@ function readsOrExplains(bytes: Uint8Array, source: string): void {
     expect(result.error).toBeInstanceOf(IoError);
     expect(result.error.message.startsWith(`${source}: `)).toBe(true);
     expect(result.error.where).toMatch(PLACE);
+    // A refusal says why: never an allocation or stack failure caught on the way out.
+    expect(result.error.message).not.toMatch(/could not be read \(|unreachable|internal error|call stack/);
     return;
   }
   // Whatever was read is well formed: every tensor holds exactly its shape's elements, or, read
@@ -152,6 +154,12 @@ function torchZip(pickle: number[]): Uint8Array {
   );
 }
 
+/** Sizes and strides: small ones, zero, and the huge claims a hostile file makes (1e8 × 0, 2^31 − 1). */
+const DIM = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 6 }) },
+  { weight: 2, arbitrary: fc.constantFrom(0, 100_000_000, 2 ** 31 - 1, 44_000) },
+);
+
 describe("random pickle programs", () => {
   it("never throw, never leave a global or storage in the tree", () => {
     fc.assert(
@@ -180,8 +188,8 @@ describe("random pickle programs", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 9 }),
-        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
-        fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
+        fc.array(DIM, { maxLength: 3 }),
+        fc.array(DIM, { maxLength: 3 }),
         fc.integer({ min: 0, max: 12 }),
         (offset, size, stride, numel) => {
           const pid = [
@@ -218,6 +226,60 @@ describe("random pickle programs", () => {
         },
       ),
       { seed, numRuns: 500 },
+    );
+  });
+});
+
+describe("hostile claims of every format", () => {
+  const spec = fc.record({
+    name: fc.constantFrom("rewards", "values", "a", "__metadata__"),
+    dtype: fc.constantFrom("F32", "I64", "BF16", "X9"),
+    shape: fc.array(DIM, { maxLength: 3 }),
+    begin: fc.integer({ min: 0, max: 40 }),
+    length: fc.integer({ min: 0, max: 40 }),
+  });
+
+  it("safetensors headers: huge or zero shapes, duplicate names, gaps, overlaps, trailing and missing bytes", () => {
+    fc.assert(
+      fc.property(fc.array(spec, { maxLength: 4 }), fc.integer({ min: 0, max: 64 }), fc.nat(8), (specs, data, cut) => {
+        const fields = specs.map(
+          (t) =>
+            `${JSON.stringify(t.name)}: ${JSON.stringify({ dtype: t.dtype, shape: t.shape, data_offsets: [t.begin, t.begin + t.length] })}`,
+        );
+        const json = new TextEncoder().encode(`{${fields.join(", ")}}`);
+        const file = new Uint8Array(8 + json.length + data);
+        new DataView(file.buffer).setUint32(0, json.length, true);
+        file.set(json, 8);
+        readsOrExplains(file.subarray(0, file.length - Math.min(cut, data + 1)), "claims.safetensors");
+      }),
+      { seed, numRuns: 500 },
+    );
+  });
+
+  it("legacy header pickles: random programs where only plain data belongs", () => {
+    const magic = [0x80, 2, 0x8a, 10, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e];
+    const protocol = [0x80, 2, 0x4d, 1001 & 255, 1001 >> 8, 0x2e];
+    fc.assert(
+      fc.property(fc.array(PIECES, { maxLength: 30 }), fc.boolean(), (pieces, afterProtocol) => {
+        const header = [0x80, 2, ...pieces.flat(), 0x2e];
+        const file = afterProtocol ? [...magic, ...protocol, ...header] : [...magic, ...header];
+        readsOrExplains(Uint8Array.from(file), "legacy.pt");
+      }),
+      { seed, numRuns: 500 },
+    );
+  });
+
+  it("a legacy file with bytes after its last storage", () => {
+    const bytes = fixtureBytes("generated/legacy_grpo_kl0.pt");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4096 }), (extra) => {
+        const padded = new Uint8Array(bytes.length + extra);
+        padded.set(bytes);
+        const result = readTensorFile(padded, "tail.pt");
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.where).toBe(`byte ${bytes.length}`);
+      }),
+      { seed, numRuns: 20 },
     );
   });
 });

@@ -19,8 +19,22 @@ export function isLegacyTorch(bytes: Uint8Array): boolean {
  * then each storage in that list's order as an int64 element count and its raw bytes.
  */
 export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
-  const none = { allowedGlobals: new Set<string>(), persistentLoad: refuse, reduce: refuse };
   const record = "";
+  // The header pickles and the key list are plain data: a persistent id or a call there is refused by its byte.
+  const headerOnly =
+    (what: string) =>
+    (byte: number): never => {
+      throw new TensorFileError(
+        at(record, byte),
+        `${what} in the legacy header (magic number, protocol version, sys_info or storage keys): only the object pickle names storages`,
+        source,
+      );
+    };
+  const none = {
+    allowedGlobals: new Set<string>(),
+    persistentLoad: (_pid: unknown, byte: number) => headerOnly("a persistent id")(byte),
+    reduce: (_callable: unknown, _args: unknown, byte: number) => headerOnly("a REDUCE")(byte),
+  };
   const magic = runPickle(bytes, 0, none, record, source);
   if (magic.value !== LEGACY_MAGIC)
     throw new TensorFileError(at(record, 0), "not a torch file: the legacy magic number is wrong", source);
@@ -74,26 +88,33 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
     found.set(key, { bytes: bytes.subarray(p + 8, p + 8 + size), at: p + 8 });
     p += 8 + size;
   }
+  if (p !== bytes.length) {
+    throw new TensorFileError(
+      at(record, p),
+      `${bytes.length - p} bytes follow the last storage, which no key in the list indexes`,
+      source,
+    );
+  }
   const notes: string[] = [];
-  torch.resolve((ref: StorageRef) => {
-    // Every storage the object names was found above: its key is listed, or the walk refused the file.
-    const storage = found.get(ref.key);
-    if (!storage) {
-      throw new TensorFileError(
-        at(record, keys.end),
-        `storage '${ref.key}' is used but not in the list of storage keys`,
-        source,
-      );
-    }
-    const item = ITEM_SIZE[ref.type];
-    return {
-      place: `byte ${storage.at}`,
-      read: (first: number, count: number) => storage.bytes.subarray(first * item, (first + count) * item),
-    };
-  }, notes);
+  torch.resolve(
+    (ref: StorageRef) => {
+      // Every storage the object names was found above: its key is listed, or the walk refused the file.
+      const storage = found.get(ref.key);
+      if (!storage) {
+        throw new TensorFileError(
+          at(record, keys.end),
+          `storage '${ref.key}' is used but not in the list of storage keys`,
+          source,
+        );
+      }
+      const item = ITEM_SIZE[ref.type];
+      return {
+        place: `byte ${storage.at}`,
+        read: (first: number, count: number) => storage.bytes.subarray(first * item, (first + count) * item),
+      };
+    },
+    notes,
+    object.value,
+  );
   return { format: "torch-legacy", root: checkTree(object.value, "the object pickle", source), notes };
-}
-
-function refuse(): never {
-  throw new Error("unreachable: no global is allowed in the legacy header pickles");
 }

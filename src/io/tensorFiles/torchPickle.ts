@@ -1,9 +1,18 @@
-import { allocate, decodeElements, heldAs, ITEM_SIZE, type StoredType } from "./elementTypes";
-import { TENSOR_FILE_LIMITS } from "./limits";
+import {
+  allocate,
+  beyondSafeInteger,
+  decodeElements,
+  heldAs,
+  ITEM_SIZE,
+  markBeyondSafeInteger,
+  type StoredType,
+} from "./elementTypes";
+import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import type { PickleHooks } from "./pickleMachine";
 import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
 import { at, TensorFileError } from "./tensorFileError";
 import type { Tensor, TensorData } from "./tensorTypes";
+import { fieldPath } from "./treeCheck";
 
 /**
  * What torch.save's pickle may name, and how its tensors are rebuilt without running torch: a
@@ -140,6 +149,12 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
         );
       }
     }
+    if (count === 0 && shapeClaim(shape) > TENSOR_FILE_LIMITS.maxElements) {
+      return fail(
+        byte,
+        `tensor of storage '${ref.key}' has shape (${shape.join(", ")}): no elements, but a dimension product above the limit of ${TENSOR_FILE_LIMITS.maxElements}`,
+      );
+    }
     if (count > 0 && last >= ref.numel) {
       return fail(
         byte,
@@ -171,12 +186,14 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
   /**
    * Gives every tensor its elements, read from its storage the first time `data` is asked for:
    * fields nobody reads (an unused int64, a model's entropy) are never read, and a file read by
-   * random access is never held whole, only the tensors read, until the tree is dropped. Every claim is checked here, before anything is read: each
+   * random access is never held whole, only the tensors read, until the tree is dropped. Every
+   * claim is checked here, before anything is read: each
    * storage's bytes exist (`storageBytes` throws a located error when not), and the views together
-   * materialise at most the storages' own elements plus a small allowance, so stride-0 or
-   * overlapping views cannot make a small file cost gigabytes.
+   * claim at most the storages' own elements plus a small allowance (a zero-size view is charged
+   * its other dimensions), so stride-0, overlapping or `[1e8, 0]` views cannot make a small file
+   * cost gigabytes. `root`, where given, lets the refusal name the field (`samples[3].tokens`).
    */
-  function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[]): void {
+  function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[], root?: StackValue): void {
     const found = new Map<string, StorageBytes>();
     let stored = 0;
     let viewed = 0;
@@ -191,15 +208,16 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
           notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);
       }
       const count = view.tensor.shape.reduce((a, b) => a * b, 1);
-      viewed += count;
+      viewed += shapeClaim(view.tensor.shape);
       if (viewed > stored + TENSOR_FILE_LIMITS.viewAllowance) {
+        const field = root === undefined ? null : fieldPath(root, view.tensor);
         throw new TensorFileError(
-          at(record, view.byte),
-          `a view of storage '${ref.key}' brings the elements the file's tensors claim to ${viewed}, more than the ${stored} its storages hold (views that repeat elements: stride 0 or overlapping)`,
+          field === null ? at(record, view.byte) : `field ${field}`,
+          `a view of storage '${ref.key}' of shape (${view.tensor.shape.join(", ")}), stride (${view.stride.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than the ${stored} its storages hold and the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
           source,
         );
       }
-      lazyElements(view, bytes, count, source);
+      lazyElements(view, bytes, count);
     }
   }
 
@@ -214,7 +232,7 @@ export interface StorageBytes {
 }
 
 /** Makes `view.tensor.data` read the view's elements from its storage when first asked for. */
-function lazyElements(view: PendingView, bytes: StorageBytes, count: number, source: string): void {
+function lazyElements(view: PendingView, bytes: StorageBytes, count: number): void {
   const { tensor, storage: ref, stride, offset } = view;
   const shape = tensor.shape;
   tensor.origin = `storage '${ref.key}', offset ${offset}`;
@@ -225,9 +243,17 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number, sou
   let span = count === 0 ? 0 : 1;
   if (count > 0) for (let d = 0; d < shape.length; d++) span += (shape[d] - 1) * stride[d];
   const load = (): TensorData => {
-    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count, bytes.place, source);
-    const elements = decodeElements(bytes.read(offset, span), ref.type, span, bytes.place, source);
-    return gatherView(elements, shape, stride, count);
+    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count);
+    const elements = decodeElements(bytes.read(offset, span), ref.type, span);
+    const out = gatherView(elements, shape, stride, count);
+    // An int64 a float64 cannot hold is NaN in the view too: named by its index in the view.
+    const inexact = beyondSafeInteger(elements);
+    if (inexact) {
+      const element = out.findIndex((x) => Number.isNaN(x));
+      if (element >= 0)
+        markBeyondSafeInteger(out, element, viewValue(bytes.read(offset, span), shape, stride, element));
+    }
+    return out;
   };
   const keep = (value: TensorData) =>
     Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
@@ -243,6 +269,17 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number, sou
     // A test or tool that swaps a tensor's elements gets a plain value from then on.
     set: keep,
   });
+}
+
+/** The int64 at a view's C-ordered `element`, read again from the raw bytes of its span. */
+function viewValue(raw: Uint8Array, shape: number[], stride: number[], element: number): bigint {
+  let at = 0;
+  let rest = element;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    at += (rest % shape[d]) * stride[d];
+    rest = Math.floor(rest / shape[d]);
+  }
+  return new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigInt64(8 * at, true);
 }
 
 /** The C-ordered elements of a strided view whose first element is `elements[0]`. */

@@ -52,23 +52,27 @@ export function readTorchZip(source: ByteSource, archive: ZipArchive = readZip(s
     throw new TensorFileError(at(pickleName, end), `${pickleBytes.length - end} bytes follow the pickle's STOP`, name);
   }
   const notes: string[] = [];
-  torch.resolve((ref) => {
-    const record = `${prefix}data/${ref.key}`;
-    const entry = archive.entries.get(record);
-    checkStorageSize(entry?.size, ref, record, name, pickleName);
-    const found = entry as NonNullable<typeof entry>;
-    const item = ITEM_SIZE[ref.type];
-    if (found.method !== 0) {
-      // A compressed storage (no torch writer makes one) is inflated whole when first read.
+  torch.resolve(
+    (ref) => {
+      const record = `${prefix}data/${ref.key}`;
+      const entry = archive.entries.get(record);
+      checkStorageSize(entry?.size, ref, record, name, pickleName);
+      const found = entry as NonNullable<typeof entry>;
+      const item = ITEM_SIZE[ref.type];
+      if (found.method !== 0) {
+        // A compressed storage (no torch writer makes one) is inflated whole when first read.
+        return {
+          place: `record ${record}`,
+          read: (first, count) => archive.read(found).subarray(first * item, (first + count) * item),
+        };
+      }
       return {
         place: `record ${record}`,
-        read: (first, count) => archive.read(found).subarray(first * item, (first + count) * item),
+        read: (first, count) => source.read(archive.dataOffset(found) + first * item, count * item),
       };
-    }
-    return {
-      place: `record ${record}`,
-      read: (first, count) => source.read(archive.dataOffset(found) + first * item, count * item),
-    };
-  }, notes);
+    },
+    notes,
+    value,
+  );
   return { format: "torch-zip", root: checkTree(value, pickleName, name), notes };
 }

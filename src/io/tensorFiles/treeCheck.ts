@@ -48,3 +48,38 @@ export function checkTree(root: StackValue, record: string, source: string): PyV
   if (isContainer(root)) size(root, 1);
   return root as PyValue;
 }
+
+/**
+ * Where `target` sits in the tree, as a field path (`samples[3].tokens`), for a refusal to name;
+ * null when it is not there. Iterative, and each container is entered once however often it is
+ * shared, so the walk is linear in the pickle whatever its depth.
+ */
+export function fieldPath(root: StackValue, target: object): string | null {
+  if (root === target) return "";
+  const seen = new Set<object>();
+  const queue: { value: StackValue; path: string }[] = [{ value: root, path: "" }];
+  for (let next = 0; next < queue.length; next++) {
+    const { value, path } = queue[next];
+    if (value === null || typeof value !== "object" || seen.has(value)) continue;
+    seen.add(value);
+    const children: [string, StackValue][] = [];
+    if (value instanceof Map) {
+      for (const [key, child] of value) {
+        const name = String(key);
+        children.push([
+          /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+            ? `${path}${path ? "." : ""}${name}`
+            : `${path}[${JSON.stringify(key)}]`,
+          child,
+        ]);
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) children.push([`${path}[${i}]`, value[i]]);
+    }
+    for (const [childPath, child] of children) {
+      if (child === target) return childPath;
+      queue.push({ value: child, path: childPath });
+    }
+  }
+  return null;
+}

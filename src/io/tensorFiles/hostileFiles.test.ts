@@ -1,0 +1,211 @@
+import { zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { fixtureBytes } from "../slimeDump/dumpFixtures";
+import { runPickle } from "./pickleMachine";
+import { readTensorFile } from "./readTensorFile";
+import { TensorFileError } from "./tensorFileError";
+import { isTensor } from "./tensorTypes";
+import { torchPickleHooks } from "./torchPickle";
+import { pickleOf, tensorSpec, torchZip } from "./torchWriterKit";
+
+/**
+ * Small hostile files, built here, that cost far more than their size before the readers counted
+ * every shape and view claim against the bytes present (issue 28, part 7): each is refused, with
+ * the file, the place and why, or read at the cost of its size.
+ */
+const enc = new TextEncoder();
+
+function refused(bytes: Uint8Array, name = "hostile.pt") {
+  const result = readTensorFile(bytes, name);
+  if (result.ok) throw new Error("expected a refusal");
+  expect(result.error.message.startsWith(`${name}: `)).toBe(true);
+  expect(result.error.message).not.toMatch(/internal error|unreachable|Invalid array length|call stack/);
+  return result.error;
+}
+
+function safetensors(header: string, data: Uint8Array = new Uint8Array(0), claimed?: number): Uint8Array {
+  const json = enc.encode(header);
+  const out = new Uint8Array(8 + json.length + data.length);
+  new DataView(out.buffer).setUint32(0, claimed ?? json.length, true);
+  out.set(json, 8);
+  out.set(data, 8 + json.length);
+  return out;
+}
+
+function npy(shape: string, data: Uint8Array = new Uint8Array(0)): Uint8Array {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += " ";
+  header += "\n";
+  const out = new Uint8Array(10 + header.length + data.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 255, header.length >> 8]);
+  out.set(enc.encode(header), 10);
+  out.set(data, 10 + header.length);
+  return out;
+}
+
+describe("a zero-size tensor with a huge dimension costs nothing: refused where it is claimed", () => {
+  it(".pt: rewards of shape (100000000, 0) in a few hundred bytes (was a 4.4 GB out-of-memory abort)", () => {
+    const bytes = torchZip({ rewards: tensorSpec("0", 0, [1e8, 0]) }, { "0": new Uint8Array(0) });
+    expect(bytes.length).toBeLessThan(1024);
+    const error = refused(bytes);
+    expect(error.where).toMatch(/^record archive\/data\.pkl, byte \d+$/);
+    expect(error.message).toContain("shape (100000000, 0)");
+  });
+
+  it(".npz: rewards.npy of shape (100000000, 0), named by its record", () => {
+    const bytes = zipSync({ "rewards.npy": npy("(100000000, 0)") }, { level: 0 });
+    const error = refused(bytes, "hostile.npz");
+    expect(error.where).toBe("record rewards.npy");
+    expect(error.message).toContain("shape (100000000, 0)");
+  });
+
+  it(".safetensors: shapes (100000000, 0) and (2^53 − 1, 0), named by their header field (was 'Invalid array length')", () => {
+    for (const dim of [1e8, 2 ** 53 - 1]) {
+      const header = JSON.stringify({ rewards: { dtype: "F32", shape: [dim, 0], data_offsets: [0, 0] } });
+      const error = refused(safetensors(header), "hostile.safetensors");
+      expect(error.where).toBe('header field "rewards"');
+      expect(error.message).toContain(`shape (${dim}, 0)`);
+    }
+  });
+
+  it("a zero-size tensor of modest shape still reads", () => {
+    const header = JSON.stringify({ rewards: { dtype: "F32", shape: [512, 0], data_offsets: [0, 0] } });
+    const result = readTensorFile(safetensors(header), "empty.safetensors");
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe("views that repeat their storage are charged against the file's size", () => {
+  // 500 tensors of 88,000 tokens, each a stride-0 view of one float: 44 M elements from ~40 KB.
+  const views = Array.from({ length: 500 }, () => tensorSpec("0", 1, [88_000], { stride: [0] }));
+  const root = { samples: views.map((tokens) => ({ tokens })) };
+
+  it("refused before anything is allocated (was 51 s and 3.1 GB)", () => {
+    const bytes = torchZip(root, { "0": new Uint8Array(4) });
+    expect(bytes.length).toBeLessThan(64 * 1024);
+    const error = refused(bytes);
+    expect(error.where).toMatch(/^record archive\/data\.pkl, byte \d+$/);
+    expect(error.message).toMatch(/more than the 1 its storages hold and the allowance of 1048576/);
+  });
+
+  it("names the field where the reader gives the tree", () => {
+    const pickle = pickleOf(root);
+    const torch = torchPickleHooks("archive/data.pkl", "hostile.pt", false);
+    const { value } = runPickle(pickle, 0, torch.hooks, "archive/data.pkl", "hostile.pt");
+    const storage = { read: () => new Uint8Array(4), place: "record archive/data/0" };
+    expect(() => torch.resolve(() => storage, [], value)).toThrow(TensorFileError);
+    try {
+      torch.resolve(() => storage, [], value);
+    } catch (error) {
+      expect((error as TensorFileError).where).toBe("field samples[11].tokens");
+    }
+  });
+
+  it("a few stride-0 views within the budget still read", () => {
+    const small = { samples: views.slice(0, 3).map((tokens) => ({ tokens })) };
+    const result = readTensorFile(torchZip(small, { "0": new Uint8Array(4) }), "ok.pt");
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe("the pickle machine is linear, without recursion or spreads on data", () => {
+  it("APPENDS of 300,000 items (was 'Maximum call stack size exceeded')", () => {
+    const program = [0x80, 2, 0x5d, 0x28];
+    for (let i = 0; i < 300_000; i++) program.push(0x4b, i & 255);
+    program.push(0x65, 0x2e);
+    const result = readTensorFile(torchZip(Uint8Array.from(program)), "long.pt");
+    if (!result.ok) throw new Error(result.error.message);
+    expect((result.value.root as number[]).length).toBe(300_000);
+  });
+
+  it("lists nested 100,000 deep by APPEND are refused by their depth, not by the call stack", () => {
+    const error = refused(torchZip(Uint8Array.from(deepList(100_000))), "deep.pt");
+    expect(error.message).toContain("nested deeper than 256");
+  });
+});
+
+/** `[[[…]]]` n deep, without a MARK: the innermost list is kept in memo 0 and a new one appended to it. */
+function deepList(n: number): number[] {
+  const program = [0x80, 2, 0x5d, 0x71, 0]; // the root list, the innermost so far
+  for (let i = 0; i < n; i++) {
+    // BINGET 0, EMPTY_LIST, BINPUT 2, APPEND, POP, BINGET 2, BINPUT 0, POP
+    program.push(0x68, 0, 0x5d, 0x71, 2, 0x61, 0x30, 0x68, 2, 0x71, 0, 0x30);
+  }
+  program.push(0x2e);
+  return program;
+}
+
+describe("safetensors: bytes the reader would not use, and truncation, are named", () => {
+  const f32 = (n: number) => new Uint8Array(4 * n);
+  const spec = (begin: number, end: number) => ({
+    dtype: "F32",
+    shape: [(end - begin) / 4],
+    data_offsets: [begin, end],
+  });
+
+  it("a truncated file is called one (was 'not a torch .pt, .npz or .safetensors file')", () => {
+    const whole = safetensors(JSON.stringify({ a: spec(0, 16) }), f32(4));
+    const error = refused(whole.subarray(0, 20), "cut.safetensors");
+    expect(error.where).toBe("byte 0");
+    expect(error.message).toContain("a truncated safetensors file");
+  });
+
+  it("a duplicate tensor name is refused by name (JSON keeps the last: the first vanished)", () => {
+    const header = `{"rewards": ${JSON.stringify(spec(0, 8))}, "rewards": ${JSON.stringify(spec(8, 16))}}`;
+    const error = refused(safetensors(header, f32(4)), "twice.safetensors");
+    expect(error.where).toBe('header field "rewards"');
+    expect(error.message).toContain("named twice");
+  });
+
+  it("a key inside a value is not a duplicate of a top-level name", () => {
+    const header = JSON.stringify({ __metadata__: { a: "x" }, a: spec(0, 8) });
+    expect(readTensorFile(safetensors(header, f32(2)), "ok.safetensors").ok).toBe(true);
+  });
+
+  it("data past the last tensor, a gap between tensors, overlapping ranges", () => {
+    const trailing = refused(safetensors(JSON.stringify({ a: spec(0, 8) }), f32(3)), "tail.safetensors");
+    expect(trailing.message).toContain("4 bytes follow the last tensor's data");
+    const gap = refused(safetensors(JSON.stringify({ a: spec(0, 4), b: spec(8, 12) }), f32(3)), "gap.safetensors");
+    expect(gap.message).toContain("data bytes 4…7 belong to no tensor");
+    const overlap = refused(safetensors(JSON.stringify({ a: spec(0, 8), b: spec(4, 12) }), f32(3)), "o.safetensors");
+    expect(overlap.where).toBe('header field "b"');
+    expect(overlap.message).toContain('overlap "a"');
+  });
+});
+
+describe("legacy torch files: the header holds no storages, and nothing follows the last storage", () => {
+  const magic = [0x80, 2, 0x8a, 10, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e];
+
+  it("BINPERSID in a header pickle is named (was 'internal error … unreachable')", () => {
+    const protocol = [0x80, 2, 0x4d, 1001 & 255, 1001 >> 8, 0x2e];
+    const sysInfo = [0x80, 2, 0x4e, 0x51, 0x2e];
+    const error = refused(Uint8Array.from([...magic, ...protocol, ...sysInfo]), "legacy.pt");
+    expect(error.where).toBe(`byte ${magic.length + protocol.length + 3}`);
+    expect(error.message).toContain("a persistent id in the legacy header");
+  });
+
+  it("4 KB after the last storage is refused (was silently accepted)", () => {
+    const good = fixtureBytes("generated/legacy_grpo_kl0.pt");
+    expect(readTensorFile(good, "legacy.pt").ok).toBe(true);
+    const padded = new Uint8Array(good.length + 4096);
+    padded.set(good);
+    const error = refused(padded, "legacy.pt");
+    expect(error.where).toBe(`byte ${good.length}`);
+    expect(error.message).toContain("4096 bytes follow the last storage");
+  });
+});
+
+it("the writer kit's tensors read back as written", () => {
+  const floats = new Float32Array([1, 2, 3, 4, 5, 6]);
+  const bytes = torchZip(
+    { x: tensorSpec("0", 6, [2, 3]), t: tensorSpec("0", 6, [3, 2], { stride: [1, 3] }) },
+    { "0": new Uint8Array(floats.buffer) },
+  );
+  const result = readTensorFile(bytes, "kit.pt");
+  if (!result.ok) throw new Error(result.error.message);
+  const root = result.value.root as Map<string, unknown>;
+  const x = root.get("x");
+  const t = root.get("t");
+  expect(isTensor(x) && Array.from(x.data)).toEqual([1, 2, 3, 4, 5, 6]);
+  expect(isTensor(t) && Array.from(t.data)).toEqual([1, 4, 2, 5, 3, 6]);
+});
