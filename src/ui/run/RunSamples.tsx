@@ -9,8 +9,11 @@ export interface RunSamplesProps {
   onSelect(index: number): void;
 }
 
-/** A row's height on one line, before it is measured. */
-const ROW_HEIGHT = 27;
+/**
+ * Every row's height (run.css holds it, on one line): fixed, not measured, so the rows' offsets are
+ * exact and nothing shifts under the scroll position as rows come into view.
+ */
+const ROW_HEIGHT = 30;
 /** Up to this many rows are all in the page (a small dump's table needs no scrolling from a script). */
 const RENDER_ALL_UP_TO = 200;
 const COLUMNS = 9;
@@ -30,6 +33,10 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
   const ordered = useMemo(() => worstFirst(rows), [rows]);
   const placeOf = useMemo(() => new Map(ordered.map((row, place) => [row.index, place])), [ordered]);
   const scroller = useRef<HTMLElement>(null);
+  // The header sits above the rows in the scrolling box (and stays in view over them): the rows'
+  // offsets start below it, and a row scrolled up into view stops below it. Read when aiming, not
+  // kept: its height settles only once the fonts and the columns have.
+  const head = useRef<HTMLTableSectionElement>(null);
   const virtualizer = useVirtualizer({
     count: ordered.length,
     getScrollElement: () => scroller.current,
@@ -40,8 +47,25 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
   const selectedPlace = placeOf.get(selected);
   // The selected sample in view, whoever chose it (the heatmap, the keyboard, a replay's new order).
   useEffect(() => {
-    if (selectedPlace !== undefined) virtualizer.scrollToIndex(selectedPlace, { align: "auto" });
-  }, [selectedPlace, virtualizer]);
+    if (selectedPlace === undefined) return;
+    // Aimed by the rows' fixed heights; once the row is drawn (a frame or a few on), its real box
+    // settles it (the header's fractional height, a row a larger font made taller).
+    const box = scroller.current;
+    const headHeight = head.current?.getBoundingClientRect().height ?? 0;
+    const item = virtualizer.measurementsCache[selectedPlace];
+    if (box && item) {
+      const [start, end] = [headHeight + item.start, headHeight + item.end];
+      if (end > box.scrollTop + box.clientHeight) box.scrollTop = end - box.clientHeight;
+      else if (start < box.scrollTop + headHeight) box.scrollTop = start - headHeight;
+    }
+    let frames = 0;
+    const settle = () => {
+      frames += 1;
+      if (!revealRow(scroller.current, selected, headHeight) && frames < 20) frame = requestAnimationFrame(settle);
+    };
+    let frame = requestAnimationFrame(settle);
+    return () => cancelAnimationFrame(frame);
+  }, [selectedPlace, selected, virtualizer]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const from = selectedPlace ?? 0;
@@ -83,7 +107,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
         onKeyDown={onKeyDown}
       >
         <table className="run-samples" data-testid="run-samples" aria-rowcount={ordered.length + 1}>
-          <thead>
+          <thead ref={head}>
             <tr aria-rowindex={1}>
               <th scope="col">sample</th>
               <th scope="col">rollout pos</th>
@@ -111,7 +135,6 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
                   key={row.index}
                   row={row}
                   place={item.index}
-                  measure={virtualizer.measureElement}
                   isSelected={row.index === selected}
                   onSelect={onSelect}
                 />
@@ -128,22 +151,31 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
   );
 }
 
+/** Scrolls the box just enough to show the sample's row whole, below the header that stays over the rows; false: the row is not drawn yet. */
+function revealRow(box: HTMLElement | null, sample: number, headHeight: number): boolean {
+  const row = box?.querySelector(`tbody tr[data-sample="${sample}"]`);
+  if (!box || !row) return false;
+  const r = row.getBoundingClientRect();
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  const bottom = top + box.clientHeight;
+  if (r.bottom > bottom) box.scrollTop += r.bottom - bottom;
+  else if (r.top < top + headHeight) box.scrollTop -= top + headHeight - r.top;
+  return true;
+}
+
 interface SampleLineProps {
   row: SampleRow;
   /** The row's place in the worst-first order (the virtualizer's index). */
   place: number;
-  measure(row: HTMLTableRowElement | null): void;
   isSelected: boolean;
   onSelect(index: number): void;
 }
 
 /** A row re-renders only when its own sample, or whether it is the selected one, changes. */
-const SampleLine = memo(function SampleLine({ row, place, measure, isSelected, onSelect }: SampleLineProps) {
+const SampleLine = memo(function SampleLine({ row, place, isSelected, onSelect }: SampleLineProps) {
   const v = row.verdict;
   return (
     <tr
-      ref={measure}
-      data-index={place}
       data-sample={row.index}
       data-passed={v ? String(v.passed) : undefined}
       aria-selected={isSelected}
