@@ -11,6 +11,7 @@ import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
 import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
+import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
@@ -162,6 +163,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     (grid !== null && heatmapDrawn !== grid.reference) ||
     (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
   const selectedRow = report?.rows[selected];
+  const loadFields = useCallback((index: number) => client.sampleFields(index), [client]);
 
   return (
     <div className="run-view">
@@ -326,6 +328,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             exportPytest={(indices) => client.exportPytest(indices, settings)}
           />
         </section>
+      ) : null}
+      {train && sampleReport && sampleReport.kind === "train" ? (
+        <RunSampleFields sample={selected} grids={sampleReport.grids} load={loadFields} />
       ) : null}
       {report ? null : <ChartWarmUp />}
     </div>
