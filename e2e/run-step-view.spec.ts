@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { longTasksSince, pageNow, watchLongTasks } from "./longTasks";
 import { collectProblems } from "./pageProblems";
+import { openRunDump } from "./runPage";
 import { manySamples, trainDumpBytes } from "./trainDumpWriter";
 
 /**
@@ -107,3 +108,59 @@ for (const samples of [4096, 8192]) {
     expect(problems).toEqual([]);
   });
 }
+
+test("the selected sample's every per-token field on one token axis, tool spans shaded, each line's engine named", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const problems = collectProblems(page);
+  const shots = test.info().outputPath();
+  // Teaching size: slime's REINFORCE++ dump, multi-turn masks.
+  await openRunDump(page);
+  await page.getByRole("button", { name: "Show sample 0", exact: true }).click();
+  const fields = page.getByTestId("sample-fields");
+  await expect(fields).toHaveAttribute("data-sample", "0");
+  await expect(fields).toHaveAttribute("aria-busy", "false");
+  const present = ((await fields.getAttribute("data-fields")) ?? "").split(" ");
+  expect(present).toEqual(expect.arrayContaining(["advantages", "returns", "kl", "log_probs", "loss_masks"]));
+  await expect(fields).toContainText("Scanlab's float64 replay");
+  await expect(fields).toContainText("slime's stored float32 (the dump)");
+  // The advantages drawn twice: the replay's line and the dump's.
+  await expect(fields.locator('path[data-name="advantages replayed"]')).toHaveCount(1);
+  await expect(fields.locator('path[data-name="advantages stored"]')).toHaveCount(1);
+  // The picker: ticking the loss mask adds its chart, unticking the KL removes its.
+  await fields.getByTestId("sample-field-loss_masks").check();
+  await expect(fields.locator('figure[data-field="loss_masks"]')).toHaveCount(1);
+  await fields.getByTestId("sample-field-kl").uncheck();
+  await expect(fields.locator('figure[data-field="kl"]')).toHaveCount(0);
+  // One hover line through every chart, with every shown field's value at that token.
+  const firstChart = fields.locator("figure").first();
+  const box = await firstChart.boundingBox();
+  if (!box) throw new Error("no chart box");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(fields.getByTestId("sample-fields-readout")).toContainText(/token \d+: advantages/);
+  await fields.screenshot({ path: `${shots}/fields-teaching.png` });
+
+  // A 16k-token sample, with tool spans.
+  const long = writtenDump("train_long.pt", 4, (i) => (i === 0 ? 16_384 : 64));
+  await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
+  await page.getByTestId("run-file-input").setInputFiles(long);
+  await settled(page);
+  await page.getByRole("button", { name: "Show sample 0", exact: true }).click();
+  await expect(fields).toHaveAttribute("data-sample", "0");
+  await expect(fields).toContainText("16384 tokens");
+  await expect(fields).toContainText("1 span, 4096 tokens");
+  expect(((await fields.getAttribute("data-fields")) ?? "").split(" ")).toContain("entropy");
+  await expect(fields.locator('figure[data-field="entropy"]')).toHaveCount(1);
+  await fields.screenshot({ path: `${shots}/fields-16k.png` });
+
+  // On a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(fields.locator("figure").first()).toBeVisible();
+  // Once the charts have followed the new width, nothing is wider than the phone.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
+    .toBeLessThanOrEqual(0);
+  await fields.screenshot({ path: `${shots}/fields-390.png` });
+  expect(problems).toEqual([]);
+});

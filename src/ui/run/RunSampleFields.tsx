@@ -32,6 +32,8 @@ export interface RunSampleFieldsProps {
 /** Each field's chart: tall enough to read a line's shape, short enough that six fit on a screen. */
 const CHART_HEIGHT = 112;
 const REPLAYED_STYLE = SERIES.reference;
+/** The loss mask is 0 or 1: its axis says so, never a flat line's ±1% around 1. */
+const MASK_AXIS = { domain: [0, 1] as [number, number], ticks: [0, 1], tickFormatter: (v: number) => String(v) };
 const STORED_STYLE = SERIES.stored;
 
 /**
@@ -192,7 +194,10 @@ const FieldChart = memo(function FieldChart({ field, length, width, spans }: Fie
     () => field.lines.map((line) => ({ line, points: linePoints(line.values, length, buckets) })),
     [field, length, buckets],
   );
-  const axis = useMemo(() => valueAxisOf(lines.map((l) => l.points)), [lines]);
+  const axis = useMemo(
+    () => (field.name === "loss_masks" ? MASK_AXIS : valueAxisOf(lines.map((l) => l.points))),
+    [field.name, lines],
+  );
   const axes = useTokenChartAxes(length, width, axis, PLOT_LEFT);
   const plot = useMemo(
     () =>
