@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -162,5 +162,43 @@ test("the selected sample's every per-token field on one token axis, tool spans 
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
     .toBeLessThanOrEqual(0);
   await fields.screenshot({ path: `${shots}/fields-390.png` });
+  expect(problems).toEqual([]);
+});
+
+test("each tab keeps its own run across a reload, and a kept file deleted on disk is named, not silently dropped", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  const problems = collectProblems(page);
+  await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
+  await expect(page.getByTestId("run-kept")).toContainText("in this tab only");
+  // Tab A: a written dump of 6 samples; tab B: one of 9.
+  await page.getByTestId("run-file-input").setInputFiles(writtenDump("tab_a.pt", 6, () => 40));
+  await expect(page.getByTestId("run-summary")).toContainText("tab_a.pt (train dump): 6 samples", { timeout: 60_000 });
+  const other = await context.newPage();
+  await other.goto(`/?view=run&${WRITTEN_SETTINGS}`);
+  const kept = writtenDump("tab_b.pt", 9, () => 40);
+  await other.getByTestId("run-file-input").setInputFiles(kept);
+  await expect(other.getByTestId("run-summary")).toContainText("tab_b.pt (train dump): 9 samples", { timeout: 60_000 });
+  await settled(other);
+
+  await page.reload();
+  await expect(page.getByTestId("run-summary")).toContainText("tab_a.pt (train dump): 6 samples", { timeout: 60_000 });
+  await other.reload();
+  await expect(other.getByTestId("run-summary")).toContainText("tab_b.pt (train dump): 9 samples", { timeout: 60_000 });
+  await settled(other);
+
+  // Tab B's file deleted on disk: the reload names it and asks for it again.
+  rmSync(kept);
+  await other.reload();
+  const notice = other.getByTestId("run-kept-problem");
+  await expect(notice).toContainText("tab_b.pt");
+  await expect(notice).toContainText("choose it again");
+  await expect(other.getByTestId("run-summary")).toHaveText("No dump open yet.");
+  // Tab A still has its own.
+  await page.reload();
+  await expect(page.getByTestId("run-summary")).toContainText("tab_a.pt (train dump): 6 samples", { timeout: 60_000 });
+  await expect(page.getByTestId("run-kept-problem")).toHaveCount(0);
   expect(problems).toEqual([]);
 });
