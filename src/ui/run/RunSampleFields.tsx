@@ -1,4 +1,4 @@
-import { memo, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { ReferenceArea } from "recharts";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
 import { PX_PER_BUCKET } from "../charts/downsample";
@@ -77,8 +77,11 @@ export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
     };
     return tokenFields(answer.fields, replayed, answer.length);
   }, [answer, grids]);
-  const chosen = picked ?? firstPicked(fields);
-  const shown = fields.filter((f) => chosen.includes(f.name));
+  const chosen = useMemo(() => picked ?? firstPicked(fields), [picked, fields]);
+  const shown = useMemo(() => fields.filter((f) => chosen.includes(f.name)), [fields, chosen]);
+  // The charts follow in a deferred render, which React splits into short tasks between the charts:
+  // choosing a sample never waits on six charts drawn in one task.
+  const drawn = useDeferredValue(shown);
   const lossMask = answer?.fields.loss_masks;
   const exactSpans = useMemo(() => maskedSpans(lossMask, length), [lossMask, length]);
   const drawnSpans = useMemo(
@@ -100,7 +103,7 @@ export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
     <section
       className="panel sample-fields"
       aria-labelledby="sample-fields-title"
-      aria-busy={shownSample !== sample}
+      aria-busy={shownSample !== sample || drawn !== shown}
       data-testid="sample-fields"
       data-sample={shownSample ?? undefined}
       data-fields={fields.map((f) => f.name).join(" ")}
@@ -165,7 +168,7 @@ export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
               .join(", ")}${lossMask && lossMask[hoverAt] === 0 ? " · loss mask 0" : ""}`}
       </p>
       <div className="sample-fields-charts" ref={wrap} onPointerMove={onPointer} onPointerLeave={() => setHover(null)}>
-        {shown.map((f) => (
+        {drawn.map((f) => (
           <FieldChart key={f.name} field={f} length={length} width={width} spans={drawnSpans} />
         ))}
         {hoverAt !== null ? (
