@@ -44,7 +44,7 @@ async function settled(page: Page): Promise<void> {
 }
 
 for (const samples of [4096, 8192]) {
-  test(`${samples} samples: only the rows in view are in the page, and the keyboard and the heatmap move the selection`, async ({
+  test(`${samples} samples: only the rows in view are in the page; the keyboard moves the selection and it is scrolled into view`, async ({
     page,
   }) => {
     test.setTimeout(180_000);
