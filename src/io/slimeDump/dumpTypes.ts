@@ -27,6 +27,8 @@ export interface DumpSample {
   refLogProbs?: Float64Array;
   rolloutLogProbs?: Float64Array;
   values?: Float64Array;
+  /** The policy's per-token entropy, stored with `--use-rollout-entropy` (read to be shown, never replayed). */
+  entropy?: Float64Array;
   kl?: Float64Array;
   advantages?: Float64Array;
   returns?: Float64Array;

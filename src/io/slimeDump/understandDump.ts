@@ -80,6 +80,7 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
       refLogProbs: f.optionalTokens("ref_log_probs", R),
       rolloutLogProbs: f.optionalTokens("rollout_log_probs", R),
       values: f.optionalTokens("values", R),
+      entropy: f.optionalTokens("entropy", R),
       kl: f.optionalTokens("kl", R),
       advantages: f.tokens("advantages", R),
       returns: f.tokens("returns", R),

@@ -12,6 +12,7 @@ import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
 import { RunFolder } from "./RunFolder";
 import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
+import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
@@ -68,6 +69,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             return;
           }
           setError(keep ? await saveRunFiles(keep) : null);
+          setKeptProblem(null);
           opened.current = true;
           setReport(answer.report);
           setTrials(null);
@@ -79,10 +81,14 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     [client],
   );
 
-  // A reload reopens the user's last dump from this browser, with the settings in the address.
+  // A reload reopens this tab's last dump, with the settings in the address; a kept file that no
+  // longer reads is named, with what to do.
+  const [keptProblem, setKeptProblem] = useState<string | null>(null);
   useEffect(() => {
-    loadRunFiles().then((files) => {
-      if (files && !opened.current) open(files, address.settings, null);
+    loadRunFiles().then((kept) => {
+      if (opened.current) return;
+      if (kept.kind === "files") open(kept.files, address.settings, null);
+      else if (kept.kind === "unreadable") setKeptProblem(kept.message);
     });
   }, [open, address]);
 
@@ -163,6 +169,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     (grid !== null && heatmapDrawn !== grid.reference) ||
     (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
   const selectedRow = report?.rows[selected];
+  const loadFields = useCallback((index: number) => client.sampleFields(index), [client]);
 
   return (
     <div className="run-view">
@@ -189,6 +196,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             }}
           />
         </label>
+        <p className="muted small" data-testid="run-kept">
+          A reload keeps the settings (in the address) and, in this tab only, the file(s) you chose: as a reference to
+          the file on disk, not a copy, so a file deleted or changed since must be chosen again. Each tab keeps its own.
+        </p>
       </header>
       {urlProblems.length + address.problems.length > 0 ? (
         <div className="notice url-notice" role="status" data-testid="url-notice">
@@ -201,6 +212,11 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       {reading ? (
         <p className="notice" role="status">
           Reading {reading}…
+        </p>
+      ) : null}
+      {keptProblem ? (
+        <p className="error-message" role="alert" data-testid="run-kept-problem">
+          {keptProblem}
         </p>
       ) : null}
       {error ? (
@@ -328,6 +344,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             exportPytest={(indices) => client.exportPytest(indices, settings)}
           />
         </section>
+      ) : null}
+      {train && sampleReport && sampleReport.kind === "train" ? (
+        <RunSampleFields sample={selected} grids={sampleReport.grids} load={loadFields} />
       ) : null}
       {report ? null : <ChartWarmUp />}
     </div>

@@ -1,7 +1,8 @@
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
-import type { OpenAnswer, RunFile, RunWorkerApi } from "./runWorker";
+import type { OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
+import type { SampleFieldsAnswer } from "./sampleFields";
 
 /** The run view's worker: reading, understanding and replaying a dump; the newest request wins. */
 export class RunClient {
@@ -9,6 +10,7 @@ export class RunClient {
     () => new Worker(new URL("./runWorker.ts", import.meta.url), { type: "module" }),
   );
   private readonly latest = new LatestOnly<OpenAnswer>();
+  private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -21,6 +23,11 @@ export class RunClient {
 
   search(settings: Partial<SlimeSettings>) {
     return this.worker.remote().search(settings);
+  }
+
+  /** One sample's stored per-token fields; a newer sample's request supersedes a waiting one. */
+  sampleFields(index: number): Promise<SampleFieldsAnswer | Refusal> {
+    return this.latestFields.run(() => this.worker.remote().sampleFields(index));
   }
 
   sampleInPlayground(index: number, settings: Partial<SlimeSettings>) {

@@ -31,6 +31,7 @@ import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
 import { sampleToPlayground } from "./runToPlayground";
+import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
 export interface RunFile {
   name: string;
@@ -263,6 +264,27 @@ const api = {
       returns: Array.from(s.returns ?? []),
     });
     return typeof state === "string" ? { ok: false, message: state } : { ok: true, encoded: encodeState(state) };
+  },
+  /**
+   * One sample's every stored per-token field, copied out for the page (a sample's worth: the page
+   * never holds the whole batch's fields).
+   */
+  sampleFields(index: number): SampleFieldsAnswer | Refusal {
+    const s = opened?.dump.kind === "train" ? opened.dump.samples[index] : undefined;
+    if (!s) return { ok: false, message: "No such sample is open" };
+    const fields: StoredFields = {
+      advantages: s.advantages?.slice(),
+      returns: s.returns?.slice(),
+      values: s.values?.slice(),
+      kl: s.kl?.slice(),
+      log_probs: s.logProbs?.slice(),
+      ref_log_probs: s.refLogProbs?.slice(),
+      rollout_log_probs: s.rolloutLogProbs?.slice(),
+      entropy: s.entropy?.slice(),
+      loss_masks: s.lossMask.slice(),
+    };
+    const buffers = Object.values(fields).flatMap((a) => (a ? [a.buffer as ArrayBuffer] : []));
+    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields }, buffers);
   },
   /** A plain file's lanes as a playground batch. */
   plainInPlayground(): PlaygroundAnswer {

@@ -1,0 +1,247 @@
+import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { ReferenceArea } from "recharts";
+import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
+import { PX_PER_BUCKET } from "../charts/downsample";
+import { formatShort } from "../charts/formatNumber";
+import { PlotLine } from "../charts/PlotLine";
+import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
+import { maskedSpans, mergeGapFor } from "../charts/spans";
+import { tokenPlot, useTokenChartAxes } from "../charts/tokenAxis";
+import { useWidth } from "../charts/useWidth";
+import type { RunGrid } from "./runGrid";
+import type { Refusal } from "./runWorker";
+import {
+  firstPicked,
+  REPLAY_ENGINE,
+  replayedRow,
+  type SampleFieldsAnswer,
+  STORED_ENGINE,
+  type StoredFieldName,
+  type TokenField,
+  tokenFields,
+} from "./sampleFields";
+
+export interface RunSampleFieldsProps {
+  /** The sample's index in the dump. */
+  sample: number;
+  grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
+  /** Asks the worker for one sample's stored fields (the page never holds the whole batch's). */
+  load(sample: number): Promise<SampleFieldsAnswer | Refusal>;
+}
+
+/** Each field's chart: tall enough to read a line's shape, short enough that six fit on a screen. */
+const CHART_HEIGHT = 112;
+const REPLAYED_STYLE = SERIES.reference;
+/** The loss mask is 0 or 1: its axis says so, never a flat line's ±1% around 1. */
+const MASK_AXIS = { domain: [0, 1] as [number, number], ticks: [0, 1], tickFormatter: (v: number) => String(v) };
+const STORED_STYLE = SERIES.stored;
+
+/**
+ * The selected sample's every per-token field (advantages, returns, values, KL, the log-probs it is
+ * made of, entropy, loss mask) as stacked charts on one token axis, the loss-mask-0 spans (slime's tool
+ * and observation tokens) shaded in each, and one hover line through all of them with every shown
+ * field's value at that token.
+ */
+export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
+  const [answer, setAnswer] = useState<SampleFieldsAnswer | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [picked, setPicked] = useState<StoredFieldName[] | null>(null);
+  const [hover, setHover] = useState<number | null>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const width = useWidth(wrap);
+
+  useEffect(() => {
+    let live = true;
+    load(sample)
+      .then((got) => {
+        if (!live) return;
+        if (got.ok) {
+          setAnswer(got);
+          setProblem(null);
+        } else setProblem(got.message);
+      })
+      .catch(() => {}); // superseded by a newer sample's request
+    return () => {
+      live = false;
+    };
+  }, [sample, load]);
+
+  const shownSample = answer?.sample ?? null;
+  const length = answer?.length ?? 0;
+  const fields = useMemo(() => {
+    if (!answer) return [];
+    const replayed = {
+      advantages: replayedRow(grids.advantages, answer.sample),
+      returns: replayedRow(grids.returns, answer.sample),
+      kl: replayedRow(grids.kl, answer.sample),
+    };
+    return tokenFields(answer.fields, replayed, answer.length);
+  }, [answer, grids]);
+  const chosen = useMemo(() => picked ?? firstPicked(fields), [picked, fields]);
+  const shown = useMemo(() => fields.filter((f) => chosen.includes(f.name)), [fields, chosen]);
+  // The charts follow in a deferred render, which React splits into short tasks between the charts:
+  // choosing a sample never waits on six charts drawn in one task.
+  const drawn = useDeferredValue(shown);
+  const lossMask = answer?.fields.loss_masks;
+  const exactSpans = useMemo(() => maskedSpans(lossMask, length), [lossMask, length]);
+  const drawnSpans = useMemo(
+    () => maskedSpans(lossMask, length, mergeGapFor(length, width)),
+    [lossMask, length, width],
+  );
+  const maskedTokens = exactSpans.reduce((n, [a, b]) => n + b - a, 0);
+
+  const toggle = (name: StoredFieldName) =>
+    setPicked(chosen.includes(name) ? chosen.filter((n) => n !== name) : [...chosen, name]);
+  const onPointer = (event: PointerEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    setHover(tokenAtX(event.clientX - box.left, PLOT_LEFT, width - PLOT_RIGHT, length));
+  };
+  const hoverAt = hover !== null && hover < length ? hover : null;
+  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+
+  return (
+    <section
+      className="panel sample-fields"
+      aria-labelledby="sample-fields-title"
+      aria-busy={shownSample !== sample || drawn !== shown}
+      data-testid="sample-fields"
+      data-sample={shownSample ?? undefined}
+      data-fields={fields.map((f) => f.name).join(" ")}
+    >
+      <h2 id="sample-fields-title">Sample {shownSample ?? sample}: every per-token field</h2>
+      {problem ? (
+        <p className="error-message" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <p className="muted small">
+        {length} tokens on one axis. Shaded:{" "}
+        {exactSpans.length === 0
+          ? "no loss-mask-0 tokens in this sample"
+          : `loss mask 0 (tool and observation tokens: ${exactSpans.length} span${exactSpans.length === 1 ? "" : "s"}, ${maskedTokens} tokens)`}
+        . Point at a chart for every shown field's value at that token.
+      </p>
+      <fieldset className="sample-fields-picker">
+        <legend>Fields</legend>
+        {fields.map((f) => (
+          <label key={f.name}>
+            <input
+              type="checkbox"
+              checked={chosen.includes(f.name)}
+              onChange={() => toggle(f.name)}
+              data-testid={`sample-field-${f.name}`}
+            />{" "}
+            {f.label}
+          </label>
+        ))}
+      </fieldset>
+      <ul className="sample-fields-engines small">
+        <li>
+          <svg width="28" height="8" aria-hidden="true">
+            <line x1="0" y1="4" x2="28" y2="4" stroke={REPLAYED_STYLE.colour} strokeWidth={REPLAYED_STYLE.width} />
+          </svg>{" "}
+          {REPLAY_ENGINE} (the KL: compute_approx_kl of the stored log-probs, recomputed in float64)
+        </li>
+        <li>
+          <svg width="28" height="8" aria-hidden="true">
+            <line
+              x1="0"
+              y1="4"
+              x2="28"
+              y2="4"
+              stroke={STORED_STYLE.colour}
+              strokeWidth={STORED_STYLE.width}
+              strokeDasharray={STORED_STYLE.dash}
+            />
+          </svg>{" "}
+          {STORED_ENGINE}
+        </li>
+      </ul>
+      <p className="sample-fields-readout small" data-testid="sample-fields-readout" aria-live="off">
+        {hoverAt === null
+          ? "\u00a0"
+          : `token ${hoverAt}: ${shown
+              .map(
+                (f) =>
+                  `${f.label} ${f.lines.map((l) => `${formatShort(l.values[hoverAt])}${l.role === "replayed" ? " (replay)" : ""}`).join(" / ")}`,
+              )
+              .join(", ")}${lossMask && lossMask[hoverAt] === 0 ? " · loss mask 0" : ""}`}
+      </p>
+      <div className="sample-fields-charts" ref={wrap} onPointerMove={onPointer} onPointerLeave={() => setHover(null)}>
+        {drawn.map((f) => (
+          <FieldChart key={f.name} field={f} length={length} width={width} spans={drawnSpans} />
+        ))}
+        {hoverAt !== null ? (
+          <div
+            className="sample-fields-hover"
+            aria-hidden="true"
+            style={{ left: PLOT_LEFT + ((hoverAt + 0.5) / Math.max(1, length)) * plotWidth }}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+interface FieldChartProps {
+  field: TokenField;
+  length: number;
+  width: number;
+  spans: Array<[number, number]>;
+}
+
+/** One field's chart: its lines (the replay's and the dump's), the masked spans behind them. */
+const FieldChart = memo(function FieldChart({ field, length, width, spans }: FieldChartProps) {
+  const buckets = Math.max(1, Math.floor((width - PLOT_LEFT - PLOT_RIGHT) / PX_PER_BUCKET));
+  const lines = useMemo(
+    () => field.lines.map((line) => ({ line, points: linePoints(line.values, length, buckets) })),
+    [field, length, buckets],
+  );
+  const axis = useMemo(
+    () => (field.name === "loss_masks" ? MASK_AXIS : valueAxisOf(lines.map((l) => l.points))),
+    [field.name, lines],
+  );
+  const axes = useTokenChartAxes(length, width, axis, PLOT_LEFT);
+  const plot = useMemo(
+    () =>
+      tokenPlot(
+        width,
+        CHART_HEIGHT,
+        axes,
+        <>
+          {spans.map(([a, b]) => (
+            <ReferenceArea
+              key={a}
+              x1={a - 0.5}
+              x2={b - 0.5}
+              fill={MASK_FILL}
+              fillOpacity={0.16}
+              stroke="none"
+              ifOverflow="hidden"
+            />
+          ))}
+          {lines.map(({ line, points }) => (
+            <PlotLine
+              key={line.role}
+              points={points}
+              name={`${field.name} ${line.role}`}
+              style={line.role === "replayed" ? REPLAYED_STYLE : STORED_STYLE}
+            />
+          ))}
+        </>,
+      ),
+    [width, axes, spans, lines, field.name],
+  );
+  return (
+    <figure className="sample-fields-chart" data-field={field.name}>
+      <figcaption className="small">
+        {field.label}
+        <span className="muted">
+          {" "}
+          · {field.lines.map((l) => (l.role === "replayed" ? "replay" : "dump")).join(" and ")}
+        </span>
+      </figcaption>
+      {plot}
+    </figure>
+  );
+});
