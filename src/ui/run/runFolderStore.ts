@@ -1,5 +1,6 @@
 import { del, get, set } from "idb-keyval";
 import type { DirectoryHandle } from "./runFolderFiles";
+import { thisTab } from "./runTab";
 
 /**
  * The run folder chosen with Chromium's showDirectoryPicker, kept in this browser (IndexedDB holds
@@ -7,7 +8,8 @@ import type { DirectoryHandle } from "./runFolderFiles";
  * copying gigabytes into the browser. Where the API is missing, nothing is kept and the page says
  * that a reload needs the folder again.
  */
-const KEY = "scanlab.run.folder";
+/** Each tab keeps its own folder, as it keeps its own dump (runTab.ts). */
+const key = () => `scanlab.run.folder.${thisTab()}`;
 
 export function canKeepFolders(): boolean {
   return typeof window !== "undefined" && "showDirectoryPicker" in window;
@@ -27,7 +29,7 @@ export async function pickFolder(): Promise<DirectoryHandle | null> {
 /** Keeps the handle; a sentence when the browser refuses (the run still opens, a reload will not reopen it). */
 export async function keepFolder(handle: DirectoryHandle): Promise<string | null> {
   try {
-    await set(KEY, handle);
+    await set(key(), handle);
     return null;
   } catch (thrown) {
     return `The run folder could not be kept in this browser (${thrown instanceof Error ? thrown.message : String(thrown)}): a reload will need the folder again`;
@@ -36,7 +38,7 @@ export async function keepFolder(handle: DirectoryHandle): Promise<string | null
 
 export async function keptFolder(): Promise<DirectoryHandle | null> {
   try {
-    const handle = await get<unknown>(KEY);
+    const handle = await get<unknown>(key());
     return handle && typeof handle === "object" && (handle as DirectoryHandle).kind === "directory"
       ? (handle as DirectoryHandle)
       : null;
@@ -57,5 +59,5 @@ export async function folderPermission(handle: DirectoryHandle, ask: boolean): P
 }
 
 export async function forgetFolder(): Promise<void> {
-  await del(KEY).catch(() => {});
+  await del(key()).catch(() => {});
 }
