@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { manySamples, trainDumpBytes } from "../src/testing/flatTrainDump";
 import { longTasksSince, pageNow, watchLongTasks } from "./longTasks";
 import { collectProblems } from "./pageProblems";
 import { openRunDump } from "./runPage";
-import { manySamples, trainDumpBytes } from "./trainDumpWriter";
 
 /**
  * The run view's step: the samples table of a normal slime batch (4,096 samples) renders only the rows
@@ -13,17 +13,17 @@ import { manySamples, trainDumpBytes } from "./trainDumpWriter";
  * tab keeps its own run across a reload. The longest main-thread tasks are reported, not asserted.
  */
 
-/** The settings the written dumps were made with (trainDumpWriter.ts): every sample passes. */
+/** The settings the written dumps were made with (src/testing/flatTrainDump.ts): every sample passes. */
 const WRITTEN_SETTINGS = "advantage_estimator=reinforce_plus_plus&gamma=1&kl_coef=0";
 
 /**
  * A written dump as a file on disk: handed to the page by its path, so the page's main thread does not
  * receive megabytes of bytes through the test's protocol (which it counts as one long task).
  */
-function writtenDump(name: string, samples: number, length: (i: number) => number): string {
+async function writtenDump(name: string, samples: number, length: (i: number) => number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "scanlab-step-view-"));
   const path = join(dir, name);
-  writeFileSync(path, trainDumpBytes(manySamples(samples, length)));
+  writeFileSync(path, await trainDumpBytes(manySamples(samples, length)));
   return path;
 }
 
@@ -50,7 +50,7 @@ for (const samples of [4096, 8192]) {
     test.setTimeout(180_000);
     const problems = collectProblems(page);
     await watchLongTasks(page);
-    const dump = writtenDump(`train_${samples}.pt`, samples, (i) => 8 + ((i * 37) % 120));
+    const dump = await writtenDump(`train_${samples}.pt`, samples, (i) => 8 + ((i * 37) % 120));
     await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
     const loadFrom = await pageNow(page);
     await page.getByTestId("run-file-input").setInputFiles(dump);
@@ -142,7 +142,7 @@ test("the selected sample's every per-token field on one token axis, tool spans 
   await fields.screenshot({ path: `${shots}/fields-teaching.png` });
 
   // A 16k-token sample, with tool spans.
-  const long = writtenDump("train_long.pt", 4, (i) => (i === 0 ? 16_384 : 64));
+  const long = await writtenDump("train_long.pt", 4, (i) => (i === 0 ? 16_384 : 64));
   await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
   await page.getByTestId("run-file-input").setInputFiles(long);
   await settled(page);
@@ -174,11 +174,11 @@ test("each tab keeps its own run across a reload, and a kept file deleted on dis
   await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
   await expect(page.getByTestId("run-kept")).toContainText("in this tab only");
   // Tab A: a written dump of 6 samples; tab B: one of 9.
-  await page.getByTestId("run-file-input").setInputFiles(writtenDump("tab_a.pt", 6, () => 40));
+  await page.getByTestId("run-file-input").setInputFiles(await writtenDump("tab_a.pt", 6, () => 40));
   await expect(page.getByTestId("run-summary")).toContainText("tab_a.pt (train dump): 6 samples", { timeout: 60_000 });
   const other = await context.newPage();
   await other.goto(`/?view=run&${WRITTEN_SETTINGS}`);
-  const kept = writtenDump("tab_b.pt", 9, () => 40);
+  const kept = await writtenDump("tab_b.pt", 9, () => 40);
   await other.getByTestId("run-file-input").setInputFiles(kept);
   await expect(other.getByTestId("run-summary")).toContainText("tab_b.pt (train dump): 9 samples", { timeout: 60_000 });
   await settled(other);

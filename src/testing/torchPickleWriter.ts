@@ -67,7 +67,8 @@ export interface TorchPickle {
   storages: TorchStorage[];
 }
 
-const BATCH = 1000;
+/** Items per APPENDS or SETITEMS, as CPython's Pickler batches them. */
+const PICKLE_BATCH = 1000;
 const OP = {
   PROTO: 0x80,
   STOP: 0x2e,
@@ -152,8 +153,17 @@ class ByteBuffer {
 
 const utf8 = new TextEncoder();
 
+export interface TorchPickleOptions {
+  /**
+   * Items per APPENDS or SETITEMS (PICKLE_BATCH, as torch writes). A hostile file that no torch
+   * writes but a reader must take in linear work, one APPENDS of 150,000 items: Infinity.
+   */
+  batch?: number;
+}
+
 /** The pickle of `root` as torch.save writes it, and the storages in key order. */
-export function writeTorchPickle(root: PickleValue): TorchPickle {
+export function writeTorchPickle(root: PickleValue, options: TorchPickleOptions = {}): TorchPickle {
+  const batch = options.batch ?? PICKLE_BATCH;
   const out = new ByteBuffer();
   // CPython memoizes by identity; strings and globals here by value, which a reader cannot tell apart.
   const memo = new Map<unknown, number>();
@@ -239,11 +249,11 @@ export function writeTorchPickle(root: PickleValue): TorchPickle {
   };
   const ints = (xs: number[]) => tuple(xs.map((x) => () => int(x)));
   const batched = <T>(items: T[], one: (item: T) => void, single: number, many: number) => {
-    for (let start = 0; start < items.length; start += BATCH) {
-      const batch = items.slice(start, start + BATCH);
-      if (batch.length > 1) out.byte(OP.MARK);
-      for (const item of batch) one(item);
-      out.byte(batch.length > 1 ? many : single);
+    for (let start = 0; start < items.length; start += batch) {
+      const part = items.slice(start, start + batch);
+      if (part.length > 1) out.byte(OP.MARK);
+      for (const item of part) one(item);
+      out.byte(part.length > 1 ? many : single);
     }
   };
 

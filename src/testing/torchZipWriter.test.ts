@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkDump, openDump } from "../io/slimeDump";
 import { bytesSource } from "../io/tensorFiles/byteSource";
+import { readTensorFile } from "../io/tensorFiles/readTensorFile";
+import { isTensor } from "../io/tensorFiles/tensorTypes";
 import { writePpoTrainDump } from "./ppoTrainDump";
 import { MemorySink } from "./storedZipWriter";
 import { type PickleValue, PyFloat, type TorchStorage, TorchTensor } from "./torchPickleWriter";
-import { storageOf, type TorchLayout, writeTorchSave } from "./torchZipWriter";
+import { storageOf, type TorchLayout, torchSaveBytes, writeTorchSave } from "./torchZipWriter";
 
 const dumps = new URL("../../cases/dumps/", import.meta.url);
 const fixture = (path: string) => new Uint8Array(readFileSync(new URL(path, dumps)));
@@ -69,10 +71,8 @@ function fixtureTree(): PickleValue {
   };
 }
 
-async function written(root: PickleValue, stem: string, layout: TorchLayout, forceZip64 = false): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await writeTorchSave(sink, root, { stem, layout, forceZip64 });
-  return sink.bytes();
+function written(root: PickleValue, stem: string, layout: TorchLayout, forceZip64 = false): Promise<Uint8Array> {
+  return torchSaveBytes(root, { stem, layout, forceZip64 });
 }
 
 async function ppoDump(stem: string, layout: TorchLayout): Promise<Uint8Array> {
@@ -266,6 +266,21 @@ describe("torchZipWriter", () => {
       }
     });
   }
+
+  it("writes views of one storage, a transposed stride among them, that read back as written", async () => {
+    const floats = storageOf("float32", new Float32Array([1, 2, 3, 4, 5, 6]));
+    const bytes = await torchSaveBytes(
+      { x: new TorchTensor(floats, [2, 3]), t: new TorchTensor(floats, [3, 2], 0, [1, 3]) },
+      { stem: "archive" },
+    );
+    const result = readTensorFile(bytes, "kit.pt");
+    if (!result.ok) throw new Error(result.error.message);
+    const root = result.value.root as Map<string, unknown>;
+    const x = root.get("x");
+    const t = root.get("t");
+    expect(isTensor(x) && Array.from(x.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(isTensor(t) && Array.from(t.data)).toEqual([1, 4, 2, 5, 3, 6]);
+  });
 
   it("asks for a storage's bytes only when its record is reached, after the pickle", async () => {
     const events: string[] = [];

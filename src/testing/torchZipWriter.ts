@@ -1,6 +1,13 @@
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { type ByteSink, type StoredZipOptions, StoredZipWriter } from "./storedZipWriter";
-import { type PickleValue, STORAGE_CLASSES, type TorchStorage, writeTorchPickle } from "./torchPickleWriter";
+import { type ByteSink, MemorySink, type StoredZipOptions, StoredZipWriter } from "./storedZipWriter";
+import {
+  type PickleValue,
+  STORAGE_CLASSES,
+  type TorchPickle,
+  type TorchPickleOptions,
+  type TorchStorage,
+  writeTorchPickle,
+} from "./torchPickleWriter";
 
 /**
  * Test and bench support: a `torch.save` zip written front to back into a sink, so a 1.5 GB dump
@@ -14,16 +21,24 @@ import { type PickleValue, STORAGE_CLASSES, type TorchStorage, writeTorchPickle 
  */
 export type TorchLayout = "torch-1.13" | "torch-2";
 
-export interface TorchSaveOptions extends StoredZipOptions {
+export interface TorchSaveOptions extends StoredZipOptions, TorchPickleOptions {
   /** The record prefix: torch uses the file's stem (`5` for `train_data/5.pt`). */
   stem: string;
   layout?: TorchLayout;
 }
 
 export async function writeTorchSave(sink: ByteSink, root: PickleValue, options: TorchSaveOptions): Promise<number> {
+  return writeTorchZip(sink, writeTorchPickle(root, options), options);
+}
+
+/** The records of a pickle already written (or a hand-written program, with no storages); returns the size. */
+export async function writeTorchZip(
+  sink: ByteSink,
+  { bytes: pickle, storages }: TorchPickle,
+  options: TorchSaveOptions,
+): Promise<number> {
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error("torch zip: a big-endian host");
   const layout = options.layout ?? "torch-2";
-  const { bytes: pickle, storages } = writeTorchPickle(root);
   const zip = new StoredZipWriter(sink, options);
   const prefix = `${options.stem}/`;
   const text = (s: string) => [new TextEncoder().encode(s)];
@@ -105,6 +120,17 @@ export async function writeTorchFile(path: string, root: PickleValue, options: T
     sink.abandon();
     throw e;
   }
+}
+
+/**
+ * `root` saved as torch.save would, in memory (small test files); a Uint8Array is taken as the
+ * pickle itself, a hand-written program naming no storages.
+ */
+export async function torchSaveBytes(root: PickleValue | Uint8Array, options: TorchSaveOptions): Promise<Uint8Array> {
+  const sink = new MemorySink();
+  const pickle = root instanceof Uint8Array ? { bytes: root, storages: [] } : writeTorchPickle(root, options);
+  await writeTorchZip(sink, pickle, options);
+  return sink.bytes();
 }
 
 /** A storage whose bytes are already in memory (small tests, shared storages). */

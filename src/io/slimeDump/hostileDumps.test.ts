@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { slimeRewards } from "../../core";
 import { byDataParallelRank } from "../../core/slimeReplay/replayBounds";
+import { type PickleValue, TorchTensor } from "../../testing/torchPickleWriter";
+import { storageOf, torchSaveBytes } from "../../testing/torchZipWriter";
 import { readTensorFile } from "../tensorFiles/readTensorFile";
-import { tensorSpec, torchZip } from "../tensorFiles/torchWriterKit";
 import { dumpReplayInputs } from "./replayDump";
 import { understandDump } from "./understandDump";
 
@@ -17,38 +18,40 @@ function open(bytes: Uint8Array) {
   return understandDump(file.value.root, "dump.pt");
 }
 
-const int64 = (values: bigint[]) => new Uint8Array(BigInt64Array.from(values).buffer);
-const f32 = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
+/** A vector over the whole of a storage of these values. */
+const int64 = (values: bigint[]) => new TorchTensor(storageOf("int64", BigInt64Array.from(values)), [values.length]);
+const f32 = (values: number[]) => new TorchTensor(storageOf("float32", Float32Array.from(values)), [values.length]);
+/** The samples in one APPENDS, however many (torch batches them by 1000): the form that overflowed the call stack. */
+const torchZip = (root: { format_version: number; samples: PickleValue[] }) =>
+  torchSaveBytes(root, { stem: "archive", layout: "torch-1.13", batch: Number.POSITIVE_INFINITY });
 
 function oneSample(tokens: bigint[], extra: bigint[]) {
+  const advantages = f32([1, 1]);
   const sample = {
     response_lengths: 2,
     total_lengths: 4,
     rewards: 1,
-    tokens: tensorSpec("t", 4, [4], { storageClass: "torch.LongStorage" }),
-    extra_ids: tensorSpec("x", extra.length, [extra.length], { storageClass: "torch.LongStorage" }),
-    loss_masks: tensorSpec("m", 2, [2]),
-    advantages: tensorSpec("a", 2, [2]),
-    returns: tensorSpec("a", 2, [2]),
+    tokens: int64(tokens),
+    extra_ids: int64(extra),
+    loss_masks: f32([1, 1]),
+    advantages,
+    returns: new TorchTensor(advantages.storage, [2]),
   };
-  return torchZip(
-    { format_version: 2, samples: [sample] },
-    { t: int64(tokens), x: int64(extra), m: f32([1, 1]), a: f32([1, 1]) },
-  );
+  return torchZip({ format_version: 2, samples: [sample] });
 }
 
 describe("an int64 beyond 2^53 is refused where it is read, by its field", () => {
   const huge = 2n ** 60n + 1n;
 
-  it("in a field the dump does not use: read (it refused the whole dump, naming a storage record)", () => {
-    const dump = open(oneSample([1n, 2n, 3n, 4n], [7n, huge]));
+  it("in a field the dump does not use: read (it refused the whole dump, naming a storage record)", async () => {
+    const dump = open(await oneSample([1n, 2n, 3n, 4n], [7n, huge]));
     if (!dump.ok) throw new Error(dump.error.message);
     expect(dump.value.kind).toBe("train");
     expect(dump.value.samples[0].advantages).toEqual(Float64Array.of(1, 1));
   });
 
-  it("in samples[0].tokens, which group the prompts: refused naming samples[0].tokens", () => {
-    const dump = open(oneSample([1n, huge, 3n, 4n], [7n]));
+  it("in samples[0].tokens, which group the prompts: refused naming samples[0].tokens", async () => {
+    const dump = open(await oneSample([1n, huge, 3n, 4n], [7n]));
     expect(dump.ok).toBe(false);
     if (dump.ok) return;
     expect(dump.error.where).toBe("field samples[0].tokens");
@@ -58,8 +61,8 @@ describe("an int64 beyond 2^53 is refused where it is read, by its field", () =>
 
 describe("sample counts cost linear work: 150,000 short samples", () => {
   const n = 150_000;
-  const mask = tensorSpec("m", 1, [1]);
-  const adv = tensorSpec("a", 1, [1]);
+  const mask = f32([1]);
+  const adv = f32([0]);
   const samples = Array.from({ length: n }, (_, i) => ({
     response_lengths: 1,
     loss_masks: mask,
@@ -70,8 +73,8 @@ describe("sample counts cost linear work: 150,000 short samples", () => {
     data_parallel_rank: i % 4,
   }));
 
-  it("are read and understood (an APPENDS of 150,000 overflowed the call stack)", () => {
-    const bytes = torchZip({ format_version: 2, samples }, { m: f32([1]), a: f32([0]) });
+  it("are read and understood (an APPENDS of 150,000 overflowed the call stack)", async () => {
+    const bytes = await torchZip({ format_version: 2, samples });
     const dump = open(bytes);
     if (!dump.ok) throw new Error(dump.error.message);
     expect(dump.value.samples).toHaveLength(n);
