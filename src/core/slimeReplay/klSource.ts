@@ -43,7 +43,11 @@ export function klSourceOf(samples: KlInputs[]): KlSource | null {
   return { type: best.type, rollout: best.rollout, alike };
 }
 
-/** The largest gap between the stored kl and the formula on the chosen log-probs, in units of float32's error (Infinity when none can be compared). */
+/**
+ * The largest gap between the stored kl and the formula on the chosen log-probs, in units of
+ * float32's error (Infinity when none can be compared). A formula is dropped at its first sample
+ * past KL_MATCH: the wrong ones cost one sample, not the whole batch.
+ */
 function klGap(samples: KlInputs[], type: KlLossType, rollout: boolean): number {
   let gap = 0;
   let any = false;
@@ -58,6 +62,7 @@ function klGap(samples: KlInputs[], type: KlLossType, rollout: boolean): number 
       gap = Math.max(gap, Math.abs(kl[t] - s.kl[t]) / bound[t]);
       any = true;
     }
+    if (gap >= KL_MATCH) return gap;
   }
   return any ? gap : Number.POSITIVE_INFINITY;
 }
