@@ -67,7 +67,9 @@ export function conventionErrorBounds(
 
   const scan = (row: ScanBoundRow, L: number, discount: number, inputRoundings: number) => {
     const padded = new Float64Array(scanLength(L));
-    padded.set(Array.from(row.magnitudes).slice(0, L));
+    // A loop, not Array.from, which made a boxed array of every row (16k tokens) to copy it.
+    const magnitudes = row.magnitudes;
+    for (let t = 0; t < L; t++) padded[t] = magnitudes[t];
     const rounding = { precision, algorithm, chunkSize, inputRoundings };
     return scanErrorBound({ ...row, magnitudes: padded }, discount, rounding).slice(0, L);
   };
