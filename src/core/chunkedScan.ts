@@ -59,6 +59,7 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   checkFiniteBatch(rewards, "rewards");
   const { rows, cols, data } = rewards;
   const round = roundingOf(data);
+  const float32 = precisionOf(data) === "float32";
   const tables = options.powTables ?? discountPowers(discount, chunkSize, precisionOf(data));
   checkPowTables(tables, chunkSize);
   const kernelRow = tables.kernelRow;
@@ -96,7 +97,13 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
         let acc = 0;
         const patched = patchesByColumn?.get(j);
         if (patched === undefined) {
-          for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * kernelRow[j - l]));
+          // The hot loop (C/2 multiply-adds per token) written out per precision: a call through
+          // `round` here cost 1.5 s of CPU on a 4.4 M-token dump. Same operations, same order.
+          if (float32) {
+            for (let l = 0; l <= last; l++) acc = Math.fround(acc + Math.fround(x[start + l] * kernelRow[j - l]));
+          } else {
+            for (let l = 0; l <= last; l++) acc = acc + x[start + l] * kernelRow[j - l];
+          }
         } else {
           for (let l = 0; l <= last; l++) {
             acc = round(acc + round(x[start + l] * (patched.get(l) ?? kernelRow[j - l])));
