@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureBytes } from "../io/slimeDump/dumpFixtures";
+import { bytesSource } from "../io/tensorFiles/byteSource";
 import { lastLine, scanlab } from "./cliTestKit";
 
 /** A run directory in memory, built from the committed fixtures (each stores its own rollout_id). */
@@ -21,6 +22,27 @@ const stepRows = (stdout: string) =>
   stdout.split("\n").filter((l) => /^\d+ +\d+ +\d+ +(pass|FAIL|not checked)/.test(l));
 
 describe("scanlab dump DIR", () => {
+  it("prints each step's row as soon as that step is read, before the next step's files are opened", async () => {
+    const events: string[] = [];
+    const run = files(RUN);
+    const r = await scanlab(["dump", "run"], run, "", {
+      stdout: (text) => {
+        for (const line of text.split("\n"))
+          if (/^\d+ +\d+ +\d+ +(pass|FAIL|not checked)/.test(line)) events.push(`row ${line.split(" ")[0]}`);
+      },
+      openFile: (path, name) => {
+        events.push(`open ${path}`);
+        return { ...bytesSource(run[path] as Uint8Array, name), close: () => {} };
+      },
+    });
+    expect(r.status).toBe(0);
+    const opens = (step: string) => events.findIndex((e) => e.startsWith("open") && e.includes(`/${step}`));
+    expect(events.indexOf("row 7")).toBeLessThan(opens("11.pt"));
+    expect(events.indexOf("row 11")).toBeLessThan(opens("14.pt"));
+    expect(events.indexOf("row 14")).toBeLessThan(opens("17.pt"));
+    expect(events.at(-1)).toBe("row 17");
+  });
+
   it("a line per step by rollout id, each train dump paired with its rollout dump, and the totals", async () => {
     const r = await scanlab(["dump", "run"], { ...files(RUN), "run/notes.txt": "hello", "run/logs/x.txt": "" });
     expect(r.stderr).toBe("");

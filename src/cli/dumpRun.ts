@@ -7,7 +7,6 @@ import {
   type UnusedFile,
   type WorstGap,
 } from "../io/slimeDump";
-import { alignColumns } from "./columns";
 import type { DumpArgs } from "./dumpArgs";
 import { DumpFileError, type DumpIO, jsonReport, num } from "./dumpCommand";
 import { UsageError } from "./parseOptions";
@@ -34,11 +33,14 @@ export async function runDumpRun(args: DumpArgs, io: DumpIO): Promise<number> {
   const plan = planRun(listed.files);
   const unused: UnusedFile[] = [...listed.unused, ...plan.unused];
   const reads: RunStepRead[] = [];
+  // Each step is printed as soon as it is read: a run of 50 steps takes a minute, and the first
+  // steps are what a user looks at while the rest are read.
+  if (!args.json) io.stdout(textHead(args.paths, plan.steps.length));
   for (const step of plan.steps) {
     const read1 = readRunStep(step, (path) => io.openFile(path, path), args.settings);
     const read = { ...read1, notes: [...read1.notes, ...(read1.dump?.notes ?? [])] };
     unused.push(...read.unused);
-    if (args.json) io.stdout(io.json(stepJson(read, step.train, step.rollout, args.tokens), 0));
+    io.stdout(args.json ? io.json(stepJson(read, step.train, step.rollout, args.tokens), 0) : textStep(read));
     // Only the row is kept: the step's dump is released before the next is read.
     reads.push({ ...read, dump: null, check: null });
   }
@@ -47,7 +49,7 @@ export async function runDumpRun(args: DumpArgs, io: DumpIO): Promise<number> {
     for (const u of unused) io.stdout(io.json({ type: "not_used", path: u.path, why: u.why }, 0));
     io.stdout(io.json({ type: "total", steps: reads.length, ...totals }, 0));
   } else {
-    io.stdout(textReport(args.paths, reads, unused, totals));
+    io.stdout(textTail(unused, totals));
   }
   if (nothingRead(reads)) {
     throw new DumpFileError(
@@ -112,14 +114,22 @@ const HEADERS = [
   "truncated",
   "padding",
 ];
+/** Each column as wide as its header or its usual widest cell (`1.02e-3 advantages`, `0.469±0.499`, `8630/16013`). */
+const WIDTHS = [6, 7, 9, 11, 19, 15, 8, 15, 9, 7];
 
-function textReport(
-  paths: string[],
-  reads: RunStepRead[],
-  unused: UnusedFile[],
-  totals: ReturnType<typeof countVerdicts>,
-): string {
-  const rows = reads.map(({ summary: s }) => [
+/** The run's title and the table's header, printed before the first step is read. */
+function textHead(paths: string[], steps: number): string {
+  return [
+    `${paths.map(printable).join(" ")}: slime run, ${steps} step${steps === 1 ? "" : "s"}`,
+    "",
+    columns(HEADERS),
+    columns(WIDTHS.map((w) => "-".repeat(w))),
+  ].join("\n");
+}
+
+/** One step's row, then why it failed or was not checked, and its notes. */
+function textStep({ summary: s, notes }: RunStepRead): string {
+  const row = columns([
     String(s.step),
     String(s.samples),
     String(s.tokens),
@@ -131,14 +141,14 @@ function textReport(
     s.truncatedShare === null ? "-" : percent(s.truncatedShare),
     s.samples > 0 ? percent(s.paddingShare) : "-",
   ]);
-  const table = alignColumns(HEADERS, rows);
-  const out = [`${paths.map(printable).join(" ")}: slime run, ${reads.length} step${reads.length === 1 ? "" : "s"}`];
-  out.push("", table.header, table.rule);
-  reads.forEach((read, i) => {
-    out.push(table.rows[i]);
-    if (read.summary.why) out.push(`    ${printable(read.summary.why)}`);
-    for (const note of read.notes) out.push(`    note: ${printable(note)}`);
-  });
+  const out = [row];
+  if (s.why) out.push(`    ${printable(s.why)}`);
+  for (const note of notes) out.push(`    note: ${printable(note)}`);
+  return out.join("\n");
+}
+
+function textTail(unused: UnusedFile[], totals: ReturnType<typeof countVerdicts>): string {
+  const out: string[] = [];
   if (unused.length > 0) out.push("");
   for (const u of unused) out.push(`not used: ${printable(u.path)}: ${printable(u.why)}`);
   out.push(
@@ -146,6 +156,17 @@ function textReport(
     `${totals.passed} passed, ${totals.failed} failed${totals.not_checked > 0 ? `, ${totals.not_checked} not checked` : ""}`,
   );
   return out.join("\n");
+}
+
+/**
+ * Cells padded to fixed widths, two spaces apart: rows are printed as their steps are read, so
+ * the widths cannot wait for the widest cell; a longer cell pushes the rest of its row right.
+ */
+function columns(cells: string[]): string {
+  return cells
+    .map((cell, i) => cell.padEnd(WIDTHS[i]))
+    .join("  ")
+    .trimEnd();
 }
 
 /** The step's worst share of its bound, advantages or returns, with its field; none where nothing was replayed. */
