@@ -5,7 +5,7 @@ import { isNpz, readNpz } from "./npzFile";
 import { isSafetensors, readSafetensors } from "./safetensorsFile";
 import { TensorFileError } from "./tensorFileError";
 import type { TensorFile } from "./tensorTypes";
-import { isLegacyTorch, readTorchLegacy } from "./torchFile";
+import { isLegacyTorch, readTorchLegacy } from "./torchLegacy";
 import { readTorchZip } from "./torchZip";
 import { isZip, readZip } from "./zipArchive";
 
