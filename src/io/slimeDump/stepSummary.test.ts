@@ -4,7 +4,7 @@ import { checkDump } from "./checkDump";
 import { fixtureBytes } from "./dumpFixtures";
 import type { UnderstoodDump } from "./dumpTypes";
 import { openDump } from "./openDump";
-import { summariseStep } from "./stepSummary";
+import { shareOf, summariseStep } from "./stepSummary";
 import { pairDumps } from "./understandDump";
 
 function opened(path: string): UnderstoodDump {
@@ -82,5 +82,16 @@ describe("summariseStep", () => {
     const s = summariseStep(14, dump, null, "no train dump of step 14");
     expect(s).toMatchObject({ verdict: "not checked", why: "no train dump of step 14", samples: 8 });
     expect(s.worst).toEqual({ advantages: null, returns: null });
+  });
+});
+
+describe("a gap's share of its bound", () => {
+  it("is infinite where the bound is infinite, NaN or zero: such a gap was held to no bound", () => {
+    expect(shareOf(1e-3, Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+    expect(shareOf(1e-3, Number.NaN)).toBe(Number.POSITIVE_INFINITY);
+    expect(shareOf(1e-3, 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(shareOf(Number.NaN, 1)).toBe(Number.POSITIVE_INFINITY);
+    expect(shareOf(0, Number.POSITIVE_INFINITY)).toBe(0);
+    expect(shareOf(1, 4)).toBe(0.25);
   });
 });

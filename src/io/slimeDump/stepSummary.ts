@@ -117,10 +117,12 @@ function worstOf(fields: FieldVerdict[]): WorstGap | null {
   return worst;
 }
 
-function shareOf(gap: number, bound: number): number {
+/** A gap as a share of its bound, for ranking steps and samples: infinite where the bound checks nothing. */
+export function shareOf(gap: number, bound: number): number {
   if (!Number.isFinite(gap)) return Number.POSITIVE_INFINITY;
   if (gap === 0) return 0;
-  return bound > 0 ? gap / bound : Number.POSITIVE_INFINITY;
+  // An infinite or NaN bound checks nothing: such a gap is not "0 of its bound", it is unbounded.
+  return bound > 0 && Number.isFinite(bound) ? gap / bound : Number.POSITIVE_INFINITY;
 }
 
 /** Mean and population standard deviation, in two passes (a reward's scale differs by run). */

@@ -1,5 +1,6 @@
 import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { ReferenceArea } from "recharts";
+import { LegendSample } from "../charts/chartLegend";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
 import { PX_PER_BUCKET } from "../charts/downsample";
 import { formatShort } from "../charts/formatNumber";
@@ -137,24 +138,11 @@ export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
       </fieldset>
       <ul className="sample-fields-engines small">
         <li>
-          <svg width="28" height="8" aria-hidden="true">
-            <line x1="0" y1="4" x2="28" y2="4" stroke={REPLAYED_STYLE.colour} strokeWidth={REPLAYED_STYLE.width} />
-          </svg>{" "}
-          {REPLAY_ENGINE} (the KL: compute_approx_kl of the stored log-probs, recomputed in float64)
+          <LegendSample entry={{ label: REPLAY_ENGINE, ...REPLAYED_STYLE }} /> {REPLAY_ENGINE} (the KL:
+          compute_approx_kl of the stored log-probs, recomputed in float64)
         </li>
         <li>
-          <svg width="28" height="8" aria-hidden="true">
-            <line
-              x1="0"
-              y1="4"
-              x2="28"
-              y2="4"
-              stroke={STORED_STYLE.colour}
-              strokeWidth={STORED_STYLE.width}
-              strokeDasharray={STORED_STYLE.dash}
-            />
-          </svg>{" "}
-          {STORED_ENGINE}
+          <LegendSample entry={{ label: STORED_ENGINE, ...STORED_STYLE }} /> {STORED_ENGINE}
         </li>
       </ul>
       <p className="sample-fields-readout small" data-testid="sample-fields-readout" aria-live="off">
