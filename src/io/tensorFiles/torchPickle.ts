@@ -11,7 +11,7 @@ import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import type { PickleHooks } from "./pickleMachine";
 import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
 import { at, TensorFileError } from "./tensorFileError";
-import type { Tensor, TensorData } from "./tensorTypes";
+import { readsLeadingElements, type Tensor, type TensorData } from "./tensorTypes";
 import { fieldPath } from "./treeCheck";
 
 /**
@@ -255,8 +255,15 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number): vo
     }
     return out;
   };
-  const keep = (value: TensorData) =>
+  let kept = false;
+  const keep = (value: TensorData) => {
+    kept = true;
     Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
+  };
+  readsLeadingElements(tensor, (first) => {
+    if (kept || !contiguous || first >= count) return tensor.data.subarray(0, first);
+    return decodeElements(bytes.read(offset, first), ref.type, first);
+  });
   Object.defineProperty(tensor, "data", {
     enumerable: true,
     configurable: true,
