@@ -1,7 +1,7 @@
 import * as Comlink from "comlink";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
-import type { BackendRequest } from "./backendNames";
+import type { BackendRequest } from "../names/backends";
 import { CancelledError, EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
 import type { ConventionProblemResult, EngineWorkerApi, ProblemResult } from "./worker";
 
@@ -146,17 +146,15 @@ describe("EngineClient", () => {
   it("runs chunked where the backend cannot run the strategy asked for, says so once, and reports what ran", async () => {
     const { create } = fakeWorkers();
     client = new EngineClient({ backend: "wasm", createWorker: create });
-    const notices: string[] = [];
+    const notices: EngineEvent[] = [];
     client.subscribe((event: EngineEvent) => {
-      if (event.type === "notice") notices.push(event.message);
+      if (event.type !== "ready") notices.push(event);
     });
     const first = await client.runOutputs(discounted([1, 2]), "fused");
     expect(first.strategy).toBe("chunked");
     const outcome = await client.runProblems([discounted([3])], "fused");
     expect(outcome.strategy).toBe("chunked");
-    expect(notices).toEqual([
-      "Fused (WebGPU) does not run on wasm (its kernel is written for webgpu only): running Chunked instead",
-    ]);
+    expect(notices).toEqual([{ type: "strategy-replaced", asked: "fused", strategy: "chunked", backend: "wasm" }]);
     expect((await client.runOutputs(discounted([1]), "two-level")).strategy).toBe("two-level");
   });
 

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { caseToProblem, checkCase } from "../conformance";
 import type { ScanProblem } from "../core";
 import type { ScanCase } from "../io/caseSchema";
+import { type Strategy, strategiesFor } from "../names/strategies";
+import { normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { hostCapacity, webgpuCapacity } from "./backendCapacity";
 import { EngineLimitError } from "./engineErrors";
 import { checkEngineLimits } from "./engineLimits";
-import { normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runProblem } from "./runProblem";
-import { type Strategy, strategiesFor } from "./strategy";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
 const STRATEGIES = strategiesFor("cpu");

@@ -17,9 +17,9 @@ import {
   solve,
 } from "../../core";
 import { type EngineClient, type ProblemFailure, SupersededError } from "../../engine/client";
-import { STRATEGY_ALGORITHM } from "../../engine/strategy";
 import { buildCase } from "../../io/caseBuilder";
 import type { ScanCase } from "../../io/caseSchema";
+import { STRATEGY_ALGORITHM } from "../../names/strategies";
 import { CaseBook, preparedBuffers } from "./caseBook";
 import { type CaseRow, runConformance } from "./runConformance";
 
