@@ -1,7 +1,8 @@
 /**
- * The layers' import rules (biome.json's overrides, run by `npm run lint`) refuse an upward import
- * and let the allowed ones through: biome lints probe files laid out as src/ is, under the
- * project's own biome.json, in a folder of their own.
+ * The layers' rules hold by construction: biome.json's import rules (`npm run lint`) refuse an
+ * upward import and let the allowed ones through, and tsconfig.lower.json (`npm run typecheck`)
+ * compiles core, names, io and conformance without the DOM. Each is run on probe files in a folder
+ * of their own, under the project's own configuration.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+const require = createRequire(import.meta.url);
+const biome = require.resolve("@biomejs/biome/bin/biome");
+// typescript exports no bin path; its package.json names it.
+const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
 
 /** Each probe: a file under src/ and the one import it makes; `refused` says whether the rules must refuse it. */
 const PROBES: { file: string; from: string; refused: boolean }[] = [
@@ -50,12 +54,14 @@ const probes = mkdtempSync(join(tmpdir(), "scanlab-layers-"));
 afterAll(() => rmSync(probes, { recursive: true, force: true }));
 
 it("refuses each upward import and allows the downward ones", () => {
-  copyFileSync(join(root, "biome.json"), join(probes, "biome.json"));
+  const folder = join(probes, "lint");
+  mkdirSync(folder);
+  copyFileSync(join(root, "biome.json"), join(folder, "biome.json"));
   for (const { file, from } of PROBES) {
-    mkdirSync(dirname(join(probes, file)), { recursive: true });
-    writeFileSync(join(probes, file), `import * as probe from "${from}";\n\nexport const used = probe;\n`);
+    mkdirSync(dirname(join(folder, file)), { recursive: true });
+    writeFileSync(join(folder, file), `import * as probe from "${from}";\n\nexport const used = probe;\n`);
   }
-  const run = spawnSync(process.execPath, [biome, "lint", "--reporter=json", "."], { cwd: probes, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [biome, "lint", "--reporter=json", "."], { cwd: folder, encoding: "utf8" });
   const report: { diagnostics: { category: string; location: { path: string } }[] } = JSON.parse(run.stdout);
   const refused = report.diagnostics
     .filter((d) => d.category === "lint/style/noRestrictedImports")
@@ -68,4 +74,18 @@ it("refuses each upward import and allows the downward ones", () => {
   );
   // Nothing else was wrong with the probes: a diagnostic of another kind would mean they test nothing.
   expect(report.diagnostics.filter((d) => d.category !== "lint/style/noRestrictedImports")).toEqual([]);
+});
+
+it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
+  const folder = join(probes, "lower");
+  mkdirSync(folder);
+  const config = { extends: join(root, "tsconfig.lower.json"), include: ["*.ts"], exclude: [] };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
+  writeFileSync(join(folder, "pure.ts"), "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
+  const pure = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(pure.stdout + pure.stderr).toBe("");
+  writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
+  const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
+  expect(page.status).not.toBe(0);
 });
