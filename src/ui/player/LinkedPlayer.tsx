@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { BackendRequest } from "../../engine/backendNames";
+import type { BackendRequest } from "../../names/backends";
 import { PlayerView } from "./PlayerView";
 import { linkedSource } from "./playerLink";
 
