@@ -68,3 +68,30 @@ test("a run folder: a row per step with its verdict, unused files named, a row o
   await page.getByTestId("run-folder").screenshot({ path: "/tmp/run-dir-390.png" });
   expect(problems).toEqual([]);
 });
+
+/**
+ * A long run: 300 steps (rollout dumps alone, cheap to read), and the steps table holds only the rows
+ * in view, its full size kept for assistive technology; scrolled to its end, the last step is there.
+ */
+test("a run of 300 steps: the steps table renders the rows in view, not all 300", async ({ page }) => {
+  const root = join(mkdtempSync(join(tmpdir(), "scanlab-long-run-")), "long_run");
+  mkdirSync(join(root, "rollout_data"), { recursive: true });
+  const rollout = new URL("../cases/dumps/generated/rollout_of_rpp_norm_g1_kl002_k2.pt", import.meta.url).pathname;
+  for (let step = 0; step < 300; step++) copyFileSync(rollout, join(root, "rollout_data", `${step}.pt`));
+  await page.goto("/?view=run");
+  await page.locator("input[type=file][webkitdirectory]").setInputFiles(root);
+  await expect(page.getByTestId("run-folder")).toHaveAttribute("aria-busy", "false", { timeout: 120_000 });
+  await expect(page.getByTestId("run-folder-summary")).toContainText("300 steps");
+  const steps = page.getByTestId("run-steps");
+  await expect(steps).toHaveAttribute("aria-rowcount", "301");
+  const drawn = await steps.locator("tbody tr[data-step]").count();
+  expect(drawn).toBeGreaterThan(5);
+  expect(drawn).toBeLessThan(60);
+  await steps.evaluate((table) => {
+    const box = table.parentElement as HTMLElement;
+    box.scrollTop = box.scrollHeight;
+  });
+  await expect(steps.locator('tr[data-step="299"]')).toBeVisible();
+  await expect(steps.locator('tr[data-step="299"]')).toHaveAttribute("aria-rowindex", "301");
+  await expect(steps.locator('tr[data-step="0"]')).toHaveCount(0);
+});

@@ -1,7 +1,7 @@
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
 import { formatShort } from "../charts/formatNumber";
 import { type SampleRow, worstFirst } from "./runModel";
+import { Spacer, useVirtualRows } from "./virtualRows";
 
 export interface RunSamplesProps {
   rows: readonly SampleRow[];
@@ -9,13 +9,6 @@ export interface RunSamplesProps {
   onSelect(index: number): void;
 }
 
-/**
- * Every row's height (run.css holds it, on one line): fixed, not measured, so the rows' offsets are
- * exact and nothing shifts under the scroll position as rows come into view.
- */
-const ROW_HEIGHT = 30;
-/** Up to this many rows are all in the page (a small dump's table needs no scrolling from a script). */
-const RENDER_ALL_UP_TO = 200;
 const COLUMNS = 9;
 /** Rows a Page Up or Page Down moves the selection. */
 const PAGE_ROWS = 12;
@@ -37,13 +30,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
   // offsets start below it, and a row scrolled up into view stops below it. Read when aiming, not
   // kept: its height settles only once the fonts and the columns have.
   const head = useRef<HTMLTableSectionElement>(null);
-  const virtualizer = useVirtualizer({
-    count: ordered.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: ordered.length <= RENDER_ALL_UP_TO ? ordered.length : 12,
-    useFlushSync: false,
-  });
+  const { virtualizer, items, above, below } = useVirtualRows(ordered.length, scroller);
   const selectedPlace = placeOf.get(selected);
   // The selected sample in view, whoever chose it (the heatmap, the keyboard, a replay's new order).
   useEffect(() => {
@@ -91,9 +78,6 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
     onSelect(ordered[Math.min(last, Math.max(0, to))].index);
   };
 
-  const items = virtualizer.getVirtualItems();
-  const above = items.length > 0 ? items[0].start : 0;
-  const below = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   return (
     <div className="panel run-samples-panel">
       <h2 id="run-samples-title">Samples, worst first</h2>
@@ -127,7 +111,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
             </tr>
           </thead>
           <tbody>
-            {above > 0 ? <Spacer height={above} /> : null}
+            <Spacer height={above} columns={COLUMNS} />
             {items.map((item) => {
               const row = ordered[item.index];
               return (
@@ -140,7 +124,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
                 />
               );
             })}
-            {below > 0 ? <Spacer height={below} /> : null}
+            <Spacer height={below} columns={COLUMNS} />
           </tbody>
         </table>
       </section>
@@ -202,13 +186,3 @@ const SampleLine = memo(function SampleLine({ row, place, isSelected, onSelect }
     </tr>
   );
 });
-
-/** Stands in for the rows out of view, so the scroll bar matches the whole table. */
-function Spacer({ height }: { height: number }) {
-  return (
-    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row has no content and takes no focus; it only holds the scroll height.
-    <tr className="run-samples-spacer" aria-hidden="true" style={{ height }}>
-      <td colSpan={COLUMNS} />
-    </tr>
-  );
-}

@@ -1,5 +1,7 @@
+import { useRef } from "react";
 import type { StepSummary } from "../../io/slimeDump";
 import { formatShort } from "../charts/formatNumber";
+import { Spacer, useVirtualRows } from "./virtualRows";
 
 export interface RunStepRow {
   summary: StepSummary;
@@ -22,16 +24,21 @@ function worstCell(s: StepSummary): { text: string; title?: string } {
   };
 }
 
+const COLUMNS = 10;
+
 /**
  * One row per step of a run, in rollout-id order: its size, verdict and trends. `data-passed` only
- * where the step was checked: a step not checked claims nothing.
+ * where the step was checked: a step not checked claims nothing. Only the rows in view are in the
+ * page (a run of a thousand steps); aria-rowcount and aria-rowindex keep the whole table's size.
  */
 export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen(step: number): void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const { items, above, below } = useVirtualRows(rows.length, scroller);
   return (
-    <div className="table-scroll">
-      <table className="run-samples run-steps" data-testid="run-steps">
+    <div className="table-scroll" ref={scroller}>
+      <table className="run-samples run-steps" data-testid="run-steps" aria-rowcount={rows.length + 1}>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             <th scope="col">step</th>
             <th scope="col">samples</th>
             <th scope="col">tokens</th>
@@ -55,12 +62,15 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ summary: s, notes, openable }) => {
+          <Spacer height={above} columns={COLUMNS} />
+          {items.map((item) => {
+            const { summary: s, notes, openable } = rows[item.index];
             const worst = worstCell(s);
             const checked = s.verdict !== "not checked";
             return (
               <tr
                 key={s.step}
+                aria-rowindex={item.index + 2}
                 data-step={s.step}
                 data-passed={checked ? String(s.verdict === "passed") : undefined}
                 data-verdict={s.verdict}
@@ -89,6 +99,7 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
               </tr>
             );
           })}
+          <Spacer height={below} columns={COLUMNS} />
         </tbody>
       </table>
     </div>

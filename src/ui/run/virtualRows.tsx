@@ -1,0 +1,39 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { RefObject } from "react";
+
+/**
+ * Every row's height (run.css holds it, on one line): fixed, not measured, so the rows' offsets are
+ * exact and nothing shifts under the scroll position as rows come into view.
+ */
+export const ROW_HEIGHT = 30;
+/** Up to this many rows are all in the page (a small table needs no scrolling from a script). */
+const RENDER_ALL_UP_TO = 200;
+
+/**
+ * The rows of a long table that are in view of its scrolling box, and the heights that stand in for
+ * the rest above and below (a batch of 4,096 samples mounted at once held the main thread for a second).
+ */
+export function useVirtualRows(count: number, scroller: RefObject<HTMLElement | null>) {
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: count <= RENDER_ALL_UP_TO ? count : 12,
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const above = items.length > 0 ? items[0].start : 0;
+  const below = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  return { virtualizer, items, above, below };
+}
+
+/** Stands in for the rows out of view, so the scroll bar matches the whole table. */
+export function Spacer({ height, columns }: { height: number; columns: number }) {
+  if (height <= 0) return null;
+  return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row has no content and takes no focus; it only holds the scroll height.
+    <tr className="run-samples-spacer" aria-hidden="true" style={{ height }}>
+      <td colSpan={columns} />
+    </tr>
+  );
+}
