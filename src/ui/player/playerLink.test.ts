@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkedSource, playerAddress } from "./playerLink";
+import { editedAddress, linkedSource, playerAddress } from "./playerLink";
 import { PLAYER_EXAMPLES } from "./source";
 
 describe("the player's link", () => {
@@ -22,5 +22,15 @@ describe("the player's link", () => {
     // Links written before the state moved to the fragment still open.
     const old = `?view=player&s=${playerAddress(PLAYER_EXAMPLES[2].state).split("#s=")[1]}`;
     expect(linkedSource(old).source).toBeDefined();
+  });
+});
+
+describe("the address after an edit", () => {
+  it("keeps the other settings, drops the tour and carries the edited state, which opens again", () => {
+    const state = { ...PLAYER_EXAMPLES[3].state, gamma: 0.5, chunkSize: 3 };
+    const address = editedAddress("?view=player&backend=cpu&tour=1", state);
+    const [search, hash] = [address.slice(0, address.indexOf("#")), address.slice(address.indexOf("#"))];
+    expect(search).toBe("?view=player&backend=cpu");
+    expect(linkedSource(search, hash).source).toEqual({ kind: "state", state, label: "From the playground" });
   });
 });

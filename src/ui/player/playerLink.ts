@@ -1,6 +1,6 @@
 import type { PlaygroundState, PlaygroundStateError } from "../../io/playgroundState";
 import { decodeState, encodeState, linkText, stateFragment } from "../../io/shareLink";
-import { MAX_PLAYER_CELLS } from "./playerLimits";
+import { focusRowSource } from "./focusRow";
 import type { PlayerSource } from "./source";
 
 /** The address that opens the player on a playground state ("Open in player"): `?view=player#s=…`. */
@@ -19,9 +19,22 @@ export interface LinkedSource {
 export function linkedSource(search: string, hash = ""): LinkedSource {
   const text = linkText(search, hash);
   if (text === null) return {};
-  // Bounded by what the player can show, so a link that unpacks into millions of numbers is refused
-  // before it makes them (it decodes on the main thread, at startup).
-  const decoded = decodeState(text, "Player link", 4 * MAX_PLAYER_CELLS);
+  // Bounded as the playground bounds its own links: a batch too large to replay whole still opens,
+  // as the row the playground had in focus (focusRowSource).
+  const decoded = decodeState(text, "Player link");
   if (!decoded.ok) return { error: decoded.error };
-  return { source: { kind: "state", state: decoded.state, label: "From the playground" } };
+  return { source: focusRowSource({ kind: "state", state: decoded.state, label: "From the playground" }) };
+}
+
+/**
+ * The address after an edit in the player: the same view and settings (`backend`, …) with the
+ * edited state in the fragment, so a reload opens what is on screen. The tour's `tour=1` is
+ * dropped: a reload then opens the edited batch, not the tour's own example.
+ */
+export function editedAddress(search: string, state: PlaygroundState): string {
+  const params = new URLSearchParams(search);
+  params.delete("s");
+  params.delete("tour");
+  params.set("view", "player");
+  return `?${params.toString()}${stateFragment(encodeState(state))}`;
 }

@@ -1,0 +1,223 @@
+import { useMemo, useRef, useState } from "react";
+import { materializeRows } from "../../io/playgroundProblem";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import { chunkStarts } from "../charts/chunkBoundaries";
+import { formatShort } from "../charts/formatNumber";
+import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
+import { NumberEntry } from "../playground/controls/NumberEntry";
+import { RowEditor } from "../playground/editor/RowEditor";
+import { type Checked, parseChunkField, parseField } from "./playerEdits";
+
+/** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
+export const FIELD_NAMES = {
+  gamma: "γ (discount)",
+  lambd: "λ (GAE)",
+  chunkSize: "Chunk size C",
+  length: "Length T",
+  rewards: "Rewards",
+} as const;
+export type FieldId = keyof typeof FIELD_NAMES;
+
+export interface PlayerControlsProps {
+  /** The state the controls show; undefined when the source cannot be edited (`why` says so). */
+  state?: PlaygroundState;
+  why?: string;
+  /** The row the stage follows: the one the reward editor draws on. */
+  focusRow: number;
+  /** Tries an edit: null when applied, else the reason (naming the field); the last good source stays. */
+  onEdit(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
+  /** Checks an edit without applying it (a typed value is checked before it is committed). */
+  onCheck(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
+  /** Row b of the batch replaced by the editor's row. */
+  rowEdit(state: PlaygroundState, b: number, row: PlaygroundRow): PlaygroundState;
+  lengthEdit(state: PlaygroundState, length: number): PlaygroundState;
+}
+
+const ERROR_ID = "player-control-error";
+
+/**
+ * γ, λ (GAE), chunk size, length and the focus row's rewards, changed where the explanation is:
+ * each edit reruns the scan and the player stays on the same phase and chunk. A typed value that
+ * is refused stays in its field (red), its reason is shown naming the field, and nothing changes.
+ */
+export function PlayerControls({ state, why, focusRow, onEdit, onCheck, rowEdit, lengthEdit }: PlayerControlsProps) {
+  const [errors, setErrors] = useState<Partial<Record<FieldId, string>>>({});
+  const [drawing, setDrawing] = useState(false);
+  // The row while a stroke lasts (drawn by the editor), committed as one edit when the stroke ends.
+  const [draft, setDraft] = useState<PlaygroundRow>();
+  const draftRef = useRef<PlaygroundRow | undefined>(undefined);
+  const [hover, setHover] = useState<number | null>(null);
+  const rows = useMemo(() => (state ? materializeRows(state) : []), [state]);
+  const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
+  const boundaries = useMemo(() => (state ? chunkStarts(cols, state.chunkSize) : []), [cols, state]);
+
+  if (!state) {
+    return (
+      <p className="player-controls-off" data-testid="player-controls-off">
+        {why}
+      </p>
+    );
+  }
+  const b = Math.min(focusRow, rows.length - 1);
+  const setError = (field: FieldId, reason: string | null) =>
+    setErrors((e) => {
+      const next = { ...e };
+      if (reason) next[field] = reason;
+      else delete next[field];
+      return next;
+    });
+  const tryEdit = (field: FieldId, change: (s: PlaygroundState) => PlaygroundState) =>
+    setError(field, onEdit(field, change));
+  /** A typed value: the field's own rule, then the whole edit, checked before it is committed. */
+  const parser =
+    (field: FieldId, own: (text: string) => Checked, change: (s: PlaygroundState, v: number) => PlaygroundState) =>
+    (text: string): Checked => {
+      const checked = own(text);
+      if (!checked.ok) return checked;
+      const refused = onCheck(field, (s) => change(s, checked.value));
+      return refused ? { ok: false, reason: refused } : checked;
+    };
+  const setGamma = (s: PlaygroundState, gamma: number) => ({ ...s, gamma });
+  const setLambda = (s: PlaygroundState, lambd: number) => ({ ...s, lambd });
+  const setChunk = (s: PlaygroundState, chunkSize: number) => ({ ...s, chunkSize });
+  const h = horizon(state.gamma);
+  const messages = Object.values(errors);
+  const describedBy = (field: FieldId) => (errors[field] ? ERROR_ID : undefined);
+
+  return (
+    <section className="player-controls" aria-label="Change the scan">
+      <div className="pc-field pc-gamma">
+        <label htmlFor="player-gamma">γ</label>
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.01}
+          value={state.gamma}
+          aria-label="γ (discount), slider"
+          aria-valuetext={String(state.gamma)}
+          data-testid="player-gamma-slider"
+          onChange={(e) => tryEdit("gamma", (s) => setGamma(s, Number(e.currentTarget.value)))}
+        />
+        <NumberEntry
+          id="player-gamma"
+          testId="player-gamma"
+          value={state.gamma}
+          width="6ch"
+          describedBy={describedBy("gamma")}
+          parse={parser("gamma", (t) => parseField(FIELD_NAMES.gamma, t, { min: 0, max: 1 }), setGamma)}
+          onCommit={(v) => tryEdit("gamma", (s) => setGamma(s, v))}
+          onInvalid={(reason) => setError("gamma", reason)}
+        />
+        <span className="pc-derived num" data-testid="player-horizon" title="Effective horizon 1/(1 − γ)">
+          horizon 1/(1−γ) = {Number.isFinite(h) ? `${formatShort(h)} tokens` : "∞"}
+        </span>
+      </div>
+      {state.estimator === "gae" ? (
+        <div className="pc-field">
+          <label htmlFor="player-lambda">λ</label>
+          <NumberEntry
+            id="player-lambda"
+            testId="player-lambda"
+            value={state.lambd}
+            width="6ch"
+            describedBy={describedBy("lambd")}
+            parse={parser("lambd", (t) => parseField(FIELD_NAMES.lambd, t, { min: 0, max: 1 }), setLambda)}
+            onCommit={(v) => tryEdit("lambd", (s) => setLambda(s, v))}
+            onInvalid={(reason) => setError("lambd", reason)}
+          />
+          <span className="pc-derived num">d = γλ = {formatShort(state.gamma * state.lambd)}</span>
+        </div>
+      ) : null}
+      <div className="pc-field">
+        <label htmlFor="player-chunk-size">C</label>
+        <button
+          type="button"
+          aria-label="Halve the chunk size"
+          disabled={state.chunkSize <= 1}
+          onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, -1)))}
+        >
+          −
+        </button>
+        <NumberEntry
+          id="player-chunk-size"
+          testId="player-chunk-size"
+          value={state.chunkSize}
+          width="5ch"
+          describedBy={describedBy("chunkSize")}
+          parse={parser("chunkSize", parseChunkField, setChunk)}
+          onCommit={(v) => tryEdit("chunkSize", (s) => setChunk(s, v))}
+          onInvalid={(reason) => setError("chunkSize", reason)}
+        />
+        <button
+          type="button"
+          aria-label="Double the chunk size"
+          onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, 1)))}
+        >
+          +
+        </button>
+      </div>
+      <div className="pc-field">
+        <label htmlFor="player-length">T</label>
+        <NumberEntry
+          id="player-length"
+          testId="player-length"
+          value={cols}
+          width="6ch"
+          describedBy={describedBy("length")}
+          parse={parser(
+            "length",
+            (t) => parseField(FIELD_NAMES.length, t, { min: 1, max: 65536, whole: true }),
+            lengthEdit,
+          )}
+          onCommit={(v) => tryEdit("length", (s) => lengthEdit(s, v))}
+          onInvalid={(reason) => setError("length", reason)}
+        />
+        <span className="pc-derived">tokens</span>
+      </div>
+      <button
+        type="button"
+        className="pc-draw"
+        aria-expanded={drawing}
+        data-testid="player-draw-rewards"
+        onClick={() => setDrawing((d) => !d)}
+      >
+        {drawing
+          ? "Hide the reward editor"
+          : `Draw or type row ${b}'s ${state.estimator === "reinforce_pp" ? "KL" : "rewards"}`}
+      </button>
+      {messages.length > 0 ? (
+        <p id={ERROR_ID} className="player-control-error" role="alert" data-testid="player-control-error">
+          {messages.join(" ")} (the player keeps the last good value)
+        </p>
+      ) : null}
+      {drawing && rows[b] ? (
+        <div className="pc-editor" data-testid="player-reward-editor">
+          <RowEditor
+            row={draft ?? rows[b]}
+            rowIndex={b}
+            cols={cols}
+            estimator={state.estimator}
+            boundaries={boundaries}
+            mode="draw"
+            hover={hover}
+            onHover={setHover}
+            onDraft={(row) => {
+              draftRef.current = row;
+              setDraft(row);
+            }}
+            onCommitDraft={() => {
+              const row = draftRef.current;
+              draftRef.current = undefined;
+              setDraft(undefined);
+              if (row) tryEdit("rewards", (s) => rowEdit(s, b, row));
+            }}
+            onEdit={(row) => tryEdit("rewards", (s) => rowEdit(s, b, row))}
+            onInvalid={(reason) => setError("rewards", reason)}
+            onFirstUse={() => {}}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}
