@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { outputErrorBounds, type ScanProblem, serialDiscountedReturns } from "../src/core";
 import { materializeRows } from "../src/io/playgroundProblem";
@@ -148,6 +149,67 @@ test("a bad typed value names its field and keeps the last good one", async ({ p
   await expect(page.getByTestId("player-control-error")).not.toContainText("γ (discount)");
   expect(problems).toEqual([]);
 });
+
+test("rewards typed and drawn on the stage's editor change the scan", async ({ page }) => {
+  const problems = await openTourExample(page);
+  await page.keyboard.press("End");
+  await page.getByTestId("player-draw-rewards").click();
+  const editor = page.getByTestId("row-editor");
+  await expect(editor).toBeVisible();
+  // Typed: the last token's reward 1 → 2; the step stays the last (the comparison).
+  await editor.focus();
+  await editor.press("End");
+  await editor.press("Enter");
+  await page.getByTestId("exact-value-input").fill("2");
+  await page.getByTestId("exact-value-input").press("Enter");
+  await expect(page.getByTestId("player-source")).toHaveText("Edited · 1 row × 14 tokens, C = 4, γ = 0.9", {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId("player-position")).toHaveText("26 / 26");
+  const edited = [...TOUR_REWARDS.slice(0, -1), 2];
+  const rewards = { rows: 1, cols: T, data: Float64Array.from(edited, Math.fround) };
+  const serial = serialDiscountedReturns(rewards, 0.9).data;
+  const problem: ScanProblem = { kind: "discounted", rewards, discount: 0.9, chunkSize: 4 };
+  const bounds = outputErrorBounds(problem, { precision: "float32", algorithm: "chunked" });
+  const bound = bounds.kind === "discounted" ? bounds.returns : new Float64Array(0);
+  const stage = page.getByTestId("player-stage");
+  await expect(stage.locator('[data-lane="result"][data-t="13"]')).toHaveAttribute("data-value", "2");
+  const g0 = Number(await stage.locator('[data-lane="result"][data-t="0"]').getAttribute("data-value"));
+  expect(Math.abs(g0 - serial[0])).toBeLessThanOrEqual(bound[0]);
+  // Drawn: a stroke across the rewards lane changes the first tokens' rewards.
+  const canvas = editor.locator("canvas").first();
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error("the rewards lane has no box");
+  await page.mouse.move(box.x + 4, box.y + 6);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 8, { steps: 8 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => Number(await stage.locator('[data-lane="input"][data-t="0"]').getAttribute("data-value")))
+    .toBeGreaterThan(0.5);
+  expect(problems).toEqual([]);
+});
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`${viewport.width} px: axe finds nothing serious with the controls, the reward editor and a refusal open`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const problems = await openTourExample(page);
+    await page.getByTestId("player-draw-rewards").click();
+    await type(page, "player-chunk-size", "x");
+    await expect(page.getByTestId("player-control-error")).toContainText("Chunk size C");
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
+    // Nothing is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    expect(problems).toEqual([]);
+  });
+}
 
 test("Open in player on 16 × 8192 replays the row the playground had in focus, and says so", async ({ page }) => {
   const problems = collectProblems(page);
