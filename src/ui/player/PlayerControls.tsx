@@ -1,11 +1,9 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { materializeRows } from "../../io/playgroundProblem";
-import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { chunkStarts } from "../charts/chunkBoundaries";
+import type { PlaygroundState } from "../../io/playgroundState";
 import { formatShort } from "../charts/formatNumber";
 import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
 import { NumberEntry } from "../playground/controls/NumberEntry";
-import { RowEditor } from "../playground/editor/RowEditor";
 import { type Checked, parseChunkField, parseField } from "./playerEdits";
 
 /** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
@@ -14,7 +12,6 @@ export const FIELD_NAMES = {
   lambd: "λ (GAE)",
   chunkSize: "Chunk size C",
   length: "Length T",
-  rewards: "Rewards",
 } as const;
 export type FieldId = keyof typeof FIELD_NAMES;
 
@@ -28,28 +25,32 @@ export interface PlayerControlsProps {
   onEdit(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
   /** Checks an edit without applying it (a typed value is checked before it is committed). */
   onCheck(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
-  /** Row b of the batch replaced by the editor's row. */
-  rowEdit(state: PlaygroundState, b: number, row: PlaygroundRow): PlaygroundState;
+  /** Whether the reward editor (PlayerRewardEditor, drawn over the stage) is open. */
+  drawing: boolean;
+  onDrawing(open: boolean): void;
   lengthEdit(state: PlaygroundState, length: number): PlaygroundState;
 }
 
 const ERROR_ID = "player-control-error";
 
 /**
- * γ, λ (GAE), chunk size, length and the focus row's rewards, changed where the explanation is:
+ * γ, λ (GAE), chunk size and length (and the switch of the reward editor), changed where the explanation is:
  * each edit reruns the scan and the player stays on the same phase and chunk. A typed value that
  * is refused stays in its field (red), its reason is shown naming the field, and nothing changes.
  */
-export function PlayerControls({ state, why, focusRow, onEdit, onCheck, rowEdit, lengthEdit }: PlayerControlsProps) {
+export function PlayerControls({
+  state,
+  why,
+  focusRow,
+  onEdit,
+  onCheck,
+  drawing,
+  onDrawing,
+  lengthEdit,
+}: PlayerControlsProps) {
   const [errors, setErrors] = useState<Partial<Record<FieldId, string>>>({});
-  const [drawing, setDrawing] = useState(false);
-  // The row while a stroke lasts (drawn by the editor), committed as one edit when the stroke ends.
-  const [draft, setDraft] = useState<PlaygroundRow>();
-  const draftRef = useRef<PlaygroundRow | undefined>(undefined);
-  const [hover, setHover] = useState<number | null>(null);
   const rows = useMemo(() => (state ? materializeRows(state) : []), [state]);
   const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
-  const boundaries = useMemo(() => (state ? chunkStarts(cols, state.chunkSize) : []), [cols, state]);
 
   if (!state) {
     return (
@@ -179,8 +180,9 @@ export function PlayerControls({ state, why, focusRow, onEdit, onCheck, rowEdit,
         type="button"
         className="pc-draw"
         aria-expanded={drawing}
+        aria-controls={drawing ? "player-reward-editor" : undefined}
         data-testid="player-draw-rewards"
-        onClick={() => setDrawing((d) => !d)}
+        onClick={() => onDrawing(!drawing)}
       >
         {drawing
           ? "Hide the reward editor"
@@ -190,33 +192,6 @@ export function PlayerControls({ state, why, focusRow, onEdit, onCheck, rowEdit,
         <p id={ERROR_ID} className="player-control-error" role="alert" data-testid="player-control-error">
           {messages.join(" ")} (the player keeps the last good value)
         </p>
-      ) : null}
-      {drawing && rows[b] ? (
-        <div className="pc-editor" data-testid="player-reward-editor">
-          <RowEditor
-            row={draft ?? rows[b]}
-            rowIndex={b}
-            cols={cols}
-            estimator={state.estimator}
-            boundaries={boundaries}
-            mode="draw"
-            hover={hover}
-            onHover={setHover}
-            onDraft={(row) => {
-              draftRef.current = row;
-              setDraft(row);
-            }}
-            onCommitDraft={() => {
-              const row = draftRef.current;
-              draftRef.current = undefined;
-              setDraft(undefined);
-              if (row) tryEdit("rewards", (s) => rowEdit(s, b, row));
-            }}
-            onEdit={(row) => tryEdit("rewards", (s) => rowEdit(s, b, row))}
-            onInvalid={(reason) => setError("rewards", reason)}
-            onFirstUse={() => {}}
-          />
-        </div>
       ) : null}
     </section>
   );

@@ -14,6 +14,7 @@ import { MatrixPanel } from "./MatrixPanel";
 import { Narrative, StepCaption } from "./Narrative";
 import { Overview } from "./Overview";
 import { FIELD_NAMES, type FieldId, PlayerControls } from "./PlayerControls";
+import { PlayerRewardEditor } from "./PlayerRewardEditor";
 import {
   DEFAULT_SPEED,
   focusOwnsKey,
@@ -159,8 +160,9 @@ export function PlayerView({
 
   const editable = useMemo(() => editableState(source), [source]);
   /** An edit from the controls: refused with its reason (the source stays), or run with the cursor kept in place. */
-  const tryEdit = (field: FieldId, change: (state: PlaygroundState) => PlaygroundState, apply: boolean) => {
-    const result = editSource(source, FIELD_NAMES[field], change);
+  const [drawing, setDrawing] = useState(false);
+  const tryEdit = (field: FieldId | "rewards", change: (state: PlaygroundState) => PlaygroundState, apply: boolean) => {
+    const result = editSource(source, field === "rewards" ? "Rewards" : FIELD_NAMES[field], change);
     if (!result.ok) return result.reason;
     if (!apply) return null;
     if (trace && pendingTour.current === undefined) pendingPlace.current = cursorPlace(trace, cursor);
@@ -277,7 +279,8 @@ export function PlayerView({
       focusRow={focusRow}
       onEdit={(field, change) => tryEdit(field, change, true)}
       onCheck={(field, change) => tryEdit(field, change, false)}
-      rowEdit={withRow}
+      drawing={drawing}
+      onDrawing={setDrawing}
       lengthEdit={withLength}
     />
   );
@@ -329,6 +332,22 @@ export function PlayerView({
     // One column (a phone, a narrow window): cells wide enough to tap, and to print numbers where they can.
     minCell: narrow ? 22 : 12,
   });
+  // The reward editor's token axis over the stage's columns, where every token is drawn in original time.
+  const firstToken = layout.tokens.find((col) => col.i === r.cols - 1);
+  const lastToken = layout.tokens.find((col) => col.i === 0);
+  const editorAxis =
+    view === "original" && layout.folds.length === 0 && firstToken && lastToken
+      ? { left: LABEL_WIDTH + firstToken.x, right: LABEL_WIDTH + lastToken.x + layout.cell }
+      : undefined;
+  const rewardEditor =
+    drawing && editable.ok ? (
+      <PlayerRewardEditor
+        state={editable.state}
+        focusRow={focusRow}
+        axis={editorAxis}
+        onEdit={(row, b) => tryEdit("rewards", (s) => withRow(s, b, row), true)}
+      />
+    ) : null;
   const animated = motion === "animate" && !reducedMotion && layout.folds.length === 0;
   const card =
     inspected && cellView(r, f, inspected.lane, inspected.b, r.cols - 1 - inspected.t).state === "value"
@@ -389,6 +408,9 @@ export function PlayerView({
               onChunk={(c) => setCursor(localStepOfChunk(trace, c))}
             />
           ) : null}
+          {/* Over the stage; on one column under the controls (the stage is folded there, and the
+              button that opens it is below the stage). */}
+          {narrow ? null : rewardEditor}
           <div className="stage-scroll" onPointerLeave={() => setInspected(undefined)}>
             <Stage
               replay={r}
@@ -409,6 +431,7 @@ export function PlayerView({
             <TourPanel stop={tourStop} onGo={openTour} onClose={() => setTourStop(undefined)} />
           ) : null}
           {narrow ? controls : null}
+          {narrow ? rewardEditor : null}
           <Legend replay={r} rows={rows} />
           {r.rows > rows.length ? (
             <p className="rows-note">
