@@ -5,6 +5,7 @@ import { materializeRows } from "../src/io/playgroundProblem";
 import type { PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS } from "../src/io/presets";
 import { f64 } from "../src/ui/player/captions";
+import { rowInFocus } from "../src/ui/player/focusRow";
 import { playerAddress } from "../src/ui/player/playerLink";
 import { collectProblems } from "./pageProblems";
 
@@ -221,7 +222,10 @@ test("Open in player on 16 × 8192 replays the row the playground had in focus, 
     selectedRow: 3,
     data: { source: "preset", preset: "dense", seed: 9, rows: 16, tokens: 8192, ragged: false },
   };
-  await page.goto(`/${playerAddress(state).replace("#", "&backend=cpu#")}`);
+  // The address the playground's Open in player writes: the row in focus alone, and which it is.
+  const { state: sent, focus } = rowInFocus(state);
+  expect(focus).toEqual({ row: 3, rows: 16 });
+  await page.goto(`/${playerAddress(sent, undefined, focus).replace("#", "&backend=cpu#")}`);
   await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 60_000 });
   await expect(page.getByTestId("player-focus-note")).toContainText("Row 3 of 16, as the playground had in focus");
   await expect(page.getByTestId("player-source")).toHaveText("From the playground · row 3 of 16");

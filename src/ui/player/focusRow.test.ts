@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { BASE_SETTINGS } from "../../io/presets";
-import { focusNote, focusRowSource } from "./focusRow";
+import { focusNote, focusParam, focusRowSource, parseFocusParam, rowInFocus } from "./focusRow";
 import { sourceSizeProblem } from "./playerLimits";
 import type { PlayerSource } from "./source";
 
@@ -43,5 +43,16 @@ describe("a batch too large to replay whole", () => {
     expect(sourceSizeProblem(long)).toMatch(
       /^Row 2 of 4 \(the row the playground had in focus; the player replays it alone\) has 1 × 65536 tokens in chunks of 100: 1 × 656 chunks × 100 = 65,600 padded cells; the player replays at most 65,536/,
     );
+  });
+
+  it("goes into the address as its row alone, with focus=3-of-16 (what the playground's Open in player writes)", () => {
+    const state = batch(16, 8192, 3);
+    const { state: sent, focus } = rowInFocus(state);
+    expect(focus).toEqual({ row: 3, rows: 16 });
+    expect(materializeRows(sent)).toEqual([materializeRows(state)[3]]);
+    expect(focusParam({ row: 3, rows: 16 })).toBe("3-of-16");
+    expect(parseFocusParam("3-of-16")).toEqual({ row: 3, rows: 16 });
+    for (const bad of ["16-of-16", "3of16", "-1-of-4", "", null]) expect(parseFocusParam(bad)).toBeUndefined();
+    expect(rowInFocus(batch(2, 40, 1)).focus).toBeUndefined();
   });
 });

@@ -1,11 +1,15 @@
 import type { PlaygroundState, PlaygroundStateError } from "../../io/playgroundState";
 import { decodeState, encodeState, linkText, stateFragment } from "../../io/shareLink";
-import { focusRowSource } from "./focusRow";
+import { type FocusRow, focusParam, focusRowSource, parseFocusParam, withFocus } from "./focusRow";
+import { stateSize } from "./playerLimits";
 import type { PlayerSource } from "./source";
 
-/** The address that opens the player on a playground state ("Open in player"): `?view=player#s=…`. */
-export function playerAddress(state: PlaygroundState, encoded = encodeState(state)): string {
-  return `?view=player${stateFragment(encoded)}`;
+/**
+ * The address that opens the player on a playground state ("Open in player"): `?view=player#s=…`;
+ * with `focus`, the state is one row of a larger batch (rowInFocus) and `&focus=3-of-16` says which.
+ */
+export function playerAddress(state: PlaygroundState, encoded = encodeState(state), focus?: FocusRow): string {
+  return `?view=player${focus ? `&focus=${focusParam(focus)}` : ""}${stateFragment(encoded)}`;
 }
 
 export interface LinkedSource {
@@ -23,7 +27,10 @@ export function linkedSource(search: string, hash = ""): LinkedSource {
   // as the row the playground had in focus (focusRowSource).
   const decoded = decodeState(text, "Player link");
   if (!decoded.ok) return { error: decoded.error };
-  return { source: focusRowSource({ kind: "state", state: decoded.state, label: "From the playground" }) };
+  const source = { kind: "state" as const, state: decoded.state, label: "From the playground" };
+  const focus = parseFocusParam(new URLSearchParams(search).get("focus"));
+  if (focus && stateSize(decoded.state).rows === 1) return { source: withFocus(source, focus) };
+  return { source: focusRowSource(source) };
 }
 
 /**
