@@ -1,12 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { outputErrorBounds, type ScanProblem, serialDiscountedReturns } from "../src/core";
-import { materializeRows } from "../src/io/playgroundProblem";
+import { outputErrorBounds, type ScanProblem, serialDiscountedReturns, solve } from "../src/core";
+import { materializeRows, stateToProblem } from "../src/io/playgroundProblem";
 import type { PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS } from "../src/io/presets";
 import { f64 } from "../src/ui/player/captions";
 import { rowInFocus } from "../src/ui/player/focusRow";
 import { playerAddress } from "../src/ui/player/playerLink";
+import { PLAYER_EXAMPLES } from "../src/ui/player/source";
 import { collectProblems } from "./pageProblems";
 
 /** The tour's example (src/ui/player/source.ts): one row of 14 tokens, its biggest reward on the last token. */
@@ -188,6 +189,46 @@ test("rewards typed and drawn on the stage's editor change the scan", async ({ p
   await expect
     .poll(async () => Number(await stage.locator('[data-lane="input"][data-t="0"]').getAttribute("data-value")))
     .toBeGreaterThan(0.5);
+  expect(problems).toEqual([]);
+});
+
+test("GAE: λ changes the scan's discount d = γλ, and the advantages follow core's serial reference", async ({
+  page,
+}) => {
+  const problems = collectProblems(page);
+  await page.goto("/?view=player&backend=cpu");
+  await expect(page.getByTestId("player-position")).toHaveText(/^1 \/ \d+$/, { timeout: 30_000 });
+  await page.locator('[data-control="example"] select').selectOption("gae");
+  await expect(page.getByTestId("player-source")).toHaveText(/^GAE · /, { timeout: 30_000 });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await expect(page.getByTestId("player-lambda")).toHaveValue("0.95");
+  await type(page, "player-lambda", "0.5");
+  await expect(page.getByTestId("player-source")).toHaveText("Edited · 2 rows × 30 tokens, C = 8, γ = 0.99, λ = 0.5", {
+    timeout: 30_000,
+  });
+  await expect(page.getByText("d = γλ = 0.495")).toBeVisible();
+  const example = PLAYER_EXAMPLES.find((e) => e.id === "gae")?.state;
+  if (!example) throw new Error("no GAE example");
+  const problem = stateToProblem({ ...example, lambd: 0.5 }, "float64");
+  const serial = solve(problem, "serial").outputs;
+  const bounds = outputErrorBounds(problem, { precision: "float32", algorithm: "chunked" });
+  if (serial.kind !== "gae" || bounds.kind !== "gae") throw new Error("expected GAE outputs");
+  await page.keyboard.press("End");
+  const advantages = await page
+    .getByTestId("player-stage")
+    .locator('[data-lane="result"][data-state="value"]')
+    .evaluateAll((elements) =>
+      elements.map((e) => [
+        Number(e.getAttribute("data-row")),
+        Number(e.getAttribute("data-t")),
+        Number(e.getAttribute("data-value")),
+      ]),
+    );
+  expect(advantages).toHaveLength(2 * 30);
+  for (const [b, t, value] of advantages) {
+    const j = b * 30 + t;
+    expect(Math.abs(value - serial.advantages[j]), `A (row ${b}, t = ${t})`).toBeLessThanOrEqual(bounds.advantages[j]);
+  }
   expect(problems).toEqual([]);
 });
 

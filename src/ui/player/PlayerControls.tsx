@@ -186,7 +186,7 @@ export function PlayerControls({
       >
         {drawing
           ? "Hide the reward editor"
-          : `Draw or type row ${b}'s ${state.estimator === "reinforce_pp" ? "KL" : "rewards"}`}
+          : `Draw or type ${rows.length > 1 ? `row ${b}'s` : "the"} ${state.estimator === "reinforce_pp" ? "KL" : "rewards"}`}
       </button>
       {messages.length > 0 ? (
         <p id={ERROR_ID} className="player-control-error" role="alert" data-testid="player-control-error">
