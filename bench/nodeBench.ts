@@ -9,7 +9,7 @@ import * as tf from "@tensorflow/tfjs-core";
 import { chunkedDiscountedReturns, serialDiscountedReturns } from "../src/core";
 import { normals, seededRandom } from "../src/core/testRandom";
 import { runProblem } from "../src/engine/runProblem";
-import { strategiesFor } from "../src/engine/strategy";
+import { strategiesFor } from "../src/names/strategies";
 
 const B = 8;
 const LENGTHS = [1024, 8192, 65536];

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { unseenConventionFile } from "../src/conformance/conventionTestCases";
-import { strategiesFor } from "../src/engine/strategy";
+import { strategiesFor } from "../src/names/strategies";
 import { loadCaseFile, useConformancePage } from "./conformance-page";
 
 /**

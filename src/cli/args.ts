@@ -1,5 +1,5 @@
 import { CORE_MODES, type CoreMode } from "../conformance";
-import { runsOn, STRATEGIES, type Strategy, strategiesFor } from "../engine/strategy";
+import { runsOn, STRATEGIES, type Strategy, strategiesFor } from "../names/strategies";
 import { type CpLayoutArgs, isCpLayout, parseCpLayoutArgs } from "./cpLayoutArgs";
 import { type DumpArgs, isDump, parseDumpArgs } from "./dumpArgs";
 import { parseOptions, UsageError } from "./parseOptions";

@@ -22,6 +22,7 @@ export function openFileSource(path: string, name: string): ByteSource & { close
       }
       return done === out.length ? out : out.subarray(0, done);
     },
+    readsAreFresh: true,
     close: () => closeSync(fd),
   };
 }

@@ -12,10 +12,10 @@ import {
   summaryLine,
 } from "../conformance";
 import type { ScanAlgorithm } from "../core";
-import { STRATEGY_ALGORITHM } from "../engine/strategy";
 import { CaseFileError, MAX_CASE_FILE_BYTES, parseCaseFile, tooLargeError } from "../io/caseFile";
 import { printable, printableLines } from "../io/printable";
 import type { ByteSource } from "../io/tensorFiles/byteSource";
+import { STRATEGY_ALGORITHM } from "../names/strategies";
 import { type CheckArgs, parseCliArgs, UsageError } from "./args";
 import { COMMANDS_USAGE, usageFor, usageOf } from "./commandsUsage";
 import { runCpLayout } from "./cpLayoutReport";

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type CaseVerdict, checkCases } from "../conformance";
 import { unseenConventionFile } from "../conformance/conventionTestCases";
-import { runsOn, STRATEGIES, STRATEGY_ALGORITHM } from "../engine/strategy";
 import { parseCaseFile } from "../io/caseFile";
 import { scanCasesOf } from "../io/scanCases";
+import { runsOn, STRATEGIES, STRATEGY_ALGORITHM } from "../names/strategies";
 import { tfjsCpuSolver } from "./tfjsSolver";
 
 const publicFile = parseCaseFile(

@@ -3,7 +3,7 @@ import "@tensorflow/tfjs-backend-cpu";
 import { type CaseSolver, caseToConventionProblem, caseToProblem } from "../conformance";
 import { runConventionProblem } from "../engine/conventions/runConventionProblem";
 import { runProblem } from "../engine/runProblem";
-import { STRATEGY_ALGORITHM, type Strategy } from "../engine/strategy";
+import { STRATEGY_ALGORITHM, type Strategy } from "../names/strategies";
 
 /**
  * The TensorFlow.js engine on its pure-JS cpu backend, the one that runs in Node without native

@@ -33,6 +33,14 @@ export function zerosLike<A extends FloatArray>(like: A, length: number): A {
   return (like instanceof Float32Array ? new Float32Array(length) : new Float64Array(length)) as A;
 }
 
+/** `values` in float64: a Float64Array as it is, anything else widened (exactly) into a new one. */
+export function float64Of(values: ArrayLike<number>): Float64Array {
+  if (values instanceof Float64Array) return values;
+  const out = new Float64Array(values.length);
+  out.set(values);
+  return out;
+}
+
 export function arrayOf(precision: Precision, values: ArrayLike<number> | number): FloatArray {
   if (typeof values === "number") {
     return precision === "float32" ? new Float32Array(values) : new Float64Array(values);

@@ -21,3 +21,55 @@ describe("chunk layout and trace", () => {
     expect(Array.from(returns.data)).toEqual([3.5625, 5.125, 6.25, 6.5, 5]);
   });
 });
+
+describe("chunks of padding", () => {
+  /** slime's order written out with no shortcut: every chunk's C/2 multiply-adds, zeros included. */
+  function everyChunk(row: Float32Array, kernelRow: ArrayLike<number>, carryPowers: ArrayLike<number>, C: number) {
+    const T = row.length;
+    const { nChunks } = chunkLayout(T, C);
+    const x = new Float32Array(nChunks * C);
+    for (let i = 0; i < T; i++) x[i] = row[T - 1 - i];
+    const scanned = new Float32Array(nChunks * C);
+    let carry = 0;
+    for (let c = 0; c < nChunks; c++) {
+      const valid = Math.min(C, T - c * C);
+      for (let j = 0; j < valid; j++) {
+        let acc = 0;
+        for (let l = 0; l <= j; l++) acc = Math.fround(acc + Math.fround(x[c * C + l] * kernelRow[j - l]));
+        scanned[c * C + j] = Math.fround(acc + Math.fround(carry * carryPowers[j]));
+      }
+      carry = scanned[c * C + valid - 1];
+    }
+    return Float32Array.from({ length: T }, (_, t) => scanned[T - 1 - t]);
+  }
+
+  it("a right-padded row's chunks of zeros give +0 exactly as the full scan does, and -0 is not skipped", () => {
+    const C = 4;
+    const kernelRow = Float32Array.of(1, 0.5, 0.25, 0.125);
+    const carryPowers = Float32Array.of(0.5, 0.25, 0.125, 0.0625);
+    const powTables = { kernelRow, carryPowers };
+    const rows = [
+      Float32Array.of(1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0),
+      Float32Array.of(1, 2, 3, 0, 0, -0, 0, 0, 0, 0, 0),
+      Float32Array.of(-1, 0, 0, 0, 0, 0, 0, 0, 0),
+    ];
+    for (const row of rows) {
+      const { returns } = chunkedDiscountedReturns({ rows: 1, cols: row.length, data: row }, 0.5, {
+        chunkSize: C,
+        powTables,
+      });
+      const expected = everyChunk(row, kernelRow, carryPowers, C);
+      // Object.is tells +0 from -0: the bits, not just the values, agree.
+      expect(Array.from(returns.data).map((v, t) => Object.is(v, expected[t]))).toEqual(Array.from(row, () => true));
+    }
+  });
+
+  it("a replayed power table with ∞ scans zeros too: 0·∞ is NaN, as torch's GEMM gives", () => {
+    const row = Float32Array.of(1, 0, 0, 0, 0);
+    const powTables = { kernelRow: Float32Array.of(1, Infinity), carryPowers: Float32Array.of(1, 1) };
+    const { returns } = chunkedDiscountedReturns({ rows: 1, cols: 5, data: row }, 0.5, { chunkSize: 2, powTables });
+    expect(Array.from(returns.data)).toEqual(
+      Array.from(everyChunk(row, powTables.kernelRow, powTables.carryPowers, 2)),
+    );
+  });
+});

@@ -65,6 +65,11 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   const kernelRow = tables.kernelRow;
   const carryPowers = tables.carryPowers;
   const patchesByColumn = patchColumns(tables, data);
+  // A replayed table may hold ∞ or NaN (0·∞ = NaN): then no chunk of zeros is skipped.
+  const finiteTables =
+    kernelRow.every(Number.isFinite) &&
+    carryPowers.every(Number.isFinite) &&
+    (tables.kernelPatches ?? []).every((p) => Number.isFinite(p.value));
 
   const layout = chunkLayout(cols, chunkSize);
   const { nChunks } = layout;
@@ -74,6 +79,7 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   const carriesIn = zerosLike(data, rows * nChunks);
   const x = zerosLike(data, paddedCols);
   const scanned = zerosLike(data, paddedCols);
+  const local = new Float64Array(chunkSize);
 
   for (let b = 0; b < rows; b++) {
     // Step 1 and 2: reversed row, zeros after it (they precede t = 0 in original time).
@@ -85,31 +91,20 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
       const start = c * chunkSize;
       const valid = Math.min(chunkSize, cols - start);
       carriesIn[b * nChunks + c] = carry;
+      if (finiteTables && Object.is(carry, 0) && allPositiveZero(x, start, valid)) {
+        // A right-padded batch's row starts (reversed) with its padding: +0 times any finite power,
+        // plus +0, is +0, so these chunks' scans are +0 bit for bit without the C/2 multiply-adds.
+        scanned.fill(0, start, start + valid);
+        continue;
+      }
       // The GEMM multiplies every input of the chunk by the kernel, zeros above the diagonal
       // included, and 0·NaN = 0·∞ = NaN: a non-finite input poisons the local scan before it too
       // (§b.4). Only reachable when the caller allowed non-finite inputs.
       let lastNonFinite = -1;
       for (let l = 0; l < valid; l++) if (!Number.isFinite(x[start + l])) lastNonFinite = l;
+      localScan(local, x, start, valid, kernelRow, float32, patchesByColumn, round);
       for (let j = 0; j < chunkSize; j++) {
-        // Padded positions (l ≥ valid) hold zeros and add nothing: skipping them keeps a chunk
-        // far longer than the row at O(C·T) work instead of O(C²).
-        const last = Math.min(j, valid - 1);
-        let acc = 0;
-        const patched = patchesByColumn?.get(j);
-        if (patched === undefined) {
-          // The hot loop (C/2 multiply-adds per token) written out per precision: a call through
-          // `round` here cost 1.5 s of CPU on a 4.4 M-token dump. Same operations, same order.
-          if (float32) {
-            for (let l = 0; l <= last; l++) acc = Math.fround(acc + Math.fround(x[start + l] * kernelRow[j - l]));
-          } else {
-            for (let l = 0; l <= last; l++) acc = acc + x[start + l] * kernelRow[j - l];
-          }
-        } else {
-          for (let l = 0; l <= last; l++) {
-            acc = round(acc + round(x[start + l] * (patched.get(l) ?? kernelRow[j - l])));
-          }
-        }
-        if (lastNonFinite > j) acc = Number.NaN;
+        const acc = lastNonFinite > j ? Number.NaN : local[j];
         localScans[b * paddedCols + start + j] = acc;
         if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
       }
@@ -118,6 +113,56 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
     for (let i = 0; i < cols; i++) out[b * cols + cols - 1 - i] = scanned[i];
   }
   return { returns: { rows, cols, data: out }, trace: { ...layout, localScans, carriesIn } };
+}
+
+/**
+ * One chunk's zero-carry scan `x_chunk @ M` into `local[j]`: for each output j the GEMM's sum over
+ * l = 0 … j, in that order. Padded positions (l ≥ valid) hold zeros and add nothing: skipping them
+ * keeps a chunk far longer than the row at O(C·T) work instead of O(C²).
+ */
+function localScan(
+  local: Float64Array,
+  x: FloatArray,
+  start: number,
+  valid: number,
+  kernelRow: ArrayLike<number>,
+  float32: boolean,
+  patchesByColumn: Map<number, Map<number, number>> | undefined,
+  round: (v: number) => number,
+): void {
+  const C = local.length;
+  for (let j = 0; j < C; j++) {
+    const last = Math.min(j, valid - 1);
+    const patched = patchesByColumn?.get(j);
+    let acc = 0;
+    if (patched !== undefined) {
+      for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * (patched.get(l) ?? kernelRow[j - l])));
+    } else if (!float32) {
+      for (let l = 0; l <= last; l++) acc = acc + x[start + l] * kernelRow[j - l];
+    } else if (j + 1 < C && patchesByColumn?.get(j + 1) === undefined) {
+      // The hot loop, C/2 multiply-adds per token: outputs j and j + 1 summed side by side (each in
+      // its own order, so bit for bit the same) share the loads and overlap their two roundings.
+      let next = 0;
+      for (let l = 0; l <= last; l++) {
+        const xl = x[start + l];
+        acc = Math.fround(acc + Math.fround(xl * kernelRow[j - l]));
+        next = Math.fround(next + Math.fround(xl * kernelRow[j + 1 - l]));
+      }
+      if (j + 1 <= valid - 1) next = Math.fround(next + Math.fround(x[start + j + 1] * kernelRow[0]));
+      local[j + 1] = next;
+      local[j] = acc;
+      j++;
+      continue;
+    } else {
+      for (let l = 0; l <= last; l++) acc = Math.fround(acc + Math.fround(x[start + l] * kernelRow[j - l]));
+    }
+    local[j] = acc;
+  }
+}
+
+function allPositiveZero(x: FloatArray, start: number, count: number): boolean {
+  for (let i = start; i < start + count; i++) if (x[i] !== 0 || Object.is(x[i], -0)) return false;
+  return true;
 }
 
 /**

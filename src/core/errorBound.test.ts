@@ -132,3 +132,30 @@ describe("the bound is tight enough to catch real mistakes", () => {
     expect(Math.max(...bound)).toBeLessThan(1e-300);
   });
 });
+
+describe("a row scanned at a padded batch's length", () => {
+  it("is bounded exactly as the zero-padded copy of the row, without the copy", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 700 }),
+        fc.constantFrom(1, 7, 128),
+        fc.constantFrom<ScanAlgorithm>("chunked", "two-level", "serial"),
+        fc.constantFrom(0.5, 0.99, 1, 0),
+        fc.boolean(),
+        (L, pad, chunkSize, algorithm, discount, carried) => {
+          const random = seededRandom(L * 1000 + pad);
+          const magnitudes = normals(random, L).map(Math.abs);
+          const carriedThrough = carried ? Float64Array.from({ length: L }, () => (random() < 0.2 ? 1 : 0)) : undefined;
+          const rounding = { precision: "float32" as const, algorithm, chunkSize, inputRoundings: 3 };
+          const padded = new Float64Array(L + pad);
+          padded.set(magnitudes);
+          const whole = scanErrorBound({ magnitudes: padded, carriedThrough }, discount, rounding).slice(0, L);
+          const direct = scanErrorBound({ magnitudes, carriedThrough }, discount, rounding, L + pad);
+          expect(Array.from(direct)).toEqual(Array.from(whole));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -67,11 +67,21 @@ export interface ScanBoundRow {
  *   normal range, and a half step for each rounding on the path;
  * - u₆₄·(A + 2W): the float64 serial reference's own error (W = K with C = 1).
  */
-export function scanErrorBound(row: ScanBoundRow, discount: number, rounding: ScanRounding): Float64Array {
+export function scanErrorBound(
+  row: ScanBoundRow,
+  discount: number,
+  rounding: ScanRounding,
+  /**
+   * The length the row is scanned at when it is right-padded with zeros to a batch's longest
+   * (slime's chunks align to that); the bound is returned for the row's own tokens.
+   */
+  scanLength = row.magnitudes.length,
+): Float64Array {
   const { magnitudes, carriedThrough } = row;
-  const T = magnitudes.length;
-  const bound = new Float64Array(T);
-  if (T === 0) return bound;
+  const L = magnitudes.length;
+  const T = Math.max(scanLength, L);
+  const bound = new Float64Array(L);
+  if (L === 0) return bound;
   const { precision, algorithm, inputRoundings } = rounding;
   const u = UNIT_ROUNDOFF[precision];
   const eta = SUBNORMAL_STEP[precision];
@@ -80,7 +90,7 @@ export function scanErrorBound(row: ScanBoundRow, discount: number, rounding: Sc
   const discountError = Math.abs(discount - rounded);
   // discount 0 is slime's identity branch: no powers, no carries, G = x exactly.
   if (discount === 0) {
-    for (let t = 0; t < T; t++) bound[t] = inputRoundings * u * Math.abs(magnitudes[t]) + eta;
+    for (let t = 0; t < L; t++) bound[t] = inputRoundings * u * Math.abs(magnitudes[t]) + eta;
     return bound;
   }
   const C = algorithm === "serial" ? 1 : Math.max(1, Math.min(rounding.chunkSize, T));
@@ -95,7 +105,9 @@ export function scanErrorBound(row: ScanBoundRow, discount: number, rounding: Sc
   let W = 0; // Σ d^(i−l)·A_l: the serial loop's carry chain
   let chainAtChunkEnd = 0; // K at the last element of the previous chunk
   let chainFactor = 1; // the discount from that chunk end to position i
-  for (let i = 0; i < T; i++) {
+  // The padding comes first in reversed time: its zeros leave A, D, R, W and K at 0, so the scan
+  // starts after it, at its chunk position (i counts from the padded start), with no padded copy.
+  for (let i = T - L; i < T; i++) {
     const t = T - 1 - i;
     const x = Math.abs(magnitudes[t]);
     const factor = carriedThrough?.[t] === 1 ? 1 : d;

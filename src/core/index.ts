@@ -9,6 +9,7 @@ export * from "./errorMetrics";
 export * from "./gae";
 export * from "./outputBounds";
 export * from "./problem";
+export * from "./problemBuffers";
 export * from "./reinforcePP";
 export * from "./serialScan";
 export * from "./slimeReplay";

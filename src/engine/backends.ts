@@ -17,9 +17,7 @@ import {
   type BackendReport,
   type BackendRequest,
   backendsFrom,
-} from "./backendNames";
-
-export * from "./backendNames";
+} from "../names/backends";
 
 // The wasm binaries come from this origin (Vite copies them next to the worker): no CDN.
 setWasmPaths({

@@ -2,10 +2,10 @@ import "@tensorflow/tfjs-backend-wasm";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkLayout } from "../core";
+import { normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { chainByOps } from "./carryChain";
 import { chunkedScan } from "./chunkedScan";
 import { discountKernels } from "./discountKernels";
-import { normals, seeded, useCpuBackend } from "./engineTestKit";
 import { runsCarryChainKernel } from "./kernels/carryChainKernel";
 import { sliceAlong } from "./sliceAlong";
 

@@ -1,14 +1,15 @@
 import * as Comlink from "comlink";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
-import type { BackendRequest } from "./backendNames";
+import type { BackendRequest } from "../names/backends";
 import { CancelledError, EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
+import { problemDeadlineMs } from "./watchdog";
 import type { ConventionProblemResult, EngineWorkerApi, ProblemResult } from "./worker";
 
 /**
  * A stand-in for the worker: the real comlink protocol over a MessageChannel, with an engine
- * that echoes its input after a delay, so the client's supersede and death handling can be
- * checked without a browser.
+ * that echoes its input after a delay (on the fake clock), so the client's supersede and death
+ * handling can be checked without a browser.
  */
 interface FakeWorker {
   worker: Worker;
@@ -140,23 +141,48 @@ function convention(kl: number[]): ConventionProblem {
 }
 
 let client: EngineClient | undefined;
-afterEach(() => client?.dispose());
+
+/**
+ * The client's watchdog and the fake engine's delays run on a fake clock, so no outcome depends
+ * on how busy the machine is: the clock moves one millisecond at a time, and only after ten turns
+ * of the event loop, in which the real messages between client and worker (one turn a hop) arrive.
+ */
+let clock: { running: boolean; stopped: Promise<void> } | undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const state = { running: true, stopped: Promise.resolve() };
+  state.stopped = (async () => {
+    while (state.running) {
+      for (let turn = 0; turn < 10; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(1);
+    }
+  })();
+  clock = state;
+});
+
+afterEach(async () => {
+  client?.dispose();
+  if (clock) {
+    clock.running = false;
+    await clock.stopped;
+  }
+  vi.useRealTimers();
+});
 
 describe("EngineClient", () => {
   it("runs chunked where the backend cannot run the strategy asked for, says so once, and reports what ran", async () => {
     const { create } = fakeWorkers();
     client = new EngineClient({ backend: "wasm", createWorker: create });
-    const notices: string[] = [];
+    const notices: EngineEvent[] = [];
     client.subscribe((event: EngineEvent) => {
-      if (event.type === "notice") notices.push(event.message);
+      if (event.type !== "ready") notices.push(event);
     });
     const first = await client.runOutputs(discounted([1, 2]), "fused");
     expect(first.strategy).toBe("chunked");
     const outcome = await client.runProblems([discounted([3])], "fused");
     expect(outcome.strategy).toBe("chunked");
-    expect(notices).toEqual([
-      "Fused (WebGPU) does not run on wasm (its kernel is written for webgpu only): running Chunked instead",
-    ]);
+    expect(notices).toEqual([{ type: "strategy-replaced", asked: "fused", strategy: "chunked", backend: "wasm" }]);
     expect((await client.runOutputs(discounted([1]), "two-level")).strategy).toBe("two-level");
   });
 
@@ -210,7 +236,8 @@ describe("EngineClient", () => {
   });
 
   it("abandons a run that stops answering (a hung GPU keeps its device), restarting one backend down", async () => {
-    // Each problem answers after 600 ms; with a 50 ms fixed part its deadline is under 300 ms.
+    // With a 50 ms fixed part, a one-token problem's deadline is 231 ms; this one answers after 600 ms.
+    expect(problemDeadlineMs(discounted([1]), "chunked", 50)).toBe(231);
     const { started, create } = fakeWorkers(600);
     client = new EngineClient({ backend: "webgpu", createWorker: create, watchdogBaseMs: 50 });
     const events: EngineEvent[] = [];
@@ -227,8 +254,9 @@ describe("EngineClient", () => {
   });
 
   it("gives each problem its own deadline: a long run that keeps answering is never abandoned", async () => {
-    // Five problems of 60 ms each: 300 ms in all, more than one deadline (under 100 ms), less than each.
-    const { started, create } = fakeWorkers(60);
+    // Five problems of 200 ms each: 1 s in all, more than one deadline (231 ms), less than each.
+    expect(problemDeadlineMs(discounted([1]), "chunked", 50)).toBe(231);
+    const { started, create } = fakeWorkers(200);
     client = new EngineClient({ backend: "wasm", createWorker: create, watchdogBaseMs: 50 });
     const outcome = await client.runProblems(
       [1, 2, 3, 4, 5].map((x) => discounted([x])),

@@ -4,12 +4,11 @@
  * replaced by one on the next backend down, and every call pending on it rejects at once.
  */
 import * as Comlink from "comlink";
-import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
-import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "./backendNames";
+import { type ConventionProblem, conventionBuffers, problemBuffers, ScanInputError, type ScanProblem } from "../core";
+import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "../names/backends";
+import { type Strategy, strategyOn } from "../names/strategies";
 import type { ConventionRun } from "./conventions/runConventionProblem";
-import { conventionBuffers, problemBuffers } from "./problemBuffers";
 import type { EngineResult, EngineRun, RunOptions } from "./runProblem";
-import { type Strategy, strategyOn } from "./strategy";
 import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
 import type {
   ConventionProblemResult,
@@ -21,6 +20,7 @@ import type {
 } from "./worker";
 
 export type { ConventionRun } from "./conventions/runConventionProblem";
+export type { EngineRun } from "./runProblem";
 export type { ConventionProblemResult, ProblemFailure, ProblemResult, SimulatedFault } from "./worker";
 
 /** The promise of a request that a newer one replaced; its results were dropped. */
@@ -51,7 +51,12 @@ export class WorkerDiedError extends Error {
 export type EngineEvent =
   | { type: "ready"; report: BackendReport }
   /** A visible notice: a fallback to a lower backend, or a restart after the worker died. */
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string }
+  /** A strategy the backend cannot run was replaced by one it can (the page words it: ui/strategyWords.ts). */
+  | { type: "strategy-replaced"; asked: Strategy; strategy: Strategy; backend: string };
+
+/** An event the page shows as a notice. */
+export type EngineNotice = Exclude<EngineEvent, { type: "ready" }>;
 
 export interface RunOutcome {
   /** One per problem, in order (fewer only if the run ended early). */
@@ -226,10 +231,10 @@ export class EngineClient {
       const report = await Promise.race([session.ended, cancelled, session.ready]);
       // A strategy the backend cannot run (fused off webgpu, after a fallback or by request) is
       // replaced up front, and said once per backend, rather than failing every problem.
-      const { strategy, notice } = strategyOn(asked, report.backend);
-      if (notice && this.strategyNotices.get(asked) !== report.backend) {
+      const { strategy, replaced } = strategyOn(asked, report.backend);
+      if (replaced && this.strategyNotices.get(asked) !== report.backend) {
         this.strategyNotices.set(asked, report.backend);
-        this.emit({ type: "notice", message: notice });
+        this.emit({ type: "strategy-replaced", asked, strategy, backend: report.backend });
       }
       const deadlines = deadlinesFor(strategy);
       const results: R[] = [];

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { discountPowers } from "../core";
+import { useCpuBackend } from "../testing/engineTestKit";
 import { chunkEndArray, discountKernels } from "./discountKernels";
-import { useCpuBackend } from "./engineTestKit";
 import { HostKernelCache, hostKernelCache } from "./kernelCache";
 
 it("builds the chunk-end kernel from n − 1 powers, value for value as n² powers would", () => {

@@ -1,9 +1,9 @@
 import type * as tf from "@tensorflow/tfjs-core";
 import { type ChunkLayout, chunkLayout } from "../core";
+import type { Strategy } from "../names/strategies";
 import { chunkedScan } from "./chunkedScan";
 import { fusedScan } from "./fused/fusedScan";
 import { perTokenScan } from "./perTokenScan";
-import type { Strategy } from "./strategy";
 import { twoLevelScan } from "./twoLevelScan";
 
 /**

@@ -1,7 +1,7 @@
 import { chunkLayout, MAX_CHUNK_SIZE } from "../core";
+import type { Strategy } from "../names/strategies";
 import { type BackendCapacity, formatBytes, formatCount } from "./backendCapacity";
 import { EngineLimitError } from "./engineErrors";
-import type { Strategy } from "./strategy";
 import { MAX_DIRECT_CHUNKS, SECOND_LEVEL_CHUNK } from "./twoLevelScan";
 
 /** The `[rows, cols]` batch one scan runs over (REINFORCE++: right-padded to the longest sequence). */

@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs-core";
+import type { Strategy } from "../names/strategies";
 import { discountedScan, type ScanOptions, type ScanResultTensors, type ScanTensors } from "./discountedScan";
-import type { Strategy } from "./strategy";
 
 export type GaeTensors<S = ScanTensors> = {
   advantages: tf.Tensor2D;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { chunkedDiscountedReturns, maxAbsError, serialDiscountedReturns, solve } from "../core";
+import { strategiesFor } from "../names/strategies";
 import {
   expectWithinBound,
   intermediateTolerance,
@@ -7,9 +8,8 @@ import {
   normals,
   seeded,
   useCpuBackend,
-} from "./engineTestKit";
+} from "../testing/engineTestKit";
 import { runProblem } from "./runProblem";
-import { strategiesFor } from "./strategy";
 import { MAX_DIRECT_CHUNKS } from "./twoLevelScan";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */

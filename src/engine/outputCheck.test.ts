@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseToProblem } from "../conformance";
 import { ScanInputError, type ScanOutputs, type ScanProblem, serialDiscountedReturns } from "../core";
 import { scanCasesOf } from "../io/scanCases";
+import { type Strategy, strategiesFor } from "../names/strategies";
+import { maskWithHoles, normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { unseenCaseFile } from "../testing/unseenCases";
 import { scanLayout } from "./discountedScan";
 import { EngineOutputError } from "./engineErrors";
-import { maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
 import { checkEngineOutputs } from "./outputCheck";
 import { prepareProblem } from "./prepareProblem";
 import { runProblem } from "./runProblem";
-import { type Strategy, strategiesFor } from "./strategy";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
 const STRATEGIES = strategiesFor("cpu");

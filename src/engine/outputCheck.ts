@@ -1,8 +1,8 @@
 import type { ChunkTrace, ScanOutputs } from "../core";
+import type { Strategy } from "../names/strategies";
 import { scanLayout } from "./discountedScan";
 import { EngineOutputError } from "./engineErrors";
 import type { PreparedProblem } from "./prepareProblem";
-import type { Strategy } from "./strategy";
 
 /**
  * How far a returned value may break its own recurrence, `G_t − (x_t + d·G_{t+1})`, as a

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ScanInputError, type ScanProblem, solve } from "../core";
+import { strategiesFor } from "../names/strategies";
+import { useCpuBackend } from "../testing/engineTestKit";
 import { EngineOutputError } from "./engineErrors";
-import { useCpuBackend } from "./engineTestKit";
 import { checkEngineOutputs, nonFiniteReach } from "./outputCheck";
 import { prepareProblem } from "./prepareProblem";
 import { runProblem } from "./runProblem";
-import { strategiesFor } from "./strategy";
 
 beforeAll(useCpuBackend);
 

@@ -5,9 +5,9 @@ import { caseToProblem, checkCases, summaryLine } from "../conformance";
 import { ScanInputError, type ScanProblem, solve } from "../core";
 import { parseCaseFile } from "../io/caseFile";
 import type { ScanCase } from "../io/caseSchema";
-import { expectWithinBound, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
+import { strategiesFor } from "../names/strategies";
+import { expectWithinBound, maskWithHoles, normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { runProblem } from "./runProblem";
-import { strategiesFor } from "./strategy";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
 const STRATEGIES = strategiesFor("cpu");

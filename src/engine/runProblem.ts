@@ -8,6 +8,7 @@ import {
   type ScanProblem,
   trimRow,
 } from "../core";
+import { runsOn, STRATEGIES, STRATEGY_BACKEND, type Strategy, strategiesFor } from "../names/strategies";
 import { activeCapacity } from "./backendCapacity";
 import { discountedScan, type ScanResultTensors, scanLayout } from "./discountedScan";
 import { checkEngineLimits } from "./engineLimits";
@@ -16,7 +17,6 @@ import { InputUploads } from "./inputUploads";
 import { checkEngineOutputs } from "./outputCheck";
 import { type PreparedProblem, prepareProblem, scanShape } from "./prepareProblem";
 import { readBack } from "./readBack";
-import { runsOn, STRATEGIES, STRATEGY_BACKEND, type Strategy, strategiesFor } from "./strategy";
 
 export interface EngineRun {
   outputs: ScanOutputs<Float32Array>;

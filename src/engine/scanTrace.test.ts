@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ChunkTrace, chunkedDiscountedReturns, chunkedGae, maxAbsError, reinforcePPReturns } from "../core";
-import { intermediateTolerance, maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
+import { type Strategy, strategiesFor } from "../names/strategies";
+import { intermediateTolerance, maskWithHoles, normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { runProblem } from "./runProblem";
-import { type Strategy, strategiesFor } from "./strategy";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
 const STRATEGIES = strategiesFor("cpu");

@@ -1,9 +1,9 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, expect, it } from "vitest";
 import type { ScanProblem } from "../core";
-import { maskWithHoles, normals, seeded, useCpuBackend } from "./engineTestKit";
+import { strategiesFor } from "../names/strategies";
+import { maskWithHoles, normals, seeded, useCpuBackend } from "../testing/engineTestKit";
 import { runProblem } from "./runProblem";
-import { strategiesFor } from "./strategy";
 
 /** Every strategy the cpu backend runs (fused is webgpu-only: e2e/fused.spec.ts tests it). */
 const STRATEGIES = strategiesFor("cpu");

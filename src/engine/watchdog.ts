@@ -1,5 +1,5 @@
 import type { ConventionProblem, ScanProblem } from "../core";
-import type { Strategy } from "./strategy";
+import type { Strategy } from "../names/strategies";
 
 /**
  * How long the client waits for one problem's answer before it takes the engine for hung: a GPU

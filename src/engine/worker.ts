@@ -4,17 +4,11 @@
  */
 import * as Comlink from "comlink";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
-import {
-  type BackendReport,
-  type BackendRequest,
-  currentBackend,
-  initBackend,
-  watchDeviceLoss,
-  webgpuDevice,
-} from "./backends";
+import type { BackendReport, BackendRequest } from "../names/backends";
+import type { Strategy } from "../names/strategies";
+import { currentBackend, initBackend, watchDeviceLoss, webgpuDevice } from "./backends";
 import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
 import { type EngineResult, type RunOptions, runProblem } from "./runProblem";
-import type { Strategy } from "./strategy";
 
 /** An error thrown for one problem, as plain data that survives the worker boundary. */
 export interface ProblemFailure {

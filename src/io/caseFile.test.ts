@@ -111,7 +111,7 @@ describe("hostile case files get a message, never a crash or a hang", () => {
     expect(manyMessage).toContain("… and 129,990 more problems");
   });
 
-  it("refuses shapes beyond the limits before any loop over them, in milliseconds", () => {
+  it("refuses shapes beyond the limits before any loop over them", () => {
     const empty = { rewards: [] };
     const withShape = (shape: number[], chunkSize = 4) => {
       const c = discountedFile(0, 0).cases[0];
@@ -120,17 +120,17 @@ describe("hostile case files get a message, never a crash or a hang", () => {
         cases: [{ ...c, shape, params: { discount: 0.5, chunk_size: chunkSize }, inputs: empty }],
       };
     };
-    const started = performance.now();
+    // 10^12 rows, tokens or elements and more: a loop over any of them before the refusal would not
+    // end while the tests run, so the refusal is proven to come first without timing it.
     expect(messageOf(withShape([1e12, 0]))).toContain(
       'cases[0] ("small").shape[0]: 1,000,000,000,000 rows (sequences) is above the limit of 65,536 (2^16)',
     );
-    expect(messageOf(withShape([0, 2 ** 30]))).toContain(
-      "shape[1]: 1,073,741,824 tokens in a row is above the limit of 16,777,216 (2^24)",
+    expect(messageOf(withShape([0, 2 ** 50]))).toContain(
+      "shape[1]: 1,125,899,906,842,624 tokens in a row is above the limit of 16,777,216 (2^24)",
     );
-    expect(messageOf(withShape([2 ** 14, 2 ** 14]))).toContain(
-      "shape: B·T = 16,384·16,384 = 268,435,456 elements is above the limit of 134,217,728 (2^27)",
+    expect(messageOf(withShape([2 ** 16, 2 ** 24]))).toContain(
+      "shape: B·T = 65,536·16,777,216 = 1,099,511,627,776 elements is above the limit of 134,217,728 (2^27)",
     );
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("refuses a chunk size whose local scans would take hours, naming the work and the limit", () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { BACKEND_REQUESTS, type BackendRequest } from "../engine/backendNames";
-import { STRATEGIES, type Strategy } from "../engine/strategy";
+import { BACKEND_REQUESTS, type BackendRequest } from "../names/backends";
+import { STRATEGIES, type Strategy } from "../names/strategies";
 import { IoError } from "./ioError";
 
 /**

@@ -278,8 +278,17 @@ export function shareUrl(
   return `${location.origin}${location.pathname}${stateToAddress(state, location.search)}`;
 }
 
+/** The part of the Web Storage API the session uses (the page's localStorage): io compiles without the DOM. */
+export interface SessionStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
 /** Saves the session; returns why it could not (storage full or disabled) instead of throwing. */
-export function saveState(storage: Pick<Storage, "setItem">, state: PlaygroundState): PlaygroundStateError | undefined {
+export function saveState(
+  storage: Pick<SessionStorage, "setItem">,
+  state: PlaygroundState,
+): PlaygroundStateError | undefined {
   try {
     storage.setItem(STORAGE_KEY, encodeState(state));
     return undefined;
@@ -289,7 +298,7 @@ export function saveState(storage: Pick<Storage, "setItem">, state: PlaygroundSt
 }
 
 /** The last saved session: null when there is none, else the state or why it cannot be restored. */
-export function loadState(storage: Pick<Storage, "getItem">): DecodeResult | null {
+export function loadState(storage: Pick<SessionStorage, "getItem">): DecodeResult | null {
   let text: string | null;
   try {
     text = storage.getItem(STORAGE_KEY);

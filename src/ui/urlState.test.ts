@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STRATEGIES } from "../engine/strategy";
+import { STRATEGIES } from "../names/strategies";
 import { DEFAULT_URL_STATE, formatUrlState, parseUrlState } from "./urlState";
 
 describe("url state", () => {

@@ -63,15 +63,15 @@ export function conventionErrorBounds(
     return out;
   });
   const tokenRoundings = float32 ? 5 : 2;
-  const tokenLevelRewards = tokenMagnitudes.map((row) => row.map((x) => tokenRoundings * u * x + eta));
+  const tokenLevelRewards = tokenMagnitudes.map((row) => {
+    const out = new Float64Array(row.length);
+    for (let t = 0; t < row.length; t++) out[t] = tokenRoundings * u * row[t] + eta;
+    return out;
+  });
 
   const scan = (row: ScanBoundRow, L: number, discount: number, inputRoundings: number) => {
-    const padded = new Float64Array(scanLength(L));
-    // A loop, not Array.from, which made a boxed array of every row (16k tokens) to copy it.
-    const magnitudes = row.magnitudes;
-    for (let t = 0; t < L; t++) padded[t] = magnitudes[t];
     const rounding = { precision, algorithm, chunkSize, inputRoundings };
-    return scanErrorBound({ ...row, magnitudes: padded }, discount, rounding).slice(0, L);
+    return scanErrorBound(row, discount, rounding, scanLength(L));
   };
   const batchedVerl = order !== undefined && library === "verl";
 
@@ -125,7 +125,9 @@ export function conventionErrorBounds(
           ),
         );
       }
-      return bound.map((e, t) => e * (1 + u) + u * magnitude[t] + 2 * u * Math.abs(v[t]) + eta);
+      const out = new Float64Array(L);
+      for (let t = 0; t < L; t++) out[t] = bound[t] * (1 + u) + u * magnitude[t] + 2 * u * Math.abs(v[t]) + eta;
+      return out;
     });
     raw = advantages;
   }

@@ -63,10 +63,9 @@ export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): Robus
       const last = lastUnmasked(s.mask);
       if (last < 0) continue;
       const L = s.returns.length;
-      const rewards = Float64Array.from(
-        { length: L },
-        (_, t) => beta * magnitude(s.kl[t]) * s.mask[t] + (t === last ? magnitude(s.reward) : 0),
-      );
+      const rewards = new Float64Array(L);
+      for (let t = 0; t < L; t++)
+        rewards[t] = beta * magnitude(s.kl[t]) * s.mask[t] + (t === last ? magnitude(s.reward) : 0);
       const partial = magnitudeScan({ magnitudes: rewards }, gamma);
       for (let t = 0; t < L; t++) {
         const g = s.returns[t];
@@ -116,14 +115,13 @@ export function ppoFit(
     samples.forEach((s, i) => {
       const values = s.values as ArrayLike<number>;
       const L = s.returns.length;
-      const deltas = Float64Array.from(
-        { length: L },
-        (_, t) =>
+      const deltas = new Float64Array(L);
+      for (let t = 0; t < L; t++)
+        deltas[t] =
           beta * magnitude(s.kl[t]) +
           (t === rewardAt[i] ? magnitude(s.reward) : 0) +
           gamma * (t + 1 < L ? magnitude(values[t + 1]) : 0) +
-          magnitude(values[t]),
-      );
+          magnitude(values[t]);
       const partial = magnitudeScan({ magnitudes: deltas }, mu);
       for (let t = 0; t < L; t++) {
         const ret = s.returns[t];

@@ -41,9 +41,12 @@ export function compareWithSlimeCpu(
   for (const rank of byDataParallelRank(samples)) {
     const batch = {
       rewards: rank.map((i) => samples[i].reward),
-      kl: rank.map((i) => Float32Array.from(samples[i].kl ?? new Float64Array(samples[i].lossMask.length))),
+      kl: rank.map((i) => {
+        const kl = samples[i].kl;
+        return kl ? new Float32Array(kl) : new Float32Array(samples[i].lossMask.length);
+      }),
       lossMasks: rank.map((i) => samples[i].lossMask),
-      values: estimator === "gae" ? rank.map((i) => Float32Array.from(samples[i].values as Float64Array)) : undefined,
+      values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as Float64Array)) : undefined,
     };
     let returns: Float32Array[];
     try {

@@ -417,11 +417,17 @@ function formatChi(x: number): string {
 
 function rawPpoAdvantages(f: FitSample): Float64Array {
   const values = f.values as ArrayLike<number>;
-  return Float64Array.from(f.returns, (r, t) => r - values[t]);
+  const out = new Float64Array(f.returns.length);
+  for (let t = 0; t < out.length; t++) out[t] = f.returns[t] - values[t];
+  return out;
 }
 
 function absSum(a: ArrayLike<number>, b?: ArrayLike<number>): Float64Array {
-  return Float64Array.from(a, (x, t) => Math.abs(x) + (b ? Math.abs(b[t]) : 0));
+  // Loops, not Float64Array.from(a, fn): that goes through the iterator and a call per token.
+  const out = new Float64Array(a.length);
+  if (b) for (let t = 0; t < out.length; t++) out[t] = Math.abs(a[t]) + Math.abs(b[t]);
+  else for (let t = 0; t < out.length; t++) out[t] = Math.abs(a[t]);
+  return out;
 }
 
 /** n_samples_per_prompt: the common size of the samples' prompt groups. */

@@ -72,6 +72,13 @@ export class EquationSet {
   }
 }
 
+/** Each equation's entry divided by its noise scale (w = 1/σ), in a loop: this runs over 10⁵ equations per fit. */
+function weighted(values: number[], w: number[]): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let e = 0; e < out.length; e++) out[e] = values[e] * w[e];
+  return out;
+}
+
 /** Below this share of its own norm, what is left of a column after the others is rounding: collinear. */
 const RANK_TOLERANCE = 1e-9;
 
@@ -79,11 +86,11 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
   const n = set.size;
   const p = set.unknowns;
   const w = set.sigma.map((s) => 1 / s);
-  const y = Float64Array.from(set.y, (v, e) => v * w[e]);
+  const y = weighted(set.y, w);
   // Columns scaled to unit norm, so the rank test and R's conditioning do not depend on units.
   const norms: number[] = [];
   const q: Float64Array[] = set.columns.map((col) => {
-    const c = Float64Array.from(col, (v, e) => v * w[e]);
+    const c = weighted(col, w);
     const norm = Math.hypot(...chunkedNorms(c));
     norms.push(norm);
     if (norm > 0) for (let e = 0; e < n; e++) c[e] /= norm;

@@ -45,8 +45,8 @@ export function replayBounds(
   );
   const klBounds = samples.map((s, i) => {
     if (!reference.klRecomputed[i]) return null;
-    const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as Float64Array;
-    return klErrorBound(logProbs, s.refLogProbs as Float64Array, settings.klLossType);
+    const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as ArrayLike<number>;
+    return klErrorBound(logProbs, s.refLogProbs as ArrayLike<number>, settings.klLossType);
   });
   const klError = (i: number) => klBounds[i] ?? new Float64Array(usedKl[i].length);
 

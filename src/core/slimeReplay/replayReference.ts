@@ -110,7 +110,7 @@ export function ppoRewardIndices(samples: ReplaySample[], cpSize: number): numbe
   });
 }
 
-function checkLength(values: Float64Array, R: number, sample: number, name: string): Float64Array {
+function checkLength<A extends ArrayLike<number>>(values: A, R: number, sample: number, name: string): A {
   if (values.length !== R) {
     throw new ScanInputError(`sample ${sample}: ${name} has ${values.length} tokens, its loss mask ${R}`);
   }

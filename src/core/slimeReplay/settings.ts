@@ -58,7 +58,11 @@ export const SLIME_DEFAULTS: SlimeSettings = {
   grpoStdNormalization: true,
 };
 
-/** One training sample as the replay needs it: the dump's inputs in float64 (float32 values widened exactly). */
+/**
+ * One training sample as the replay needs it. The log-probs are as stored (float32 or float64),
+ * typed as plain `ArrayLike` so none can reach a scan that takes its array type as its precision;
+ * kl and values, which the reference scans, are float64 (float32 values widened exactly).
+ */
 export interface ReplaySample {
   /** The scalar reward after slime's `_post_process_rewards` (the dump's `rewards`). */
   reward: number;
@@ -71,9 +75,9 @@ export interface ReplaySample {
   dataParallelRank?: number;
   /** Prompt + response: the context-parallel layout of the sample (ppo with contextParallelSize > 1). */
   totalLength?: number;
-  logProbs?: Float64Array;
-  refLogProbs?: Float64Array;
-  rolloutLogProbs?: Float64Array;
+  logProbs?: ArrayLike<number>;
+  refLogProbs?: ArrayLike<number>;
+  rolloutLogProbs?: ArrayLike<number>;
   /** The KL slime computed and stored (float32); used as given when there are no log-probs to recompute it from. */
   kl?: Float64Array;
   /** The critic's values (ppo). */

@@ -103,11 +103,14 @@ export function slimeWhitenBounds(
   const eta = SUBNORMAL_STEP.float32;
   const { mean, rs, dMean, rho } = stats;
   if (!stats.conditioned) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
-  return advantages.map((row, i) =>
-    row.map((a, t) => {
-      const centred = Math.abs(a - mean);
+  return advantages.map((row, i) => {
+    const bound = new Float64Array(row.length);
+    const rowErrors = errors[i];
+    for (let t = 0; t < row.length; t++) {
+      const centred = Math.abs(row[t] - mean);
       const out = centred * rs;
-      return (errors[i][t] + dMean) * rs * (1 + rho) + centred * rs * rho + 2 * u * (out + dMean * rs) + eta;
-    }),
-  );
+      bound[t] = (rowErrors[t] + dMean) * rs * (1 + rho) + centred * rs * rho + 2 * u * (out + dMean * rs) + eta;
+    }
+    return bound;
+  });
 }

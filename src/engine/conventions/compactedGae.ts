@@ -1,7 +1,7 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { nextUnmaskedIndex, unmaskedPositions } from "../../core";
+import type { Strategy } from "../../names/strategies";
 import { gaeScan } from "../gaeScan";
-import type { Strategy } from "../strategy";
 
 /**
  * verl's GAE skips mask-0 tokens (their TD error is dropped, the next value and the running

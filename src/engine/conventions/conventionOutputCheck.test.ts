@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ConventionProblem, LIBRARIES } from "../../core";
 import { seededRandom } from "../../core/seededRandom";
+import { useCpuBackend } from "../../testing/engineTestKit";
 import { EngineOutputError } from "../engineErrors";
-import { useCpuBackend } from "../engineTestKit";
 import { checkConventionOutputs } from "./conventionOutputCheck";
 import { prepareConvention } from "./prepareConvention";
 import { runConventionProblem } from "./runConventionProblem";

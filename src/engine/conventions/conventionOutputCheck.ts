@@ -1,7 +1,7 @@
 import type { ConventionResult } from "../../core";
+import type { Strategy } from "../../names/strategies";
 import { EngineOutputError } from "../engineErrors";
 import { OVERFLOW_GUARD, RESIDUAL_FLOOR, RESIDUAL_FRACTION } from "../outputCheck";
-import type { Strategy } from "../strategy";
 import { conventionReach } from "./conventionReach";
 import type { PreparedConvention } from "./prepareConvention";
 

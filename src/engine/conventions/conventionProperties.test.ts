@@ -9,10 +9,10 @@ import {
   runConvention,
   unmaskedPositions,
 } from "../../core";
+import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, type Strategy } from "../../names/strategies";
+import { useCpuBackend } from "../../testing/engineTestKit";
 import { discountedScan } from "../discountedScan";
-import { useCpuBackend } from "../engineTestKit";
 import { gaeScan } from "../gaeScan";
-import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, type Strategy } from "../strategy";
 import { compactedGae, compactLayout } from "./compactedGae";
 import { runConventionProblem } from "./runConventionProblem";
 import { segmentedReturns, segmentLayout } from "./segmentedScan";

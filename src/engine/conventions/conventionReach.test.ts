@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ConventionProblem, LIBRARIES, ScanInputError } from "../../core";
+import { runsOn, STRATEGIES } from "../../names/strategies";
+import { useCpuBackend } from "../../testing/engineTestKit";
 import { EngineOutputError } from "../engineErrors";
-import { useCpuBackend } from "../engineTestKit";
-import { runsOn, STRATEGIES } from "../strategy";
 import { checkConventionOutputs } from "./conventionOutputCheck";
 import { conventionReach } from "./conventionReach";
 import { prepareConvention } from "./prepareConvention";

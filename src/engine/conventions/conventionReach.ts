@@ -1,6 +1,6 @@
 import { cutSegments, nextUnmaskedIndex, segmentWidth, unmaskedPositions } from "../../core";
+import type { Strategy } from "../../names/strategies";
 import { nonFiniteReach } from "../outputCheck";
-import type { Strategy } from "../strategy";
 import type { PreparedConvention } from "./prepareConvention";
 
 /**

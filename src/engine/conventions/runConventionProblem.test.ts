@@ -11,8 +11,8 @@ import {
 } from "../../core";
 import { parseCaseFile } from "../../io/caseFile";
 import type { ConventionCase } from "../../io/caseSchema";
-import { useCpuBackend } from "../engineTestKit";
-import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, type Strategy } from "../strategy";
+import { runsOn, STRATEGIES, STRATEGY_ALGORITHM, type Strategy } from "../../names/strategies";
+import { useCpuBackend } from "../../testing/engineTestKit";
 import { runConventionProblem } from "./runConventionProblem";
 
 const file = parseCaseFile(

@@ -1,5 +1,6 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { type ConventionProblem, type ConventionResult, ScanInputError } from "../../core";
+import { runsOn, STRATEGIES, type Strategy } from "../../names/strategies";
 import { activeCapacity, type BackendCapacity, formatBytes, formatCount } from "../backendCapacity";
 import { discountedScan } from "../discountedScan";
 import { EngineLimitError } from "../engineErrors";
@@ -7,7 +8,6 @@ import { checkEngineLimits } from "../engineLimits";
 import { gaeScan } from "../gaeScan";
 import { readBack } from "../readBack";
 import { activeBackend } from "../runProblem";
-import { runsOn, STRATEGIES, type Strategy } from "../strategy";
 import { type CompactLayout, compactedGae, compactLayout } from "./compactedGae";
 import { checkConventionOutputs } from "./conventionOutputCheck";
 import { type PreparedConvention, paddedData, prepareConvention } from "./prepareConvention";

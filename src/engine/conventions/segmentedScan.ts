@@ -1,7 +1,7 @@
 import * as tf from "@tensorflow/tfjs-core";
 import { cutSegments, segmentsByWidth } from "../../core";
+import type { Strategy } from "../../names/strategies";
 import { discountedScan } from "../discountedScan";
-import type { Strategy } from "../strategy";
 
 /**
  * Where verl's cut REINFORCE++ puts every token. A segment reset is the same as scanning the

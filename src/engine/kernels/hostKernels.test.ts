@@ -1,8 +1,8 @@
 import "@tensorflow/tfjs-backend-wasm";
 import * as tf from "@tensorflow/tfjs-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { normals, seeded, useCpuBackend } from "../../testing/engineTestKit";
 import { returnsByOps } from "../chunkReturns";
-import { normals, seeded, useCpuBackend } from "../engineTestKit";
 import { chunkOutputsKernel, runsChunkOutputsKernel } from "./chunkOutputsKernel";
 import { reversePadKernel, runsReversePadKernel } from "./reversePadKernel";
 

@@ -1,7 +1,7 @@
-import type { SlimeSettings } from "../../core";
+import type { FloatArray, SlimeSettings } from "../../core";
 import type { PromptGroupSummary } from "./promptGroupRecovery";
 
-/** One training sample of a slime dump, its per-token fields widened to float64 (index t = response token t). */
+/** One training sample of a slime dump, its per-token fields as stored (float32, or float64 where the file holds float64) (index t = response token t). */
 export interface DumpSample {
   /** Index into the rollout dump's `samples` (null when the dump has none). */
   rolloutPosition: number | null;
@@ -22,16 +22,16 @@ export interface DumpSample {
    * order), `group_index` in a rollout dump; null when not known.
    */
   group: number | null;
-  lossMask: Float64Array;
-  logProbs?: Float64Array;
-  refLogProbs?: Float64Array;
-  rolloutLogProbs?: Float64Array;
-  values?: Float64Array;
+  lossMask: FloatArray;
+  logProbs?: FloatArray;
+  refLogProbs?: FloatArray;
+  rolloutLogProbs?: FloatArray;
+  values?: FloatArray;
   /** The policy's per-token entropy, stored with `--use-rollout-entropy` (read to be shown, never replayed). */
-  entropy?: Float64Array;
-  kl?: Float64Array;
-  advantages?: Float64Array;
-  returns?: Float64Array;
+  entropy?: FloatArray;
+  kl?: FloatArray;
+  advantages?: FloatArray;
+  returns?: FloatArray;
   /** From the paired rollout dump: the Sample's status and response text. */
   rollout?: { status: string | null; response: string | null; reward: number | null };
 }

@@ -1,6 +1,14 @@
+import type { FloatArray } from "../../core";
 import { beyondSafeInteger } from "../tensorFiles/elementTypes";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isTensor, type PyDict, type PyValue, type Tensor, type TensorData } from "../tensorFiles/tensorTypes";
+import {
+  isTensor,
+  leadingElements,
+  type PyDict,
+  type PyValue,
+  type Tensor,
+  type TensorData,
+} from "../tensorFiles/tensorTypes";
 
 /**
  * Typed access to a dump's fields, every refusal naming the field's path (`samples[3].loss_masks`).
@@ -39,7 +47,7 @@ export class FieldReader {
   }
 
   /** A per-token field of R values: a 1-D tensor (or a list of numbers, as Sample dicts hold them). */
-  tokens(key: string, R: number): Float64Array {
+  tokens(key: string, R: number): FloatArray {
     const value = this.dict.get(key);
     let data: ArrayLike<number>;
     if (isTensor(value)) {
@@ -52,8 +60,9 @@ export class FieldReader {
     }
     if (data.length !== R)
       this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
-    // The typed-array constructor copies typed arrays directly (Float64Array.from goes through the iterator protocol).
-    return new Float64Array(data as ArrayLike<number>);
+    // A float tensor's elements are used as read (float32 stays float32: half the memory, no copy);
+    // anything else (int, bool, a list) is widened to float64, which holds it exactly.
+    return data instanceof Float32Array || data instanceof Float64Array ? data : new Float64Array(data);
   }
 
   /**
@@ -64,7 +73,12 @@ export class FieldReader {
     return exactElements(tensor, (detail) => this.fail(key, detail));
   }
 
-  optionalTokens(key: string, R: number): Float64Array | undefined {
+  /** A tensor's first `count` elements, read alone where it is streamed, refused as `elements` is. */
+  leading(key: string, tensor: Tensor, count: number): TensorData {
+    return exactData(leadingElements(tensor, count), (detail) => this.fail(key, detail));
+  }
+
+  optionalTokens(key: string, R: number): FloatArray | undefined {
     return this.has(key) ? this.tokens(key, R) : undefined;
   }
 }
@@ -81,7 +95,10 @@ export function kindOf(value: PyValue | undefined): string {
 
 /** A tensor's elements, read once; `fail` names the field where an int64 beyond ±2^53 is among them. */
 export function exactElements(tensor: Tensor, fail: (detail: string) => never): TensorData {
-  const data = tensor.data;
+  return exactData(tensor.data, fail);
+}
+
+function exactData(data: TensorData, fail: (detail: string) => never): TensorData {
   const inexact = beyondSafeInteger(data);
   if (inexact) fail(`int64 element ${inexact.element} is ${inexact.value}, beyond ±2^53 (a float64 would round it)`);
   return data;

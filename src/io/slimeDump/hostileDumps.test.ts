@@ -47,7 +47,7 @@ describe("an int64 beyond 2^53 is refused where it is read, by its field", () =>
     const dump = open(await oneSample([1n, 2n, 3n, 4n], [7n, huge]));
     if (!dump.ok) throw new Error(dump.error.message);
     expect(dump.value.kind).toBe("train");
-    expect(dump.value.samples[0].advantages).toEqual(Float64Array.of(1, 1));
+    expect(Array.from(dump.value.samples[0].advantages ?? [])).toEqual([1, 1]);
   });
 
   it("in samples[0].tokens, which group the prompts: refused naming samples[0].tokens", async () => {

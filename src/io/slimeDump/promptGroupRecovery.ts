@@ -1,5 +1,5 @@
 import { modalGroupSize } from "../../core";
-import { isTensor, type PyValue } from "../tensorFiles/tensorTypes";
+import { isTensor, leadingElements, type PyValue, type Tensor } from "../tensorFiles/tensorTypes";
 
 /** The prompt groups of a train dump, as recovered from its samples' prompt tokens. */
 export interface PromptGroupSummary {
@@ -19,14 +19,20 @@ export interface RecoveredGroups {
 }
 
 /**
- * A sample's prompt: `tokens[0 : total_lengths − response_lengths]`, as a view of the tensor's data
- * (no copy); null when the sample has no tokens tensor or lengths that do not fit it.
+ * A sample's prompt: `tokens[0 : total_lengths − response_lengths]`, its elements read by `read`
+ * (only those: a streamed tensor's response tokens stay on disk); null when the sample has no tokens
+ * tensor or lengths that do not fit it.
  */
-export function promptOf(tokens: PyValue | undefined, totalLength: number | null, R: number): ArrayLike<number> | null {
+export function promptOf(
+  tokens: PyValue | undefined,
+  totalLength: number | null,
+  R: number,
+  read: (tokens: Tensor, count: number) => ArrayLike<number> = leadingElements,
+): ArrayLike<number> | null {
   if (!isTensor(tokens) || tokens.shape.length !== 1 || totalLength === null) return null;
   const P = totalLength - R;
-  if (!Number.isSafeInteger(P) || P < 0 || tokens.data.length !== totalLength) return null;
-  return tokens.data.subarray(0, P);
+  if (!Number.isSafeInteger(P) || P < 0 || tokens.shape[0] !== totalLength) return null;
+  return read(tokens, P);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   type DumpOutputs,
+  float64Of,
   type InferredSettings,
   inferSettings,
   isBroadcastEstimator,
@@ -92,8 +93,8 @@ export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
     logProbs: s.logProbs,
     refLogProbs: s.refLogProbs,
     rolloutLogProbs: s.rolloutLogProbs,
-    kl: s.kl,
-    values: s.values,
+    kl: s.kl && float64Of(s.kl),
+    values: s.values && float64Of(s.values),
     rawReward: s.rawReward ?? undefined,
     group: s.group ?? undefined,
   }));

@@ -1,6 +1,6 @@
 import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
-import { isDict, isTensor, type PyDict, type PyValue, type Tensor } from "../tensorFiles/tensorTypes";
+import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
 import type { DumpSample, UnderstoodDump } from "./dumpTypes";
 import { FieldReader, kindOf } from "./fieldReaders";
 import { plainLanes } from "./plainLanes";
@@ -60,12 +60,12 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
     const R = f.number("response_lengths");
     if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
     const lossMask = f.tokens("loss_masks", R);
-    if (lossMask.some((m) => m !== 0 && m !== 1)) f.fail("loss_masks", "holds a value other than 0 and 1");
+    for (let t = 0; t < R; t++)
+      if (lossMask[t] !== 0 && lossMask[t] !== 1)
+        f.fail("loss_masks", `holds ${lossMask[t]} at token ${t}, not 0 or 1`);
     const totalLength = f.optionalNumber("total_lengths");
-    const tokens = value.get("tokens");
-    // The prompt's tokens group the samples: read once, and refused if a float64 cannot hold them.
-    const read = isTensor(tokens) ? { ...tokenShape(tokens), data: f.elements("tokens", tokens) } : tokens;
-    prompts.push(promptOf(read, totalLength, R));
+    // The prompt's tokens group the samples: only they are read, refused if a float64 cannot hold them.
+    prompts.push(promptOf(value.get("tokens"), totalLength, R, (t, P) => f.leading("tokens", t, P)));
     return {
       rolloutPosition: f.optionalNumber("rollout_position"),
       sampleIndex: f.optionalNumber("sample_index"),
@@ -189,9 +189,4 @@ export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source
     return { ...s, rawReward: s.rawReward ?? match.rawReward, rollout: match.rollout };
   });
   return { ...train, samples, notes };
-}
-
-/** A tensor's description without its elements (spreading a streamed tensor would read them). */
-function tokenShape(t: Tensor): Omit<Tensor, "data"> {
-  return { kind: t.kind, storedDtype: t.storedDtype, dtype: t.dtype, shape: t.shape, origin: t.origin };
 }

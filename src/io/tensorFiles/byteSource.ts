@@ -9,6 +9,11 @@ export interface ByteSource {
   readonly size: number;
   /** `length` bytes from `offset`; fewer only where the file ends. */
   read(offset: number, length: number): Uint8Array;
+  /**
+   * Every read returns a new array no one else holds (a positioned read, a slice of a Blob): a
+   * reader may then keep a typed view of it as a tensor's elements instead of copying them.
+   */
+  readonly readsAreFresh?: boolean;
 }
 
 /** A file already in memory (a test, standard input). */

@@ -59,8 +59,8 @@ export function markBeyondSafeInteger(data: TensorData, element: number, value: 
  * Decodes `count` little-endian elements of `stored` starting at `bytes[0]`. An int64 beyond ±2^53
  * is held as NaN and the first one remembered (beyondSafeInteger): refused by whoever reads it.
  */
-export function decodeElements(bytes: Uint8Array, stored: StoredType, count: number) {
-  const fast = alignedCopy(bytes, stored, count);
+export function decodeElements(bytes: Uint8Array, stored: StoredType, count: number, owned = false) {
+  const fast = aligned(bytes, stored, count, owned);
   if (fast) return fast;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = allocate(heldAs(stored), count);
@@ -113,16 +113,22 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /**
  * float32, float64 and int32 storages on a little-endian machine, aligned as torch writes them
- * (64-byte records): one copy through a typed-array view instead of an element loop.
+ * (64-byte records): a typed-array view instead of an element loop, copied unless the caller
+ * `owned` the bytes (a fresh read no one else holds: the view is then the elements, no copy).
  */
-function alignedCopy(bytes: Uint8Array, stored: StoredType, count: number) {
+function aligned(bytes: Uint8Array, stored: StoredType, count: number, owned: boolean) {
   if (!LITTLE_ENDIAN) return null;
   const size = ITEM_SIZE[stored];
   if (bytes.byteOffset % size !== 0) return null;
-  if (stored === "float32") return new Float32Array(bytes.buffer, bytes.byteOffset, count).slice();
-  if (stored === "float64") return new Float64Array(bytes.buffer, bytes.byteOffset, count).slice();
-  if (stored === "int32") return new Int32Array(bytes.buffer, bytes.byteOffset, count).slice();
-  return null;
+  const view =
+    stored === "float32"
+      ? new Float32Array(bytes.buffer, bytes.byteOffset, count)
+      : stored === "float64"
+        ? new Float64Array(bytes.buffer, bytes.byteOffset, count)
+        : stored === "int32"
+          ? new Int32Array(bytes.buffer, bytes.byteOffset, count)
+          : null;
+  return view && !owned ? view.slice() : view;
 }
 
 const widen = new DataView(new ArrayBuffer(4));

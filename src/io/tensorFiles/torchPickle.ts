@@ -11,7 +11,7 @@ import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import type { PickleHooks } from "./pickleMachine";
 import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
 import { at, TensorFileError } from "./tensorFileError";
-import type { Tensor, TensorData } from "./tensorTypes";
+import { readsLeadingElements, type Tensor, type TensorData } from "./tensorTypes";
 import { fieldPath } from "./treeCheck";
 
 /**
@@ -227,6 +227,8 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
 /** Where a view's elements are read from: raw little-endian bytes of `count` elements from element `first`. */
 export interface StorageBytes {
   read(first: number, count: number): Uint8Array;
+  /** Each read is a new array no one else holds (ByteSource.readsAreFresh): its elements are used in place. */
+  fresh?: boolean;
   /** For messages: `record archive/data/3` or `byte 1024`. */
   place: string;
 }
@@ -243,8 +245,8 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number): vo
   let span = count === 0 ? 0 : 1;
   if (count > 0) for (let d = 0; d < shape.length; d++) span += (shape[d] - 1) * stride[d];
   const load = (): TensorData => {
-    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count);
-    const elements = decodeElements(bytes.read(offset, span), ref.type, span);
+    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count, bytes.fresh);
+    const elements = decodeElements(bytes.read(offset, span), ref.type, span, bytes.fresh);
     const out = gatherView(elements, shape, stride, count);
     // An int64 a float64 cannot hold is NaN in the view too: named by its index in the view.
     const inexact = beyondSafeInteger(elements);
@@ -255,8 +257,15 @@ function lazyElements(view: PendingView, bytes: StorageBytes, count: number): vo
     }
     return out;
   };
-  const keep = (value: TensorData) =>
+  let kept = false;
+  const keep = (value: TensorData) => {
+    kept = true;
     Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
+  };
+  readsLeadingElements(tensor, (first) => {
+    if (kept || !contiguous || first >= count) return tensor.data.subarray(0, first);
+    return decodeElements(bytes.read(offset, first), ref.type, first, bytes.fresh);
+  });
   Object.defineProperty(tensor, "data", {
     enumerable: true,
     configurable: true,

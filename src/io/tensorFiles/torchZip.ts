@@ -69,6 +69,7 @@ export function readTorchZip(source: ByteSource, archive: ZipArchive = readZip(s
       return {
         place: `record ${record}`,
         read: (first, count) => source.read(archive.dataOffset(found) + first * item, count * item),
+        fresh: source.readsAreFresh,
       };
     },
     notes,

@@ -48,6 +48,19 @@ describe("a zip file read by random access", () => {
     expect(source.bytesRead()).toBe(again);
   });
 
+  it("opening a train dump reads each sample's prompt tokens, never its response tokens", () => {
+    const bytes = fixtureBytes("slime-shared/train_ppo_g099_l095_kl002.pt");
+    const source = countingSource(bytes, "train.pt");
+    const opened = openDump(source);
+    if (!opened.ok) throw opened.error;
+    const samples = opened.value.dump.samples;
+    expect(opened.value.dump.promptGroups).toBeDefined();
+    // tokens are int64: 8 bytes each; the responses' tokens (their bytes never read) total this.
+    const responseTokenBytes = samples.reduce((sum, s) => sum + 8 * s.responseLength, 0);
+    expect(responseTokenBytes).toBeGreaterThan(0);
+    expect(source.bytesRead()).toBeLessThanOrEqual(bytes.length - responseTokenBytes);
+  });
+
   it("the understood dump is the same read whole or by random access", () => {
     const bytes = fixtureBytes("slime-shared/train_rpp_g099_kl005.pt");
     const streamed = openDump(countingSource(bytes, "a.pt"));

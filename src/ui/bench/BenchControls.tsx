@@ -1,5 +1,5 @@
-import { BACKENDS } from "../../engine/backendNames";
-import { STRATEGY_INFO } from "../../engine/strategy";
+import { BACKENDS } from "../../names/backends";
+import { STRATEGY_INFO } from "../strategyWords";
 import { STRATEGY_STYLE } from "./benchChartData";
 import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "./benchPlan";
 import { PANEL_CHUNKS, PANEL_SIZES, PANEL_SKIP_MS, type PanelSettings, toggled } from "./panelSettings";

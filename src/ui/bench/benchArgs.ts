@@ -1,4 +1,4 @@
-import { BACKENDS } from "../../engine/backendNames";
+import { BACKENDS } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { row } from "../../testing/benchTestRows";
 import { logTicks, sweepCharts, timeCharts } from "./benchChartData";
-import { row } from "./benchTestRows";
 
 describe("bench chart data", () => {
   it("draws each backend's strategies against B·T, with the JS loop on every chart, valid rows only", () => {

@@ -1,5 +1,5 @@
-import { BACKENDS, type BackendName } from "../../engine/backendNames";
-import { STRATEGIES, STRATEGY_ALGORITHM, type Strategy, strategiesFor } from "../../engine/strategy";
+import { BACKENDS, type BackendName } from "../../names/backends";
+import { STRATEGIES, STRATEGY_ALGORITHM, type Strategy, strategiesFor } from "../../names/strategies";
 
 /**
  * What one benchmark run measures, shared by `npm run bench` (which hands it to the page) and the

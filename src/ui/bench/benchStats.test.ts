@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { row } from "../../testing/benchTestRows";
 import { loopsPerSample, median, speedupOverPerToken } from "./benchStats";
-import { row } from "./benchTestRows";
 
 describe("bench statistics", () => {
   it("takes the median of odd and even counts, NaN of none", () => {

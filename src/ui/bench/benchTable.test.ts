@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { row } from "../../testing/benchTestRows";
 import { formatError, formatMs, formatSpeedup } from "./benchFormat";
 import { errorTable, notes, sweepTable, timeTable } from "./benchTable";
-import { row } from "./benchTestRows";
 
 describe("bench tables", () => {
   it("formats times, speedups and errors", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { row } from "./benchTestRows";
+import { row } from "../../testing/benchTestRows";
 import { bestChunk, sweepGroups } from "./bestChunk";
 
 const point = (strategy: "chunked" | "two-level", chunkSize: number, ms: number, extra = {}) =>

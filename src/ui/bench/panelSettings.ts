@@ -1,4 +1,4 @@
-import { BACKENDS, type BackendName } from "../../engine/backendNames";
+import { BACKENDS, type BackendName } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,

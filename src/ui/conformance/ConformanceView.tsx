@@ -1,7 +1,8 @@
 import { useEffect, useReducer, useRef, useState } from "react";
-import type { AdapterInfo, BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
-import type { Strategy } from "../../engine/strategy";
+import type { AdapterInfo, BackendRequest } from "../../names/backends";
+import type { Strategy } from "../../names/strategies";
+import { noticeText } from "../strategyWords";
 import { type UrlState, writeUrlState } from "../urlState";
 import { CaseFileLoader } from "./CaseFileLoader";
 import { ConformanceResults } from "./ConformanceResults";
@@ -70,7 +71,7 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       const report = event.type === "ready" ? event.report : engine.report;
       setBackend(report?.backend ?? null);
       setAdapter(report?.adapter ?? null);
-      if (event.type === "notice") setNotice(event.message);
+      if (event.type !== "ready") setNotice(noticeText(event));
     });
     setClient(engine);
     latest.current.client = engine;

@@ -1,5 +1,6 @@
-import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../engine/backendNames";
-import { STRATEGY_INFO, type Strategy, strategyMenu } from "../../engine/strategy";
+import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../names/backends";
+import type { Strategy } from "../../names/strategies";
+import { STRATEGY_INFO, strategyMenu } from "../strategyWords";
 import { backendMenuLabels } from "./backendLabels";
 
 export interface EngineControlsProps {

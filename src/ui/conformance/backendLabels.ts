@@ -1,4 +1,4 @@
-import { BACKEND_REQUESTS, type BackendRequest } from "../../engine/backendNames";
+import { BACKEND_REQUESTS, type BackendRequest } from "../../names/backends";
 
 /**
  * The backend menu's option labels. The chosen option also says what really runs, so the menu

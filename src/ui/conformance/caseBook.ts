@@ -5,9 +5,16 @@ import {
   caseToProblem,
   checkCase,
 } from "../../conformance";
-import { type ConventionProblem, type ScanAlgorithm, ScanInputError, type ScanProblem } from "../../core";
-import { addConventionArrays, addProblemArrays, bufferCollector } from "../../engine/problemBuffers";
-import type { ProblemFailure } from "../../engine/worker";
+import {
+  addConventionArrays,
+  addProblemArrays,
+  bufferCollector,
+  type ConventionProblem,
+  type ScanAlgorithm,
+  ScanInputError,
+  type ScanProblem,
+} from "../../core";
+import type { ProblemFailure } from "../../engine/client";
 import type { GoldenCase } from "../../io/caseSchema";
 
 /** What the page shows of a case before and beside its verdict: the rest stays with the file's worker. */

@@ -17,9 +17,9 @@ import {
   solve,
 } from "../../core";
 import { type EngineClient, type ProblemFailure, SupersededError } from "../../engine/client";
-import { STRATEGY_ALGORITHM } from "../../engine/strategy";
 import { buildCase } from "../../io/caseBuilder";
 import type { ScanCase } from "../../io/caseSchema";
+import { STRATEGY_ALGORITHM } from "../../names/strategies";
 import { CaseBook, preparedBuffers } from "./caseBook";
 import { type CaseRow, runConformance } from "./runConformance";
 
@@ -187,8 +187,9 @@ describe("a conformance run through the file's case book", () => {
       },
     } as unknown as EngineClient;
     await expect(runConformance(superseded, closing, 2, "chunked", () => {})).rejects.toThrow(SupersededError);
-    // An unhandled rejection would surface by the next macrotask and fail the run.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Node reports an unhandled rejection once the microtasks drain, before the next turn of the
+    // event loop: one turn later it would have failed the run.
+    await new Promise((resolve) => setImmediate(resolve));
   });
 
   it("hands over problems whose every array can move to a worker, so none is copied on the page", async () => {

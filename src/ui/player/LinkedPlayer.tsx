@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { BackendRequest } from "../../engine/backendNames";
 import type { PlaygroundState } from "../../io/playgroundState";
+import type { BackendRequest } from "../../names/backends";
 import { PlayerView } from "./PlayerView";
 import { editedAddress, linkedSource } from "./playerLink";
 

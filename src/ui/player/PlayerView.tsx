@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { BackendRequest } from "../../engine/backendNames";
 import type { EngineClient } from "../../engine/client";
 import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 import type { PlaygroundState } from "../../io/playgroundState";
+import type { BackendRequest } from "../../names/backends";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";

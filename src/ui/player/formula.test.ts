@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { discountedProblem, gaeProblem, replayOf } from "../../testing/playerTestKit";
 import { f64 } from "./captions";
 import { derivation, inputTex, localSumTex, num, serialTex } from "./formula";
-import { discountedProblem, gaeProblem, replayOf } from "./playerTestKit";
 
 describe("the formula of an output", () => {
   const r = replayOf(discountedProblem(2, 13, 4, 0.9, 6));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { discountedProblem, traceOf } from "../../testing/playerTestKit";
 import { focusOwnsKey, type KeyLike, keyAction, moveCursor, nextSpeed, SPEEDS } from "./playback";
-import { discountedProblem, traceOf } from "./playerTestKit";
 
 const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
   key: k,

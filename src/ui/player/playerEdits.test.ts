@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildCase, buildCaseFile } from "../../io/caseBuilder";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
+import { discountedProblem, traceOf } from "../../testing/playerTestKit";
 import {
   cursorPlace,
   editableState,
@@ -12,7 +13,6 @@ import {
   withLength,
   withRow,
 } from "./playerEdits";
-import { discountedProblem, traceOf } from "./playerTestKit";
 import { exampleSource, type PlayerSource } from "./source";
 import { tourCursor } from "./tour";
 

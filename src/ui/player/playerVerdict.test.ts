@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ScanProblem } from "../../core";
+import { coreRun, replayOf, traceOf } from "../../testing/playerTestKit";
 import { cellView, errorSummary } from "./cells";
 import { frame } from "./frame";
-import { coreRun, replayOf, traceOf } from "./playerTestKit";
 
 const FLT_MAX = 3.4028234663852886e38;
 

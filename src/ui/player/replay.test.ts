@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowingNonFinite, chunkedDiscountedReturns, type ScanProblem, solve } from "../../core";
-import { useCpuBackend } from "../../engine/engineTestKit";
-import { runProblem } from "../../engine/runProblem";
-import { cellView, errorSummary } from "./cells";
-import { errorFill, NON_FINITE_FILL } from "./colors";
-import { frame, matrixView } from "./frame";
+import { runProblem } from "../../engine/host";
+import { useCpuBackend } from "../../testing/engineTestKit";
 import {
   coreRun,
   discountedProblem,
@@ -13,7 +10,10 @@ import {
   reinforceProblem,
   replayOf,
   traceOf,
-} from "./playerTestKit";
+} from "../../testing/playerTestKit";
+import { cellView, errorSummary } from "./cells";
+import { errorFill, NON_FINITE_FILL } from "./colors";
+import { frame, matrixView } from "./frame";
 import { buildReplay, carriedValue, localIndex, reversedOf } from "./replay";
 
 /** Every real token's (row, t) of a replay. */

@@ -9,7 +9,7 @@ import {
   tdResiduals,
   tokenLevelRewards,
 } from "../../core";
-import type { EngineRun } from "../../engine/runProblem";
+import type { EngineRun } from "../../engine/client";
 
 /**
  * Everything the player draws, in one place and in original time `[B, T]` (row-major), taken from

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { stateToProblem } from "../../io/playgroundProblem";
+import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "../../testing/playerTestKit";
 import { detailRegionOf, frame } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
-import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "./playerTestKit";
 import { PLAYER_EXAMPLES } from "./source";
 import { CONTROLS, TOUR, TOUR_EXAMPLE, tourCursor } from "./tour";
 import type { PlayerTrace } from "./trace";

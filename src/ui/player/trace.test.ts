@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "./playerTestKit";
+import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "../../testing/playerTestKit";
 import { localStepOfChunk, nextSection, previousSection, TOKEN_STEPS_MAX, validInChunk } from "./trace";
 
 const phasesOf = (trace: ReturnType<typeof traceOf>) => trace.phases.map((p) => p.id);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { solve } from "../../core";
-import type { BackendRequest } from "../../engine/backendNames";
 import { EngineClient, SupersededError } from "../../engine/client";
+import type { BackendRequest } from "../../names/backends";
 import { playerErrorText, sourceSizeProblem } from "./playerLimits";
 import { buildReplay } from "./replay";
 import { engineCopy, type PlayerSource, sourceProblem } from "./source";

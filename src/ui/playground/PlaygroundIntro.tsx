@@ -1,4 +1,4 @@
-import type { BackendRequest } from "../../engine/backendNames";
+import type { BackendRequest } from "../../names/backends";
 import { TOUR } from "../player/tour";
 
 /** The player's tour, on the backend the playground asks for (the player reads `backend` from the address). */

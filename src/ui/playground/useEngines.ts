@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
-import type { BackendReport, BackendRequest } from "../../engine/backendNames";
 import { EngineClient, type EngineEvent } from "../../engine/client";
+import type { BackendReport, BackendRequest } from "../../names/backends";
+import { noticeText } from "../strategyWords";
 import { CoreScanClient } from "./compute/coreScanClient";
 
 export interface Engines {
@@ -62,7 +63,7 @@ export function useEngines(initialBackend: BackendRequest, backend: BackendReque
     const client = started?.client ?? new EngineClient({ backend: initialBackend });
     const onEvent = (event: EngineEvent) => {
       if (event.type === "ready") setReport(event.report);
-      else setNotice(event.message);
+      else setNotice(noticeText(event));
     };
     // What the early engine said before this view listened, in order.
     for (const event of started?.events ?? []) onEvent(event);

@@ -1,9 +1,9 @@
 import * as Comlink from "comlink";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { Implementation, ScanProblem } from "../../core";
-import type { BackendReport } from "../../engine/backendNames";
 import { type EngineClient, SupersededError } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import type { BackendReport } from "../../names/backends";
 import { TASK_BUDGET_MS } from "../budgetedTasks";
 import { markStep } from "../stepMarks";
 import { LatestOnly } from "../workerClient/latestOnly";

@@ -253,7 +253,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
                 ? "Every reference value, bound and verdict here is Scanlab's float64 replay of slime's compute_advantages_and_returns (core, serial loops), run in this page's worker; the stored values are slime's float32, read from the dump. "
                 : "Read in this page's worker by Scanlab's strict reader; nothing was replayed. "}
               <span data-testid="run-millis">
-                read {report.millis.read} ms, replay {report.millis.replay} ms
+                read {report.millis.read} ms, settings read off it {report.millis.settings} ms, replay{" "}
+                {report.millis.replay} ms
               </span>
             </p>
           ) : null}

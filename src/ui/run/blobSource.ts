@@ -1,9 +1,9 @@
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
 
 /** Bytes read from the File at a time: a FileReaderSync call costs milliseconds however small the slice. */
-const CHUNK_BYTES = 4 * 2 ** 20;
+const CHUNK_BYTES = 16 * 2 ** 20;
 /** Chunks kept: the readers ask for storages near each other (one sample's fields), rarely far back. */
-const KEPT_CHUNKS = 100;
+const KEPT_CHUNKS = 4;
 
 /**
  * A chosen file read by slices in the run view's worker: the `File` is never read whole, so a
@@ -33,6 +33,8 @@ export function blobSource(blob: Blob, name: string): ByteSource {
   return {
     name,
     size: blob.size,
+    // A chunk is never handed out: a read gets a slice of it, or new bytes.
+    readsAreFresh: true,
     read(offset, length) {
       const end = Math.min(blob.size, offset + length);
       if (end <= offset) return new Uint8Array(0);

@@ -55,7 +55,7 @@ export function batchGlance(dump: UnderstoodDump): BatchGlance {
   const rewards = dump.samples.map((s) => s.reward).filter(Number.isFinite);
   const tokens = lengths.reduce((sum, n) => sum + n, 0);
   const maxLength = lengths.reduce((max, n) => Math.max(max, n), 0);
-  const masked = dump.samples.reduce((sum, s) => sum + s.lossMask.reduce((m, v) => m + (v === 0 ? 1 : 0), 0), 0);
+  const masked = dump.samples.reduce((sum, s) => sum + maskedTokens(s.lossMask), 0);
   const statuses = dump.samples.map((s) => s.rollout?.status ?? null);
   const known = statuses.some((status) => status !== null);
   return {
@@ -78,11 +78,17 @@ export function batchGlance(dump: UnderstoodDump): BatchGlance {
   };
 }
 
+function maskedTokens(lossMask: ArrayLike<number>): number {
+  let masked = 0;
+  for (let t = 0; t < lossMask.length; t++) if (lossMask[t] === 0) masked += 1;
+  return masked;
+}
+
 /** Every sample's line, in the dump's order, with its verdict where the replay ran. */
 export function sampleRows(dump: UnderstoodDump, replay: ReplayResult | null): SampleRow[] {
   return dump.samples.map((s, index): SampleRow => {
     const replayed = replay?.ok ? replay.samples[index] : undefined;
-    const masked = s.lossMask.reduce((m, v) => m + (v === 0 ? 1 : 0), 0);
+    const masked = maskedTokens(s.lossMask);
     return {
       index,
       rolloutPosition: s.rolloutPosition,

@@ -58,7 +58,7 @@ export interface RunReport {
   /** For a hand-saved file: the tensors found that no lane took. */
   unused: string[];
   /** Where the worker's time went, in ms: reading the file (zip, pickle, storages) and the replay with its verdicts. */
-  millis: { read: number; replay: number };
+  millis: { read: number; settings: number; replay: number };
 }
 
 export interface RunCheck {
@@ -92,6 +92,8 @@ let opened: {
   name: string;
   dump: UnderstoodDump;
   readMillis: number;
+  /** Reading the settings off the dump's numbers (a replay of the settings it settles on included). */
+  settingsMillis: number;
   step: number | null;
   /** Read off the dump's numbers once, when it is opened. */
   inferred: InferredSettings | null;
@@ -108,7 +110,12 @@ function read(file: RunFile): OpenedDump | string {
   return opened1.ok ? opened1.value : opened1.error.message;
 }
 
-function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings>, readMillis: number): RunReport {
+function report(
+  name: string,
+  dump: UnderstoodDump,
+  given: Partial<SlimeSettings>,
+  spent: { readMillis: number; settingsMillis: number },
+): RunReport {
   const start = performance.now();
   const check = dump.kind === "train" ? checkDump(dump, given, opened?.inferred ?? undefined) : null;
   const settings = check?.settings ?? dumpSettings(dump, given);
@@ -133,7 +140,11 @@ function report(name: string, dump: UnderstoodDump, given: Partial<SlimeSettings
     },
     step: opened?.step ?? null,
     unused: dump.lanes?.unused ?? [],
-    millis: { read: Math.round(readMillis), replay: Math.round(performance.now() - start) },
+    millis: {
+      read: Math.round(spent.readMillis),
+      settings: Math.round(spent.settingsMillis),
+      replay: Math.round(performance.now() - start),
+    },
   };
 }
 
@@ -222,14 +233,15 @@ const api = {
     if (!dump) return { ok: false, message: "No file was given" };
     // Either dump's rollout_id: a pair shares its step.
     const step = rollout?.step ?? train?.step ?? null;
+    const readMillis = performance.now() - start;
     const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
-    opened = { name, dump, readMillis: performance.now() - start, step, inferred };
-    return answer(report(name, dump, given, opened.readMillis));
+    opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
+    return answer(report(name, dump, given, opened));
   },
   /** The open dump replayed with other settings. */
   replay(given: Partial<SlimeSettings>): OpenAnswer {
     if (!opened) return { ok: false, message: "No dump is open" };
-    return answer(report(opened.name, opened.dump, given, 0));
+    return answer(report(opened.name, opened.dump, given, { readMillis: 0, settingsMillis: 0 }));
   },
   /** Which estimator, normalisation and KL formula reproduce the open dump, with γ, λ and kl_coef as given. */
   search(given: Partial<SlimeSettings>): SettingsTrial[] {

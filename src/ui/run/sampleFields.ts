@@ -1,3 +1,4 @@
+import type { FloatArray } from "../../core";
 import type { RunGrid } from "./runGrid";
 
 /**
@@ -19,7 +20,7 @@ export type StoredFieldName =
   | "loss_masks";
 
 /** One sample's stored per-token fields, as the worker hands them over (absent: the dump stores none). */
-export type StoredFields = Partial<Record<StoredFieldName, Float64Array>>;
+export type StoredFields = Partial<Record<StoredFieldName, FloatArray>>;
 
 export interface SampleFieldsAnswer {
   ok: true;
@@ -62,7 +63,7 @@ export const KL_REPLAY_ENGINE = "compute_approx_kl of the stored log-probs, reco
 
 /** One line of a field's chart: its values and the engine that made them. */
 export interface FieldLine {
-  values: Float64Array;
+  values: FloatArray;
   engine: string;
   role: "stored" | "replayed";
 }

@@ -1,13 +1,13 @@
 /**
  * The bench worker: measures a plan off the main thread, so the page stays responsive while it runs.
- * It imports the engine itself (runProblem, the backends), not the playground's engine client:
+ * It hosts the engine itself (engine/host.ts: runProblem, the backends), not the playground's engine client:
  * a benchmark times the engine, not the messages around it. Cancelling is `worker.terminate()`.
  */
 import * as tf from "@tensorflow/tfjs-core";
 import * as Comlink from "comlink";
-import { type BackendName, initBackend, probeWebGPU } from "../../../engine/backends";
-import { runProblem } from "../../../engine/runProblem";
-import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
+import { initBackend, probeWebGPU, runProblem } from "../../../engine/host";
+import type { BackendName } from "../../../names/backends";
+import { STRATEGY_ALGORITHM } from "../../../names/strategies";
 import {
   type BenchCase,
   type BenchPlan,

@@ -7,9 +7,9 @@ import {
   solve,
 } from "../../../core";
 import { SupersededError } from "../../../engine/client";
-import { STRATEGY_ALGORITHM, type Strategy } from "../../../engine/strategy";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import { STRATEGY_ALGORITHM, type Strategy } from "../../../names/strategies";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
 import { type OutputTables, outputTables, paddedSteps } from "./outputTables";
 import { problemSteps } from "./problemCache";

@@ -1,6 +1,4 @@
 import { memo } from "react";
-import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../engine/backendNames";
-import { STRATEGY_INFO, type Strategy, strategyMenu } from "../../../engine/strategy";
 import { paddingStats } from "../../../io/playgroundProblem";
 import {
   ERROR_METRICS,
@@ -14,6 +12,9 @@ import {
   type PlaygroundState,
   PRECISIONS,
 } from "../../../io/playgroundState";
+import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../names/backends";
+import type { Strategy } from "../../../names/strategies";
+import { STRATEGY_INFO, strategyMenu } from "../../strategyWords";
 import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
 import { DataControls } from "./DataControls";

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { EngineClient } from "../../../engine/client";
-import { STRATEGY_ALGORITHM } from "../../../engine/strategy";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import { STRATEGY_ALGORITHM } from "../../../names/strategies";
 import { ConventionClient } from "./conventionClient";
 import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
 

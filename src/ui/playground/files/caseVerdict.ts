@@ -1,8 +1,8 @@
 import { type CaseVerdict, checkCase, type Expectation } from "../../../conformance/checkCase";
 import type { CaseOutputs } from "../../../conformance/outputs";
 import type { FloatArray } from "../../../core";
-import type { Strategy } from "../../../engine/strategy";
 import type { ScanCase } from "../../../io/caseSchema";
+import type { Strategy } from "../../../names/strategies";
 import type { OutputName } from "../compute/outputTables";
 import { implementationOf, type PlaygroundResult } from "../compute/playgroundRun";
 

@@ -6,7 +6,7 @@ import "@tensorflow/tfjs-backend-cpu";
 import * as tf from "@tensorflow/tfjs-core";
 import { expect } from "vitest";
 import { outputErrorBounds, type ScanOutputs, type ScanProblem } from "../core";
-import { STRATEGY_ALGORITHM, type Strategy } from "./strategy";
+import { STRATEGY_ALGORITHM, type Strategy } from "../names/strategies";
 
 export { maskWithHoles, normals, seededRandom as seeded } from "../core/testRandom";
 

@@ -1,9 +1,9 @@
 /** Test data for the player's unit tests (not imported by the player itself). */
-import { type FloatArray, type ScanProblem, solve } from "../../core";
-import { maskWithHoles, normals, seededRandom } from "../../core/testRandom";
-import type { EngineRun } from "../../engine/runProblem";
-import { buildReplay, type Replay } from "./replay";
-import { buildTrace, type PlayerTrace } from "./trace";
+import { type FloatArray, type ScanProblem, solve } from "../core";
+import { maskWithHoles, normals, seededRandom } from "../core/testRandom";
+import type { EngineRun } from "../engine/client";
+import { buildReplay, type Replay } from "../ui/player/replay";
+import { buildTrace, type PlayerTrace } from "../ui/player/trace";
 
 const f32s = (values: ArrayLike<number>) => Float64Array.from(values, Math.fround);
 

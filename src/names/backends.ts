@@ -1,6 +1,6 @@
 /**
  * The tfjs backends Scanlab can run on, best first, and what a backend choice reports. Pure
- * data, so the main thread can name backends without loading tfjs (which only the worker does).
+ * data, so every layer can name backends without loading tfjs (which only the engine's worker does).
  */
 export const BACKENDS = ["webgpu", "webgl", "wasm", "cpu"] as const;
 export type BackendName = (typeof BACKENDS)[number];

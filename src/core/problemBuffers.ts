@@ -1,4 +1,5 @@
-import type { ConventionProblem, ScanProblem } from "../core";
+import type { ConventionProblem } from "./conventions/types";
+import type { ScanProblem } from "./problem";
 
 /**
  * What can move (be transferred, not copied) between the page and a worker: the buffers of

@@ -1,5 +1,5 @@
-import type { BenchStrategy } from "./benchPlan";
-import type { BenchRow } from "./benchResult";
+import type { BenchStrategy } from "../ui/bench/benchPlan";
+import type { BenchRow } from "../ui/bench/benchResult";
 
 /** A timed row for the tests of the tables and the choices made from rows. */
 export function row(

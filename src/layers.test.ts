@@ -1,0 +1,91 @@
+/**
+ * The layers' rules hold by construction: biome.json's import rules (`npm run lint`) refuse an
+ * upward import and let the allowed ones through, and tsconfig.lower.json (`npm run typecheck`)
+ * compiles core, names, io and conformance without the DOM. Each is run on probe files in a folder
+ * of their own, under the project's own configuration.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, it } from "vitest";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const biome = require.resolve("@biomejs/biome/bin/biome");
+// typescript exports no bin path; its package.json names it.
+const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+
+/** Each probe: a file under src/ and the one import it makes; `refused` says whether the rules must refuse it. */
+const PROBES: { file: string; from: string; refused: boolean }[] = [
+  { file: "src/io/upward.ts", from: "../engine/strategy", refused: true },
+  { file: "src/io/slimeDump/upward.ts", from: "../../engine/client", refused: true },
+  { file: "src/io/names.ts", from: "../names/backends", refused: false },
+  { file: "src/io/ui.ts", from: "../ui/App", refused: true },
+  { file: "src/core/upward.ts", from: "../io/caseSchema", refused: true },
+  { file: "src/core/names.ts", from: "../names/strategies", refused: true },
+  { file: "src/core/react.ts", from: "react", refused: true },
+  { file: "src/core/sibling.ts", from: "./serialScan", refused: false },
+  { file: "src/names/upward.ts", from: "../io/caseSchema", refused: true },
+  { file: "src/names/core.ts", from: "../core", refused: false },
+  { file: "src/conformance/upward.ts", from: "../engine/client", refused: true },
+  { file: "src/conformance/io.ts", from: "../io/caseSchema", refused: false },
+  { file: "src/engine/upward.ts", from: "../ui/App", refused: true },
+  { file: "src/engine/conformance.ts", from: "../conformance", refused: false },
+  { file: "src/engine/kit.ts", from: "../testing/engineTestKit", refused: true },
+  { file: "src/engine/kit.test.ts", from: "../testing/engineTestKit", refused: false },
+  { file: "src/io/checker.test.ts", from: "../conformance", refused: false },
+  { file: "src/io/engine.test.ts", from: "../engine/runProblem", refused: true },
+  { file: "src/ui/player/internals.ts", from: "../../engine/runProblem", refused: true },
+  { file: "src/ui/player/engineIndex.ts", from: "../../engine", refused: true },
+  { file: "src/ui/player/client.ts", from: "../../engine/client", refused: false },
+  { file: "src/ui/bench/host.ts", from: "../../engine/host", refused: false },
+  { file: "src/ui/player/internals.test.ts", from: "../../engine/watchdog", refused: true },
+  { file: "src/ui/cli.ts", from: "../cli/main", refused: true },
+  { file: "src/ui/kit.ts", from: "../testing/playerTestKit", refused: true },
+  { file: "src/ui/kit.test.ts", from: "../testing/playerTestKit", refused: false },
+  { file: "src/cli/ui.ts", from: "../ui/App", refused: true },
+  { file: "src/cli/engine.ts", from: "../engine/runProblem", refused: false },
+];
+
+const probes = mkdtempSync(join(tmpdir(), "scanlab-layers-"));
+afterAll(() => rmSync(probes, { recursive: true, force: true }));
+
+it("refuses each upward import and allows the downward ones", () => {
+  const folder = join(probes, "lint");
+  mkdirSync(folder);
+  copyFileSync(join(root, "biome.json"), join(folder, "biome.json"));
+  for (const { file, from } of PROBES) {
+    mkdirSync(dirname(join(folder, file)), { recursive: true });
+    writeFileSync(join(folder, file), `import * as probe from "${from}";\n\nexport const used = probe;\n`);
+  }
+  const run = spawnSync(process.execPath, [biome, "lint", "--reporter=json", "."], { cwd: folder, encoding: "utf8" });
+  const report: { diagnostics: { category: string; location: { path: string } }[] } = JSON.parse(run.stdout);
+  const refused = report.diagnostics
+    .filter((d) => d.category === "lint/style/noRestrictedImports")
+    .map((d) => d.location.path)
+    .sort();
+  expect(refused).toEqual(
+    PROBES.filter((p) => p.refused)
+      .map((p) => p.file)
+      .sort(),
+  );
+  // Nothing else was wrong with the probes: a diagnostic of another kind would mean they test nothing.
+  expect(report.diagnostics.filter((d) => d.category !== "lint/style/noRestrictedImports")).toEqual([]);
+});
+
+it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
+  const folder = join(probes, "lower");
+  mkdirSync(folder);
+  const config = { extends: join(root, "tsconfig.lower.json"), include: ["*.ts"], exclude: [] };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
+  writeFileSync(join(folder, "pure.ts"), "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
+  const pure = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(pure.stdout + pure.stderr).toBe("");
+  writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
+  const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
+  expect(page.status).not.toBe(0);
+});
