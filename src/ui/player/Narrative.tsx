@@ -9,6 +9,8 @@ export interface NarrativeProps {
   tourStop?: number;
   /** The tour panel is drawn under the stage instead (narrow screens: the stage comes first). */
   tourElsewhere?: boolean;
+  /** The step's caption is drawn under the stage instead (narrow screens: read while stepping, beside the cells). */
+  captionElsewhere?: boolean;
   shortcuts: boolean;
   onTerm(region: RegionId | undefined): void;
   onTourGo(stop: number): void;
@@ -20,11 +22,27 @@ export interface NarrativeProps {
   children?: ReactNode;
 }
 
+/** The phase, its chunk and the step's sentence (announced to a screen reader as the cursor moves). */
+export function StepCaption({ frame: f }: { frame: Frame }) {
+  return (
+    <>
+      <p className="phase-name">
+        <span>{f.phase.label}</span>
+        {f.step.chunk >= 0 ? <span className="phase-chunk"> · chunk {f.step.chunk}</span> : null}
+      </p>
+      <p className="step-caption" data-testid="step-caption" aria-live="polite">
+        {f.caption}
+      </p>
+    </>
+  );
+}
+
 /** The narrative column: the phase, the step's sentence (announced), what the phase does, the tour. */
 export function Narrative({
   frame: f,
   tourStop,
   tourElsewhere,
+  captionElsewhere,
   shortcuts,
   onTerm,
   onTourGo,
@@ -65,13 +83,7 @@ export function Narrative({
           </button>
         </section>
       ) : null}
-      <p className="phase-name">
-        <span>{f.phase.label}</span>
-        {f.step.chunk >= 0 ? <span className="phase-chunk"> · chunk {f.step.chunk}</span> : null}
-      </p>
-      <p className="step-caption" data-testid="step-caption" aria-live="polite">
-        {f.caption}
-      </p>
+      {captionElsewhere ? null : <StepCaption frame={f} />}
       <p className="phase-note">
         {PHASE_NOTES[f.phase.id].map((segment, n) =>
           typeof segment === "string" ? (

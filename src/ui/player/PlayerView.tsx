@@ -1,16 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { EngineClient } from "../../engine/client";
 import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
+import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
+import { focusNote } from "./focusRow";
 import { detailRegionOf, frame as frameAt, type RegionId } from "./frame";
 import { Legend } from "./Legend";
 import { MatrixPanel } from "./MatrixPanel";
-import { Narrative } from "./Narrative";
+import { Narrative, StepCaption } from "./Narrative";
 import { Overview } from "./Overview";
+import { FIELD_NAMES, type FieldId, PlayerControls } from "./PlayerControls";
+import { PlayerRewardEditor } from "./PlayerRewardEditor";
 import {
   DEFAULT_SPEED,
   focusOwnsKey,
@@ -20,16 +24,17 @@ import {
   type PlayerAction,
   stepMillis,
 } from "./playback";
+import { cursorPlace, editableState, editSource, sourceOrigin, withLength, withRow } from "./playerEdits";
 import type { PlayerFileWorkerApi } from "./playerFileWorker";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
-import { exampleSource, PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
+import { exampleSource, type PlayerSource, playableCases } from "./source";
 import { stageLayout, type TimeView } from "./stageLayout";
 import { LABEL_WIDTH, visibleRows } from "./stageModel";
 import { TourPanel } from "./TourPanel";
 import { Transport } from "./Transport";
-import { TOUR, TOUR_EXAMPLE, tourCursor } from "./tour";
+import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
 import { localStepOfChunk } from "./trace";
 import { useNarrow } from "./useNarrow";
 import { usePlayerRun } from "./usePlayerRun";
@@ -51,6 +56,8 @@ export interface PlayerViewProps {
   engine?: EngineClient;
   /** Open the tour at its first stop, on its own example (the playground's "Take the tour"). */
   startTour?: boolean;
+  /** The batch was changed with the player's own controls (the address then keeps the new state). */
+  onEdited?(state: PlaygroundState): void;
 }
 
 /**
@@ -58,7 +65,14 @@ export interface PlayerViewProps {
  * beside the float64 serial loop. Every frame is `frame(trace, cursor)`: stepping back, scrubbing
  * and jumping land on exactly the same picture.
  */
-export function PlayerView({ initial, notice, backend = "auto", engine, startTour = false }: PlayerViewProps) {
+export function PlayerView({
+  initial,
+  notice,
+  backend = "auto",
+  engine,
+  startTour = false,
+  onEdited,
+}: PlayerViewProps) {
   // The tour's words are written for its own example, so a tour asked for at startup opens that.
   const [source, setSource] = useState<PlayerSource>(() =>
     startTour ? exampleSource(TOUR_EXAMPLE) : (initial ?? exampleSource("returns")),
@@ -83,16 +97,23 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
   const narrow = useNarrow();
   // A tour stop asked for while the tour's example was still running: shown when its trace arrives.
   const pendingTour = useRef<number | undefined>(startTour ? 0 : undefined);
-  const tourLabel = PLAYER_EXAMPLES.find((e) => e.id === TOUR_EXAMPLE)?.label;
+  // After an edit (γ, C, …) the new trace opens on the same phase, chunk and position, clamped.
+  const pendingPlace = useRef<TourTarget | undefined>(undefined);
 
   // A new run starts at its first step (or at the tour stop waiting for it), paused.
   useEffect(() => {
     if (!trace) return;
     const stop = pendingTour.current;
+    const place = pendingPlace.current;
     pendingTour.current = undefined;
-    setCursor(stop === undefined ? 0 : tourCursor(trace, TOUR[stop].target));
+    pendingPlace.current = undefined;
+    setCursor(
+      stop !== undefined ? tourCursor(trace, TOUR[stop].target) : place !== undefined ? tourCursor(trace, place) : 0,
+    );
     setPlaying(false);
-    setInspected(undefined);
+    // An edit keeps the open formula card where its cell still exists: it then shows the new numbers.
+    const { rows: B, cols: T } = trace.replay;
+    setInspected((i) => (place !== undefined && i && i.b < B && i.t < T ? i : undefined));
     setFocusRow((row) => Math.min(row, trace.replay.rows - 1));
   }, [trace]);
 
@@ -120,20 +141,35 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
       setLastTourStop(at);
       setPlaying(false);
       // The tour's words are written for its own example: open it first, then go to the stop.
-      if (run.label !== tourLabel) {
+      if (sourceOrigin(source) !== TOUR_EXAMPLE) {
         pendingTour.current = at;
         setSource(exampleSource(TOUR_EXAMPLE));
         return;
       }
       setCursor(tourCursor(trace, TOUR[at].target));
     },
-    [trace, run.label, tourLabel],
+    [trace, source],
   );
   /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
   const openSource = (next: PlayerSource) => {
     pendingTour.current = undefined;
+    pendingPlace.current = undefined;
     setTourStop(undefined);
     setSource(next);
+  };
+
+  const editable = useMemo(() => editableState(source), [source]);
+  /** An edit from the controls: refused with its reason (the source stays), or run with the cursor kept in place. */
+  const [drawing, setDrawing] = useState(false);
+  const tryEdit = (field: FieldId | "rewards", change: (state: PlaygroundState) => PlaygroundState, apply: boolean) => {
+    const result = editSource(source, field === "rewards" ? "Rewards" : FIELD_NAMES[field], change);
+    if (!result.ok) return result.reason;
+    if (!apply) return null;
+    if (trace && pendingTour.current === undefined) pendingPlace.current = cursorPlace(trace, cursor);
+    setFileError(undefined);
+    setSource(result.source);
+    if (result.source.kind === "state") onEdited?.(result.source.state);
+    return null;
   };
 
   const act = useCallback(
@@ -175,7 +211,8 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
       if (target?.isContentEditable) return;
       if (target && focusOwnsKey(target.tagName, (target as HTMLInputElement).type ?? "", e.key)) return;
       const action = keyAction(e);
-      if (!action) return;
+      // A widget that used the key itself (the reward editor's token cursor) keeps it.
+      if (!action || e.defaultPrevented) return;
       e.preventDefault();
       act(action);
     };
@@ -229,6 +266,24 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
       {notice}
     </p>
   ) : null;
+  const focusLine =
+    source.kind === "state" && source.focus ? (
+      <p className="player-notice" role="status" data-testid="player-focus-note">
+        {focusNote(source.focus)}
+      </p>
+    ) : null;
+  const controls = (
+    <PlayerControls
+      state={editable.ok ? editable.state : undefined}
+      why={editable.ok ? undefined : `The controls cannot change this case: ${editable.reason}`}
+      focusRow={focusRow}
+      onEdit={(field, change) => tryEdit(field, change, true)}
+      onCheck={(field, change) => tryEdit(field, change, false)}
+      drawing={drawing}
+      onDrawing={setDrawing}
+      lengthEdit={withLength}
+    />
+  );
   const sourceBar = (
     <SourceBar
       source={source}
@@ -250,6 +305,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
       <section className="player" aria-label="Step-by-step player">
         {noticeLine}
         {sourceBar}
+        {focusLine}
         {error ? (
           <p className="player-error" role="alert" data-testid="error-message">
             {error}
@@ -257,6 +313,8 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
         ) : (
           <p className="player-loading">Running the example on the engine…</p>
         )}
+        {/* A batch refused as too large can still be made smaller here (a shorter length, a smaller C). */}
+        {error && editable.ok ? controls : null}
       </section>
     );
   }
@@ -274,6 +332,22 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
     // One column (a phone, a narrow window): cells wide enough to tap, and to print numbers where they can.
     minCell: narrow ? 22 : 12,
   });
+  // The reward editor's token axis over the stage's columns, where every token is drawn in original time.
+  const firstToken = layout.tokens.find((col) => col.i === r.cols - 1);
+  const lastToken = layout.tokens.find((col) => col.i === 0);
+  const editorAxis =
+    view === "original" && layout.folds.length === 0 && firstToken && lastToken
+      ? { left: LABEL_WIDTH + firstToken.x, right: LABEL_WIDTH + lastToken.x + layout.cell }
+      : undefined;
+  const rewardEditor =
+    drawing && editable.ok ? (
+      <PlayerRewardEditor
+        state={editable.state}
+        focusRow={focusRow}
+        axis={editorAxis}
+        onEdit={(row, b) => tryEdit("rewards", (s) => withRow(s, b, row), true)}
+      />
+    ) : null;
   const animated = motion === "animate" && !reducedMotion && layout.folds.length === 0;
   const card =
     inspected && cellView(r, f, inspected.lane, inspected.b, r.cols - 1 - inspected.t).state === "value"
@@ -299,6 +373,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
     >
       {noticeLine}
       {sourceBar}
+      {focusLine}
       {error ? (
         <p className="player-error" role="alert" data-testid="error-message">
           {error}
@@ -309,6 +384,7 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
           frame={f}
           tourStop={tourStop}
           tourElsewhere={narrow}
+          captionElsewhere={narrow}
           shortcuts={shortcuts}
           onTerm={setTerm}
           onTourGo={openTour}
@@ -321,6 +397,8 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
           </div>
         </Narrative>
         <div className="player-stage" ref={stageRef} data-testid="player-stage">
+          {/* One column: the step's words come right under the cells, the controls after them. */}
+          {narrow ? null : controls}
           {layout.folds.length > 0 ? (
             <Overview
               replay={r}
@@ -330,6 +408,9 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
               onChunk={(c) => setCursor(localStepOfChunk(trace, c))}
             />
           ) : null}
+          {/* Over the stage; on one column under the controls (the stage is folded there, and the
+              button that opens it is below the stage). */}
+          {narrow ? null : rewardEditor}
           <div className="stage-scroll" onPointerLeave={() => setInspected(undefined)}>
             <Stage
               replay={r}
@@ -341,9 +422,16 @@ export function PlayerView({ initial, notice, backend = "auto", engine, startTou
               onInspect={setInspected}
             />
           </div>
+          {narrow ? (
+            <div className="stage-caption">
+              <StepCaption frame={f} />
+            </div>
+          ) : null}
           {narrow && tourStop !== undefined ? (
             <TourPanel stop={tourStop} onGo={openTour} onClose={() => setTourStop(undefined)} />
           ) : null}
+          {narrow ? controls : null}
+          {narrow ? rewardEditor : null}
           <Legend replay={r} rows={rows} />
           {r.rows > rows.length ? (
             <p className="rows-note">

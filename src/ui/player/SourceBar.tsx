@@ -29,7 +29,9 @@ export function SourceBar(p: SourceBarProps) {
           }}
         >
           {exampleId === undefined ? (
-            <option value="">{source.kind === "case" ? "(case file)" : "(from the playground)"}</option>
+            <option value="">
+              {source.kind === "case" ? "(case file)" : source.origin ? "(edited here)" : "(from the playground)"}
+            </option>
           ) : null}
           {PLAYER_EXAMPLES.map((example) => (
             <option key={example.id} value={example.id}>

@@ -2,7 +2,7 @@ import { memo, type ReactNode, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
 import { CarryLane } from "./CarryLane";
 import { dataValue, f32, f64 } from "./captions";
-import { type CellView, cellName, cellView, lanesOf } from "./cells";
+import { type CellView, cellName, cellText, cellView, lanesOf } from "./cells";
 import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
 import type { Frame, RegionId } from "./frame";
 import { type Replay, tokenOf } from "./replay";
@@ -250,7 +250,8 @@ function drawCell(
         : signedFill(value, extent);
   const over = shown && lane === "error" && (cell.ratio ?? 0) > 1;
   const selected = inspected && inspected.b === b && inspected.t === t && inspected.lane === lane;
-  const showText = shown && w >= 34 && lane !== "error";
+  // Numbers wherever they fit, two digits on a narrow cell (a phone); the card holds the full number.
+  const printed = shown && lane !== "error" ? cellText(value, w) : undefined;
   const attributes = {
     className: `cell ${cell.state}${cell.mark ? ` mark-${cell.mark}` : ""}${selected ? " inspected" : ""}`,
     "data-state": cell.state,
@@ -264,9 +265,15 @@ function drawCell(
     <>
       <rect {...box} fill={fill} />
       {masked ? <rect {...box} className="masked" fill="url(#player-mask)" /> : null}
-      {showText ? (
-        <text x={x + w / 2} y={y + h / 2 + 4} textAnchor="middle" fill={textOn(value, extent)}>
-          {formatShort(value)}
+      {printed ? (
+        <text
+          x={x + w / 2}
+          y={y + h / 2 + 4}
+          textAnchor="middle"
+          fill={textOn(value, extent)}
+          className={printed.compact ? "compact" : undefined}
+        >
+          {printed.text}
         </text>
       ) : null}
       {over ? (
@@ -297,7 +304,7 @@ function drawCell(
       {...attributes}
       role="button"
       tabIndex={focusable ? 0 : undefined}
-      aria-label={cellName(LANE_NAMES[lane], t, b, number, showText ? formatShort(value) : undefined, over)}
+      aria-label={cellName(LANE_NAMES[lane], t, b, number, printed?.text, over)}
       onPointerEnter={() => onInspect(target)}
       onFocus={() => onInspect(target)}
       onClick={() => onInspect(target)}

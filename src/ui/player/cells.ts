@@ -1,3 +1,4 @@
+import { formatShort } from "../charts/formatNumber";
 import { type Frame, localKnown } from "./frame";
 import { localIndex, type Replay, tokenOf } from "./replay";
 
@@ -182,4 +183,31 @@ function summarise(r: Replay): ErrorSummary {
     }
   }
   return { cells, maxAbs, maxRatio, overBound, nonFiniteOver, replayMismatches, nonFinite };
+}
+
+/** The advance of one character of a cell's number (player.css: 9.5 px monospace, 0.6 em; 8 px for a compact one), and a margin. */
+const CELL_CHAR_PX = 5.7;
+const COMPACT_CHAR_PX = 4.8;
+const CELL_MARGIN_PX = 2;
+/** Narrower cells print nothing: a few numbers scattered over a lane of colours read as noise. */
+const COMPACT_MIN_PX = 20;
+
+export interface CellText {
+  text: string;
+  /** Drawn smaller: two significant digits on a narrow cell. */
+  compact: boolean;
+}
+
+/**
+ * The number a cell `width` px wide prints: formatShort's when it fits, else (on a cell of at
+ * least 20 px: a phone's) two significant digits without the leading zero (".73", "-.25", "12")
+ * in a smaller type, else none (the cell's card and its accessible name hold the full number).
+ */
+export function cellText(value: number, width: number): CellText | undefined {
+  const full = formatShort(value);
+  if (full.length * CELL_CHAR_PX + CELL_MARGIN_PX <= width) return { text: full, compact: false };
+  const a = Math.abs(value);
+  if (width < COMPACT_MIN_PX || !Number.isFinite(value) || a < 0.01 || a >= 100) return undefined;
+  const text = String(Number(value.toPrecision(2))).replace(/^(-?)0\./, "$1.");
+  return text.length * COMPACT_CHAR_PX + CELL_MARGIN_PX <= width ? { text, compact: true } : undefined;
 }

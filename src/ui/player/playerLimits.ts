@@ -58,11 +58,19 @@ export function stateSize(state: PlaygroundState): ScanSize {
 
 /** Why the player will not replay a source (too large), before any of it is built; null when it fits. */
 export function sourceSizeProblem(source: PlayerSource): string | null {
-  if (source.kind === "state") return playerSizeProblem(stateSize(source.state), "This batch");
+  if (source.kind === "state") return playerSizeProblem(stateSize(source.state), stateName(source));
   const c = source.file.cases[source.index];
   if (!c || c.kind === "convention" || c.kind === "slime_dump") return null;
   const problem = chunkSizeProblem(c) ?? playerSizeProblem(caseSize(c), `case ${c.name}`);
   return problem ? `${source.fileName}: ${problem}` : null;
+}
+
+/** How a state source is named in a refusal: the batch, or the one row of a larger batch it replays. */
+function stateName(source: Extract<PlayerSource, { kind: "state" }>): string {
+  const { focus } = source;
+  return focus
+    ? `Row ${focus.row} of ${focus.rows} (the row the playground had in focus; the player replays it alone)`
+    : "This batch";
 }
 
 /**
@@ -109,6 +117,7 @@ export function playerErrorText(source: PlayerSource, error: unknown): string {
     error instanceof ScanInputError ? error.referenceText : error instanceof Error ? error.message : String(error);
   const c = source.kind === "case" ? source.file.cases[source.index] : undefined;
   const where = source.kind === "case" ? `${source.fileName}: case ${c?.name ?? source.index}` : source.label;
-  if (message.startsWith(source.kind === "case" ? source.fileName : "This batch")) return message;
+  const own = source.kind === "case" ? source.fileName : stateName(source);
+  if (message.startsWith(own)) return message;
   return `${where}: ${message}`;
 }

@@ -7,7 +7,15 @@ import { BASE_SETTINGS } from "../../io/presets";
 
 /** What the player opens: the playground's state (one click from the playground), or a case of a case file. */
 export type PlayerSource =
-  | { kind: "state"; state: PlaygroundState; label: string }
+  | {
+      kind: "state";
+      state: PlaygroundState;
+      label: string;
+      /** The built-in example this state was edited from, in the player's own controls. */
+      origin?: string;
+      /** The batch was too large to replay whole: this is its row `row` of `rows` (the playground's row in focus). */
+      focus?: { row: number; rows: number };
+    }
   | { kind: "case"; file: CaseFile; fileName: string; index: number };
 
 /** The built-in examples, sized for teaching (and one long row for the folded view). */

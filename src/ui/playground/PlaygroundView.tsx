@@ -8,6 +8,7 @@ import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
+import { rowInFocus } from "../player/focusRow";
 import { playerAddress } from "../player/playerLink";
 import { useQuietAfter } from "../useQuietAfter";
 import { outputNames } from "./compute/outputTables";
@@ -311,8 +312,10 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   };
 
   const openInPlayer = () => {
+    // A batch larger than the player replays goes as the row in focus (the player says which).
+    const { state: sent, focus } = rowInFocus(committed);
     codec
-      .encode(committed)
+      .encode(sent)
       .then((encoded) => {
         if (linkSize(encoded.length) === "too large") {
           setActionError(
@@ -320,7 +323,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           );
           return;
         }
-        window.location.assign(`${window.location.pathname}${playerAddress(committed, encoded)}`);
+        window.location.assign(`${window.location.pathname}${playerAddress(sent, encoded, focus)}`);
       })
       .catch(() => {});
   };

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { Parsed } from "./controlMath";
+import "./numberEntry.css";
 
 export interface NumberEntryProps {
   id: string;

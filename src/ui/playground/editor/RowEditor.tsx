@@ -9,6 +9,7 @@ import { ExactValueForm } from "./ExactValueForm";
 import { drawSegment, type LaneRange, laneRange, paintMask, tokenAt, valueAt } from "./editorGeometry";
 import { LaneCanvas } from "./LaneCanvas";
 import { LANE_LABELS, lanesFor, maskIsUsed } from "./lanes";
+import "./rowEditor.css";
 
 export type EditMode = "draw" | "mask";
 

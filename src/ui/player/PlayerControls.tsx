@@ -1,0 +1,198 @@
+import { useMemo, useState } from "react";
+import { materializeRows } from "../../io/playgroundProblem";
+import type { PlaygroundState } from "../../io/playgroundState";
+import { formatShort } from "../charts/formatNumber";
+import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
+import { NumberEntry } from "../playground/controls/NumberEntry";
+import { type Checked, parseChunkField, parseField } from "./playerEdits";
+
+/** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
+export const FIELD_NAMES = {
+  gamma: "γ (discount)",
+  lambd: "λ (GAE)",
+  chunkSize: "Chunk size C",
+  length: "Length T",
+} as const;
+export type FieldId = keyof typeof FIELD_NAMES;
+
+export interface PlayerControlsProps {
+  /** The state the controls show; undefined when the source cannot be edited (`why` says so). */
+  state?: PlaygroundState;
+  why?: string;
+  /** The row the stage follows: the one the reward editor draws on. */
+  focusRow: number;
+  /** Tries an edit: null when applied, else the reason (naming the field); the last good source stays. */
+  onEdit(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
+  /** Checks an edit without applying it (a typed value is checked before it is committed). */
+  onCheck(field: FieldId, change: (state: PlaygroundState) => PlaygroundState): string | null;
+  /** Whether the reward editor (PlayerRewardEditor, drawn over the stage) is open. */
+  drawing: boolean;
+  onDrawing(open: boolean): void;
+  lengthEdit(state: PlaygroundState, length: number): PlaygroundState;
+}
+
+const ERROR_ID = "player-control-error";
+
+/**
+ * γ, λ (GAE), chunk size and length (and the switch of the reward editor), changed where the explanation is:
+ * each edit reruns the scan and the player stays on the same phase and chunk. A typed value that
+ * is refused stays in its field (red), its reason is shown naming the field, and nothing changes.
+ */
+export function PlayerControls({
+  state,
+  why,
+  focusRow,
+  onEdit,
+  onCheck,
+  drawing,
+  onDrawing,
+  lengthEdit,
+}: PlayerControlsProps) {
+  const [errors, setErrors] = useState<Partial<Record<FieldId, string>>>({});
+  const rows = useMemo(() => (state ? materializeRows(state) : []), [state]);
+  const cols = rows.reduce((max, r) => Math.max(max, r.length), 0);
+
+  if (!state) {
+    return (
+      <p className="player-controls-off" data-testid="player-controls-off">
+        {why}
+      </p>
+    );
+  }
+  const b = Math.min(focusRow, rows.length - 1);
+  const setError = (field: FieldId, reason: string | null) =>
+    setErrors((e) => {
+      const next = { ...e };
+      if (reason) next[field] = reason;
+      else delete next[field];
+      return next;
+    });
+  const tryEdit = (field: FieldId, change: (s: PlaygroundState) => PlaygroundState) =>
+    setError(field, onEdit(field, change));
+  /** A typed value: the field's own rule, then the whole edit, checked before it is committed. */
+  const parser =
+    (field: FieldId, own: (text: string) => Checked, change: (s: PlaygroundState, v: number) => PlaygroundState) =>
+    (text: string): Checked => {
+      const checked = own(text);
+      if (!checked.ok) return checked;
+      const refused = onCheck(field, (s) => change(s, checked.value));
+      return refused ? { ok: false, reason: refused } : checked;
+    };
+  const setGamma = (s: PlaygroundState, gamma: number) => ({ ...s, gamma });
+  const setLambda = (s: PlaygroundState, lambd: number) => ({ ...s, lambd });
+  const setChunk = (s: PlaygroundState, chunkSize: number) => ({ ...s, chunkSize });
+  const h = horizon(state.gamma);
+  const messages = Object.values(errors);
+  const describedBy = (field: FieldId) => (errors[field] ? ERROR_ID : undefined);
+
+  return (
+    <section className="player-controls" aria-label="Change the scan">
+      <div className="pc-field pc-gamma">
+        <label htmlFor="player-gamma">γ</label>
+        <input
+          type="range"
+          min={0}
+          max={1}
+          step={0.01}
+          value={state.gamma}
+          aria-label="γ (discount), slider"
+          aria-valuetext={String(state.gamma)}
+          data-testid="player-gamma-slider"
+          onChange={(e) => tryEdit("gamma", (s) => setGamma(s, Number(e.currentTarget.value)))}
+        />
+        <NumberEntry
+          id="player-gamma"
+          testId="player-gamma"
+          value={state.gamma}
+          width="6ch"
+          describedBy={describedBy("gamma")}
+          parse={parser("gamma", (t) => parseField(FIELD_NAMES.gamma, t, { min: 0, max: 1 }), setGamma)}
+          onCommit={(v) => tryEdit("gamma", (s) => setGamma(s, v))}
+          onInvalid={(reason) => setError("gamma", reason)}
+        />
+        <span className="pc-derived num" data-testid="player-horizon" title="Effective horizon 1/(1 − γ)">
+          horizon 1/(1−γ) = {Number.isFinite(h) ? `${formatShort(h)} tokens` : "∞"}
+        </span>
+      </div>
+      {state.estimator === "gae" ? (
+        <div className="pc-field">
+          <label htmlFor="player-lambda">λ</label>
+          <NumberEntry
+            id="player-lambda"
+            testId="player-lambda"
+            value={state.lambd}
+            width="6ch"
+            describedBy={describedBy("lambd")}
+            parse={parser("lambd", (t) => parseField(FIELD_NAMES.lambd, t, { min: 0, max: 1 }), setLambda)}
+            onCommit={(v) => tryEdit("lambd", (s) => setLambda(s, v))}
+            onInvalid={(reason) => setError("lambd", reason)}
+          />
+          <span className="pc-derived num">d = γλ = {formatShort(state.gamma * state.lambd)}</span>
+        </div>
+      ) : null}
+      <div className="pc-field">
+        <label htmlFor="player-chunk-size">C</label>
+        <button
+          type="button"
+          aria-label="Halve the chunk size"
+          disabled={state.chunkSize <= 1}
+          onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, -1)))}
+        >
+          −
+        </button>
+        <NumberEntry
+          id="player-chunk-size"
+          testId="player-chunk-size"
+          value={state.chunkSize}
+          width="5ch"
+          describedBy={describedBy("chunkSize")}
+          parse={parser("chunkSize", parseChunkField, setChunk)}
+          onCommit={(v) => tryEdit("chunkSize", (s) => setChunk(s, v))}
+          onInvalid={(reason) => setError("chunkSize", reason)}
+        />
+        <button
+          type="button"
+          aria-label="Double the chunk size"
+          onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, 1)))}
+        >
+          +
+        </button>
+      </div>
+      <div className="pc-field">
+        <label htmlFor="player-length">T</label>
+        <NumberEntry
+          id="player-length"
+          testId="player-length"
+          value={cols}
+          width="6ch"
+          describedBy={describedBy("length")}
+          parse={parser(
+            "length",
+            (t) => parseField(FIELD_NAMES.length, t, { min: 1, max: 65536, whole: true }),
+            lengthEdit,
+          )}
+          onCommit={(v) => tryEdit("length", (s) => lengthEdit(s, v))}
+          onInvalid={(reason) => setError("length", reason)}
+        />
+        <span className="pc-derived">tokens</span>
+      </div>
+      <button
+        type="button"
+        className="pc-draw"
+        aria-expanded={drawing}
+        aria-controls={drawing ? "player-reward-editor" : undefined}
+        data-testid="player-draw-rewards"
+        onClick={() => onDrawing(!drawing)}
+      >
+        {drawing
+          ? "Hide the reward editor"
+          : `Draw or type ${rows.length > 1 ? `row ${b}'s` : "the"} ${state.estimator === "reinforce_pp" ? "KL" : "rewards"}`}
+      </button>
+      {messages.length > 0 ? (
+        <p id={ERROR_ID} className="player-control-error" role="alert" data-testid="player-control-error">
+          {messages.join(" ")} (the player keeps the last good value)
+        </p>
+      ) : null}
+    </section>
+  );
+}
