@@ -13,7 +13,9 @@ export function openFileSource(path: string, name: string): ByteSource & { close
     name,
     size: info.size,
     read(offset, length) {
-      const out = new Uint8Array(Math.max(0, Math.min(length, info.size - offset)));
+      // Not zero-filled (every byte is read into it, or cut off below) and never from Buffer's shared pool:
+      // the caller keeps views of it (readsAreFresh).
+      const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(length, info.size - offset)));
       let done = 0;
       while (done < out.length) {
         const n = readSync(fd, out, done, out.length - done, offset + done);
