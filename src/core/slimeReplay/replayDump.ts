@@ -58,11 +58,13 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
   }
   const stats = bounds.whiten;
   const fit = stats ? whiteningFit(samples, stored, settings, reference, bounds) : null;
+  const sharedError = stats && !stats.conditioned ? meanOf(bounds.rawAdvantages) : 0;
   const out = samples.map((s, i): SampleReplay => {
     const advantages = judgeField(stored[i].advantages, reference.advantages[i], bounds.advantages[i], {
       alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
       cause: fit ? whitenFitCause(fit, i) : null,
-      atLeast: fit && stats && !stats.conditioned ? inheritedError(stats, bounds.rawAdvantages, i) : undefined,
+      atLeast:
+        fit && stats && !stats.conditioned ? inheritedError(stats, bounds.rawAdvantages[i], sharedError) : undefined,
       holdWide: stats !== null,
     });
     const returns = judgeField(stored[i].returns, reference.returns[i], bounds.returns[i]);
@@ -123,16 +125,22 @@ function whiteningFit(
  * what the raw advantages' float32 error becomes through rs: at rewards ≈ 1e4, float32 holds a raw
  * advantage only to 1e-3, so an exact whitening of it is no closer.
  */
-function inheritedError(stats: WhitenBoundStats, rawErrors: Float64Array[], sample: number): Float64Array {
+function inheritedError(stats: WhitenBoundStats, rawErrors: Float64Array, shared: number): Float64Array {
+  const out = new Float64Array(rawErrors.length);
+  for (let t = 0; t < out.length; t++) out[t] = stats.rs * (rawErrors[t] + shared) * (1 + ACCURACY_THRESHOLD);
+  return out;
+}
+
+/** The mean over every token of the batch: once per replay (per sample, it made a 1024-sample dump quadratic). */
+function meanOf(rows: Float64Array[]): number {
   let sum = 0;
   let n = 0;
-  for (const row of rawErrors)
-    for (const e of row) {
-      sum += e;
+  for (const row of rows)
+    for (let t = 0; t < row.length; t++) {
+      sum += row[t];
       n += 1;
     }
-  const shared = n > 0 ? sum / n : 0;
-  return rawErrors[sample].map((e) => stats.rs * (e + shared) * (1 + ACCURACY_THRESHOLD));
+  return n > 0 ? sum / n : 0;
 }
 
 /**
