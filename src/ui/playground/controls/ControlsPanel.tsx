@@ -19,6 +19,7 @@ import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
 import { DataControls } from "./DataControls";
 import { Field, helpId } from "./Field";
+import { Fold } from "./Fold";
 import { GammaControl } from "./GammaControl";
 import { NumberEntry } from "./NumberEntry";
 import { Segmented } from "./Segmented";
@@ -30,17 +31,11 @@ export const ESTIMATOR_LABELS: Record<Estimator, string> = {
   reinforce_pp: "REINFORCE++",
 };
 
-const ESTIMATOR_HELP =
-  "What the scan computes: discounted returns of per-token rewards (slime's chunked_discounted_returns), GAE advantages over TD residuals with γλ, or REINFORCE++ returns of −β·KL plus an outcome reward.";
-
 export const PRECISION_LABELS: Record<PlaygroundPrecision, string> = {
   "float32-engine": "float32 engine (tfjs worker)",
   "slime-exact": "slime-exact (core float32, torch CPU powers)",
   float64: "float64 chunked (core)",
 };
-
-const PRECISION_HELP =
-  "The chunked side, compared with the float64 serial scan: the tfjs engine in float32, core's bit-exact emulation of slime's float32 scan on CPU (netlib's summation order, and torch's CPU float32 powers of the discount as Debian's torch 1.13 computes them on AVX2, one thread: SLEEF's powf and glibc's, not the correctly rounded fl32(γ)^k), or the chunked algorithm in float64 (no rounding to speak of).";
 
 const METRIC_LABELS: Record<ErrorMetric, string> = { abs: "abs", rel: "rel", ulp: "ulp" };
 const SCOPE_LABELS: Record<ErrorScope, string> = { batch: "batch", row: "row", chunk: "chunk" };
@@ -86,7 +81,7 @@ export const ControlsPanel = memo(function ControlsPanel({
 
       <section className="panel" aria-labelledby="pg-estimator-title">
         <h2 id="pg-estimator-title">Estimator</h2>
-        <Field id="pg-estimator" label="Estimator" help={ESTIMATOR_HELP}>
+        <Field id="pg-estimator" label="Estimator" term="Estimator">
           <select
             id="pg-estimator"
             value={state.estimator}
@@ -116,6 +111,7 @@ export const ControlsPanel = memo(function ControlsPanel({
           <Field
             id="pg-lambda"
             label="λ (GAE)"
+            term="Discount"
             value={`γλ = ${Number((state.gamma * state.lambd).toPrecision(6))}`}
             help="GAE's λ: how far advantages look ahead (0: one-step TD error, 1: the full return minus the value). The scan runs with discount γλ."
             invalid={fieldErrors.lambd}
@@ -186,7 +182,7 @@ export const ControlsPanel = memo(function ControlsPanel({
           onInvalid={(reason) => onFieldError("chunkSize", reason)}
           invalid={fieldErrors.chunkSize ?? null}
         />
-        <Field id="pg-precision" label="Precision" help={PRECISION_HELP}>
+        <Field id="pg-precision" label="Precision" term="Precision">
           <select
             id="pg-precision"
             value={state.precision}
@@ -201,67 +197,52 @@ export const ControlsPanel = memo(function ControlsPanel({
             ))}
           </select>
         </Field>
-        <Field
-          id="pg-backend"
-          label="Backend"
-          value={report ? `running: ${report.backend}` : "starting…"}
-          help="The TensorFlow.js backend the engine worker asks for; auto takes the best that comes up (webgpu → webgl → wasm → cpu). Used by the float32 engine."
-        >
-          <select
+        <Fold id="pg-engine" summary="Backend and strategy">
+          <Field
             id="pg-backend"
-            value={state.backend}
-            aria-describedby={helpId("pg-backend")}
-            data-testid="backend-select"
-            onChange={(event) => set("backend", event.currentTarget.value as BackendRequest)}
+            label="Backend"
+            value={report ? `running: ${report.backend}` : "starting…"}
+            term="Backend"
           >
-            {BACKEND_REQUESTS.map((b) => (
-              <option key={b} value={b}>
-                {b === "auto" ? "auto (best available)" : b}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field
-          id="pg-strategy"
-          label="Strategy"
-          help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
-        >
-          <select
+            <select
+              id="pg-backend"
+              value={state.backend}
+              aria-describedby={helpId("pg-backend")}
+              data-testid="backend-select"
+              onChange={(event) => set("backend", event.currentTarget.value as BackendRequest)}
+            >
+              {BACKEND_REQUESTS.map((b) => (
+                <option key={b} value={b}>
+                  {b === "auto" ? "auto (best available)" : b}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
             id="pg-strategy"
-            value={strategies.value}
-            aria-describedby={helpId("pg-strategy")}
-            data-testid="strategy-select"
-            onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
+            label="Strategy"
+            term="Strategy"
+            help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
           >
-            {strategies.options.map((s) => (
-              <option key={s} value={s}>
-                {STRATEGY_INFO[s].label}
-              </option>
-            ))}
-          </select>
-        </Field>
+            <select
+              id="pg-strategy"
+              value={strategies.value}
+              aria-describedby={helpId("pg-strategy")}
+              data-testid="strategy-select"
+              onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
+            >
+              {strategies.options.map((s) => (
+                <option key={s} value={s}>
+                  {STRATEGY_INFO[s].label}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </Fold>
       </section>
 
       <section className="panel" aria-labelledby="pg-display-title">
         <h2 id="pg-display-title">Display</h2>
-        <Segmented
-          id="pg-metric"
-          label="Error as"
-          help="How the heatmap measures |chunked − serial|: absolute, relative to the reference, or in units in the last place of the chunked side's precision."
-          options={ERROR_METRICS}
-          labels={METRIC_LABELS}
-          value={state.errorMetric}
-          onChange={(errorMetric) => setView({ errorMetric })}
-        />
-        <Segmented
-          id="pg-scope"
-          label="Colour scope"
-          help="Which cells set the heatmap's colour range: the whole batch or the selected row."
-          options={HEATMAP_SCOPES}
-          labels={SCOPE_LABELS}
-          value={state.errorScope}
-          onChange={(errorScope) => setView({ errorScope })}
-        />
         {state.estimator === "gae" ? (
           <Segmented
             id="pg-output"
@@ -273,6 +254,26 @@ export const ControlsPanel = memo(function ControlsPanel({
             onChange={(output) => setView({ output })}
           />
         ) : null}
+        <Fold id="pg-display" summary="Heatmap: error measure and colour scope">
+          <Segmented
+            id="pg-metric"
+            label="Error as"
+            term="Error as"
+            options={ERROR_METRICS}
+            labels={METRIC_LABELS}
+            value={state.errorMetric}
+            onChange={(errorMetric) => setView({ errorMetric })}
+          />
+          <Segmented
+            id="pg-scope"
+            label="Colour scope"
+            term="Colour scope"
+            options={HEATMAP_SCOPES}
+            labels={SCOPE_LABELS}
+            value={state.errorScope}
+            onChange={(errorScope) => setView({ errorScope })}
+          />
+        </Fold>
       </section>
     </div>
   );
