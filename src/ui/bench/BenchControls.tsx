@@ -1,4 +1,5 @@
 import { BACKENDS } from "../../names/backends";
+import { Term } from "../glossary/Term";
 import { STRATEGY_INFO } from "../strategyWords";
 import { STRATEGY_STYLE } from "./benchChartData";
 import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "./benchPlan";
@@ -33,7 +34,9 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
       }}
     >
       <fieldset disabled={running}>
-        <legend>Backends</legend>
+        <legend>
+          <Term word="Backend">Backends</Term>
+        </legend>
         {BACKENDS.map((b) => (
           <label key={b}>
             <input
@@ -46,7 +49,9 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         ))}
       </fieldset>
       <fieldset disabled={running}>
-        <legend>Strategies</legend>
+        <legend>
+          <Term word="Strategy">Strategies</Term>
+        </legend>
         {BENCH_STRATEGIES.map((s) => (
           <label key={s} title={strategyHint(s)}>
             <input

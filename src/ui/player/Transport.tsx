@@ -1,3 +1,4 @@
+import { Term } from "../glossary/Term";
 import { SPEEDS } from "./playback";
 import type { TimeView } from "./stageLayout";
 import type { PlayerTrace } from "./trace";
@@ -129,6 +130,7 @@ export function Transport(p: TransportProps) {
         />{" "}
         Reversed time
       </label>
+      <Term word="Reversed time" />
       <button type="button" data-control="tour" onClick={p.onTour}>
         Tour
       </button>

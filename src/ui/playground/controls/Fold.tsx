@@ -43,7 +43,7 @@ export function Fold({ id, summary, children }: FoldProps) {
         remember(id, now);
       }}
     >
-      <summary>{summary}</summary>
+      <summary className="fold-summary">{summary}</summary>
       <div className="fold-body">{children}</div>
     </details>
   );
