@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { GLOSSARY } from "./glossary";
 import type { Block, GlossaryEntry, Inline } from "./parseGlossary";
+import "./glossary.css";
 
 /** One line of the glossary as React elements; a link to another page of docs/ is named, not followed. */
 function InlineText({ inline }: { inline: readonly Inline[] }) {

@@ -115,7 +115,9 @@ export function Term({ word, children, tipId }: TermProps) {
         onClick={(event) => {
           event.preventDefault();
           event.stopPropagation();
-          setPinned((p) => !p);
+          // A click (or a tap, which also hovers and focuses) pins the definition open; the next one closes it.
+          if (pinned) close();
+          else setPinned(true);
         }}
       >
         {children ?? <span aria-hidden="true">?</span>}
