@@ -62,6 +62,7 @@ for (const viewport of VIEWPORTS) {
           if (await fold.isVisible()) await fold.click();
         }
         const terms = page.locator("[data-term]");
+        await expect(terms.first(), "the view shows glossary words").toBeAttached();
         const count = await terms.count();
         expect(count, "the view shows glossary words").toBeGreaterThan(0);
         let checked = 0;
