@@ -7,7 +7,7 @@ describe("Term", () => {
   it("is a button naming its word, described by a tooltip holding the glossary's definition and link", () => {
     const html = renderToStaticMarkup(<Term word="Carry">the carry</Term>);
     const described = /aria-describedby="([^"]+)"/.exec(html)?.[1];
-    expect(html).toMatch(/^<span class="term"><button type="button" class="term-trigger" data-term="Carry"/);
+    expect(html).toMatch(/^<span class="glossary-term"><button type="button" class="term-trigger" data-term="Carry"/);
     expect(described).toBeTruthy();
     expect(html).toContain(`role="tooltip" id="${described}"`);
     expect(html).toContain('href="?view=glossary#carry"');
@@ -34,7 +34,7 @@ describe("Term", () => {
     expect(html).toContain('aria-describedby="pg-estimator-help"');
     expect(html).toContain('id="pg-estimator-help"');
     expect(html).toContain('aria-label="What “Estimator” means"');
-    expect(html).toContain('class="term term-icon"');
+    expect(html).toContain('class="glossary-term glossary-term-icon"');
   });
 
   it("shows a word the glossary does not have as plain words", () => {

@@ -81,7 +81,7 @@ export function Term({ word, children, tipId }: TermProps) {
     // biome-ignore lint/a11y/noStaticElementInteractions: the word and its definition are one hover and focus area (the pointer may move onto the glossary link); the button is the control.
     <span
       ref={wrap}
-      className={children ? "term" : "term term-icon"}
+      className={children ? "glossary-term" : "glossary-term glossary-term-icon"}
       onMouseEnter={() => {
         cancelClose();
         setHovered(true);
