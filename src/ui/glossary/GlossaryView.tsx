@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { GLOSSARY } from "./glossary";
 import type { Block, GlossaryEntry, Inline } from "./parseGlossary";
 import "./glossary.css";
@@ -63,11 +63,17 @@ function sections(entries: readonly GlossaryEntry[]): { title: string; entries: 
  * Term tooltips link there), drawn from the parsed text as elements, never as HTML.
  */
 export function GlossaryView() {
-  // The page is drawn after the address is read, so the browser's own jump to #word found nothing yet.
+  // The page is drawn after the address is read, so the browser's own jump to #word found nothing yet
+  // (and :target was settled then): the word is found, marked and scrolled to here, and on every later jump.
+  const [target, setTarget] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
   useEffect(() => {
-    const id = decodeURIComponent(window.location.hash.slice(1));
-    if (id) document.getElementById(id)?.scrollIntoView();
+    const follow = () => setTarget(decodeURIComponent(window.location.hash.slice(1)));
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
   }, []);
+  useEffect(() => {
+    if (target) document.getElementById(target)?.scrollIntoView();
+  }, [target]);
   const parts = sections(GLOSSARY.entries);
   return (
     <article className="glossary-view" data-testid="glossary">
@@ -86,7 +92,12 @@ export function GlossaryView() {
         <section key={part.title} aria-label={part.title}>
           <h3>{part.title}</h3>
           {part.entries.map((entry) => (
-            <section key={entry.anchor} id={entry.anchor} className="glossary-entry" data-word={entry.word}>
+            <section
+              key={entry.anchor}
+              id={entry.anchor}
+              className={entry.anchor === target ? "glossary-entry targeted" : "glossary-entry"}
+              data-word={entry.word}
+            >
               <h4>
                 <InlineText inline={entry.heading} />{" "}
                 <a className="glossary-anchor" href={`#${entry.anchor}`} aria-label={`Link to ${entry.word}`}>
