@@ -57,10 +57,13 @@ for (const viewport of VIEWPORTS) {
         const open = VIEW_PAGES[view];
         if (view !== "run") await page.goto(`/${open.query}`);
         await open.ready(page);
-        // What a first visit folds away has words too.
-        for (const fold of await page.locator("[data-fold]:not([open]) > summary").all()) {
+        // What a first visit folds away has words too (the settings' folds, the context-parallel panel).
+        for (const fold of await page
+          .locator("[data-fold]:not([open]) > summary, .cp-panel:not([open]) > summary")
+          .all()) {
           if (await fold.isVisible()) await fold.click();
         }
+        if (view === "home") await expect(page.locator('[data-term="Context parallelism"]')).toBeVisible();
         const terms = page.locator("[data-term]");
         await expect(terms.first(), "the view shows glossary words").toBeAttached();
         const count = await terms.count();
