@@ -1,5 +1,6 @@
 import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
+import { StrategyTerm } from "../glossary/StrategyTerm";
 import { Term } from "../glossary/Term";
 import { STRATEGY_INFO, strategyMenu } from "../strategyWords";
 import { backendMenuLabels } from "./backendLabels";
@@ -64,7 +65,9 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
         </select>
       </label>
       <Term word="Strategy" />
-      <p className="strategy-description">{STRATEGY_INFO[strategies.value].description}</p>
+      <p className="strategy-description">
+        <StrategyTerm strategy={strategies.value} />: {STRATEGY_INFO[strategies.value].description}
+      </p>
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { STRATEGIES } from "../../names/strategies";
 import { GLOSSARY } from "./glossary";
+import { StrategyTerm } from "./StrategyTerm";
 import { Term } from "./Term";
 
 describe("Term", () => {
@@ -39,5 +41,13 @@ describe("Term", () => {
 
   it("shows a word the glossary does not have as plain words", () => {
     expect(renderToStaticMarkup(<Term word="No such word">plain</Term>)).toBe("plain");
+  });
+
+  it("names every strategy by its glossary word", () => {
+    for (const strategy of STRATEGIES) {
+      const html = renderToStaticMarkup(<StrategyTerm strategy={strategy} />);
+      expect(html, strategy).toMatch(/data-term="[^"]+"/);
+      expect(html, strategy).toContain('role="tooltip"');
+    }
   });
 });
