@@ -91,8 +91,7 @@ describe("the guided tour", () => {
   ])("lands every stop on a step of its phase, in order (%s)", (_, trace) => {
     const at = cursors(trace);
     // With fewer chunks than a stop names, its chunk is clamped to the last: carry stops may then share a step.
-    const shared = (n: number) =>
-      TOUR[n].target.chunk !== undefined && TOUR[n].target.chunk >= trace.replay.nChunks;
+    const shared = (n: number) => TOUR[n].target.chunk !== undefined && TOUR[n].target.chunk >= trace.replay.nChunks;
     for (let n = 1; n < at.length; n++) {
       if (shared(n)) expect(at[n], TOUR[n].title).toBeGreaterThanOrEqual(at[n - 1]);
       else expect(at[n], TOUR[n].title).toBeGreaterThan(at[n - 1]);
