@@ -86,6 +86,8 @@ for (const size of WIDTHS) {
     test("every stop's try reruns the scan, its numbers are the serial reference's, Undo restores", async ({
       page,
     }) => {
+      // Eighteen reruns of the scan (a try and an Undo per stop) on a shared 2-core machine.
+      test.setTimeout(240_000);
       const problems = collectProblems(page);
       await page.goto("/?view=player&tour=1&backend=cpu");
       await expect(page.getByTestId("player-source")).toHaveText("Tour · 1 row × 14 tokens, C = 4", {
