@@ -1,5 +1,6 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
+import type { CarryParts } from "../../charts/CarryBands";
 import type { ChartHandle } from "../../charts/chartPng";
 import { chunkStarts } from "../../charts/chunkBoundaries";
 import { ErrorChart } from "../../charts/ErrorChart";
@@ -10,6 +11,7 @@ import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatma
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { storedLine } from "../DumpBanner";
+import { type CarryRow, type CarryRowResult, carryRowOf } from "./carryRow";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
@@ -51,6 +53,10 @@ export interface ResultsPanelProps {
   heatmapRef: Ref<HeatmapHandle>;
   /** Row 0 is a sample of a slime dump: its stored output is drawn in the returns chart. */
   dump?: DumpComparison;
+  /** The returns chart splits the row in focus into local sums and carries (the state's showCarries). */
+  showCarries?: boolean;
+  /** Turns the carries on or off (off is the field's absence, as links write it); stable, as the panel is memoised. */
+  onCarries?(view: { showCarries: true | undefined }): void;
 }
 
 const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -119,6 +125,13 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [rows, result, selectedRow],
   );
 
+  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds on the main thread.
+  const carryRow = useMemo(
+    () => (props.showCarries && view && view.length > 0 ? carryRowOf(result, rows, selectedRow, output) : null),
+    [props.showCarries, view, result, rows, selectedRow, output],
+  );
+  const carries = useMemo<CarryParts | null>(() => (carryRow?.ok ? carryPartsOf(carryRow.row) : null), [carryRow]);
+
   return (
     <div ref={boxRef} className="results">
       {props.behindNote ? (
@@ -128,6 +141,13 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
       ) : null}
       {view && view.length > 0 ? (
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
+          {props.onCarries ? (
+            <CarriesToggle
+              on={props.showCarries === true}
+              onChange={(on) => props.onCarries?.({ showCarries: on || undefined })}
+              note={carryRow ? carriesNote(carryRow, selectedRow, chunkedLabel) : null}
+            />
+          ) : null}
           <ReturnsChart
             ref={props.returnsRef}
             title={`${CAPITAL(OUTPUT_LABELS[output])}, row ${selectedRow}`}
@@ -143,6 +163,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             height={200}
             plotTiming={timing}
             onDrawn={drawn.returns}
+            carries={carries}
           />
           <ErrorChart
             ref={props.errorRef}
@@ -190,3 +211,43 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     </div>
   );
 });
+
+/** What the returns chart draws of a split row: its chunks are the batch's, over its padded length. */
+function carryPartsOf(row: CarryRow): CarryParts {
+  return { ...row, chunkStarts: chunkStarts(row.paddedLength, row.chunkSize) };
+}
+
+/** The returns chart's "Show carries" switch and, while it is on, what the bands mean and who computed them. */
+function CarriesToggle(props: { on: boolean; onChange(on: boolean): void; note: string | null }) {
+  return (
+    <div className="carries-toggle">
+      <label>
+        <input
+          type="checkbox"
+          data-testid="returns-carries"
+          checked={props.on}
+          onChange={(e) => props.onChange(e.currentTarget.checked)}
+        />{" "}
+        Show carries
+      </label>
+      {props.on && props.note ? (
+        <p className="small muted" data-testid="returns-carries-note">
+          {props.note}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The note under the switch: the bands' meaning, and that core computed them in float64 for this row alone. */
+export function carriesNote(split: CarryRowResult, row: number, chunkedLabel: string): string {
+  if (!split.ok) return `No carries to show: ${split.why}`;
+  const { scanned, discountName, chunkSize, discount } = split.row;
+  return (
+    `Row ${row}, chunk by chunk: the orange line is the chunk's own discounted sum of the ${scanned}; ` +
+    `the blue band from it to the return is what the later chunks carry in, ${discountName}^(k+1)·s_c ` +
+    `(s_c: the return just after the chunk). Computed for this row by core's chunked scan in float64 ` +
+    `(C = ${chunkSize}, ${discountName} = ${discount}), so local + carried = total exactly; ` +
+    `the dashed line is the run's ${chunkedLabel}.`
+  );
+}
