@@ -25,6 +25,9 @@ export interface CarrySplit {
   chunkSize: number;
 }
 
+/** Multiply-adds of local scan between two pause points of carrySplitSteps: a few ms. */
+export const CARRY_SPLIT_STEP = 2 ** 18;
+
 /**
  * The split of one row's returns, computed by core's chunked scan in float64 on the row as it is
  * scanned (`scanned`: the rewards, REINFORCE++'s token rewards or GAE's TD residuals, right-padded
@@ -34,29 +37,68 @@ export interface CarrySplit {
  *
  * Non-finite inputs are split as slime's scan spreads them (§b.4): a NaN or ±∞ poisons its chunk's
  * local sums and reaches the earlier chunks through the carry. Work is O(T·min(C, T)/2), the local
- * scans' multiply-adds, for this one row.
+ * scans' multiply-adds, for this one row: see carrySplitSteps to do it in slices.
  */
 export function carrySplit(scanned: ArrayLike<number>, discount: number, chunkSize: number): CarrySplit {
+  const steps = carrySplitSteps(scanned, discount, chunkSize);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * carrySplit as a generator that yields (nothing) after about `work` multiply-adds, so that a long
+ * row with a big C (65536 tokens at C = 4096: 134 M) never becomes one long task. The local scans
+ * of a run of whole chunks are those of the full row (the chunks align to the row's end, and a
+ * local scan starts from zero), so each run is scanned by the same function on its own slice;
+ * the carries then follow chunk by chunk, in the scan's order, with the scan's two roundings.
+ * The same bits as one call of the chunked scan over the row.
+ */
+export function* carrySplitSteps(
+  scanned: ArrayLike<number>,
+  discount: number,
+  chunkSize: number,
+  work = CARRY_SPLIT_STEP,
+): Generator<undefined, CarrySplit, unknown> {
   checkDiscount(discount);
   checkChunkSize(chunkSize);
   const T = scanned.length;
+  const C = chunkSize;
   const data = Float64Array.from(scanned);
-  const powTables = discountPowers(discount, chunkSize, "float64");
+  const powTables = discountPowers(discount, C, "float64");
   const carryPowers = Float64Array.from(powTables.carryPowers);
-  const { returns, trace } = allowingNonFinite(() =>
-    chunkedDiscountedReturns({ rows: 1, cols: T, data }, discount, { chunkSize, powTables }),
-  );
+  const nChunks = Math.ceil(T / C);
   const local = new Float64Array(T);
   const carried = new Float64Array(T);
-  const carriesIn = Float64Array.from(trace.carriesIn);
-  for (let i = 0; i < T; i++) {
-    const t = T - 1 - i;
-    const c = Math.floor(i / chunkSize);
-    local[t] = trace.localScans[i];
-    // The scan's own product (`s_prev * pow_vec[k]`), before its add: the same rounding.
-    carried[t] = carriesIn[c] * carryPowers[i - c * chunkSize];
+  const total = new Float64Array(T);
+  const carriesIn = new Float64Array(nChunks);
+  // Whole chunks per slice: each costs about C·min(C, T)/2 multiply-adds.
+  const perSlice = Math.max(1, Math.floor(work / Math.max(1, (C * Math.min(C, T)) / 2)));
+  let carry = 0;
+  for (let first = 0; first < nChunks; first += perSlice) {
+    const last = Math.min(nChunks, first + perSlice);
+    // Chunks first … last − 1 (reversed time) are original tokens [lo, hi).
+    const hi = T - first * C;
+    const lo = Math.max(0, T - last * C);
+    const slice = data.subarray(lo, hi);
+    const { trace } = allowingNonFinite(() =>
+      chunkedDiscountedReturns({ rows: 1, cols: hi - lo, data: slice }, discount, { chunkSize: C, powTables }),
+    );
+    for (let c = first; c < last; c++) {
+      carriesIn[c] = carry;
+      const valid = Math.min(C, T - c * C);
+      for (let k = 0; k < valid; k++) {
+        const t = T - 1 - (c * C + k);
+        local[t] = trace.localScans[(c - first) * C + k];
+        // The scan's own product (`s_prev * pow_vec[k]`), then its add: the same two roundings.
+        carried[t] = carry * carryPowers[k];
+        total[t] = local[t] + carried[t];
+      }
+      carry = total[T - 1 - (c * C + valid - 1)];
+    }
+    if (last < nChunks) yield;
   }
-  return { local, carried, total: Float64Array.from(returns.data), carriesIn, carryPowers, chunkSize };
+  return { local, carried, total, carriesIn, carryPowers, chunkSize };
 }
 
 /** Where token t of a row of `length` tokens sits: its chunk (slime's numbering) and k + 1, the carry's power. */

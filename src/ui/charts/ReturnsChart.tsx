@@ -200,6 +200,26 @@ export function ReturnsChart(props: ReturnsChartProps) {
       hoverToken={props.hoverToken}
       onHoverToken={props.onHoverToken}
       handleRef={props.ref}
+      readoutMore={
+        carries
+          ? {
+              idle: "hover for the local sum and the carry",
+              at: (t) => (
+                <>
+                  <span className="readout-part">
+                    local <span data-testid="readout-local">{formatExact64(carries.local[t])}</span>
+                  </span>
+                  <span className="readout-part">
+                    + carried <span data-testid="readout-carried">{formatExact64(carries.carried[t])}</span>
+                  </span>
+                  <span className="readout-part">
+                    = total <span data-testid="readout-total">{formatExact64(carries.total[t])}</span>
+                  </span>
+                </>
+              ),
+            }
+          : undefined
+      }
       readout={(t) => (
         <>
           t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · {single ? "" : "serial "}
@@ -212,14 +232,6 @@ export function ReturnsChart(props: ReturnsChartProps) {
           )}
           {storedPoints && stored ? ` · ${stored.short} ${formatValue(stored.values[t], "float32")}` : ""}
           {lossMask?.[t] === 0 ? " · masked" : ""}
-          {carries ? (
-            <span className="carry-readout">
-              {" "}
-              · local <span data-testid="readout-local">{formatExact64(carries.local[t])}</span> + carried{" "}
-              <span data-testid="readout-carried">{formatExact64(carries.carried[t])}</span> = total{" "}
-              <span data-testid="readout-total">{formatExact64(carries.total[t])}</span>
-            </span>
-          ) : null}
         </>
       )}
     />

@@ -11,10 +11,11 @@ import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatma
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { storedLine } from "../DumpBanner";
-import { type CarryRow, type CarryRowResult, carryRowOf } from "./carryRow";
+import type { CarryRow, CarryRowResult } from "./carryRow";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
+import { useCarryRow } from "./useCarryRow";
 import { useDrawnParts } from "./useDrawnParts";
 
 /** Where the chunks of a result start (none for the per-token strategy, which has no chunks). */
@@ -125,11 +126,9 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [rows, result, selectedRow],
   );
 
-  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds on the main thread.
-  const carryRow = useMemo(
-    () => (props.showCarries && view && view.length > 0 ? carryRowOf(result, rows, selectedRow, output) : null),
-    [props.showCarries, view, result, rows, selectedRow, output],
-  );
+  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds, in short tasks when large.
+  const hasTokens = view !== null && view.length > 0;
+  const carryRow = useCarryRow(props.showCarries === true && hasTokens, result, rows, selectedRow, output, props.large);
   const carries = useMemo<CarryParts | null>(() => (carryRow?.ok ? carryPartsOf(carryRow.row) : null), [carryRow]);
 
   return (
@@ -244,10 +243,9 @@ export function carriesNote(split: CarryRowResult, row: number, chunkedLabel: st
   if (!split.ok) return `No carries to show: ${split.why}`;
   const { scanned, discountName, chunkSize, discount } = split.row;
   return (
-    `Row ${row}, chunk by chunk: the orange line is the chunk's own discounted sum of the ${scanned}; ` +
-    `the blue band from it to the return is what the later chunks carry in, ${discountName}^(k+1)·s_c ` +
-    `(s_c: the return just after the chunk). Computed for this row by core's chunked scan in float64 ` +
-    `(C = ${chunkSize}, ${discountName} = ${discount}), so local + carried = total exactly; ` +
-    `the dashed line is the run's ${chunkedLabel}.`
+    `Row ${row}: orange, each chunk's own discounted sum of the ${scanned}; blue, the part carried in from ` +
+    `later chunks, ${discountName}^(k+1)·s_c. Split by core's chunked scan in float64 for this row alone ` +
+    `(C = ${chunkSize}, ${discountName} = ${discount}): local + carried = total exactly. ` +
+    `The dashed line is the run's ${chunkedLabel}.`
   );
 }

@@ -1,8 +1,9 @@
-import { allowingNonFinite, carrySplit, tdResiduals, tokenLevelRewards } from "../../../core";
+import { allowingNonFinite, carrySplitSteps, tdResiduals, tokenLevelRewards } from "../../../core";
 import { laneOf } from "../../../io/playgroundProblem";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
+import { finishNow, type Sliced } from "../compute/slices";
 
 /** The row in focus split into local sums and carries, its own tokens only, and what was split. */
 export interface CarryRow {
@@ -37,6 +38,16 @@ export function carryRowOf(
   b: number,
   output: OutputName,
 ): CarryRowResult {
+  return finishNow(carryRowSteps(result, rows, b, output));
+}
+
+/** carryRowOf in slices of a few ms (see slices.ts): a long row with a big C is 10⁸ multiply-adds. */
+export function* carryRowSteps(
+  result: PlaygroundResult,
+  rows: PlaygroundRow[],
+  b: number,
+  output: OutputName,
+): Sliced<CarryRowResult> {
   const row = rows[b];
   const length = result.lengths[b];
   if (!row || length === undefined || rows.length !== result.rows) return { ok: false, why: "no such row" };
@@ -57,7 +68,7 @@ export function carryRowOf(
     return { ok: false, why: `the row cannot be scanned: ${(error as Error).message}` };
   }
   const discount = kind === "gae" ? gamma * lambd : gamma;
-  const split = carrySplit(x, discount, chunkSize);
+  const split = yield* carrySplitSteps(x, discount, chunkSize);
   return {
     ok: true,
     row: {
