@@ -93,9 +93,6 @@ test("Show carries: bands for the row in focus, and local + carried = total = se
   expect(last.local).toBe(last.total);
   expect(Math.abs(last.total - truthAt(0, 44).serial)).toBeLessThanOrEqual(truthAt(0, 44).bound);
 
-  await hoverToken(page, 18, 48);
-  await page.screenshot({ path: "docs/images/playground-carries.png" });
-
   // The switch is part of the state: the page's own address brings it back.
   await page.reload();
   await settled(page);
@@ -104,6 +101,20 @@ test("Show carries: bands for the row in focus, and local + carried = total = se
   await page.getByTestId("returns-carries").uncheck();
   await expect(page.getByTestId("returns-carries-note")).toHaveCount(0);
   await expect(page.getByTestId("carry-bands")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("the picture in docs/playground.md: the first visit, on the engine, with the carries on", async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await settled(page);
+  await page.getByTestId("returns-carries").check();
+  await expect(page.getByTestId("returns-carries-note")).toContainText("the run's chunked float32 (");
+  await hoverToken(page, 18, 48);
+  const split = await readSplit(page);
+  expect(split.local + split.carried).toBe(split.total);
+  await page.screenshot({ path: "docs/images/playground-carries.png" });
   expect(problems).toEqual([]);
 });
 
