@@ -1,6 +1,5 @@
-import { chunkedDiscountedReturns } from "./chunkedScan";
 import { discountPowers } from "./discountPowers";
-import { allowingNonFinite, checkChunkSize, checkDiscount } from "./validation";
+import { checkChunkSize, checkDiscount } from "./validation";
 
 /**
  * One row's chunked returns split into what its own chunk sums and what the later chunks carry in
@@ -12,7 +11,7 @@ import { allowingNonFinite, checkChunkSize, checkDiscount } from "./validation";
  * holds the last tokens). Arrays are in original time.
  */
 export interface CarrySplit {
-  /** The chunk's own zero-carry scan at each token (the GEMM's column, slime's order). */
+  /** The chunk's own zero-carry scan at each token (the GEMM's column, in chunkedScan's float64 order). */
   local: Float64Array;
   /** `d^(k+1)·s_c`: the part of the return that comes from the chunks after t's, rounded once. */
   carried: Float64Array;
@@ -48,11 +47,11 @@ export function carrySplit(scanned: ArrayLike<number>, discount: number, chunkSi
 
 /**
  * carrySplit as a generator that yields (nothing) after about `work` multiply-adds, so that a long
- * row with a big C (65536 tokens at C = 4096: 134 M) never becomes one long task. The local scans
- * of a run of whole chunks are those of the full row (the chunks align to the row's end, and a
- * local scan starts from zero), so each run is scanned by the same function on its own slice;
- * the carries then follow chunk by chunk, in the scan's order, with the scan's two roundings.
- * The same bits as one call of the chunked scan over the row.
+ * row with a big C (65536 tokens at C = 4096: 134 M) never becomes one long task, even inside one
+ * chunk. The local scans are chunkedScan's float64 GEMM column by column, in its order (l = 0 … j,
+ * product then sum, a non-finite input making the columns before it NaN); the carries follow chunk
+ * by chunk with the scan's two roundings. The same bits as chunkedDiscountedReturns over the row
+ * (the tests hold it to that).
  */
 export function* carrySplitSteps(
   scanned: ArrayLike<number>,
@@ -64,41 +63,43 @@ export function* carrySplitSteps(
   checkChunkSize(chunkSize);
   const T = scanned.length;
   const C = chunkSize;
-  const data = Float64Array.from(scanned);
-  const powTables = discountPowers(discount, C, "float64");
-  const carryPowers = Float64Array.from(powTables.carryPowers);
+  // Reversed time, as the scan runs: x[i] is token T − 1 − i.
+  const x = new Float64Array(T);
+  for (let i = 0; i < T; i++) x[i] = scanned[T - 1 - i];
+  const { kernelRow, carryPowers } = discountPowers(discount, C, "float64");
   const nChunks = Math.ceil(T / C);
   const local = new Float64Array(T);
   const carried = new Float64Array(T);
   const total = new Float64Array(T);
   const carriesIn = new Float64Array(nChunks);
-  // Whole chunks per slice: each costs about C·min(C, T)/2 multiply-adds.
-  const perSlice = Math.max(1, Math.floor(work / Math.max(1, (C * Math.min(C, T)) / 2)));
   let carry = 0;
-  for (let first = 0; first < nChunks; first += perSlice) {
-    const last = Math.min(nChunks, first + perSlice);
-    // Chunks first … last − 1 (reversed time) are original tokens [lo, hi).
-    const hi = T - first * C;
-    const lo = Math.max(0, T - last * C);
-    const slice = data.subarray(lo, hi);
-    const { trace } = allowingNonFinite(() =>
-      chunkedDiscountedReturns({ rows: 1, cols: hi - lo, data: slice }, discount, { chunkSize: C, powTables }),
-    );
-    for (let c = first; c < last; c++) {
-      carriesIn[c] = carry;
-      const valid = Math.min(C, T - c * C);
-      for (let k = 0; k < valid; k++) {
-        const t = T - 1 - (c * C + k);
-        local[t] = trace.localScans[(c - first) * C + k];
-        // The scan's own product (`s_prev * pow_vec[k]`), then its add: the same two roundings.
-        carried[t] = carry * carryPowers[k];
-        total[t] = local[t] + carried[t];
+  let sinceYield = 0;
+  for (let c = 0; c < nChunks; c++) {
+    const start = c * C;
+    const valid = Math.min(C, T - start);
+    // The GEMM multiplies every input of the chunk by the kernel's zeros above the diagonal too: a
+    // NaN or ±∞ there makes the columns before it NaN (0·∞ = NaN; ALGORITHM.md §b.4).
+    let lastNonFinite = -1;
+    for (let l = 0; l < valid; l++) if (!Number.isFinite(x[start + l])) lastNonFinite = l;
+    carriesIn[c] = carry;
+    for (let j = 0; j < valid; j++) {
+      let acc = 0;
+      for (let l = 0; l <= j; l++) acc = acc + x[start + l] * kernelRow[j - l];
+      if (lastNonFinite > j) acc = Number.NaN;
+      const t = T - 1 - (start + j);
+      local[t] = acc;
+      // The scan's own product (`s_prev * pow_vec[k]`), then its add: the same two roundings.
+      carried[t] = carry * carryPowers[j];
+      total[t] = acc + carried[t];
+      sinceYield += j + 1;
+      if (sinceYield >= work && (j + 1 < valid || c + 1 < nChunks)) {
+        sinceYield = 0;
+        yield;
       }
-      carry = total[T - 1 - (c * C + valid - 1)];
     }
-    if (last < nChunks) yield;
+    carry = total[T - 1 - (start + valid - 1)];
   }
-  return { local, carried, total, carriesIn, carryPowers, chunkSize };
+  return { local, carried, total, carriesIn, carryPowers: Float64Array.from(carryPowers), chunkSize };
 }
 
 /** Where token t of a row of `length` tokens sits: its chunk (slime's numbering) and k + 1, the carry's power. */

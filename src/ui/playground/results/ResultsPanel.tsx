@@ -144,7 +144,11 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             <CarriesToggle
               on={props.showCarries === true}
               onChange={(on) => props.onCarries?.({ showCarries: on || undefined })}
-              note={carryRow ? carriesNote(carryRow, selectedRow, chunkedLabel) : null}
+              note={
+                carryRow
+                  ? carriesNote(carryRow, selectedRow, chunkedLabel)
+                  : `Splitting row ${selectedRow} into local sums and carries…`
+              }
             />
           ) : null}
           <ReturnsChart
