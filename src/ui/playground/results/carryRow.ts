@@ -56,10 +56,13 @@ export function* carryRowSteps(
   // The run's chunk size: what the chart's chunk lines show.
   const chunkSize = result.ran.chunkSize;
   if (kind === "gae" && output !== "advantages") {
-    return { ok: false, why: "GAE's returns are A + V: chart the advantages to see the scan's carries." };
+    return {
+      ok: false,
+      why: "GAE's returns are A + V, not a scan's output; chart the advantages to see the scan's carries.",
+    };
   }
   if (kind !== "gae" && output !== "returns") {
-    return { ok: false, why: "token rewards are the scan's input, not its output: they have no carries." };
+    return { ok: false, why: "token rewards are the scan's input, not its output." };
   }
   let x: Float64Array;
   try {
