@@ -28,8 +28,8 @@ export interface CarrySplit {
 export const CARRY_SPLIT_STEP = 2 ** 18;
 
 /**
- * The split of one row's returns, computed by core's chunked scan in float64 on the row as it is
- * scanned (`scanned`: the rewards, REINFORCE++'s token rewards or GAE's TD residuals, right-padded
+ * The split of one row's returns, computed as core's chunked scan computes them in float64 (same
+ * order, same bits as chunkedDiscountedReturns on a Float64Array) on the row as it is scanned (`scanned`: the rewards, REINFORCE++'s token rewards or GAE's TD residuals, right-padded
  * to the batch's length so the chunks fall where the batch's do). Pure float64 so that the split is
  * the algorithm's and not float32's: `local + carried` is `total` exactly, and `total` is within the
  * float64 chunked bound (errorBound.ts, precision float64, algorithm chunked) of the serial loop.
