@@ -234,7 +234,9 @@ export const SummaryPanel = memo(function SummaryPanel({
       ) : null}
       <dl className="ran num">
         <dt>backend</dt>
-        <dd data-testid="backend">{ran.backend}</dd>
+        <dd data-testid="backend" className="words">
+          {ran.backend}
+        </dd>
         <dt>strategy</dt>
         <dd data-testid="strategy">{ran.strategy}</dd>
         <dt>chunk size</dt>
