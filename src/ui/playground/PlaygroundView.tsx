@@ -39,6 +39,7 @@ import { readoutAt } from "./results/readout";
 import { SummaryPanel } from "./results/SummaryPanel";
 import { loadIndexedSession } from "./sessionStore";
 import { startEngineEarly, useEngines } from "./useEngines";
+import { useKeptSession } from "./useKeptSession";
 import { usePersistence } from "./usePersistence";
 import { behindNote, resultIsOf, usePlaygroundCompute } from "./usePlaygroundCompute";
 import { rowsOf, usePlaygroundStore } from "./usePlaygroundStore";
@@ -157,6 +158,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
     },
     [setView, stepAside],
   );
+  const kept = useKeptSession(startup, codec, store.keepBehind, committed, setStartupError);
+  const { linkOpened } = kept;
   useEffect(() => {
     const pending = startup.pending;
     if (!pending) return;
@@ -166,11 +169,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         "text" in found ? codec.decode(found.text, pending.source) : { ok: false as const, message: found.error },
       )
       .then((answer) => {
-        if (answer.ok) edit(() => answer.state);
-        else setStartupError(answer.message);
+        if (!answer.ok) return setStartupError(answer.message);
+        edit(() => answer.state);
+        // The session shown meanwhile is now one undo away.
+        if (pending.source === "Shared link" && startup.replaced !== null) linkOpened(answer.state);
       })
       .finally(() => setRestoring(null));
-  }, [startup, codec, edit]);
+  }, [startup, codec, edit, linkOpened]);
 
   // A link pasted into this tab that differs only in its fragment does not reload the page: open it here.
   useEffect(() => {
@@ -181,16 +186,17 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
       codec
         .decode(text, "Shared link")
         .then((answer) => {
-          if (answer.ok) edit(() => answer.state);
-          else setStartupError(answer.message);
+          if (!answer.ok) return setStartupError(answer.message);
+          edit(() => answer.state);
+          linkOpened(answer.state);
         })
         .finally(() => setRestoring(null));
     };
     window.addEventListener("hashchange", onHashChange);
     return () => window.removeEventListener("hashchange", onHashChange);
-  }, [codec, edit]);
+  }, [codec, edit, linkOpened]);
 
-  const { linkTooLong, saveError } = usePersistence(committed, codec, restoring !== null);
+  const { linkTooLong, saveError } = usePersistence(committed, codec, restoring !== null || kept.keeping);
 
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
   const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
@@ -450,6 +456,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           question={imports.question}
           reading={imports.reading}
           laneNotice={scanUnread?.text ?? null}
+          sessionKept={kept.note}
         />
         {committed.dump ? (
           <DumpBanner dump={committed.dump} onDismiss={() => store.setView({ dump: undefined })} />
