@@ -1,5 +1,5 @@
-import Papa from "papaparse";
-import { describeThrown, failure, IoError, type IoResult, MAX_IMPORT_BYTES, success } from "./ioError";
+import { csvRecords } from "./csvImport";
+import { describeThrown, failure, IoError, type IoResult, success } from "./ioError";
 import { type Estimator, FLOAT32_MAX, MAX_CELLS, MAX_ROWS, MAX_TOKENS, type PlaygroundRow } from "./playgroundState";
 
 /**
@@ -53,12 +53,9 @@ export function readCsvExport(text: string, source = "CSV file"): IoResult<Expor
 
 function read(text: string, source: string): IoResult<ExportedBatch> {
   const fail = (where: string, detail: string) => failure<ExportedBatch>(new IoError(where, detail, source));
-  if (text.length > MAX_IMPORT_BYTES)
-    return fail("", `is larger than the import limit of ${MAX_IMPORT_BYTES / 2 ** 20} MiB`);
-  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const parsed = Papa.parse<string[]>(body, { dynamicTyping: false, skipEmptyLines: false });
-  const fatal = parsed.errors.find((e) => e.code !== "UndetectableDelimiter");
-  if (fatal) return fail(`line ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
+  const records = csvRecords(text, source);
+  if (!records.ok) return records;
+  const parsed = { data: records.value };
   const header = (parsed.data[0] ?? []).map((cell) => cell.trim());
   const layout = headerLayout(header);
   if (typeof layout === "string") return fail("line 1", layout);

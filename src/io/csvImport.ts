@@ -55,15 +55,26 @@ export function parseCsvTable(text: string, source = "CSV file", firstLine: Firs
   }
 }
 
-function parseTable(text: string, source: string, firstLine: FirstLine): IoResult<CsvTable> {
-  const fail = (where: string, detail: string) => failure<CsvTable>(new IoError(where, detail, source));
+/**
+ * The cells of every line of a CSV (a byte-order mark dropped, the delimiter guessed), or why it is
+ * no well-formed CSV within the import limit; shared with the reader of Scanlab's own export.
+ */
+export function csvRecords(text: string, source: string): IoResult<string[][]> {
+  const fail = (where: string, detail: string) => failure<string[][]>(new IoError(where, detail, source));
   if (text.length > MAX_IMPORT_BYTES)
     return fail("", `is larger than the import limit of ${MAX_IMPORT_BYTES / 2 ** 20} MiB`);
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const parsed = Papa.parse<string[]>(body, { dynamicTyping: false, skipEmptyLines: false });
   const fatal = parsed.errors.find((e) => e.code !== "UndetectableDelimiter");
   if (fatal) return fail(`line ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
-  const records = parsed.data;
+  return success(parsed.data);
+}
+
+function parseTable(text: string, source: string, firstLine: FirstLine): IoResult<CsvTable> {
+  const fail = (where: string, detail: string) => failure<CsvTable>(new IoError(where, detail, source));
+  const parsed = csvRecords(text, source);
+  if (!parsed.ok) return parsed;
+  const records = parsed.value;
   const { header, first, indexColumn, notes, countingLine } = tableLayout(records, source, firstLine);
   const rows: number[][] = [];
   const rowNumbers: number[] = [];
