@@ -94,6 +94,44 @@ test("a link opened over the user's imported batch keeps it one Undo away, and s
   await context.close();
 });
 
+test("a session too large for local storage (kept in IndexedDB) is read and kept under the link", async ({
+  browser,
+}) => {
+  const stranger = await browser.newContext();
+  const other = await stranger.newPage();
+  await other.goto("/?backend=wasm&estimator=discounted&preset=dense&rows=4&tokens=16&seed=3");
+  await savedSession(other);
+  const link = new URL(other.url());
+  await stranger.close();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = collectProblems(page);
+  await page.goto("/?backend=wasm&estimator=discounted");
+  await settled(page);
+  // 16 × 8192 varied values: hundreds of KB of encoded text, past local storage's share.
+  const line = (b: number) =>
+    Array.from({ length: 8192 }, (_, t) => Math.sin((b * 8192 + t) * 0.37).toFixed(6)).join(",");
+  await importText(page, "big.csv", `${Array.from({ length: 16 }, (_, b) => line(b)).join("\n")}\n`);
+  await expect(page.getByTestId("import-notes")).toContainText("big.csv: read 16 lines × 8192 columns", {
+    timeout: 60_000,
+  });
+  await expect
+    .poll(() => page.evaluate(() => window.localStorage.getItem("scanlab.playground")), { timeout: 60_000 })
+    .toBe("scanlab:indexeddb");
+
+  const opened = await context.newPage();
+  const openedProblems = collectProblems(opened);
+  await opened.goto(`/${link.search}${link.hash}`);
+  await expect(opened.getByTestId("session-kept")).toBeVisible({ timeout: 60_000 });
+  expect(await batchShape(opened)).toHaveLength(4);
+  await opened.getByTestId("undo").click();
+  await expect.poll(() => batchShape(opened), { timeout: 60_000 }).toHaveLength(16);
+  expect(problems).toEqual([]);
+  expect(openedProblems).toEqual([]);
+  await context.close();
+});
+
 test("Scanlab's CSV export imports back as the batch it was", async ({ page }, testInfo) => {
   const problems = collectProblems(page);
   await page.goto("/?backend=wasm&estimator=discounted");

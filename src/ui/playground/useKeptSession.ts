@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PlaygroundData, PlaygroundState } from "../../io/playgroundState";
 import { linkText } from "../../io/shareLink";
 import type { StateCodec } from "./compute/stateCodec";
@@ -12,6 +12,11 @@ export interface KeptSession {
   keeping: boolean;
   /** A link (pasted into this tab) replaced the batch shown, which the edit left one Undo away. */
   linkOpened(state: PlaygroundState): void;
+  /**
+   * The startup's link, decoded in the worker, is in (or was refused): a session read meanwhile goes
+   * under it now, so that one Undo brings back the session, not the example shown while both decoded.
+   */
+  linkSettled(): void;
 }
 
 export const SESSION_KEPT_NOTE =
@@ -36,6 +41,8 @@ export function useKeptSession(
     replaced !== null && startup.pending?.source !== "Shared link" ? startup.state.data : null,
   );
   const [keeping, setKeeping] = useState(() => replaced !== null && "text" in replaced);
+  const linkIn = useRef(startup.pending?.source !== "Shared link");
+  const waiting = useRef<PlaygroundState | null>(null);
 
   useEffect(() => {
     if (replaced === null) return;
@@ -53,6 +60,10 @@ export function useKeptSession(
         if (found.text === link) return;
         const answer = await codec.decode(found.text, "Saved session");
         if (!answer.ok) return onError(`${answer.message}; the link's batch is shown`);
+        if (!linkIn.current) {
+          waiting.current = answer.state;
+          return;
+        }
         keepBehind(answer.state);
         if (startup.pending?.source !== "Shared link") setLinkData(startup.state.data);
       })
@@ -60,5 +71,11 @@ export function useKeptSession(
   }, [replaced, startup, codec, keepBehind, onError]);
 
   const linkOpened = useCallback((state: PlaygroundState) => setLinkData(state.data), []);
-  return { note: linkData !== null && committed.data === linkData ? SESSION_KEPT_NOTE : null, keeping, linkOpened };
+  const linkSettled = useCallback(() => {
+    linkIn.current = true;
+    if (waiting.current) keepBehind(waiting.current);
+    waiting.current = null;
+  }, [keepBehind]);
+  const note = linkData !== null && committed.data === linkData ? SESSION_KEPT_NOTE : null;
+  return { note, keeping, linkOpened, linkSettled };
 }

@@ -63,7 +63,7 @@ export function usePlaygroundSession(): PlaygroundSession {
   const [startupError, setStartupError] = useState<string | null>(startup.error);
   const [restoring, setRestoring] = useState(startup.pending?.source ?? null);
   const kept = useKeptSession(startup, codec, store.keepBehind, committed, setStartupError);
-  const { linkOpened } = kept;
+  const { linkOpened, linkSettled } = kept;
 
   // A link or session too large to decode here at startup is decoded in the codec worker. The
   // decodes use `edit` itself: they are no action of the user's (the editor's hint stays).
@@ -81,8 +81,11 @@ export function usePlaygroundSession(): PlaygroundSession {
         // The session shown meanwhile is now one undo away.
         if (pending.source === "Shared link" && startup.replaced !== null) linkOpened(answer.state);
       })
-      .finally(() => setRestoring(null));
-  }, [startup, codec, edit, linkOpened]);
+      .finally(() => {
+        setRestoring(null);
+        if (pending.source === "Shared link") linkSettled();
+      });
+  }, [startup, codec, edit, linkOpened, linkSettled]);
 
   // A link pasted into this tab that differs only in its fragment does not reload the page: open it here.
   useEffect(() => {

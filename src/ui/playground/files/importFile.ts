@@ -134,7 +134,7 @@ function firstLineQuestion(
   target: LaneTarget,
 ): { question: string; choices: ImportChoice[] } {
   return {
-    question: `${name}: line 1 reads ${labels}, which is both a loss-mask row and the column labels pandas writes (to_csv without index=False). Is it`,
+    question: `${name}: line 1 reads ${labels}, which is both a loss-mask row and the column labels pandas writes for an unnamed frame (to_csv's default header). Is it`,
     choices: [
       { label: "data: a row of the mask", target: { ...target, firstLine: "data" }, id: "first-line-data" },
       { label: "pandas' column labels: skip it", target: { ...target, firstLine: "labels" }, id: "first-line-labels" },
