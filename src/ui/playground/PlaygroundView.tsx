@@ -274,6 +274,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
                 dump={committed.dump}
+                showCarries={committed.showCarries}
+                onCarries={userSetView}
                 onDrawn={compute.drawn}
                 large={!previewable(resultRows)}
                 behindNote={behindNote(compute)}

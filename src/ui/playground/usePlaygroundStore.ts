@@ -7,7 +7,15 @@ import { commit, HISTORY_LIMIT, type History, historyOf, keepBehind, redo, undo 
  * Fields that say how the page looks at the data, not what the data is: they change in place and
  * are never taken back by undo (undoing a stroke does not also flip the heatmap metric).
  */
-const VIEW_FIELDS = ["selectedRow", "errorMetric", "errorScope", "output", "contextParallel", "dump"] as const;
+const VIEW_FIELDS = [
+  "selectedRow",
+  "errorMetric",
+  "errorScope",
+  "output",
+  "contextParallel",
+  "dump",
+  "showCarries",
+] as const;
 type ViewFields = Pick<PlaygroundState, (typeof VIEW_FIELDS)[number]>;
 
 /** Rows of a preset are drawn from its seed once per data object, not on every render. */
@@ -35,6 +43,7 @@ function viewOf(state: PlaygroundState): ViewFields {
     contextParallel: state.contextParallel,
     // The dump banner is dismissed in place; undo does not bring it back.
     dump: state.dump,
+    showCarries: state.showCarries,
   };
 }
 
