@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundData, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { commit, HISTORY_LIMIT, type History, historyOf, redo, undo } from "./history";
+import { commit, HISTORY_LIMIT, type History, historyOf, keepBehind, redo, undo } from "./history";
 
 /**
  * Fields that say how the page looks at the data, not what the data is: they change in place and
@@ -72,6 +72,8 @@ export interface PlaygroundStore {
   commitDraft(): void;
   undo(): void;
   redo(): void;
+  /** Puts a state one undo away under the present, changing nothing shown (the session a link replaced). */
+  keepBehind(state: PlaygroundState): void;
 }
 
 export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundStore {
@@ -110,6 +112,8 @@ export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundSt
     });
   }, []);
 
+  const keep = useCallback((behind: PlaygroundState) => setHistory((h) => keepBehind(h, behind)), []);
+
   const rows = useMemo(() => rowsOf(state.data), [state.data]);
   return {
     state,
@@ -124,5 +128,6 @@ export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundSt
     commitDraft,
     undo: undoEdit,
     redo: redoEdit,
+    keepBehind: keep,
   };
 }
