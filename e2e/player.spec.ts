@@ -300,18 +300,18 @@ test.describe("the built-in examples", () => {
     await expect(page.getByTestId("player-source")).toHaveText(/^Tour · /, { timeout: 30_000 });
     await expect(page.getByTestId("step-caption")).toContainText("Reverse time");
     const seen: number[] = [];
-    for (let stop = 1; stop <= 7; stop++) {
+    for (let stop = 1; stop <= 9; stop++) {
       seen.push((await position(page))[0]);
-      if (stop < 7) await tour.getByRole("button", { name: "Next", exact: true }).click();
+      if (stop < 9) await tour.getByRole("button", { name: "Next", exact: true }).click();
     }
-    await expect(tour).toContainText("7 · Check every cell");
+    await expect(tour).toContainText("9 · Check every cell");
     // Strictly forward: each stop lands after the one before, the last on the last step.
     for (let n = 1; n < seen.length; n++) expect(seen[n]).toBeGreaterThan(seen[n - 1]);
     const [at, total] = await position(page);
     expect(at).toBe(total);
     await expect(page.getByTestId("step-caption")).toContainText("Compare with the float64 serial loop");
     await tour.getByRole("button", { name: "Back", exact: true }).click();
-    await expect(tour).toContainText("6 · Back to original time");
+    await expect(tour).toContainText("8 · Back to original time");
     await expect(page.getByTestId("step-caption")).toContainText("Un-pad and reverse back");
     await tour.getByRole("button", { name: "Skip" }).click();
     await expect(tour).toHaveCount(0);

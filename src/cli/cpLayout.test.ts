@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runBin, scanlab } from "./cliTestKit";
+import { runBin, scanlab } from "../testing/cliTestKit";
 
 /** slime's response indices from the definition, token by token (CONTEXT_PARALLEL.md). */
 function expectedIndices(T: number, R: number, n: number): number[][] {

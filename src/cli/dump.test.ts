@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureBytes, SHARED_TRAIN_DUMPS } from "../io/slimeDump/dumpFixtures";
-import { scanlab } from "./cliTestKit";
+import { scanlab } from "../testing/cliTestKit";
 
 const files = (...paths: string[]) =>
   Object.fromEntries(paths.map((p) => [p.split("/").pop() as string, fixtureBytes(p)]));

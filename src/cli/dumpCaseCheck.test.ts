@@ -9,8 +9,8 @@ import {
   manifestSettings,
   SHARED_TRAIN_DUMPS,
 } from "../io/slimeDump/dumpFixtures";
-import { openDumpBytes, type StoredField, tamperDump } from "../io/slimeDump/dumpTamperKit";
-import { scanlab } from "./cliTestKit";
+import { scanlab } from "../testing/cliTestKit";
+import { openDumpBytes, type StoredField, tamperDump } from "../testing/dumpTamperKit";
 
 /**
  * `scanlab dump --export-cases` and `scanlab check` on the export must give the same verdict: the

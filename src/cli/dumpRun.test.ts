@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureBytes } from "../io/slimeDump/dumpFixtures";
 import { bytesSource } from "../io/tensorFiles/byteSource";
-import { lastLine, scanlab } from "./cliTestKit";
+import { lastLine, scanlab } from "../testing/cliTestKit";
 
 /** A run directory in memory, built from the committed fixtures (each stores its own rollout_id). */
 const RUN: Record<string, string> = {

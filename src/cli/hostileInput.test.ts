@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildCase, buildCaseFile } from "../io/caseBuilder";
 import type { DiscountedCase } from "../io/caseSchema";
 import { isUnprintable } from "../io/printable";
-import { lastLine, runBin, scanlab } from "./cliTestKit";
+import { lastLine, runBin, scanlab } from "../testing/cliTestKit";
 
 /** A small valid file from the case builder: one discounted case per name. */
 function smallFile(...names: string[]) {
@@ -35,9 +35,8 @@ describe("scanlab check on hostile input: a message and status 2, never a crash,
     Object.assign(file.cases[0], { shape: [1e12, 0], inputs: { rewards: [] } });
     Object.assign(file.cases[0], { expected: { returns: [] }, chunked_float32: { returns: [] } });
     delete file.cases[0].float32_pow_tables;
-    const started = performance.now();
+    // Refused before any row is allocated: the test's own timeout is what a stall would hit.
     const result = await scanlab(["check", "-"], {}, text(file));
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("shape[0]: 1,000,000,000,000 rows (sequences) is above the limit of 65,536 (2^16)");
   });

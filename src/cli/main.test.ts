@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { lastLine, runBin, scanlab } from "../testing/cliTestKit";
 import { unseenCaseFile } from "../testing/unseenCases";
-import { lastLine, runBin, scanlab } from "./cliTestKit";
 
 const publicCases = readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8");
 

@@ -103,11 +103,10 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
       let lastNonFinite = -1;
       for (let l = 0; l < valid; l++) if (!Number.isFinite(x[start + l])) lastNonFinite = l;
       localScan(local, x, start, valid, kernelRow, float32, patchesByColumn, round);
-      for (let j = 0; j < chunkSize; j++) {
-        const acc = lastNonFinite > j ? Number.NaN : local[j];
-        localScans[b * paddedCols + start + j] = acc;
-        if (j < valid) scanned[start + j] = round(acc + round(carry * carryPowers[j]));
-      }
+      for (let j = 0; j < lastNonFinite; j++) local[j] = Number.NaN;
+      localScans.set(local, b * paddedCols + start);
+      if (float32) addCarry32(scanned, start, local, valid, carry, carryPowers);
+      else addCarry64(scanned, start, local, valid, carry, carryPowers);
       carry = scanned[start + valid - 1];
     }
     for (let i = 0; i < cols; i++) out[b * cols + cols - 1 - i] = scanned[i];
@@ -158,6 +157,30 @@ function localScan(
     }
     local[j] = acc;
   }
+}
+
+/** `scanned[start + j] = local[j] + carry·d^(j+1)`, two float32 roundings (no FMA), as slime's CPU code adds them. */
+function addCarry32(
+  scanned: FloatArray,
+  start: number,
+  local: Float64Array,
+  valid: number,
+  carry: number,
+  carryPowers: ArrayLike<number>,
+): void {
+  for (let j = 0; j < valid; j++) scanned[start + j] = Math.fround(local[j] + Math.fround(carry * carryPowers[j]));
+}
+
+/** addCarry32 in float64. */
+function addCarry64(
+  scanned: FloatArray,
+  start: number,
+  local: Float64Array,
+  valid: number,
+  carry: number,
+  carryPowers: ArrayLike<number>,
+): void {
+  for (let j = 0; j < valid; j++) scanned[start + j] = local[j] + carry * carryPowers[j];
 }
 
 function allPositiveZero(x: FloatArray, start: number, count: number): boolean {

@@ -24,13 +24,16 @@ export function tdResiduals<A extends FloatArray>(rewards: Batch<A>, values: Bat
   checkFiniteBatch(rewards, "rewards");
   checkFiniteBatch(values, "values");
   checkSameShape(rewards, "rewards", values, "values");
-  const round = roundingOf(rewards.data);
-  const g = round(gamma);
+  const g = roundingOf(rewards.data)(gamma);
   const { rows, cols } = rewards;
   const r = rewards.data;
   const v = values.data;
   const out = zerosLike(r, rows * cols);
-  for (let b = 0; b < rows; b++) residualRow(out, r, v, b * cols, cols, g, round);
+  const float32 = out instanceof Float32Array;
+  for (let b = 0; b < rows; b++) {
+    if (float32) residualRow32(out, r, v, b * cols, cols, g);
+    else residualRow64(out, r, v, b * cols, cols, g);
+  }
   const deltas = { rows, cols, data: out };
   // Finite inputs can still overflow float32 here; name the residual, not the rewards.
   checkFiniteBatch(deltas, "TD residuals (r + γ·V_next − V)");
@@ -38,23 +41,21 @@ export function tdResiduals<A extends FloatArray>(rewards: Batch<A>, values: Bat
 }
 
 /**
- * One row of δ_t = r_t + γ·V_{t+1} − V_t (V_T = 0), each operation rounded: a per-row function, not
- * an inner loop (see README, "Inner loops").
+ * One row of δ_t = r_t + γ·V_{t+1} − V_t (V_T = 0), each operation rounded to float32: a per-row
+ * function, not an inner loop, and one per precision: a rounding passed as a function is a call per
+ * operation that V8 does not inline (docs/design.md, "Inner loops").
  */
-function residualRow<A extends FloatArray>(
-  out: A,
-  r: A,
-  v: A,
-  start: number,
-  cols: number,
-  g: number,
-  round: (x: number) => number,
-): void {
-  for (let t = 0; t < cols; t++) {
-    const i = start + t;
-    const next = t + 1 < cols ? v[i + 1] : 0;
-    out[i] = round(round(r[i] + round(g * next)) - v[i]);
-  }
+function residualRow32(out: FloatArray, r: FloatArray, v: FloatArray, start: number, cols: number, g: number): void {
+  const end = start + cols - 1;
+  for (let i = start; i < end; i++) out[i] = Math.fround(Math.fround(r[i] + Math.fround(g * v[i + 1])) - v[i]);
+  if (cols > 0) out[end] = Math.fround(Math.fround(r[end] + Math.fround(g * 0)) - v[end]);
+}
+
+/** residualRow32 in float64: no rounding between the operations. */
+function residualRow64(out: FloatArray, r: FloatArray, v: FloatArray, start: number, cols: number, g: number): void {
+  const end = start + cols - 1;
+  for (let i = start; i < end; i++) out[i] = r[i] + g * v[i + 1] - v[i];
+  if (cols > 0) out[end] = r[end] + g * 0 - v[end];
 }
 
 /** slime's `vanilla_gae`: the serial loop `A_t = δ_t + (γλ)·A_{t+1}`, with γλ one float64 product. */
@@ -87,8 +88,10 @@ export function chunkedGae<A extends FloatArray>(
 }
 
 function addValues<A extends FloatArray>(advantages: Batch<A>, values: Batch<A>): Batch<A> {
-  const round = roundingOf(advantages.data);
-  const out = zerosLike(advantages.data, advantages.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = round(advantages.data[i] + values.data[i]);
+  const a = advantages.data;
+  const v = values.data;
+  const out = zerosLike(a, a.length);
+  // Float32Array stores round to float32: the sum of two float32 values rounded once, as torch adds them.
+  for (let i = 0; i < out.length; i++) out[i] = a[i] + v[i];
   return { rows: advantages.rows, cols: advantages.cols, data: out };
 }

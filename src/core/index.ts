@@ -1,5 +1,6 @@
 export * from "./batch";
 export * from "./bfloat16";
+export * from "./carrySplit";
 export * from "./chunkedScan";
 export * from "./contextParallel";
 export * from "./conventions";

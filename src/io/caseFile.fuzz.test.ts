@@ -1,25 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { type Json, mutate, mutation, pathsOf, smallValidFile } from "../testing/caseFuzzKit";
 import { CaseFileError, parseCaseFile } from "./caseFile";
-import { type Json, mutate, mutation, pathsOf, smallValidFile } from "./caseFuzzKit";
 import { printable } from "./printable";
 import { firstInvalidUtf8 } from "./utf8";
 
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261129);
 
-/** Parses, and fails the property on anything but success or a CaseFileError, or on a slow parse. */
+/** Parses, and fails the property on anything but success or a CaseFileError (a stall hits the test's timeout). */
 function parsesOrExplains(input: string | Uint8Array): void {
-  const started = performance.now();
   try {
     parseCaseFile(input, "fuzz.json");
   } catch (error) {
     if (!(error instanceof CaseFileError)) throw error;
     expect(error.message.startsWith("fuzz.json")).toBe(true);
   }
-  expect(performance.now() - started).toBeLessThan(2000);
 }
 
-describe("parseCaseFile on fuzzed input throws only CaseFileError, and quickly", () => {
+describe("parseCaseFile on fuzzed input throws only CaseFileError", () => {
   const valid = JSON.stringify(smallValidFile());
 
   it("accepts the unmutated file", () => {

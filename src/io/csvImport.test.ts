@@ -25,13 +25,14 @@ describe("CSV import", () => {
           [0.5, -0.002],
         ],
         rowNumbers: [1, 2],
+        countingLine: null,
       },
       notes: [],
     });
     const withHeader = parseCsvTable("\uFEFFt0,t1,t2\r\n1,2,3\r\n\r\n4,,\r\n", "h.csv");
     expect(withHeader).toEqual({
       ok: true,
-      value: { header: ["t0", "t1", "t2"], rows: [[1, 2, 3], [4]], rowNumbers: [2, 4] },
+      value: { header: ["t0", "t1", "t2"], rows: [[1, 2, 3], [4]], rowNumbers: [2, 4], countingLine: null },
       notes: ["h.csv: the first line was read as a header and skipped"],
     });
     const tabs = parseCsvTable("1\t2\n3\t4");

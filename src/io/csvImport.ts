@@ -21,7 +21,15 @@ export interface CsvTable {
   rows: number[][];
   /** The line number (from 1, as in the file) of each data row: empty lines are skipped. */
   rowNumbers: number[];
+  /**
+   * The cells of a first line of 0, 1, …, N − 1 with no index cell before them: pandas' labels, or
+   * a row of numbers that happens to count (a loss mask's `0,1`). Null for any other first line.
+   */
+  countingLine: string[] | null;
 }
+
+/** What a first line of 0, 1, …, N − 1 is: `labels` (skipped, the default) or `data` (kept), as the user said. */
+export type FirstLine = "data" | "labels";
 
 /** What the first line and column turned out to be. */
 interface TableLayout {
@@ -31,6 +39,7 @@ interface TableLayout {
   /** The first column is pandas' index: dropped from every data row. */
   indexColumn: boolean;
   notes: string[];
+  countingLine: string[] | null;
 }
 
 /** A decimal number as numpy and spreadsheets write it (no hex, no thousands separators). */
@@ -38,24 +47,35 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const NON_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 
 /** Parses the text of a CSV into numbers; never throws. `source` (the file name) starts every message. */
-export function parseCsvTable(text: string, source = "CSV file"): IoResult<CsvTable> {
+export function parseCsvTable(text: string, source = "CSV file", firstLine: FirstLine = "labels"): IoResult<CsvTable> {
   try {
-    return parseTable(text, source);
+    return parseTable(text, source, firstLine);
   } catch (thrown) {
     return failure(new IoError("", `could not be read (${describeThrown(thrown)})`, source));
   }
 }
 
-function parseTable(text: string, source: string): IoResult<CsvTable> {
-  const fail = (where: string, detail: string) => failure<CsvTable>(new IoError(where, detail, source));
+/**
+ * The cells of every line of a CSV (a byte-order mark dropped, the delimiter guessed), or why it is
+ * no well-formed CSV within the import limit; shared with the reader of Scanlab's own export.
+ */
+export function csvRecords(text: string, source: string): IoResult<string[][]> {
+  const fail = (where: string, detail: string) => failure<string[][]>(new IoError(where, detail, source));
   if (text.length > MAX_IMPORT_BYTES)
     return fail("", `is larger than the import limit of ${MAX_IMPORT_BYTES / 2 ** 20} MiB`);
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const parsed = Papa.parse<string[]>(body, { dynamicTyping: false, skipEmptyLines: false });
   const fatal = parsed.errors.find((e) => e.code !== "UndetectableDelimiter");
   if (fatal) return fail(`line ${(fatal.row ?? 0) + 1}`, `${fatal.message.replace(/\.$/, "")} (not a well-formed CSV)`);
-  const records = parsed.data;
-  const { header, first, indexColumn, notes } = tableLayout(records, source);
+  return success(parsed.data);
+}
+
+function parseTable(text: string, source: string, firstLine: FirstLine): IoResult<CsvTable> {
+  const fail = (where: string, detail: string) => failure<CsvTable>(new IoError(where, detail, source));
+  const parsed = csvRecords(text, source);
+  if (!parsed.ok) return parsed;
+  const records = parsed.value;
+  const { header, first, indexColumn, notes, countingLine } = tableLayout(records, source, firstLine);
   const rows: number[][] = [];
   const rowNumbers: number[] = [];
   let cells = 0;
@@ -93,34 +113,41 @@ function parseTable(text: string, source: string): IoResult<CsvTable> {
   if (rows.length * cells > MAX_CELLS) {
     return fail("", `${rows.length} rows padded to ${cells} tokens is above the limit of ${MAX_CELLS} cells`);
   }
-  return success({ header, rows, rowNumbers }, notes);
+  return success({ header, rows, rowNumbers, countingLine }, notes);
 }
 
 /**
  * Whether the first line is a header (words; or pandas' labels 0, 1, …, N − 1, after an empty cell
  * when an index column follows) and the first column pandas' index (0, 1, 2, … down the lines).
  */
-function tableLayout(records: string[][], source: string): TableLayout {
-  const none: TableLayout = { header: null, first: 0, indexColumn: false, notes: [] };
+function tableLayout(records: string[][], source: string, firstLine: FirstLine): TableLayout {
+  const none: TableLayout = { header: null, first: 0, indexColumn: false, notes: [], countingLine: null };
   if (records.length === 0) return none;
   const top = records[0].map((cell) => cell.trim());
   // A first line of words is a header only when numbers follow; alone, it is a row with bad cells.
   const hasData = records.slice(1).some((record) => record.some((cell) => cell.trim() !== ""));
   if (!hasData) return none;
   const labelled = top[0] === "" && top.length > 1 && isCounting(top.slice(1));
+  if (isCounting(top) && firstLine === "data") {
+    return {
+      ...none,
+      countingLine: top,
+      notes: [`${source}: line 1 (${countingText(top)}) was read as data, as asked`],
+    };
+  }
   if (isCounting(top) || labelled) {
     const indexColumn = labelled && hasIndexColumn(records);
     const notes = [
       `${source}: line 1 (${countingText(labelled ? top.slice(1) : top)}) was read as pandas' column labels and skipped`,
     ];
     if (indexColumn) notes.push(`${source}: column 1 (0, 1, 2, …) was read as pandas' index and dropped`);
-    return { header: top, first: 1, indexColumn, notes };
+    return { header: top, first: 1, indexColumn, notes, countingLine: labelled ? null : top };
   }
   if (isHeader(top)) {
     const indexColumn = ["", "index", "unnamed: 0"].includes(top[0].toLowerCase()) && hasIndexColumn(records);
     const notes = [`${source}: the first line was read as a header and skipped`];
     if (indexColumn) notes.push(`${source}: column 1 (0, 1, 2, …) was read as an index and dropped`);
-    return { header: top, first: 1, indexColumn, notes };
+    return { header: top, first: 1, indexColumn, notes, countingLine: null };
   }
   if (isCounting(top, 1)) {
     return {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
-import { byteEdits, mutateBytes } from "./byteFuzzKit";
+import { byteEdits, mutateBytes } from "../testing/byteFuzzKit";
 import { exportCase } from "./caseExport";
 import { importCaseFile, openCase } from "./caseImport";
 import { importCsv, importCsvLane } from "./csvImport";

@@ -197,6 +197,11 @@ export interface PlaygroundState {
   contextParallel?: ContextParallelSettings;
   /** Row 0 is a sample of a slime dump (the run view's "Open this sample in the playground"); absent otherwise. */
   dump?: DumpComparison;
+  /**
+   * The returns chart splits the row in focus into each chunk's local sum and the carry from later
+   * chunks (`?carries=1`); absent: off.
+   */
+  showCarries?: boolean;
 }
 
 /** "1.5", "\"abc\"", "missing": how a bad value is quoted in a message. */
@@ -373,6 +378,7 @@ export const playgroundStateSchema = z
     convention: conventionSchema.optional(),
     contextParallel: contextParallelSchema.optional(),
     dump: dumpComparisonSchema.optional(),
+    showCarries: z.boolean({ error: (issue) => `expected true or false, got ${showValue(issue.input)}` }).optional(),
   })
   .strict()
   .superRefine((state, ctx) => {

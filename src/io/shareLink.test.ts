@@ -279,6 +279,21 @@ describe("the address", () => {
     });
   });
 
+  it("reads ?carries=1 (the returns chart's carries) as a view flag, kept in the state's own links", () => {
+    const on = stateFromSearch("?carries=1", DEFAULT_PLAYGROUND_STATE);
+    expect(on.problems).toEqual([]);
+    expect(on.state.showCarries).toBe(true);
+    expect(stateFromSearch("?carries=true", DEFAULT_PLAYGROUND_STATE).state.showCarries).toBe(true);
+    const withCarries = { ...drawn, showCarries: true };
+    const off = stateFromSearch("?carries=0", DEFAULT_PLAYGROUND_STATE, `#s=${encodeState(withCarries)}`);
+    expect(off.state.showCarries).toBeUndefined();
+    expect(stateFromSearch("", DEFAULT_PLAYGROUND_STATE, `#s=${encodeState(withCarries)}`).state).toEqual(withCarries);
+    expect(stateToAddress(withCarries, "?carries=1&view=home")).toBe(`?view=home#s=${encodeState(withCarries)}`);
+    expect(stateFromSearch("?carries=maybe", DEFAULT_PLAYGROUND_STATE).problems.map((p) => p.message)).toEqual([
+      'Address: carries=maybe: expected true or false, got "maybe"; ignored',
+    ]);
+  });
+
   it("falls back on a bad s and says why", () => {
     const read = stateFromSearch("?s=garbage&gamma=0.5", DEFAULT_PLAYGROUND_STATE);
     expect(read.fromLink).toBe(false);

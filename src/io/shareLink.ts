@@ -114,6 +114,9 @@ export const PRESET_PARAMS = ["preset", "seed", "rows", "tokens", "ragged"] as c
 /** Readable parameters of the library conventions: `?library=verl&compare=slime,openrlhf&normalize=1`. */
 export const CONVENTION_PARAMS = ["library", "compare", "normalize"] as const;
 
+/** Readable on/off view parameters (`?carries=1`: 1 or true, 0 or false). */
+export const FLAG_PARAMS = { carries: "showCarries" } as const satisfies Record<string, keyof PlaygroundState>;
+
 export interface SearchResult {
   state: PlaygroundState;
   /** True when `s` was present and valid. */
@@ -134,7 +137,9 @@ export interface SearchResult {
 export function addressHasState(search: string, hash = ""): boolean {
   if (linkText(search, hash) !== null) return true;
   const params = new URLSearchParams(search);
-  return [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS].some((param) => params.has(param));
+  return [...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS, ...Object.keys(FLAG_PARAMS)].some(
+    (param) => params.has(param),
+  );
 }
 
 /**
@@ -239,6 +244,13 @@ export function stateFromSearch(
     if (param === "library") convention.compare = convention.compare.filter((other) => other !== raw);
     tryOverride(param, raw, { ...state, convention });
   }
+  for (const [param, key] of Object.entries(FLAG_PARAMS)) {
+    const raw = single(param);
+    if (raw === null) continue;
+    const value = readBoolean(raw);
+    // Off is the field's absence, as the page writes it.
+    tryOverride(param, raw, { ...state, [key]: value === false ? undefined : value });
+  }
   return { state, fromLink: token !== null && !error, error, problems };
 }
 
@@ -258,7 +270,8 @@ function readBoolean(raw: string): unknown {
  */
 export function searchBeside(previousSearch = ""): string {
   const params = new URLSearchParams(previousSearch);
-  for (const param of [SHARE_PARAM, ...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS]) {
+  const owned = [SHARE_PARAM, ...Object.keys(READABLE_PARAMS), ...PRESET_PARAMS, ...CONVENTION_PARAMS];
+  for (const param of [...owned, ...Object.keys(FLAG_PARAMS)]) {
     params.delete(param);
   }
   const text = params.toString();

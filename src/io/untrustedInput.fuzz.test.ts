@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { smallValidFile } from "../testing/caseFuzzKit";
 import { CaseFileError, parseCaseFile } from "./caseFile";
-import { smallValidFile } from "./caseFuzzKit";
 import { importCaseFile, openCase } from "./caseImport";
 import { importCsv, parseCsvTable } from "./csvImport";
 import { IoError, type IoResult } from "./ioError";

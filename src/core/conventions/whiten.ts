@@ -51,7 +51,20 @@ export function whitenAdvantages<A extends FloatArray>(
   const rstd = round(1 / Math.sqrt(round(scaled)));
   return advantages.map((row) => {
     const out = zerosLike(row, row.length);
-    for (let t = 0; t < row.length; t++) out[t] = round(round(row[t] - mean) * rstd);
+    if (out instanceof Float32Array) whitenRow32(out, row, mean, rstd);
+    else whitenRow64(out, row, mean, rstd);
     return out;
   });
+}
+
+/**
+ * `(a − μ)·rstd` with both operations rounded to float32 (the store rounds the product): one
+ * function per precision, as the rounding passed as a function was a call per operation.
+ */
+function whitenRow32(out: Float32Array, row: FloatArray, mean: number, rstd: number): void {
+  for (let t = 0; t < row.length; t++) out[t] = Math.fround(row[t] - mean) * rstd;
+}
+
+function whitenRow64(out: FloatArray, row: FloatArray, mean: number, rstd: number): void {
+  for (let t = 0; t < row.length; t++) out[t] = (row[t] - mean) * rstd;
 }

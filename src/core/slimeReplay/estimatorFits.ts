@@ -44,6 +44,13 @@ function reweighted(
   return kept;
 }
 
+/** Every sample's tokens: the most equations a fit can have, so its set never grows. */
+function tokenCount(samples: FitSample[]): number {
+  let n = 0;
+  for (const s of samples) n += s.returns.length;
+  return Math.max(1, n);
+}
+
 /** |x| with a non-finite value counted as 0 (its own equations are left out). */
 function magnitude(x: number): number {
   return Number.isFinite(x) ? Math.abs(x) : 0;
@@ -58,7 +65,8 @@ function magnitude(x: number): number {
 export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): RobustFit {
   const build = ([fitGamma, beta]: number[]) => {
     const gamma = fixedGamma ?? fitGamma;
-    const set = new EquationSet(2);
+    const set = new EquationSet(2, tokenCount(samples));
+    const columns = [0, 0];
     for (const [i, s] of samples.entries()) {
       const last = lastUnmasked(s.mask);
       if (last < 0) continue;
@@ -76,8 +84,10 @@ export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): Robus
         const nextPartial = t + 1 < L ? partial[t + 1] : 0;
         const scale = partial[t] + gamma * nextPartial + Math.abs(g) + Math.abs(next) + Math.abs(reward);
         const tag = equationTag(i, t);
-        if (fixedGamma === undefined) set.add(g - reward, [next, penalty], u * scale + eta, tag);
-        else set.add(g - reward - fixedGamma * next, [0, penalty], u * scale + eta, tag);
+        columns[0] = fixedGamma === undefined ? next : 0;
+        columns[1] = penalty;
+        const known = fixedGamma === undefined ? 0 : fixedGamma * next;
+        set.add(fixedGamma === undefined ? g - reward : g - reward - known, columns, u * scale + eta, tag);
       }
     }
     return set;
@@ -87,11 +97,13 @@ export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): Robus
 
 /** REINFORCE++-baseline `A_t = R − β·kl_t` (KL not masked): θ = [β]. */
 export function baselineFit(samples: FitSample[]): RobustFit {
-  const set = new EquationSet(1);
+  const set = new EquationSet(1, tokenCount(samples));
+  const columns = [0];
   for (const [i, s] of samples.entries()) {
     for (let t = 0; t < s.returns.length; t++) {
       const a = s.returns[t];
-      set.add(a - s.reward, [-s.kl[t]], u * (Math.abs(a) + Math.abs(s.reward)) + eta, equationTag(i, t));
+      columns[0] = -s.kl[t];
+      set.add(a - s.reward, columns, u * (Math.abs(a) + Math.abs(s.reward)) + eta, equationTag(i, t));
     }
   }
   return robustFit((excluded) => solveKept(set, excluded));
@@ -111,7 +123,8 @@ export function ppoFit(
   const build = ([beta, fitGamma, fitMu]: number[]) => {
     const gamma = fixed.gamma ?? fitGamma;
     const mu = fixed.mu ?? fitMu;
-    const set = new EquationSet(3);
+    const set = new EquationSet(3, tokenCount(samples));
+    const columns = [0, 0, 0];
     samples.forEach((s, i) => {
       const values = s.values as ArrayLike<number>;
       const L = s.returns.length;
@@ -140,7 +153,9 @@ export function ppoFit(
           Math.abs(reward);
         // A held setting's term moves to the known side and its column is zero.
         const known = (fixed.gamma ?? 0) * nextV + (fixed.mu ?? 0) * nextA;
-        const columns = [-s.kl[t], fixed.gamma === undefined ? nextV : 0, fixed.mu === undefined ? nextA : 0];
+        columns[0] = -s.kl[t];
+        columns[1] = fixed.gamma === undefined ? nextV : 0;
+        columns[2] = fixed.mu === undefined ? nextA : 0;
         set.add(ret - reward - known, columns, u * scale + eta, equationTag(i, t));
       }
     });

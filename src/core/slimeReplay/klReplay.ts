@@ -11,7 +11,8 @@ export function approxKl(logProbs: ArrayLike<number>, ref: ArrayLike<number>, ty
   return out;
 }
 
-function klOf(x: number, type: KlLossType): number {
+/** approxKl of one token, whose log-prob difference is `x`. */
+export function klOf(x: number, type: KlLossType): number {
   if (type === "k1") return x;
   if (type === "k2") return (x * x) / 2;
   const k = Math.exp(-x) - 1 + x;
@@ -25,24 +26,21 @@ function klOf(x: number, type: KlLossType): number {
  * subtractions. Clamping (low_var_kl) never increases an error.
  */
 export function klErrorBound(logProbs: ArrayLike<number>, ref: ArrayLike<number>, type: KlLossType): Float64Array {
+  const out = new Float64Array(logProbs.length);
+  for (let t = 0; t < out.length; t++) out[t] = klErrorBoundOf(logProbs[t] - ref[t], type);
+  return out;
+}
+
+/** klErrorBound of one token, whose log-prob difference is `x`. */
+export function klErrorBoundOf(x: number, type: KlLossType): number {
   const u = UNIT_ROUNDOFF.float32;
   const eta = SUBNORMAL_STEP.float32;
-  const out = new Float64Array(logProbs.length);
-  for (let t = 0; t < out.length; t++) {
-    const x = logProbs[t] - ref[t];
-    const ax = Math.abs(x);
-    if (type === "k1") out[t] = u * ax + eta;
-    else if (type === "k2") out[t] = 2.5 * u * x * x + eta;
-    else {
-      const e = Math.exp(-x);
-      const k = Math.abs(e - 1 + x);
-      out[t] =
-        u * ax * Math.abs(1 - e) * (1 + 4 * u) +
-        3 * u * e +
-        u * Math.abs(e - 1) +
-        u * (Math.abs(e - 1) + ax + k) +
-        3 * eta;
-    }
-  }
-  return out;
+  const ax = Math.abs(x);
+  if (type === "k1") return u * ax + eta;
+  if (type === "k2") return 2.5 * u * x * x + eta;
+  const e = Math.exp(-x);
+  const k = Math.abs(e - 1 + x);
+  return (
+    u * ax * Math.abs(1 - e) * (1 + 4 * u) + 3 * u * e + u * Math.abs(e - 1) + u * (Math.abs(e - 1) + ax + k) + 3 * eta
+  );
 }

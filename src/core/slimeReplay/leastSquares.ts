@@ -29,51 +29,92 @@ export interface LeastSquaresFit {
   /** residual_e / σ_e for each equation, in the set's order (what robustFit reads to set equations aside). */
   ratios: Float64Array;
   /** Each equation's tag, in the same order (EquationSet.add). */
-  tags: number[];
+  tags: Float64Array;
 }
 
-/** Collects equations one at a time: y, the coefficients of the unknowns, and the equation's noise scale. */
+/**
+ * Collects equations one at a time: y, the coefficients of the unknowns, and the equation's noise
+ * scale. Held in growing Float64Arrays, not arrays of numbers: a fit of a real step adds 10⁶–10⁷
+ * equations, three times over (estimatorFits' reweighting), and pushing them onto JS arrays was
+ * most of the fit's time.
+ */
 export class EquationSet {
-  readonly columns: number[][];
-  readonly y: number[] = [];
-  readonly sigma: number[] = [];
-  /** Who each equation is (sample and token, as the caller numbers them), so a refit can leave some out. */
-  readonly tags: number[] = [];
-  constructor(readonly unknowns: number) {
-    this.columns = Array.from({ length: unknowns }, () => []);
+  private count = 0;
+  private yStore: Float64Array;
+  private sigmaStore: Float64Array;
+  private tagStore: Float64Array;
+  private columnStores: Float64Array[];
+  constructor(
+    readonly unknowns: number,
+    capacity = 1024,
+  ) {
+    this.yStore = new Float64Array(capacity);
+    this.sigmaStore = new Float64Array(capacity);
+    this.tagStore = new Float64Array(capacity);
+    this.columnStores = Array.from({ length: unknowns }, () => new Float64Array(capacity));
   }
   /**
    * Skipped when any term is not finite or σ is not positive (an equation with no information).
-   * `tag` names the equation across rebuilds (its position when not given).
+   * `tag` names the equation across rebuilds (its position when not given). `coefficients` is read,
+   * not kept: a caller may reuse one array for every equation.
    */
-  add(y: number, coefficients: number[], sigma: number, tag = this.y.length): void {
+  add(y: number, coefficients: ArrayLike<number>, sigma: number, tag = this.count): void {
     if (!(sigma > 0) || !Number.isFinite(y) || !Number.isFinite(sigma)) return;
-    if (!coefficients.every(Number.isFinite)) return;
-    this.y.push(y);
-    this.sigma.push(sigma);
-    this.tags.push(tag);
-    for (let k = 0; k < coefficients.length; k++) this.columns[k].push(coefficients[k]);
+    for (let k = 0; k < this.unknowns; k++) if (!Number.isFinite(coefficients[k])) return;
+    if (this.count === this.yStore.length) this.grow();
+    const e = this.count++;
+    this.yStore[e] = y;
+    this.sigmaStore[e] = sigma;
+    this.tagStore[e] = tag;
+    for (let k = 0; k < this.unknowns; k++) this.columnStores[k][e] = coefficients[k];
   }
   /** The same equations less those whose tag is in `excluded`. */
   without(excluded: ReadonlySet<number>): EquationSet {
     if (excluded.size === 0) return this;
-    const out = new EquationSet(this.unknowns);
-    this.y.forEach((y, e) => {
-      if (excluded.has(this.tags[e])) return;
-      out.y.push(y);
-      out.sigma.push(this.sigma[e]);
-      out.tags.push(this.tags[e]);
-      for (let k = 0; k < this.unknowns; k++) out.columns[k].push(this.columns[k][e]);
-    });
+    const out = new EquationSet(this.unknowns, Math.max(1, this.count));
+    for (let e = 0; e < this.count; e++) {
+      const tag = this.tagStore[e];
+      if (excluded.has(tag)) continue;
+      const o = out.count++;
+      out.yStore[o] = this.yStore[e];
+      out.sigmaStore[o] = this.sigmaStore[e];
+      out.tagStore[o] = tag;
+      for (let k = 0; k < this.unknowns; k++) out.columnStores[k][o] = this.columnStores[k][e];
+    }
     return out;
   }
   get size(): number {
-    return this.y.length;
+    return this.count;
+  }
+  get y(): Float64Array {
+    return this.yStore.subarray(0, this.count);
+  }
+  get sigma(): Float64Array {
+    return this.sigmaStore.subarray(0, this.count);
+  }
+  /** Who each equation is (sample and token, as the caller numbers them), so a refit can leave some out. */
+  get tags(): Float64Array {
+    return this.tagStore.subarray(0, this.count);
+  }
+  /** Each unknown's coefficients, one entry per equation. */
+  get columns(): Float64Array[] {
+    return this.columnStores.map((c) => c.subarray(0, this.count));
+  }
+  private grow(): void {
+    const bigger = (a: Float64Array) => {
+      const b = new Float64Array(Math.max(16, a.length * 2));
+      b.set(a);
+      return b;
+    };
+    this.yStore = bigger(this.yStore);
+    this.sigmaStore = bigger(this.sigmaStore);
+    this.tagStore = bigger(this.tagStore);
+    this.columnStores = this.columnStores.map(bigger);
   }
 }
 
 /** Each equation's entry divided by its noise scale (w = 1/σ), in a loop: this runs over 10⁵ equations per fit. */
-function weighted(values: number[], w: number[]): Float64Array {
+function weighted(values: Float64Array, w: Float64Array): Float64Array {
   const out = new Float64Array(values.length);
   for (let e = 0; e < out.length; e++) out[e] = values[e] * w[e];
   return out;
@@ -202,15 +243,16 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
  */
 export function ratiosAt(set: EquationSet, theta: number[]): Float64Array | null {
   const out = new Float64Array(set.size);
+  const { y, sigma, columns } = set;
   for (let e = 0; e < set.size; e++) {
-    let r = set.y[e];
+    let r = y[e];
     for (let k = 0; k < set.unknowns; k++) {
-      const x = set.columns[k][e];
+      const x = columns[k][e];
       if (x === 0) continue;
       if (!Number.isFinite(theta[k])) return null;
       r -= theta[k] * x;
     }
-    out[e] = r / set.sigma[e];
+    out[e] = r / sigma[e];
   }
   return out;
 }

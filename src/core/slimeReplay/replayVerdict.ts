@@ -86,7 +86,8 @@ export function judgeField(
   let worstPassRatio = -1;
   let worstFail = -1;
   let worstFailGap = -1;
-  const tolerances = new Float64Array(values.length);
+  let worstPassTolerance = 0;
+  let worstFailTolerance = 0;
   for (let t = 0; t < values.length; t++) {
     const v = values[t];
     const r = reference[t];
@@ -98,7 +99,6 @@ export function judgeField(
       else unbounded += 1;
       tolerance = options.atLeast ? Math.max(threshold, options.atLeast[t]) : threshold;
     }
-    tolerances[t] = tolerance;
     let gap: number;
     if (!Number.isFinite(r))
       gap = Object.is(v, r) || (Number.isNaN(v) && Number.isNaN(r)) ? 0 : Number.POSITIVE_INFINITY;
@@ -110,12 +110,14 @@ export function judgeField(
       if (gap > worstFailGap) {
         worstFailGap = gap;
         worstFail = t;
+        worstFailTolerance = tolerance;
       }
     } else {
       const ratio = gap === 0 ? 0 : gap / tolerance;
       if (ratio > worstPassRatio) {
         worstPassRatio = ratio;
         worstPass = t;
+        worstPassTolerance = tolerance;
       }
     }
   }
@@ -126,7 +128,7 @@ export function judgeField(
     scale,
     worstToken,
     worstGap: worstToken < 0 ? 0 : gapAt(values[worstToken], reference[worstToken]),
-    worstBound: worstToken < 0 ? 0 : tolerances[worstToken],
+    worstBound: worstToken < 0 ? 0 : failures > 0 ? worstFailTolerance : worstPassTolerance,
     failures,
     unbounded,
     wide,

@@ -10,7 +10,7 @@ export interface RobustFit extends LeastSquaresFit {
 export interface KeptFit {
   fit: LeastSquaresFit;
   /** residual / σ of each equation of the whole set at the fit's θ, by tag; null when θ is incomplete. */
-  all: { tags: number[]; ratios: Float64Array } | null;
+  all: { tags: Float64Array; ratios: Float64Array } | null;
 }
 
 /**

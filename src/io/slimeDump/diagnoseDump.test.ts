@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KNOWN_VARIANTS, type SlimeSettings, WHITEN_PER_CP_RANK_TRIALS } from "../../core";
+import { diagnoseDump, dumpSettings, readTensorFile, type UnderstoodDump, understandDump } from ".";
 import { fixtureBytes, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
-import { diagnoseDump, dumpSettings, readTensorFile, type UnderstoodDump, understandDump } from "./index";
 
 function open(path: string): UnderstoodDump {
   const name = path.split("/").pop() as string;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { fixtureBytes } from "./dumpFixtures";
 import {
   bitsSentence,
   checkDump,
@@ -9,7 +8,8 @@ import {
   replayDump,
   type UnderstoodDump,
   understandDump,
-} from "./index";
+} from ".";
+import { fixtureBytes } from "./dumpFixtures";
 
 /** The false passes an outside probe found, each on a real dump written by slime's code. */
 

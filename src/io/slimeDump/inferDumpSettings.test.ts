@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type InferredSettings, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { inferDumpSettings, readTensorFile, replayDump, type UnderstoodDump, understandDump } from ".";
 import { fixtureBytes, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
-import { inferDumpSettings, readTensorFile, replayDump, type UnderstoodDump, understandDump } from "./index";
 
 function open(path: string): UnderstoodDump {
   const name = path.split("/").pop() as string;

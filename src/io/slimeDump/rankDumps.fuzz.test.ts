@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PyDict, PyValue, Tensor } from "../tensorFiles/tensorTypes";
+import { mergeRankDumps, readTensorFile, understandDump } from ".";
 import { fixtureBytes } from "./dumpFixtures";
-import { mergeRankDumps, readTensorFile, understandDump } from "./index";
 
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261205);
 

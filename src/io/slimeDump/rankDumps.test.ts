@@ -2,8 +2,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cpLayout, responseIndices, type SlimeSettings, sliceBack } from "../../core";
 import { bytesSource } from "../tensorFiles/byteSource";
-import { checkDump } from "./checkDump";
-import { fixtureBytes, type ManifestEntry, manifestSettings } from "./dumpFixtures";
 import {
   groupRankFiles,
   mergeRankDumps,
@@ -13,7 +11,9 @@ import {
   type RankFile,
   readTensorFile,
   understandDump,
-} from "./index";
+} from ".";
+import { checkDump } from "./checkDump";
+import { fixtureBytes, type ManifestEntry, manifestSettings } from "./dumpFixtures";
 
 /** cases/dumps/rank-format/: slime's first dump format, written by slime's own code at d38dc29c9 (README there). */
 interface RankSet {

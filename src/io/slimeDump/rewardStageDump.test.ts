@@ -7,7 +7,6 @@ import {
   unevenGroupsBatchNorm,
 } from "../../core";
 import type { PyDict } from "../tensorFiles/tensorTypes";
-import { fixtureBytes, MANIFEST, manifestSettings } from "./dumpFixtures";
 import {
   dumpSettings,
   judgeDumpRewards,
@@ -16,7 +15,8 @@ import {
   replaySamples,
   type UnderstoodDump,
   understandDump,
-} from "./index";
+} from ".";
+import { fixtureBytes, MANIFEST, manifestSettings } from "./dumpFixtures";
 
 /** A generated dump's object tree, to read as it is or to tamper with in memory first. */
 function tree(file: string): PyDict {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { SlimeSettings } from "../../core";
-import { fixtureBytes, fixtureJson, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 import {
   dumpSettings,
   pairDumps,
@@ -9,7 +8,8 @@ import {
   searchSettings,
   type UnderstoodDump,
   understandDump,
-} from "./index";
+} from ".";
+import { fixtureBytes, fixtureJson, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
 function open(path: string): UnderstoodDump {
   const name = path.split("/").pop() as string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { InferredParameter } from "../../core";
+import { checkDump, readTensorFile, type UnderstoodDump, understandDump } from ".";
 import { fixtureBytes, fixtureJson } from "./dumpFixtures";
-import { checkDump, readTensorFile, type UnderstoodDump, understandDump } from "./index";
 
 interface VariantEntry {
   file: string;

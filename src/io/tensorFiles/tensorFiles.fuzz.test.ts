@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { byteEdits, mutateBytes } from "../byteFuzzKit";
+import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
 import { IoError } from "../ioError";
+import { dumpSettings, replayDump, understandDump } from "../slimeDump";
 import { fixtureBytes } from "../slimeDump/dumpFixtures";
-import { dumpSettings, replayDump, understandDump } from "../slimeDump/index";
 import { readTensorFile } from "./readTensorFile";
 import { isTensor, type PyValue } from "./tensorTypes";
 

@@ -1,6 +1,7 @@
 import { BACKENDS } from "../../names/backends";
 import { Term } from "../glossary/Term";
 import { STRATEGY_INFO } from "../strategyWords";
+import { ToolbarButton } from "../ToolbarButton";
 import { STRATEGY_STYLE } from "./benchChartData";
 import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "./benchPlan";
 import { PANEL_CHUNKS, PANEL_SIZES, PANEL_SKIP_MS, type PanelSettings, toggled } from "./panelSettings";
@@ -123,12 +124,12 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         </select>
       </fieldset>
       <div className="bench-actions">
-        <button type="submit" className="primary" disabled={running || problems.length > 0} data-testid="bench-run">
+        <ToolbarButton submit className="primary" disabled={running || problems.length > 0} testId="bench-run">
           Run benchmark
-        </button>
-        <button type="button" onClick={onCancel} disabled={!running} data-testid="bench-cancel">
+        </ToolbarButton>
+        <ToolbarButton onClick={onCancel} disabled={!running} testId="bench-cancel">
           Cancel
-        </button>
+        </ToolbarButton>
         <p className="muted small">
           Warm-up run excluded; median of the runs; every run checked against float64. Per-token rows estimated over{" "}
           {PANEL_SKIP_MS / 1000} s are skipped.

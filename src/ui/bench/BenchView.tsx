@@ -10,6 +10,7 @@ import { SweepCharts } from "./SweepCharts";
 import { TimeCharts } from "./TimeCharts";
 import { useBenchRun } from "./useBenchRun";
 import "./bench.css";
+import { ToolbarButton } from "../ToolbarButton";
 
 /** `/?view=bench`: the engine's strategies timed side by side in this browser, in a worker of the page. */
 export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
@@ -114,9 +115,9 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
         {rows.length > 0 ? (
           <>
             <div className="bench-export">
-              <button type="button" onClick={copy} disabled={running}>
+              <ToolbarButton onClick={copy} disabled={running}>
                 Copy tables as markdown
-              </button>
+              </ToolbarButton>
               {jsonHref && !running ? (
                 <a href={jsonHref} download="scanlab-bench.json" data-testid="bench-json">
                   Download JSON

@@ -32,6 +32,11 @@ export interface ChartFrameProps {
   onHoverToken?(t: number | null): void;
   /** The readout line for a hovered token. */
   readout(t: number): ReactNode;
+  /**
+   * A second readout under the first (the returns chart's carries), with what it says before a
+   * hover; it wraps where the chart is narrow, in a fixed two lines. Absent: one line.
+   */
+  readoutMore?: { idle: string; at(t: number): ReactNode };
   handleRef?: Ref<ChartHandle>;
 }
 
@@ -74,6 +79,11 @@ export function ChartFrame(props: ChartFrameProps) {
         <output className="scan-chart-readout" aria-live="polite">
           {shown === null ? "hover for values" : props.readout(shown)}
         </output>
+        {props.readoutMore ? (
+          <output className="scan-chart-readout scan-chart-readout-more" aria-live="polite">
+            {shown === null ? props.readoutMore.idle : props.readoutMore.at(shown)}
+          </output>
+        ) : null}
       </figcaption>
       <div
         ref={wrapRef}

@@ -1,11 +1,12 @@
 import { type Ref, useMemo, useRef } from "react";
+import { CARRY_STYLE, CarryBands, type CarryParts, carryRuns, carryStride } from "./CarryBands";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
-import { formatShort, formatValue } from "./formatNumber";
+import { formatExact64, formatShort, formatValue } from "./formatNumber";
 import { PlotLine, useTellDrawn } from "./PlotLine";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
@@ -57,10 +58,17 @@ export interface ReturnsChartProps {
   plotTiming?: PlotTiming;
   /** Told, once its lines are on screen, each plot of the current data (by its `reference`, the very array of the props). */
   onDrawn?(reference: ArrayLike<number>): void;
+  /**
+   * The row split into each chunk's local sum and the part carried in from later chunks (same
+   * length as `reference`): drawn as a local line per chunk and a band from it to the total, and
+   * read out per token. Null or absent: no carries.
+   */
+  carries?: CarryParts | null;
 }
 
 export function ReturnsChart(props: ReturnsChartProps) {
   const { reference, chunkBoundaries, lossMask, chunkedLabel, stored } = props;
+  const carries = props.carries && props.carries.total.length === reference.length ? props.carries : null;
   const single = props.chunked === null;
   const chunked = props.chunked ?? reference;
   const referenceLabel = props.referenceLabel ?? "serial float64 (reference)";
@@ -82,6 +90,18 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [storedValues, series.length, plotWidth],
   );
   const { length } = series;
+  const carryStep = carryStride(length, plotWidth / PX_PER_BUCKET);
+  const carryDrawing = useMemo(
+    () =>
+      carries
+        ? {
+            runs: carryRuns(carries, length, carryStep),
+            // The local sums may reach past the returns: the value axis spans them too.
+            axis: linePoints(carries.local, length, plotWidth / PX_PER_BUCKET),
+          }
+        : null,
+    [carries, length, carryStep, plotWidth],
+  );
   const boundaries = useMemo(
     () => drawableBoundaries(chunkBoundaries, length, plotWidth),
     [chunkBoundaries, length, plotWidth],
@@ -102,8 +122,14 @@ export function ReturnsChart(props: ReturnsChartProps) {
   // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
   const tellDrawn = useTellDrawn(series.reference, reference, props.onDrawn);
   const valueAxis = useMemo(
-    () => valueAxisOf([series.reference, series.chunked, ...(storedPoints ? [storedPoints] : [])]),
-    [series, storedPoints],
+    () =>
+      valueAxisOf([
+        series.reference,
+        series.chunked,
+        ...(storedPoints ? [storedPoints] : []),
+        ...(carryDrawing ? [carryDrawing.axis] : []),
+      ]),
+    [series, storedPoints, carryDrawing],
   );
   const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
   const next = useMemo(
@@ -113,12 +139,13 @@ export function ReturnsChart(props: ReturnsChartProps) {
         height,
         axes,
         <>
+          {carries && carryDrawing ? <CarryBands parts={carries} runs={carryDrawing.runs} /> : null}
           <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
           {single ? null : <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />}
           {storedPoints ? <PlotLine name="stored" points={storedPoints} style={SERIES.stored} /> : null}
         </>,
       ),
-    [series, width, height, tellDrawn, axes, single, storedPoints],
+    [series, width, height, tellDrawn, axes, single, storedPoints, carries, carryDrawing],
   );
   const plot = usePlotInOwnTask(next, props.plotTiming);
 
@@ -140,6 +167,12 @@ export function ReturnsChart(props: ReturnsChartProps) {
       ...(storedPoints && stored
         ? [{ label: stored.label, colour: SERIES.stored.colour, dash: SERIES.stored.dash, width: SERIES.stored.width }]
         : []),
+      ...(carries
+        ? [
+            { label: "local sum of the chunk", colour: CARRY_STYLE.local.colour, width: CARRY_STYLE.local.width },
+            { label: "carried in from later chunks", colour: CARRY_STYLE.band.colour, width: 0 },
+          ]
+        : []),
       ...(boundaries.lines.length ? [{ label: "chunk boundary", colour: BOUNDARY_STROKE, width: 1 }] : []),
       ...(masked.spans.length ? [{ label: "masked tokens", colour: MASK_FILL, width: 0 }] : []),
       ...(broken.spans.length ? [{ label: "NaN / ∞ (gap)", colour: NON_FINITE_FILL, width: 0 }] : []),
@@ -148,6 +181,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
       ...downsampleNotes([series.reference, series.chunked], length),
       ...(boundaries.tooDense ? ["chunks too narrow to draw their boundaries at this width"] : []),
       ...(series.nonFinite ? [`${series.nonFinite} tokens NaN or infinite: gaps`] : []),
+      ...(carries && carryStep > 1 ? [`carries drawn every ${carryStep} tokens (and at each chunk's ends)`] : []),
     ],
   };
 
@@ -166,6 +200,26 @@ export function ReturnsChart(props: ReturnsChartProps) {
       hoverToken={props.hoverToken}
       onHoverToken={props.onHoverToken}
       handleRef={props.ref}
+      readoutMore={
+        carries
+          ? {
+              idle: "hover for the local sum and the carry",
+              at: (t) => (
+                <>
+                  <span className="readout-part">
+                    local <span data-testid="readout-local">{formatExact64(carries.local[t])}</span>
+                  </span>
+                  <span className="readout-part">
+                    + carried <span data-testid="readout-carried">{formatExact64(carries.carried[t])}</span>
+                  </span>
+                  <span className="readout-part">
+                    = total <span data-testid="readout-total">{formatExact64(carries.total[t])}</span>
+                  </span>
+                </>
+              ),
+            }
+          : undefined
+      }
       readout={(t) => (
         <>
           t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · {single ? "" : "serial "}

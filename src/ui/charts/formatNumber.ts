@@ -7,6 +7,11 @@ export function formatValue(x: number, precision: "float32" | "float64"): string
   return trimExponent(x.toPrecision(precision === "float32" ? 9 : 17));
 }
 
+/** The shortest decimal that reads back as the same float64 (JavaScript's own), so that a readout's figures add up exactly. */
+export function formatExact64(x: number): string {
+  return Object.is(x, -0) ? "-0" : String(x);
+}
+
 /** A short magnitude for legends and error readouts: 3 significant digits, exponent past 1e±4. */
 export function formatShort(x: number): string {
   if (!Number.isFinite(x)) return String(x);

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byteEdits, mutateBytes } from "../../io/byteFuzzKit";
-import { smallValidFile } from "../../io/caseFuzzKit";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
 import { parsePlaygroundState } from "../../io/playgroundState";
 import { DEFAULT_PLAYGROUND_STATE, FIRST_VISIT_STATE } from "../../io/presets";
 import { printable } from "../../io/printable";
 import { encodeState } from "../../io/shareLink";
+import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
+import { smallValidFile } from "../../testing/caseFuzzKit";
 import { linkedSource } from "../player/playerLink";
 import { importFile } from "../playground/files/importFile";
 import { startupState } from "../playground/persistence";

@@ -4,7 +4,7 @@ import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { dataValue, f32, f64, outputSymbol } from "./captions";
 import { type ErrorSummary, errorSummary } from "./cells";
-import { CARRY_COLOUR } from "./colors";
+import { CARRY_TEXT_COLOUR } from "./colors";
 import type { CarryView, Frame } from "./frame";
 import { type Replay, tokenOf } from "./replay";
 
@@ -16,7 +16,9 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
   const rows = cv.combined.map((_, k) => k);
   const shown = rows.length <= 10 ? rows : [...rows.slice(0, 5), -1, ...rows.slice(-4)];
   return (
-    <figure className="carry-panel" data-region="carry-lane">
+    // Focusable: on a phone the table scrolls sideways inside the panel, and keys must reach it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached with Tab (WCAG 2.1.1)
+    <figure className="carry-panel" data-region="carry-lane" tabIndex={0}>
       <figcaption>
         Chunk {cv.chunk}:{" "}
         {cv.chunk === 0 ? (
@@ -25,7 +27,7 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
           <>
             carry s<sub>{cv.chunk}</sub> = {G}
             <sub>{cv.sourceT}</sub> ={" "}
-            <strong style={{ color: CARRY_COLOUR }} data-value={dataValue(cv.carry)}>
+            <strong style={{ color: CARRY_TEXT_COLOUR }} data-value={dataValue(cv.carry)}>
               {f32(cv.carry)}
             </strong>
             , added as s<sub>{cv.chunk}</sub>·{d}^(k+1)
@@ -58,7 +60,7 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
                 <td>{k}</td>
                 <td>{tokenOf(r, cv.chunk * C + k)}</td>
                 <td data-value={dataValue(cv.locals[k])}>{f32(cv.locals[k])}</td>
-                <td data-value={dataValue(cv.terms[k])} style={{ color: CARRY_COLOUR }}>
+                <td data-value={dataValue(cv.terms[k])} style={{ color: CARRY_TEXT_COLOUR }}>
                   {f32(cv.terms[k])}
                 </td>
                 <td data-value={dataValue(cv.combined[k])}>{f32(cv.combined[k])}</td>

@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from "react";
 import { dataValue, f32 } from "./captions";
-import { CARRY_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
+import { CARRY_TEXT_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
 import type { MatrixView } from "./frame";
 import { kernelEntry, localIndex, type Replay, tokenOf } from "./replay";
 import type { TimeView } from "./stageLayout";
@@ -288,7 +288,7 @@ function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: 
         ) : null}
       </p>
       {m.chunk > 0 ? (
-        <p className="term-note" style={{ color: CARRY_COLOUR }}>
+        <p className="term-note" style={{ color: CARRY_TEXT_COLOUR }}>
           No carry yet: the tokens after this chunk are added later.
         </p>
       ) : null}

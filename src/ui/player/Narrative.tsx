@@ -2,21 +2,18 @@ import type { ReactNode } from "react";
 import type { Frame, RegionId } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
 import { SHORTCUTS } from "./playback";
-import { TourPanel } from "./TourPanel";
 
 export interface NarrativeProps {
   frame: Frame;
   tourStop?: number;
-  /** The tour panel is drawn under the stage instead (narrow screens: the stage comes first). */
-  tourElsewhere?: boolean;
+  /** The tour's panel (TourPanel), drawn first; PlayerView draws it under the stage on narrow screens. */
+  tourPanel?: ReactNode;
   /** The step's caption is drawn under the stage instead (narrow screens: read while stepping, beside the cells). */
   captionElsewhere?: boolean;
   shortcuts: boolean;
   onTerm(region: RegionId | undefined): void;
-  onTourGo(stop: number): void;
   /** Opens the tour where it was left (its first stop on a first visit). */
   onTourStart(): void;
-  onTourClose(): void;
   onShortcutsClose(): void;
   /** Drawn under the phase note (the serial loop). */
   children?: ReactNode;
@@ -41,21 +38,17 @@ export function StepCaption({ frame: f }: { frame: Frame }) {
 export function Narrative({
   frame: f,
   tourStop,
-  tourElsewhere,
+  tourPanel,
   captionElsewhere,
   shortcuts,
   onTerm,
-  onTourGo,
   onTourStart,
-  onTourClose,
   onShortcutsClose,
   children,
 }: NarrativeProps) {
   return (
     <aside className="player-narrative" data-region="narrative">
-      {tourStop !== undefined && !tourElsewhere ? (
-        <TourPanel stop={tourStop} onGo={onTourGo} onClose={onTourClose} />
-      ) : null}
+      {tourPanel}
       {tourStop === undefined && f.cursor === 0 ? (
         // The first screen says what this is and where to start, before any step is taken.
         <p className="player-intro" data-testid="player-intro">
@@ -64,7 +57,7 @@ export function Narrative({
           <button type="button" className="link" onClick={onTourStart}>
             Take the tour
           </button>{" "}
-          (seven stops), or step with → and Play.
+          (nine stops, each with a change to try), or step with → and Play.
         </p>
       ) : null}
       {shortcuts ? (

@@ -5,6 +5,7 @@ import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
 import { NumberEntry } from "../playground/controls/NumberEntry";
+import { ToolbarButton } from "../ToolbarButton";
 import { type Checked, parseChunkField, parseField } from "./playerEdits";
 
 /** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
@@ -135,14 +136,13 @@ export function PlayerControls({
       <div className="pc-field">
         <label htmlFor="player-chunk-size">C</label>
         <Term word="Chunk" />
-        <button
-          type="button"
-          aria-label="Halve the chunk size"
+        <ToolbarButton
+          label="Halve the chunk size"
           disabled={state.chunkSize <= 1}
           onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, -1)))}
         >
           −
-        </button>
+        </ToolbarButton>
         <NumberEntry
           id="player-chunk-size"
           testId="player-chunk-size"
@@ -153,13 +153,12 @@ export function PlayerControls({
           onCommit={(v) => tryEdit("chunkSize", (s) => setChunk(s, v))}
           onInvalid={(reason) => setError("chunkSize", reason)}
         />
-        <button
-          type="button"
-          aria-label="Double the chunk size"
+        <ToolbarButton
+          label="Double the chunk size"
           onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, 1)))}
         >
           +
-        </button>
+        </ToolbarButton>
       </div>
       <div className="pc-field">
         <label htmlFor="player-length">T</label>
@@ -179,18 +178,17 @@ export function PlayerControls({
         />
         <span className="pc-derived">tokens</span>
       </div>
-      <button
-        type="button"
+      <ToolbarButton
         className="pc-draw"
         aria-expanded={drawing}
         aria-controls={drawing ? "player-reward-editor" : undefined}
-        data-testid="player-draw-rewards"
+        testId="player-draw-rewards"
         onClick={() => onDrawing(!drawing)}
       >
         {drawing
           ? "Hide the reward editor"
           : `Draw or type ${rows.length > 1 ? `row ${b}'s` : "the"} ${state.estimator === "reinforce_pp" ? "KL" : "rewards"}`}
-      </button>
+      </ToolbarButton>
       {messages.length > 0 ? (
         <p id={ERROR_ID} className="player-control-error" role="alert" data-testid="player-control-error">
           {messages.join(" ")} (the player keeps the last good value)

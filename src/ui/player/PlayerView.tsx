@@ -32,10 +32,10 @@ import { type Inspected, Stage } from "./Stage";
 import { exampleSource, type PlayerSource, playableCases } from "./source";
 import { stageLayout, type TimeView } from "./stageLayout";
 import { LABEL_WIDTH, visibleRows } from "./stageModel";
-import { TourPanel } from "./TourPanel";
+import { TourPanel, type TryState } from "./TourPanel";
 import { Transport } from "./Transport";
 import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
-import { localStepOfChunk } from "./trace";
+import { localStepOfChunk, type PlayerTrace } from "./trace";
 import { useNarrow } from "./useNarrow";
 import { usePlayerRun } from "./usePlayerRun";
 import { useReducedMotion } from "./useReducedMotion";
@@ -99,6 +99,10 @@ export function PlayerView({
   const pendingTour = useRef<number | undefined>(startTour ? 0 : undefined);
   // After an edit (γ, C, …) the new trace opens on the same phase, chunk and position, clamped.
   const pendingPlace = useRef<TourTarget | undefined>(undefined);
+  // A tour stop's try: the stop, the inputs and trace before it (Undo goes back to them), or a refusal.
+  const [tourTry, setTourTry] = useState<
+    { stop: number; before: PlayerSource; beforeTrace: PlayerTrace } | { stop: number; refused: string }
+  >();
 
   // A new run starts at its first step (or at the tour stop waiting for it), paused.
   useEffect(() => {
@@ -140,6 +144,15 @@ export function PlayerView({
       setTourStop(at);
       setLastTourStop(at);
       setPlaying(false);
+      // A stop's words are about the inputs before its try: another stop undoes it first.
+      if (tourTry && "before" in tourTry) {
+        setTourTry(undefined);
+        pendingTour.current = at;
+        setSource(tourTry.before);
+        if (tourTry.before.kind === "state") onEdited?.(tourTry.before.state);
+        return;
+      }
+      setTourTry(undefined);
       // The tour's words are written for its own example: open it first, then go to the stop.
       if (sourceOrigin(source) !== TOUR_EXAMPLE) {
         pendingTour.current = at;
@@ -148,13 +161,14 @@ export function PlayerView({
       }
       setCursor(tourCursor(trace, TOUR[at].target));
     },
-    [trace, source],
+    [trace, source, tourTry, onEdited],
   );
   /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
   const openSource = (next: PlayerSource) => {
     pendingTour.current = undefined;
     pendingPlace.current = undefined;
     setTourStop(undefined);
+    setTourTry(undefined);
     setSource(next);
   };
 
@@ -166,10 +180,43 @@ export function PlayerView({
     if (!result.ok) return result.reason;
     if (!apply) return null;
     if (trace && pendingTour.current === undefined) pendingPlace.current = cursorPlace(trace, cursor);
+    // The try's outcome and Undo are about the inputs it changed: another edit ends them.
+    setTourTry(undefined);
     setFileError(undefined);
     setSource(result.source);
     if (result.source.kind === "state") onEdited?.(result.source.state);
     return null;
+  };
+
+  /**
+   * The stop's one change, through the controls' own edit path: the scan reruns on the engine and
+   * the cursor lands on the stop's step of the new trace; Undo restores the inputs from before it.
+   */
+  const tryTourStop = (stop: number) => {
+    if (!trace) return;
+    const { try: change, target } = TOUR[stop];
+    const result = editSource(
+      source,
+      change.field === "rewards" ? "Rewards" : FIELD_NAMES[change.field],
+      change.change,
+    );
+    if (!result.ok) {
+      setTourTry({ stop, refused: result.reason });
+      return;
+    }
+    pendingPlace.current = change.at ?? target;
+    setPlaying(false);
+    setFileError(undefined);
+    setTourTry({ stop, before: source, beforeTrace: trace });
+    setSource(result.source);
+    if (result.source.kind === "state") onEdited?.(result.source.state);
+  };
+  const undoTourTry = () => {
+    if (!tourTry || !("before" in tourTry)) return;
+    pendingPlace.current = TOUR[tourTry.stop].target;
+    setTourTry(undefined);
+    setSource(tourTry.before);
+    if (tourTry.before.kind === "state") onEdited?.(tourTry.before.state);
   };
 
   const act = useCallback(
@@ -194,6 +241,7 @@ export function PlayerView({
           setInspected(undefined);
           setShortcuts(false);
           setTourStop(undefined);
+          setTourTry(undefined);
           return;
         default:
           setPlaying(false);
@@ -364,6 +412,37 @@ export function PlayerView({
   );
 
   const detailRegion = detailRegionOf(f);
+  // The try's outcome, read from the rerun once it has arrived (the old trace stays while it runs).
+  const tried: TryState =
+    !tourTry || tourTry.stop !== tourStop
+      ? { state: "ready" }
+      : "refused" in tourTry
+        ? { state: "refused", reason: tourTry.refused }
+        : trace === tourTry.beforeTrace || run.running
+          ? run.error
+            ? { state: "refused", reason: run.error }
+            : { state: "running" }
+          : { state: "done", outcome: TOUR[tourTry.stop].try.outcome(tourTry.beforeTrace, trace) };
+  const closeTour = () => {
+    setTourStop(undefined);
+    setTourTry(undefined);
+  };
+  const tourPanel =
+    tourStop === undefined ? null : (
+      <TourPanel
+        stop={tourStop}
+        onGo={openTour}
+        onClose={closeTour}
+        tried={tried}
+        onTry={() => tryTourStop(tourStop)}
+        onUndo={undoTourTry}
+      />
+    );
+  const serialPanel = (
+    <div className={`detail-serial${dim("serial-panel")}`}>
+      <SerialPanel replay={r} frame={f} />
+    </div>
+  );
 
   return (
     <section
@@ -383,18 +462,16 @@ export function PlayerView({
         <Narrative
           frame={f}
           tourStop={tourStop}
-          tourElsewhere={narrow}
+          tourPanel={narrow ? null : tourPanel}
           captionElsewhere={narrow}
           shortcuts={shortcuts}
           onTerm={setTerm}
-          onTourGo={openTour}
           onTourStart={() => openTour(lastTourStop)}
-          onTourClose={() => setTourStop(undefined)}
           onShortcutsClose={() => setShortcuts(false)}
         >
-          <div className={`detail-serial${dim("serial-panel")}`}>
-            <SerialPanel replay={r} frame={f} />
-          </div>
+          {/* One column: after the phase's note. Two: beside the detail under the stage, so the
+              narrative column (tour stop, caption, note) fits above the transport bar at 800 px. */}
+          {narrow ? serialPanel : null}
         </Narrative>
         <div className="player-stage" ref={stageRef} data-testid="player-stage">
           {/* One column: the step's words come right under the cells, the controls after them. */}
@@ -427,9 +504,7 @@ export function PlayerView({
               <StepCaption frame={f} />
             </div>
           ) : null}
-          {narrow && tourStop !== undefined ? (
-            <TourPanel stop={tourStop} onGo={openTour} onClose={() => setTourStop(undefined)} />
-          ) : null}
+          {narrow ? tourPanel : null}
           {narrow ? controls : null}
           {narrow ? rewardEditor : null}
           <Legend replay={r} rows={rows} />
@@ -440,6 +515,7 @@ export function PlayerView({
           ) : null}
           <div className="stage-detail">
             <div className={`detail-main${dim(detailRegion)}`}>{detail}</div>
+            {narrow ? null : serialPanel}
             {card ? <FormulaCard replay={r} target={card} onClose={() => setInspected(undefined)} /> : null}
           </div>
         </div>

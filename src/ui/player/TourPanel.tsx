@@ -1,20 +1,128 @@
+import { useEffect, useRef } from "react";
+import { formatShort } from "../charts/formatNumber";
+import { dataValue } from "./captions";
 import { TOUR } from "./tour";
+import type { OutcomePart, TourNumber } from "./tourTry";
+
+/** Where the stop's try stands: not tried, rerunning, done (with what happened), or refused. */
+export type TryState =
+  | { state: "ready" }
+  | { state: "running" }
+  | { state: "done"; outcome: OutcomePart[] }
+  | { state: "refused"; reason: string };
 
 export interface TourPanelProps {
   stop: number;
   onGo(stop: number): void;
   onClose(): void;
+  tried: TryState;
+  onTry(): void;
+  onUndo(): void;
 }
 
-/** The tour's current stop: its words, back and next, one dot per stop, skip. */
-export function TourPanel({ stop: at, onGo, onClose }: TourPanelProps) {
+const COUNTS = new Set<TourNumber["quantity"]>(["chunks", "padding", "over-bound"]);
+
+/** A number of the outcome: short on screen, in full (and what it is) for scripts and tests. */
+function QuotedNumber({ n }: { n: TourNumber }) {
+  const full = dataValue(n.value);
+  return (
+    <data
+      className="tour-number num"
+      value={full}
+      title={COUNTS.has(n.quantity) ? undefined : full}
+      data-testid="tour-number"
+      data-quantity={n.quantity}
+      data-which={n.which}
+      data-value={full}
+      data-t={n.t}
+      data-chunk={n.chunk}
+      data-k={n.k}
+    >
+      {COUNTS.has(n.quantity) ? String(n.value) : formatShort(n.value)}
+    </data>
+  );
+}
+
+/** The tour's current stop: its words, its one change to try (and Undo), back and next, one dot per stop, skip. */
+export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: TourPanelProps) {
   const stop = TOUR[at];
+  const tryButton = useRef<HTMLButtonElement>(null);
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const tryBox = useRef<HTMLDivElement>(null);
+  // The button pressed (Try or Undo) goes away: the focus moves to the one that replaces it.
+  const moveFocus = useRef(false);
+  useEffect(() => {
+    if (tried.state === "running") return;
+    if (moveFocus.current) {
+      moveFocus.current = false;
+      (tried.state === "done" ? undoButton : tryButton).current?.focus({ preventScroll: true });
+    }
+    if (tried.state !== "done") return;
+    // The outcome in view, clear of the transport bar (its scroll margin), once the new trace's
+    // cursor has settled: the stage and caption above it change height with it.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => tryBox.current?.scrollIntoView({ block: "nearest" }));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [tried.state]);
+
   return (
     <section className="tour-panel" aria-label="Guided tour" data-testid="tour-panel">
       <h3>{stop.title}</h3>
       {stop.text.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
+      <div className="tour-try-box" ref={tryBox}>
+        {tried.state === "ready" || tried.state === "refused" ? (
+          <button
+            type="button"
+            className="tour-try"
+            data-testid="tour-try"
+            ref={tryButton}
+            onClick={() => {
+              moveFocus.current = true;
+              onTry();
+            }}
+          >
+            Try it: {stop.try.label}
+          </button>
+        ) : null}
+        <div aria-live="polite">
+          {tried.state === "running" ? <p className="tour-running">Rerunning the scan…</p> : null}
+          {tried.state === "refused" ? (
+            <p className="tour-refused" role="alert">
+              {tried.reason}
+            </p>
+          ) : null}
+          {tried.state === "done" ? (
+            <p className="tour-outcome" data-testid="tour-outcome">
+              {tried.outcome.map((part, n) =>
+                typeof part === "string" ? (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the outcome's parts are fixed per stop
+                  <span key={n}>{part}</span>
+                ) : (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the outcome's parts are fixed per stop
+                  <QuotedNumber key={n} n={part} />
+                ),
+              )}
+            </p>
+          ) : null}
+        </div>
+        {tried.state === "done" ? (
+          <button
+            type="button"
+            className="tour-undo"
+            data-testid="tour-undo"
+            ref={undoButton}
+            onClick={() => {
+              moveFocus.current = true;
+              onUndo();
+            }}
+          >
+            Undo
+          </button>
+        ) : null}
+      </div>
       <div className="tour-nav">
         <button type="button" onClick={() => onGo(at - 1)} disabled={at === 0}>
           Back

@@ -1,4 +1,5 @@
 import { Term } from "../glossary/Term";
+import { ToolbarButton } from "../ToolbarButton";
 import { SPEEDS } from "./playback";
 import type { TimeView } from "./stageLayout";
 import type { PlayerTrace } from "./trace";
@@ -31,56 +32,52 @@ export function Transport(p: TransportProps) {
   return (
     <div className={`transport${p.spotlight ? " spotlight" : ""}`} data-region="transport">
       <div className="transport-buttons">
-        <button
-          type="button"
-          aria-label="Previous phase"
-          title="Previous phase (Shift+←)"
-          data-control="previous-phase"
+        <ToolbarButton
+          label="Previous phase"
+          shortcut="Shift+←"
+          control="previous-phase"
           onClick={() => p.onSection(-1)}
           disabled={cursor === 0}
         >
           ◂◂
-        </button>
-        <button
-          type="button"
-          aria-label="Step back"
-          title="Step back (←)"
-          data-control="step-back"
+        </ToolbarButton>
+        <ToolbarButton
+          label="Step back"
+          shortcut="←"
+          control="step-back"
           onClick={() => p.onStep(-1)}
           disabled={cursor === 0}
         >
           ◂
-        </button>
+        </ToolbarButton>
         {playing ? (
-          <button type="button" className="play" title="Pause (Space)" data-control="play" onClick={p.onPause}>
+          <ToolbarButton className="play" title="Pause" shortcut="Space" control="play" onClick={p.onPause}>
             <span aria-hidden="true">❚❚</span> Pause
-          </button>
+          </ToolbarButton>
         ) : (
-          <button type="button" className="play" title="Play (Space)" data-control="play" onClick={p.onPlay}>
+          <ToolbarButton className="play" title="Play" shortcut="Space" control="play" onClick={p.onPlay}>
             {/* The name is the visible word, so speech control ("click Replay") finds the button. */}
             <span aria-hidden="true">▶</span> {atEnd ? "Replay" : "Play"}
-          </button>
+          </ToolbarButton>
         )}
-        <button
-          type="button"
-          aria-label="Step forward"
-          title="Step forward (→)"
-          data-control="step-forward"
+        <ToolbarButton
+          label="Step forward"
+          shortcut="→"
+          control="step-forward"
           onClick={() => p.onStep(1)}
           disabled={atEnd}
         >
           ▸
-        </button>
-        <button
-          type="button"
-          aria-label="Next phase"
-          title="Next phase (Shift+→)"
-          data-control="next-phase"
+        </ToolbarButton>
+        <ToolbarButton
+          label="Next phase"
+          shortcut="Shift+→"
+          control="next-phase"
           onClick={() => p.onSection(1)}
           disabled={atEnd}
         >
           ▸▸
-        </button>
+        </ToolbarButton>
       </div>
       <div className="scrubber" data-region="scrubber">
         <input
@@ -131,18 +128,12 @@ export function Transport(p: TransportProps) {
         Reversed time
       </label>
       <Term word="Reversed time" />
-      <button type="button" data-control="tour" onClick={p.onTour}>
+      <ToolbarButton control="tour" onClick={p.onTour}>
         Tour
-      </button>
-      <button
-        type="button"
-        data-control="shortcuts"
-        aria-label="Keyboard shortcuts"
-        title="Keyboard shortcuts (?)"
-        onClick={p.onShortcuts}
-      >
+      </ToolbarButton>
+      <ToolbarButton label="Keyboard shortcuts" shortcut="?" control="shortcuts" onClick={p.onShortcuts}>
         ?
-      </button>
+      </ToolbarButton>
     </div>
   );
 }

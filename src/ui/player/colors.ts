@@ -2,6 +2,8 @@ import { interpolatePurples, interpolateRdBu, interpolateViridis } from "d3-scal
 
 /** The carry's accent: used for carries and nothing else. */
 export const CARRY_COLOUR = "#d95f02";
+/** The carry's hue darkened for text: #d95f02 is 3.8:1 on white, this 5.7:1 (WCAG AA asks 4.5:1). */
+export const CARRY_TEXT_COLOUR = "#a84a02";
 /** The discount matrix's one hue (also outlines the cells that feed the current value). */
 export const MATRIX_COLOUR = "#6a51a3";
 /** A cell NaN or ±Inf took, on every lane: no colour of a scale, so never read as a value or an error. */

@@ -17,6 +17,8 @@ export interface MessageAreaProps {
   reading: string | null;
   /** Lanes the batch holds that this estimator's scan does not read (or reads none of). */
   laneNotice: string | null;
+  /** A link replaced the user's batch, which is one Undo away: said while the link's batch shows. */
+  sessionKept: string | null;
 }
 
 /** The page's messages: errors name the file, field, row, token or byte at fault; the last result stays. */
@@ -30,6 +32,7 @@ export const MessageArea = memo(function MessageArea({
   question,
   reading,
   laneNotice,
+  sessionKept,
 }: MessageAreaProps) {
   return (
     <>
@@ -40,14 +43,14 @@ export const MessageArea = memo(function MessageArea({
       ) : null}
       {question ? (
         <fieldset className="notice import-question" data-testid="import-question">
-          <legend className="sr-only">Where do the imported numbers go?</legend>
+          <legend className="sr-only">How is the imported file read?</legend>
           <p>{question.text}</p>
           <div className="choices">
             {question.choices.map((choice) => (
               <button
                 key={choice.label}
                 type="button"
-                data-testid={`import-choice-${choice.target.lane}`}
+                data-testid={`import-choice-${choice.id ?? choice.target.lane}`}
                 onClick={() => question.answer(choice.target)}
               >
                 {choice.label}
@@ -62,6 +65,11 @@ export const MessageArea = memo(function MessageArea({
       {restoring ? (
         <p className="notice" role="status">
           Opening the {restoring.toLowerCase()} (a large batch)…
+        </p>
+      ) : null}
+      {sessionKept ? (
+        <p className="notice" role="status" data-testid="session-kept">
+          {sessionKept}
         </p>
       ) : null}
       {urlProblems.length > 0 ? (

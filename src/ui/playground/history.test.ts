@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commit, historyOf, redo, undo } from "./history";
+import { commit, historyOf, keepBehind, redo, undo } from "./history";
 
 describe("edit history", () => {
   it("undoes and redoes whole edits in order", () => {
@@ -41,5 +41,13 @@ describe("edit history", () => {
     expect(undo(h).present).toBe(0);
     // Nothing to merge into: the first edit is kept apart from the start.
     expect(commit(historyOf(0), 1, 10, true).past).toEqual([0]);
+  });
+
+  it("keeps a replaced state one undo away, under the present", () => {
+    const kept = keepBehind(commit(historyOf("a"), "link"), "session");
+    expect(kept).toEqual({ past: ["a", "session"], present: "link", future: [] });
+    expect(undo(kept).present).toBe("session");
+    expect(redo(undo(kept)).present).toBe("link");
+    expect(keepBehind(historyOf("link"), "session", 1)).toEqual({ past: ["session"], present: "link", future: [] });
   });
 });

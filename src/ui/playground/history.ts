@@ -38,3 +38,13 @@ export function redo<S>(history: History<S>): History<S> {
   const [next, ...future] = history.future;
   return { past: [...history.past, history.present], present: next, future };
 }
+
+/**
+ * Puts `behind` under the present, one undo away (the saved session a link replaced): the present
+ * and the redo branch stay as they are.
+ */
+export function keepBehind<S>(history: History<S>, behind: S, limit = HISTORY_LIMIT): History<S> {
+  const past = [...history.past, behind];
+  if (past.length > limit) past.splice(0, past.length - limit);
+  return { ...history, past };
+}

@@ -9,6 +9,7 @@ import {
   SYNC_DECODE_NUMBERS,
   startupState,
 } from "./persistence";
+import { IN_INDEXED_DB } from "./sessionStore";
 
 const storage = (value: string | null) => ({ getItem: (key: string) => (key === STORAGE_KEY ? value : null) });
 const saved = { ...DEFAULT_PLAYGROUND_STATE, gamma: 0.9 };
@@ -44,6 +45,25 @@ describe("startup state", () => {
     const big = "x".repeat(SYNC_DECODE_CHARS + 1);
     expect(startupState(`?s=${big}`, storage(null)).pending).toEqual({ text: big, source: "Shared link" });
     expect(startupState("", storage(big)).pending).toEqual({ text: big, source: "Saved session" });
+  });
+
+  it("keeps the saved session a link replaces, one Undo away, unless the link is the session itself", () => {
+    const session = encodeState(saved);
+    const opened = startupState("", storage(session), `#s=${encodeState(linked)}`);
+    expect(opened.state.gamma).toBe(0.5);
+    expect(opened.replaced).toEqual({ state: saved });
+    // A reload: the address carries the saved session.
+    expect(startupState("", storage(session), `#s=${session}`).replaced).toBeNull();
+    // No link, no session, or a session that cannot be read: nothing to keep.
+    expect(startupState("", storage(session)).replaced).toBeNull();
+    expect(startupState("", storage(null), `#s=${encodeState(linked)}`).replaced).toBeNull();
+    expect(startupState("", storage("garbage"), `#s=${encodeState(linked)}`).replaced).toBeNull();
+    // A damaged link replaces nothing: the session is shown.
+    expect(startupState("", storage(session), "#s=garbage").replaced).toBeNull();
+    // A session still to be read (IndexedDB, or too large to decode here) is kept as its text.
+    expect(startupState("", storage(IN_INDEXED_DB), `#s=${encodeState(linked)}`).replaced).toEqual({ text: null });
+    const big = "x".repeat(SYNC_DECODE_CHARS + 1);
+    expect(startupState("", storage(big), `#s=${encodeState(linked)}`).replaced).toEqual({ text: big });
   });
 
   it("reads the state from the fragment first", () => {

@@ -27,6 +27,12 @@ export interface Startup {
   notices: string[];
   /** A text to decode in the worker; `text` null: the saved session, to be read from IndexedDB first. */
   pending: { text: string | null; source: string } | null;
+  /**
+   * The saved session a link replaces, kept one Undo away (the session is the user's: a batch they
+   * imported must survive opening someone's link): decoded here, or a text to decode in the worker
+   * (`text` null: in IndexedDB). Null when the link is the session itself (a reload) or there is none.
+   */
+  replaced: { state: PlaygroundState } | { text: string | null } | null;
 }
 
 /** Texts up to this size decode on the main thread at startup (well under 100 ms)… */
@@ -48,21 +54,35 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
   }
   let fallback = addressHasState(search, hash) ? DEFAULT_PLAYGROUND_STATE : FIRST_VISIT_STATE;
   let pending: Startup["pending"] = null;
-  if (stored === IN_INDEXED_DB) pending = { text: null, source: "Saved session" };
-  else if (stored !== null) {
-    const session =
+  /** The saved session, when it reads; or the text to read it from later (null: IndexedDB). */
+  let session: Startup["replaced"] = null;
+  if (stored === IN_INDEXED_DB) {
+    pending = { text: null, source: "Saved session" };
+    session = { text: null };
+  } else if (stored !== null) {
+    const decoded =
       stored.length <= SYNC_DECODE_CHARS ? decodeState(stored, "Saved session", SYNC_DECODE_NUMBERS) : null;
-    if (session?.ok) fallback = session.state;
-    else if (session && !session.overBudget) error = session.error.message;
-    else pending = { text: stored, source: "Saved session" };
+    if (decoded?.ok) {
+      fallback = decoded.state;
+      session = { state: decoded.state };
+    } else if (decoded && !decoded.overBudget) error = decoded.error.message;
+    else {
+      pending = { text: stored, source: "Saved session" };
+      session = { text: stored };
+    }
   }
   const link = linkText(search, hash);
+  // A reload's address carries the session itself: then the link replaces nothing.
+  if (link !== null && link === stored) session = null;
   const fromSearch =
     link === null || link.length <= SYNC_DECODE_CHARS
       ? stateFromSearch(search, fallback, hash, SYNC_DECODE_NUMBERS)
       : null;
   if (fromSearch === null || fromSearch.overBudget) {
-    return { state: fallback, error, notices: [], pending: { text: link ?? "", source: "Shared link" } };
+    // The link is decoded in the worker over the session, shown meanwhile: that decode is an
+    // undoable edit, so only a session still to be read is kept behind it.
+    const replaced = session !== null && "text" in session ? session : null;
+    return { state: fallback, error, notices: [], pending: { text: link ?? "", source: "Shared link" }, replaced };
   }
   if (fromSearch.fromLink) pending = null;
   return {
@@ -70,6 +90,7 @@ export function startupState(search: string, storage: Pick<Storage, "getItem"> |
     error: fromSearch.error?.message ?? error,
     notices: fromSearch.problems.map((problem) => problem.message),
     pending,
+    replaced: fromSearch.fromLink ? session : null,
   };
 }
 

@@ -1,13 +1,21 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundData, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { commit, HISTORY_LIMIT, type History, historyOf, redo, undo } from "./history";
+import { commit, HISTORY_LIMIT, type History, historyOf, keepBehind, redo, undo } from "./history";
 
 /**
  * Fields that say how the page looks at the data, not what the data is: they change in place and
  * are never taken back by undo (undoing a stroke does not also flip the heatmap metric).
  */
-const VIEW_FIELDS = ["selectedRow", "errorMetric", "errorScope", "output", "contextParallel", "dump"] as const;
+const VIEW_FIELDS = [
+  "selectedRow",
+  "errorMetric",
+  "errorScope",
+  "output",
+  "contextParallel",
+  "dump",
+  "showCarries",
+] as const;
 type ViewFields = Pick<PlaygroundState, (typeof VIEW_FIELDS)[number]>;
 
 /** Rows of a preset are drawn from its seed once per data object, not on every render. */
@@ -35,6 +43,7 @@ function viewOf(state: PlaygroundState): ViewFields {
     contextParallel: state.contextParallel,
     // The dump banner is dismissed in place; undo does not bring it back.
     dump: state.dump,
+    showCarries: state.showCarries,
   };
 }
 
@@ -63,6 +72,8 @@ export interface PlaygroundStore {
   commitDraft(): void;
   undo(): void;
   redo(): void;
+  /** Puts a state one undo away under the present, changing nothing shown (the session a link replaced). */
+  keepBehind(state: PlaygroundState): void;
 }
 
 export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundStore {
@@ -101,6 +112,8 @@ export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundSt
     });
   }, []);
 
+  const keep = useCallback((behind: PlaygroundState) => setHistory((h) => keepBehind(h, behind)), []);
+
   const rows = useMemo(() => rowsOf(state.data), [state.data]);
   return {
     state,
@@ -115,5 +128,6 @@ export function usePlaygroundStore(initial: () => PlaygroundState): PlaygroundSt
     commitDraft,
     undo: undoEdit,
     redo: redoEdit,
+    keepBehind: keep,
   };
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { download } from "../playground/files/download";
+import { ToolbarButton } from "../ToolbarButton";
 import type { ExportAnswer } from "./runWorker";
 
 export interface RunExportsProps {
@@ -36,12 +37,12 @@ export function RunExports({ indices, failing, exportCases, exportPytest }: RunE
   return (
     <div className="run-exports" data-testid="run-exports">
       <span>Export {which}:</span>
-      <button type="button" data-testid="run-export-cases" onClick={() => save("the case file", exportCases)}>
+      <ToolbarButton testId="run-export-cases" onClick={() => save("the case file", exportCases)}>
         as a case file
-      </button>
-      <button type="button" data-testid="run-export-pytest" onClick={() => save("the pytest file", exportPytest)}>
+      </ToolbarButton>
+      <ToolbarButton testId="run-export-pytest" onClick={() => save("the pytest file", exportPytest)}>
         as a pytest file
-      </button>
+      </ToolbarButton>
       {status ? (
         <span
           className={status.error ? "error-message small" : "muted small"}

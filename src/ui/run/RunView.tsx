@@ -23,6 +23,7 @@ import { worstFirst } from "./runModel";
 import { loadRunFiles, saveRunFiles } from "./runStore";
 import type { PlaygroundAnswer, RunFile, RunReport } from "./runWorker";
 import "./run.css";
+import { ToolbarButton } from "../ToolbarButton";
 
 /**
  * No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's
@@ -329,9 +330,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             onDrawn={setChartDrawn}
           />
           <div className="run-actions">
-            <button type="button" onClick={openInPlayground} data-testid="run-open-playground">
+            <ToolbarButton onClick={openInPlayground} testId="run-open-playground">
               Open this sample in the playground
-            </button>
+            </ToolbarButton>
             <span className="muted small">
               {" "}
               to watch Scanlab's own chunked float32 scan of it beside the reference, token by token, with the dump's

@@ -12,8 +12,7 @@ import {
   type PlaygroundState,
   PRECISIONS,
 } from "../../../io/playgroundState";
-import { BACKEND_REQUESTS, type BackendReport, type BackendRequest } from "../../../names/backends";
-import type { Strategy } from "../../../names/strategies";
+import { BACKEND_REQUESTS, type BackendReport } from "../../../names/backends";
 import { STRATEGY_INFO, strategyMenu } from "../../strategyWords";
 import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
@@ -23,6 +22,7 @@ import { Fold } from "./Fold";
 import { GammaControl } from "./GammaControl";
 import { NumberEntry } from "./NumberEntry";
 import { Segmented } from "./Segmented";
+import { SelectField } from "./SelectField";
 import { parseForState } from "./validateEdit";
 
 export const ESTIMATOR_LABELS: Record<Estimator, string> = {
@@ -81,21 +81,16 @@ export const ControlsPanel = memo(function ControlsPanel({
 
       <section className="panel" aria-labelledby="pg-estimator-title">
         <h2 id="pg-estimator-title">Estimator</h2>
-        <Field id="pg-estimator" label="Estimator" term="Estimator">
-          <select
-            id="pg-estimator"
-            value={state.estimator}
-            aria-describedby={helpId("pg-estimator")}
-            data-testid="estimator-select"
-            onChange={(event) => set("estimator", event.currentTarget.value as Estimator)}
-          >
-            {ESTIMATORS.map((e) => (
-              <option key={e} value={e}>
-                {ESTIMATOR_LABELS[e]}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          id="pg-estimator"
+          label="Estimator"
+          term="Estimator"
+          options={ESTIMATORS}
+          selected={state.estimator}
+          optionLabel={(e) => ESTIMATOR_LABELS[e]}
+          onSelect={(e) => set("estimator", e)}
+          testId="estimator-select"
+        />
         <GammaControl
           gamma={state.gamma}
           discount={discount}
@@ -182,62 +177,39 @@ export const ControlsPanel = memo(function ControlsPanel({
           onInvalid={(reason) => onFieldError("chunkSize", reason)}
           invalid={fieldErrors.chunkSize ?? null}
         />
-        <Field id="pg-precision" label="Precision" term="Precision">
-          <select
-            id="pg-precision"
-            value={state.precision}
-            aria-describedby={helpId("pg-precision")}
-            data-testid="precision-select"
-            onChange={(event) => set("precision", event.currentTarget.value as PlaygroundPrecision)}
-          >
-            {PRECISIONS.map((p) => (
-              <option key={p} value={p}>
-                {PRECISION_LABELS[p]}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          id="pg-precision"
+          label="Precision"
+          term="Precision"
+          options={PRECISIONS}
+          selected={state.precision}
+          optionLabel={(p) => PRECISION_LABELS[p]}
+          onSelect={(p) => set("precision", p)}
+          testId="precision-select"
+        />
         <Fold id="pg-engine" summary="Backend and strategy">
-          <Field
+          <SelectField
             id="pg-backend"
             label="Backend"
             value={report ? `running: ${report.backend}` : "starting…"}
             term="Backend"
-          >
-            <select
-              id="pg-backend"
-              value={state.backend}
-              aria-describedby={helpId("pg-backend")}
-              data-testid="backend-select"
-              onChange={(event) => set("backend", event.currentTarget.value as BackendRequest)}
-            >
-              {BACKEND_REQUESTS.map((b) => (
-                <option key={b} value={b}>
-                  {b === "auto" ? "auto (best available)" : b}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field
+            options={BACKEND_REQUESTS}
+            selected={state.backend}
+            optionLabel={(b) => (b === "auto" ? "auto (best available)" : b)}
+            onSelect={(b) => set("backend", b)}
+            testId="backend-select"
+          />
+          <SelectField
             id="pg-strategy"
             label="Strategy"
             term="Strategy"
             help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
-          >
-            <select
-              id="pg-strategy"
-              value={strategies.value}
-              aria-describedby={helpId("pg-strategy")}
-              data-testid="strategy-select"
-              onChange={(event) => set("strategy", event.currentTarget.value as Strategy)}
-            >
-              {strategies.options.map((s) => (
-                <option key={s} value={s}>
-                  {STRATEGY_INFO[s].label}
-                </option>
-              ))}
-            </select>
-          </Field>
+            options={strategies.options}
+            selected={strategies.value}
+            optionLabel={(s) => STRATEGY_INFO[s].label}
+            onSelect={(s) => set("strategy", s)}
+            testId="strategy-select"
+          />
         </Fold>
       </section>
 

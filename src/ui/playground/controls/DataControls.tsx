@@ -10,6 +10,7 @@ import {
 import { GENERATOR_INFO } from "../../../io/presets";
 import { Field, helpId } from "./Field";
 import { NumberEntry } from "./NumberEntry";
+import { SelectField } from "./SelectField";
 import { parseForState } from "./validateEdit";
 import { WithHelp } from "./WithHelp";
 
@@ -57,7 +58,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
 
   return (
     <>
-      <Field
+      <SelectField<GeneratorId | "inline">
         id="pg-generator"
         label="Rows from"
         help={
@@ -65,22 +66,14 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
             ? GENERATOR_INFO[preset.preset].caption
             : "The rows in the editor: drawn by hand, imported, or an example's own; pick a generator to replace them (undo brings them back)."
         }
-      >
-        <select
-          id="pg-generator"
-          value={preset?.preset ?? "inline"}
-          aria-describedby={helpId("pg-generator")}
-          data-testid="generator-select"
-          onChange={(event) => setData({ preset: event.currentTarget.value as GeneratorId })}
-        >
-          {preset ? null : <option value="inline">the editor's rows</option>}
-          {GENERATORS.map((g) => (
-            <option key={g} value={g}>
-              {GENERATOR_INFO[g].label}
-            </option>
-          ))}
-        </select>
-      </Field>
+        options={preset ? GENERATORS : ["inline", ...GENERATORS]}
+        selected={preset?.preset ?? "inline"}
+        optionLabel={(g) => (g === "inline" ? "the editor's rows" : GENERATOR_INFO[g].label)}
+        onSelect={(g) => {
+          if (g !== "inline") setData({ preset: g });
+        }}
+        testId="generator-select"
+      />
       {preset ? (
         <>
           <div className="field-pair">

@@ -11,6 +11,11 @@ export interface LaneTarget {
   /** `auto`: the lane the estimator scans, asking where that is unclear. */
   lane: Destination | "auto";
   into: "new" | "current";
+  /**
+   * What a CSV's first line of 0, 1, …, N − 1 is, once the user has said (a loss mask's `0,1` is
+   * asked); absent: read as pandas' labels.
+   */
+  firstLine?: "data" | "labels";
 }
 
 export const DESTINATION_LABELS: Record<Destination, string> = { ...LANE_LABELS, outcome: "outcome reward" };

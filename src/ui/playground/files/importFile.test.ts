@@ -116,4 +116,65 @@ describe("importFile", () => {
       /^3\.pt: a torch, \.npz or \.safetensors file \(a slime dump\?\): open it in Your run/,
     );
   });
+
+  it("asks whether a loss mask's first line 0,1 is data or pandas' labels, and reads it as the user says", () => {
+    const mask = bytes("0,1\n1,1,0\n");
+    const target = { lane: "lossMask" as const, into: "new" as const };
+    const asked = importFile("mask.csv", mask, state, rows, target);
+    if (!asked.ok || asked.value.kind !== "question") throw new Error("expected a question");
+    expect(asked.value.question).toMatch(
+      /^mask\.csv: line 1 reads 0,1, which is both a loss-mask row and the column labels/,
+    );
+    expect(asked.value.choices.map((c) => c.id)).toEqual(["first-line-data", "first-line-labels"]);
+    const masks = (answer: number) => {
+      const result = importFile(
+        "mask.csv",
+        mask,
+        state,
+        rows,
+        asked.value.kind === "question" ? asked.value.choices[answer].target : target,
+      );
+      if (!result.ok || result.value.kind !== "state") throw new Error("import failed");
+      const data = result.value.state.data;
+      return data.source === "inline" ? data.rows.map((r) => r.lossMask) : [];
+    };
+    expect(masks(0)).toEqual([
+      [0, 1],
+      [1, 1, 0],
+    ]);
+    expect(masks(1)).toEqual([[1, 1, 0]]);
+    // Rewards are not asked: their first line of 0, 1 stays pandas' labels, with a note.
+    const rewards = importFile("r.csv", mask, state, rows, { lane: "rewards", into: "new" });
+    expect(rewards.ok && rewards.value.kind).toBe("state");
+    // 0, 1, 2 is no mask row: labels, not asked.
+    const wide = importFile("m3.csv", bytes("0,1,2\n1,1,0\n"), state, rows, target);
+    expect(wide.ok && wide.value.kind).toBe("state");
+  });
+
+  it("reads Scanlab's own CSV export back as its batch and estimator, whatever lane the menu names", () => {
+    const exported = [
+      "row,token,chunk,loss_mask,reward,value,advantages_serial_f64,advantages_chunked,advantages_abs_err,advantages_rel_err,returns_serial_f64,returns_chunked,returns_abs_err,returns_rel_err",
+      "0,0,1,1,1,0.5,0,0,0,0,0,0,0,0",
+      "0,1,0,0,2,0.25,0,0,0,0,0,0,0,0",
+      "1,0,1,1,3,0,0,0,0,0,0,0,0,0",
+      "1,1,0,1,4,1,0,0,0,0,0,0,0,0",
+    ].join("\n");
+    const result = importFile("playground_gae_B2_T2.csv", bytes(exported), state, rows, {
+      lane: "kl",
+      into: "current",
+    });
+    if (!result.ok || result.value.kind !== "state")
+      throw new Error(result.ok ? "expected a state" : result.error.message);
+    const next = result.value.state;
+    expect(next.estimator).toBe("gae");
+    expect(next.chunkSize).toBe(1);
+    expect(next.data.source === "inline" && next.data.rows).toEqual([
+      { length: 2, lossMask: [1, 0], rewards: [1, 2], values: [0.5, 0.25] },
+      { length: 2, lossMask: [1, 1], rewards: [3, 4], values: [0, 1] },
+    ]);
+    expect(result.notes[0]).toBe(
+      "playground_gae_B2_T2.csv: read as Scanlab's CSV export: a new batch of 2 rows × 2 tokens (gae inputs and loss mask), the estimator set to gae and the chunk size to 1; its result columns are computed again here",
+    );
+    expect(result.notes[1]).toMatch(/an export holds a whole batch/);
+  });
 });

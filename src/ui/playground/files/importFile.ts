@@ -1,11 +1,13 @@
 import { type CaseImport, importCaseFile } from "../../../io/caseImport";
 import type { ScanCase } from "../../../io/caseSchema";
+import { isCsvExport, readCsvExport } from "../../../io/csvExportRead";
 import { type CsvTable, csvLaneRows, csvRows, parseCsvTable } from "../../../io/csvImport";
 import { failure, IoError, type IoResult, success } from "../../../io/ioError";
 import { type NpyArray, npyRows, parseNpy } from "../../../io/npyImport";
 import type { Lane } from "../../../io/playgroundProblem";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "../../../io/playgroundState";
 import {
+  batchText,
   chooseDestination,
   type Destination,
   destinationText,
@@ -47,7 +49,15 @@ export type Imported<S = PlaygroundState> =
   | { kind: "state"; state: S; notes: string[] }
   | { kind: "cases"; imported: CaseImport; opened: { state: S; case: ScanCase }; notes: string[] }
   /** Where the numbers go is unclear: the user picks one of the targets, and the file is read again. */
-  | { kind: "question"; question: string; choices: { label: string; target: LaneTarget }[] };
+  | { kind: "question"; question: string; choices: ImportChoice[] };
+
+/** One answer to an import's question: its button's label, the target the file is read again with, and its test id's tail. */
+export interface ImportChoice {
+  label: string;
+  target: LaneTarget;
+  /** `import-choice-<id>`; the target's lane when absent. */
+  id?: string;
+}
 
 /** A CSV table or a .npy array, read but not yet placed. */
 type Table = { kind: "csv"; table: CsvTable } | { kind: "npy"; array: NpyArray };
@@ -82,7 +92,9 @@ export function importFile(
       notes: [...imported.notes, ...opened.notes],
     };
   }
-  const read = readTable(kind, bytes, name);
+  const text = kind === "csv" ? new TextDecoder().decode(bytes) : "";
+  if (kind === "csv" && isCsvExport(text)) return importExport(text, name, current, target);
+  const read = readTable(kind, bytes, name, text, target.firstLine);
   if (!read.ok) return read;
   const choice = chooseDestination(tableShape(read.value), target, current.estimator, rows);
   if ("question" in choice) {
@@ -91,6 +103,12 @@ export function importFile(
       question: `${name}: ${readText(read.value)}. ${choice.question}`,
       choices: choice.choices,
     });
+  }
+  // Only a line of mask values (0, 1) is in doubt: 0, 1, 2 is no mask row.
+  const counting = read.value.kind === "csv" ? read.value.table.countingLine : null;
+  const maskRow = counting?.every((cell) => cell === "0" || cell === "1") ?? false;
+  if (choice.destination === "lossMask" && maskRow && target.firstLine === undefined) {
+    return success({ kind: "question", ...firstLineQuestion(name, (counting ?? []).join(","), choice.target) });
   }
   const placed = place(read.value, choice.destination, choice.target.into, rows, name);
   if (!placed.ok) return placed;
@@ -106,14 +124,65 @@ export function importFile(
   return { ok: true, value: { kind: "state", state: parsed.state, notes }, notes };
 }
 
-function readTable(kind: "csv" | "npy", bytes: Uint8Array, name: string): IoResult<Table> {
+/**
+ * A loss mask's first line of 0, 1 is a row of two tokens as much as pandas' labels of a frame of
+ * two columns: the user says which, and the file is read again (never dropped silently).
+ */
+function firstLineQuestion(
+  name: string,
+  labels: string,
+  target: LaneTarget,
+): { question: string; choices: ImportChoice[] } {
+  return {
+    question: `${name}: line 1 reads ${labels}, which is both a loss-mask row and the column labels pandas writes for an unnamed frame (to_csv's default header). Is it`,
+    choices: [
+      { label: "data: a row of the mask", target: { ...target, firstLine: "data" }, id: "first-line-data" },
+      { label: "pandas' column labels: skip it", target: { ...target, firstLine: "labels" }, id: "first-line-labels" },
+    ],
+  };
+}
+
+/** Scanlab's own CSV export, read back as the batch it was (its estimator and, where it says, chunk size). */
+function importExport(text: string, name: string, current: PlaygroundState, target: LaneTarget): IoResult<Imported> {
+  const read = readCsvExport(text, name);
+  if (!read.ok) return read;
+  const { estimator, rows, chunkSize } = read.value;
+  const candidate = {
+    ...current,
+    estimator,
+    chunkSize: chunkSize ?? current.chunkSize,
+    selectedRow: 0,
+    data: { source: "inline" as const, rows },
+  };
+  const parsed = parsePlaygroundState(candidate);
+  if (!parsed.ok) return failure(new IoError("", `cannot be opened in the playground: ${parsed.error.message}`, name));
+  const settings = [
+    estimator === current.estimator ? null : `the estimator set to ${estimator}`,
+    chunkSize === null || chunkSize === current.chunkSize ? null : `the chunk size to ${chunkSize}`,
+  ].filter(Boolean);
+  const notes = [
+    `${name}: read as Scanlab's CSV export: a new batch of ${batchText(rows)} (${estimator} inputs and loss mask)${settings.length > 0 ? `, ${settings.join(" and ")}` : ""}; its result columns are computed again here`,
+  ];
+  if (target.lane !== "auto" || target.into !== "new") {
+    notes.push(`${name}: an export holds a whole batch, so it was not read into one lane as the Import menu asks`);
+  }
+  return { ok: true, value: { kind: "state", state: parsed.state, notes }, notes };
+}
+
+function readTable(
+  kind: "csv" | "npy",
+  bytes: Uint8Array,
+  name: string,
+  text: string,
+  firstLine: LaneTarget["firstLine"],
+): IoResult<Table> {
   if (kind === "npy") {
     const parsed = parseNpy(bytes, name);
     if (!parsed.ok) return parsed;
     const notes = parsed.value.dtype === "float64" ? [`${name}: float64 values rounded to float32`] : [];
     return success({ kind: "npy", array: parsed.value }, notes);
   }
-  const parsed = parseCsvTable(new TextDecoder().decode(bytes), name);
+  const parsed = parseCsvTable(text, name, firstLine);
   return parsed.ok ? success({ kind: "csv", table: parsed.value }, parsed.notes) : parsed;
 }
 

@@ -5,7 +5,7 @@ import { checkFileSize } from "../../../io/ioError";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { unpackState } from "../compute/packState";
 import type { StateCodec } from "../compute/stateCodec";
-import type { LaneTarget } from "./importFile";
+import type { ImportChoice, LaneTarget } from "./importFile";
 import { openAnyCase } from "./openCase";
 
 /** A case file that is open: its cases, the one shown, and the state it opened as (for its verdict). */
@@ -21,7 +21,7 @@ export interface OpenCaseFile {
 /** A file whose numbers could go to more than one place: the user picks, and it is read again. */
 export interface ImportQuestion {
   text: string;
-  choices: { label: string; target: LaneTarget }[];
+  choices: ImportChoice[];
   answer(target: LaneTarget): void;
   dismiss(): void;
 }

@@ -1,5 +1,6 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
+import type { CarryParts } from "../../charts/CarryBands";
 import type { ChartHandle } from "../../charts/chartPng";
 import { chunkStarts } from "../../charts/chunkBoundaries";
 import { ErrorChart } from "../../charts/ErrorChart";
@@ -10,9 +11,11 @@ import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatma
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
 import { storedLine } from "../DumpBanner";
+import type { CarryRow, CarryRowResult } from "./carryRow";
 import { OUTPUT_LABELS } from "./labels";
 import { nonFiniteLesson } from "./nonFiniteReport";
 import { maskTable, rowView } from "./rowView";
+import { useCarryRow } from "./useCarryRow";
 import { useDrawnParts } from "./useDrawnParts";
 
 /** Where the chunks of a result start (none for the per-token strategy, which has no chunks). */
@@ -51,6 +54,10 @@ export interface ResultsPanelProps {
   heatmapRef: Ref<HeatmapHandle>;
   /** Row 0 is a sample of a slime dump: its stored output is drawn in the returns chart. */
   dump?: DumpComparison;
+  /** The returns chart splits the row in focus into local sums and carries (the state's showCarries). */
+  showCarries?: boolean;
+  /** Turns the carries on or off (off is the field's absence, as links write it); stable, as the panel is memoised. */
+  onCarries?(view: { showCarries: true | undefined }): void;
 }
 
 const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -119,6 +126,11 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [rows, result, selectedRow],
   );
 
+  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds, in short tasks when large.
+  const hasTokens = view !== null && view.length > 0;
+  const carryRow = useCarryRow(props.showCarries === true && hasTokens, result, rows, selectedRow, output, props.large);
+  const carries = useMemo<CarryParts | null>(() => (carryRow?.ok ? carryPartsOf(carryRow.row) : null), [carryRow]);
+
   return (
     <div ref={boxRef} className="results">
       {props.behindNote ? (
@@ -128,6 +140,17 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
       ) : null}
       {view && view.length > 0 ? (
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
+          {props.onCarries ? (
+            <CarriesToggle
+              on={props.showCarries === true}
+              onChange={(on) => props.onCarries?.({ showCarries: on || undefined })}
+              note={
+                carryRow
+                  ? carriesNote(carryRow, selectedRow, chunkedLabel)
+                  : `Splitting row ${selectedRow} into local sums and carries…`
+              }
+            />
+          ) : null}
           <ReturnsChart
             ref={props.returnsRef}
             title={`${CAPITAL(OUTPUT_LABELS[output])}, row ${selectedRow}`}
@@ -143,6 +166,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             height={200}
             plotTiming={timing}
             onDrawn={drawn.returns}
+            carries={carries}
           />
           <ErrorChart
             ref={props.errorRef}
@@ -190,3 +214,42 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     </div>
   );
 });
+
+/** What the returns chart draws of a split row: its chunks are the batch's, over its padded length. */
+function carryPartsOf(row: CarryRow): CarryParts {
+  return { ...row, chunkStarts: chunkStarts(row.paddedLength, row.chunkSize) };
+}
+
+/** The returns chart's "Show carries" switch and, while it is on, what the bands mean and who computed them. */
+function CarriesToggle(props: { on: boolean; onChange(on: boolean): void; note: string | null }) {
+  return (
+    <div className="carries-toggle">
+      <label>
+        <input
+          type="checkbox"
+          data-testid="returns-carries"
+          checked={props.on}
+          onChange={(e) => props.onChange(e.currentTarget.checked)}
+        />{" "}
+        Show carries
+      </label>
+      {props.on && props.note ? (
+        <p className="small muted" data-testid="returns-carries-note">
+          {props.note}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The note under the switch: the bands' meaning, and that core computed them in float64 for this row alone. */
+export function carriesNote(split: CarryRowResult, row: number, chunkedLabel: string): string {
+  if (!split.ok) return `No carries to show: ${split.why}`;
+  const { scanned, discountName, chunkSize, discount } = split.row;
+  return (
+    `Row ${row}: orange, each chunk's own discounted sum of the ${scanned}; blue, the part carried in from ` +
+    `later chunks, ${discountName}^(k+1)·s_c. Split by core's chunked scan in float64 for this row alone ` +
+    `(C = ${chunkSize}, ${discountName} = ${discount}): local + carried = total exactly. ` +
+    `The dashed line is the run's ${chunkedLabel}.`
+  );
+}

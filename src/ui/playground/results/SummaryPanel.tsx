@@ -244,7 +244,9 @@ export const SummaryPanel = memo(function SummaryPanel({
         <dt>
           <Term word="Backend">backend</Term>
         </dt>
-        <dd data-testid="backend">{ran.backend}</dd>
+        <dd data-testid="backend" className="words">
+          {ran.backend}
+        </dd>
         <dt>
           <Term word="Strategy">strategy</Term>
         </dt>

@@ -1,9 +1,9 @@
-import { bytesSource } from "../tensorFiles/byteSource";
-import { readTensorFile } from "../tensorFiles/readTensorFile";
-import { isDict, isTensor } from "../tensorFiles/tensorTypes";
-import { readZip } from "../tensorFiles/zipArchive";
-import type { UnderstoodDump } from "./dumpTypes";
-import { understandDump } from "./understandDump";
+import type { UnderstoodDump } from "../io/slimeDump/dumpTypes";
+import { understandDump } from "../io/slimeDump/understandDump";
+import { bytesSource } from "../io/tensorFiles/byteSource";
+import { readTensorFile } from "../io/tensorFiles/readTensorFile";
+import { isDict, isTensor } from "../io/tensorFiles/tensorTypes";
+import { readZip } from "../io/tensorFiles/zipArchive";
 
 /**
  * Test support: a train dump with one stored value changed in its bytes, so that the CLI reads the

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { buildCase, buildCaseFile } from "./caseBuilder";
+import { buildCase, buildCaseFile } from "../io/caseBuilder";
 
 /**
  * Test support for fuzzing case files: a small valid file written by the case builder, and random

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
+import { type CliIO, main } from "../cli/main";
 import { bytesSource } from "../io/tensorFiles/byteSource";
-import { type CliIO, main } from "./main";
 
 /** Test helpers: the command in-process against in-memory files, and the real binary as a child process. */
 

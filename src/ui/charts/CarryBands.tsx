@@ -1,0 +1,108 @@
+import { memo, useMemo } from "react";
+import { type ScaleFunction, useXAxisScale, useYAxisScale } from "recharts";
+
+/**
+ * The returns chart's carries: for the row in focus, each chunk's local sum (a line that restarts
+ * at every chunk) and, from it up or down to the return, a band: the part carried in from the later
+ * chunks, `G_t − local_t = d^(k+1)·s_c`. Drawn through the chart's own scales, under its lines.
+ */
+export interface CarryParts {
+  local: ArrayLike<number>;
+  carried: ArrayLike<number>;
+  total: ArrayLike<number>;
+  /** Token indices where a chunk starts, ascending (the split's chunks, which the batch's scan used). */
+  chunkStarts: readonly number[];
+}
+
+/** Okabe–Ito orange for the local sums, sky blue for the carried band: apart from the chart's blue and vermilion lines. */
+export const CARRY_STYLE = {
+  local: { colour: "#E69F00", width: 1.5 },
+  band: { colour: "#56B4E9", opacity: 0.4 },
+} as const;
+
+/** Every `stride`-th token of a long row is drawn (a chunk's first and last always): about one point per bucket. */
+export function carryStride(length: number, buckets: number): number {
+  return Math.max(1, Math.ceil(length / Math.max(1, Math.floor(buckets))));
+}
+
+/**
+ * The tokens drawn, as runs: within one chunk, where local and total are both finite, sampled every
+ * `stride` tokens with the run's ends kept. A band never spans two chunks (the local sum restarts).
+ */
+export function carryRuns(parts: CarryParts, length: number, stride: number): number[][] {
+  const runs: number[][] = [];
+  const starts = parts.chunkStarts.filter((t) => t > 0 && t < length);
+  const edges = [0, ...starts, length];
+  const finite = (t: number) => Number.isFinite(parts.local[t]) && Number.isFinite(parts.total[t]);
+  for (let c = 0; c + 1 < edges.length; c++) {
+    let run: number[] = [];
+    const end = edges[c + 1] - 1;
+    for (let t = edges[c]; t <= end; t++) {
+      if (!finite(t)) {
+        if (run.length) runs.push(run);
+        run = [];
+        continue;
+      }
+      // The run's first token, every stride-th, and whatever ends the run (the chunk's end or a gap).
+      if (run.length === 0 || (t - edges[c]) % stride === 0 || t === end || !finite(t + 1)) run.push(t);
+    }
+    if (run.length) runs.push(run);
+  }
+  return runs;
+}
+
+const round = (px: number) => Math.round(px * 100) / 100;
+
+/**
+ * One closed shape per run, along the total and back along the local sum: its height is the carry.
+ * A run of one token is a vertical stroke (the shape's outline draws it).
+ */
+export function bandPath(runs: number[][], parts: CarryParts, x: ScaleFunction, y: ScaleFunction): string {
+  const out: string[] = [];
+  for (const run of runs) {
+    const upper = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.total[t]) ?? 0)}`);
+    const lower = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.local[t]) ?? 0)}`).reverse();
+    out.push(`M${[...upper, ...lower].join("L")}Z`);
+  }
+  return out.join("");
+}
+
+/** The local sums, one line per run (a lone token as a dot: a zero-length segment with round caps). */
+export function localPath(runs: number[][], parts: CarryParts, x: ScaleFunction, y: ScaleFunction): string {
+  return runs
+    .map((run) => {
+      const points = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.local[t]) ?? 0)}`);
+      return `M${points.join("L")}${run.length === 1 ? "h0" : ""}`;
+    })
+    .join("");
+}
+
+export const CarryBands = memo(function CarryBands({ parts, runs }: { parts: CarryParts; runs: number[][] }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale();
+  const paths = useMemo(
+    () => (x && y ? { band: bandPath(runs, parts, x, y), local: localPath(runs, parts, x, y) } : null),
+    [runs, parts, x, y],
+  );
+  if (!paths) return null;
+  return (
+    <g className="carry-bands" data-testid="carry-bands">
+      <path
+        d={paths.band}
+        fill={CARRY_STYLE.band.colour}
+        fillOpacity={CARRY_STYLE.band.opacity}
+        stroke={CARRY_STYLE.band.colour}
+        strokeWidth={1}
+        strokeLinejoin="round"
+      />
+      <path
+        d={paths.local}
+        fill="none"
+        stroke={CARRY_STYLE.local.colour}
+        strokeWidth={CARRY_STYLE.local.width}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </g>
+  );
+});

@@ -1,0 +1,40 @@
+import type { ReactNode } from "react";
+import { Field, type FieldProps, helpId } from "./Field";
+
+export interface SelectFieldProps<T extends string> extends Omit<FieldProps, "children"> {
+  /** The choices, in the order shown. */
+  options: readonly T[];
+  selected: T;
+  /** What the menu shows for a choice. */
+  optionLabel(option: T): ReactNode;
+  onSelect(option: T): void;
+  testId: string;
+}
+
+/** A labelled menu of fixed choices: a Field holding a select, its help tied to it for screen readers. */
+export function SelectField<T extends string>({
+  options,
+  selected,
+  optionLabel,
+  onSelect,
+  testId,
+  ...field
+}: SelectFieldProps<T>) {
+  return (
+    <Field {...field}>
+      <select
+        id={field.id}
+        value={selected}
+        aria-describedby={helpId(field.id)}
+        data-testid={testId}
+        onChange={(event) => onSelect(event.currentTarget.value as T)}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {optionLabel(option)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

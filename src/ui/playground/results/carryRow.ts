@@ -1,0 +1,125 @@
+import { allowingNonFinite, carrySplitSteps, tdResiduals, tokenLevelRewards } from "../../../core";
+import { laneOf } from "../../../io/playgroundProblem";
+import type { PlaygroundRow } from "../../../io/playgroundState";
+import type { OutputName } from "../compute/outputTables";
+import type { PlaygroundResult } from "../compute/playgroundRun";
+import { finishNow, type Sliced } from "../compute/slices";
+
+/** The row in focus split into local sums and carries, its own tokens only, and what was split. */
+export interface CarryRow {
+  local: Float64Array;
+  carried: Float64Array;
+  total: Float64Array;
+  /** The carry s_c into each chunk (slime's numbering: chunk 0 holds the batch's last C tokens). */
+  carriesIn: Float64Array;
+  /** The length the row was scanned at (the batch's padded length): the chunks align to it. */
+  paddedLength: number;
+  chunkSize: number;
+  /** The scan's discount and its name: γ, or γλ for GAE's advantages. */
+  discount: number;
+  discountName: "γ" | "γλ";
+  /** What the scan ran over, for the note: "rewards", "token rewards", "TD residuals δ". */
+  scanned: string;
+}
+
+/** Why the chart shows no carries for an output. */
+export type CarryRowResult = { ok: true; row: CarryRow } | { ok: false; why: string };
+
+/**
+ * The split of one row of a result, computed on the main thread for that row only (the batch's
+ * other rows are never touched): the sequence the chunked scan ran over, rebuilt in float64 from
+ * the row's float32 inputs exactly as the float64 reference builds it, right-padded to the batch's
+ * length, then core's carrySplit. Only an output that is the scan's own has carries: discounted and
+ * REINFORCE++ returns, GAE advantages (GAE's returns are A + V).
+ */
+export function carryRowOf(
+  result: PlaygroundResult,
+  rows: PlaygroundRow[],
+  b: number,
+  output: OutputName,
+): CarryRowResult {
+  return finishNow(carryRowSteps(result, rows, b, output));
+}
+
+/** carryRowOf in slices of a few ms (see slices.ts): a long row with a big C is 10⁸ multiply-adds. */
+export function* carryRowSteps(
+  result: PlaygroundResult,
+  rows: PlaygroundRow[],
+  b: number,
+  output: OutputName,
+): Sliced<CarryRowResult> {
+  const row = rows[b];
+  const length = result.lengths[b];
+  if (!row || length === undefined || rows.length !== result.rows) return { ok: false, why: "no such row" };
+  const { kind, cols } = result;
+  const { gamma, lambd, klCoef } = result.input;
+  // The run's chunk size: what the chart's chunk lines show.
+  const chunkSize = result.ran.chunkSize;
+  if (kind === "gae" && output !== "advantages") {
+    return {
+      ok: false,
+      why: "GAE's returns are A + V, not a scan's output; chart the advantages to see the scan's carries.",
+    };
+  }
+  if (kind !== "gae" && output !== "returns") {
+    return { ok: false, why: "token rewards are the scan's input, not its output." };
+  }
+  let x: Float64Array;
+  try {
+    x = allowingNonFinite(() => scannedRow(kind, row, cols, gamma, klCoef));
+  } catch (error) {
+    return { ok: false, why: `the row cannot be scanned: ${(error as Error).message}` };
+  }
+  const discount = kind === "gae" ? gamma * lambd : gamma;
+  const split = yield* carrySplitSteps(x, discount, chunkSize);
+  return {
+    ok: true,
+    row: {
+      local: split.local.subarray(0, length),
+      carried: split.carried.subarray(0, length),
+      total: split.total.subarray(0, length),
+      carriesIn: split.carriesIn,
+      paddedLength: cols,
+      chunkSize,
+      discount,
+      discountName: kind === "gae" ? "γλ" : "γ",
+      scanned: kind === "gae" ? "TD residuals δ" : kind === "reinforce_pp" ? "token rewards" : "rewards",
+    },
+  };
+}
+
+/** The sequence the chunked scan ran over for one row, float64, right-padded with zeros to `cols`. */
+function scannedRow(
+  kind: PlaygroundResult["kind"],
+  row: PlaygroundRow,
+  cols: number,
+  gamma: number,
+  klCoef: number,
+): Float64Array {
+  const padded = (values: ArrayLike<number>) => {
+    const out = new Float64Array(cols);
+    for (let t = 0; t < Math.min(values.length, cols); t++) out[t] = Math.fround(values[t]);
+    return out;
+  };
+  switch (kind) {
+    case "discounted":
+      return padded(laneOf(row, "rewards"));
+    case "gae": {
+      const rewards = { rows: 1, cols, data: padded(laneOf(row, "rewards")) };
+      const values = { rows: 1, cols, data: padded(laneOf(row, "values")) };
+      return tdResiduals(rewards, values, gamma).data;
+    }
+    case "reinforce_pp": {
+      const batch = {
+        rewards: [Math.fround(row.outcome ?? 0)],
+        kl: [Float64Array.from(laneOf(row, "kl"), Math.fround)],
+        lossMasks: [laneOf(row, "lossMask")],
+      };
+      // Computed in float64 from float32 inputs and not rounded again: as the float64 reference does.
+      const tokens = tokenLevelRewards(batch, klCoef)[0];
+      const out = new Float64Array(cols);
+      out.set(tokens.subarray(0, cols));
+      return out;
+    }
+  }
+}
