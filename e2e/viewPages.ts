@@ -38,4 +38,10 @@ export const VIEW_PAGES: Record<(typeof VIEWS)[number], ViewPage> = {
     },
   },
   run: { query: "?view=run", ready: openRunDump },
+  glossary: {
+    query: "?view=glossary",
+    ready: async (page) => {
+      await expect(page.getByTestId("glossary")).toBeVisible();
+    },
+  },
 };

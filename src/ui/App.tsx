@@ -11,6 +11,7 @@ const ConformanceView = lazy(() =>
 );
 const BenchView = lazy(() => import("./bench/BenchView").then((m) => ({ default: m.BenchView })));
 const RunView = lazy(() => import("./run/RunView").then((m) => ({ default: m.RunView })));
+const GlossaryView = lazy(() => import("./glossary/GlossaryView").then((m) => ({ default: m.GlossaryView })));
 
 function Loading({ what }: { what: string }) {
   return (
@@ -29,10 +30,17 @@ export function App() {
   const player = state.view === "player";
   const bench = state.view === "bench";
   const run = state.view === "run";
+  const glossary = state.view === "glossary";
   return (
-    <div className={conformance || bench ? "shell" : "shell shell-wide"}>
+    <div className={conformance || bench || glossary ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
-      {run ? (
+      {glossary ? (
+        <main className="app">
+          <Suspense fallback={<Loading what="glossary" />}>
+            <GlossaryView />
+          </Suspense>
+        </main>
+      ) : run ? (
         <main className="app">
           <Suspense fallback={<Loading what="run view" />}>
             <RunView urlProblems={problems} />

@@ -12,7 +12,7 @@ describe("url state", () => {
   it("opens the benchmark panel, and names every view when the view is unknown", () => {
     expect(parseUrlState("?view=bench")).toEqual({ state: { ...DEFAULT_URL_STATE, view: "bench" }, problems: [] });
     expect(parseUrlState("?view=benchmark").problems).toEqual([
-      'Address: view=benchmark: expected one of home, conformance, player, bench, run, got "benchmark"; ignored, using home',
+      'Address: view=benchmark: expected one of home, conformance, player, bench, run, glossary, got "benchmark"; ignored, using home',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { STRATEGIES, type Strategy } from "../names/strategies";
  * as one typed table. A value the page does not know is reported and replaced by the default:
  * a bad link never crashes the page.
  */
-export const VIEWS = ["home", "conformance", "player", "bench", "run"] as const;
+export const VIEWS = ["home", "conformance", "player", "bench", "run", "glossary"] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface UrlState {

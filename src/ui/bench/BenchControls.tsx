@@ -1,4 +1,5 @@
 import { BACKENDS } from "../../names/backends";
+import { Term } from "../glossary/Term";
 import { STRATEGY_INFO } from "../strategyWords";
 import { ToolbarButton } from "../ToolbarButton";
 import { STRATEGY_STYLE } from "./benchChartData";
@@ -34,7 +35,9 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
       }}
     >
       <fieldset disabled={running}>
-        <legend>Backends</legend>
+        <legend>
+          <Term word="Backend">Backends</Term>
+        </legend>
         {BACKENDS.map((b) => (
           <label key={b}>
             <input
@@ -47,7 +50,9 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         ))}
       </fieldset>
       <fieldset disabled={running}>
-        <legend>Strategies</legend>
+        <legend>
+          <Term word="Strategy">Strategies</Term>
+        </legend>
         {BENCH_STRATEGIES.map((s) => (
           <label key={s} title={strategyHint(s)}>
             <input

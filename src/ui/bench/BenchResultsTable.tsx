@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { Term } from "../glossary/Term";
 import { formatError, formatMs, formatSpeedup } from "./benchFormat";
 import { JS_LOOP, sizeLabel } from "./benchPlan";
 import type { BenchRow } from "./benchResult";
@@ -32,12 +33,18 @@ export function BenchResultsTable(props: { rows: readonly BenchRow[]; caption: s
             <th scope="col">backend</th>
             <th scope="col">strategy</th>
             <th scope="col">B×T</th>
-            <th scope="col">C</th>
+            <th scope="col">
+              <Term word="Chunk">C</Term>
+            </th>
             <th scope="col">median</th>
             <th scope="col">vs per-token</th>
             <th scope="col">warm-up</th>
-            <th scope="col">max abs error</th>
-            <th scope="col">error bound</th>
+            <th scope="col">
+              <Term word="Max abs error">max abs error</Term>
+            </th>
+            <th scope="col">
+              error <Term word="Bound">bound</Term>
+            </th>
             <th scope="col">tensors</th>
           </tr>
         </thead>

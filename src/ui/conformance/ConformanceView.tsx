@@ -204,7 +204,11 @@ export function ConformanceView({ initial, urlProblems, debug = false }: Conform
       <p className="view-intro">
         Runs every case of a golden file on the tensor engine (in a Web Worker) and compares every output with the
         float64 truth: each element is held to its tolerance, its own float32 error bound (the roundings on its path) or
-        the file's tolerance where that is tighter. The words: docs/verdicts.md.
+        the file's tolerance where that is tighter. The words:{" "}
+        <a href="?view=glossary" data-testid="glossary-link">
+          the glossary
+        </a>{" "}
+        (and docs/verdicts.md for where each figure appears).
       </p>
       <Notices error={error} notice={notice} urlProblems={urlProblems} />
       <div className="conformance-controls">

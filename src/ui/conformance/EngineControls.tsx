@@ -1,5 +1,7 @@
 import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
+import { StrategyTerm } from "../glossary/StrategyTerm";
+import { Term } from "../glossary/Term";
 import { STRATEGY_INFO, strategyMenu } from "../strategyWords";
 import { backendMenuLabels } from "./backendLabels";
 
@@ -38,6 +40,7 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
           ))}
         </select>
       </label>
+      <Term word="Backend" />
       <p className="engine-running">
         Runs on: <strong data-testid="backend">{running ?? "not running"}</strong>
         {adapter ? (
@@ -61,7 +64,10 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
           ))}
         </select>
       </label>
-      <p className="strategy-description">{STRATEGY_INFO[strategies.value].description}</p>
+      <Term word="Strategy" />
+      <p className="strategy-description">
+        <StrategyTerm strategy={strategies.value} />: {STRATEGY_INFO[strategies.value].description}
+      </p>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";
+import { Term } from "../glossary/Term";
 
 export interface VerdictTableProps {
   cases: CaseInfo[];
@@ -63,14 +64,14 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
             <th scope="col">case</th>
             <th scope="col">kind</th>
             <th scope="col">shape</th>
-            <th scope="col" className="number" title={GLOSSARY.maxAbsError}>
-              max abs error
+            <th scope="col" className="number">
+              <Term word="Max abs error">max abs error</Term>
             </th>
-            <th scope="col" className="number" title={GLOSSARY.toleranceAtMaxError}>
-              tolerance there
+            <th scope="col" className="number">
+              <Term word="Tolerance">tolerance</Term> there
             </th>
-            <th scope="col" className="number" title={GLOSSARY.worstFraction}>
-              worst error / tolerance
+            <th scope="col" className="number">
+              <Term word="Error / tolerance">worst error / tolerance</Term>
             </th>
             <th scope="col" title={GLOSSARY.worstElement}>
               at
@@ -78,7 +79,9 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
             <th scope="col" className="number">
               time
             </th>
-            <th scope="col">result</th>
+            <th scope="col" className="verdict-pin">
+              <Term word="Verdict">result</Term>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -150,7 +153,7 @@ const VerdictRow = memo(function VerdictRow({ index, listIndex, measure, positio
         {verdict?.worst?.element ?? ""}
       </td>
       <td className="number">{formatMillis(row?.millis)}</td>
-      <td className="result">
+      <td className="result verdict-pin">
         {verdict ? (verdict.passed ? "pass" : "FAIL") : "…"}
         {verdict?.detail ? <span className="detail"> {verdict.detail}</span> : null}
       </td>

@@ -17,6 +17,7 @@ import { SequenceStrip } from "./SequenceStrip";
 import { useCpModel } from "./useCpModel";
 import { WhiteningTable } from "./WhiteningTable";
 import "./contextParallel.css";
+import { Term } from "../glossary/Term";
 
 export interface ContextParallelPanelProps {
   /** The selected row: one sample, as slime splits each sample on its own. */
@@ -153,6 +154,7 @@ function PanelBody({
             ))}
           </select>
         </label>
+        <Term word="Context parallelism" />
         <label htmlFor={`${ids}-prompt`}>
           prompt length
           <input

@@ -13,6 +13,7 @@ const VIEWS: { view: View; label: string; href: string }[] = [
   { view: "conformance", label: "Conformance", href: "?view=conformance" },
   { view: "bench", label: "Benchmark", href: "?view=bench" },
   { view: "run", label: "Your run", href: "?view=run" },
+  { view: "glossary", label: "Glossary", href: "?view=glossary" },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { VERDICT_WORDS } from "../../conformance/verdictWords";
 import { powerSourceLabel } from "../../core";
 import { formatShort } from "../charts/formatNumber";
+import { Term } from "../glossary/Term";
 import { dataValue, f32, f64, outputSymbol } from "./captions";
 import { type ErrorSummary, errorSummary } from "./cells";
 import { CARRY_TEXT_COLOUR } from "./colors";
@@ -38,7 +39,9 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
           <tr>
             <th>k</th>
             <th>t</th>
-            <th>local</th>
+            <th>
+              <Term word="Local sum">local</Term>
+            </th>
             <th>
               + s<sub>{cv.chunk}</sub>·{d}^(k+1)
             </th>
@@ -302,17 +305,23 @@ export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: 
           {compare ? (
             <>
               <tr>
-                <th title={VERDICT_WORDS.maxAbsError}>max abs error</th>
+                <th>
+                  <Term word="Max abs error">max abs error</Term>
+                </th>
                 <td data-testid="player-max-error" data-value={dataValue(s.maxAbs)}>
                   {formatShort(s.maxAbs)}
                 </td>
               </tr>
               <tr>
-                <th title={VERDICT_WORDS.worstFraction}>worst error / bound</th>
+                <th>
+                  <Term word="Error / tolerance">worst error / bound</Term>
+                </th>
                 <td>{formatShort(s.maxRatio)}</td>
               </tr>
               <tr>
-                <th title={VERDICT_WORDS.overBound}>over bound</th>
+                <th>
+                  <Term word="Over bound">over bound</Term>
+                </th>
                 <td data-testid="player-over-bound">
                   {s.overBound}
                   {s.nonFiniteOver > 0 ? ` (${s.nonFiniteOver} NaN / ∞ where the reference is finite)` : ""}

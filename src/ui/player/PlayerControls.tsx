@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { formatShort } from "../charts/formatNumber";
+import { Term } from "../glossary/Term";
 import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
 import { NumberEntry } from "../playground/controls/NumberEntry";
 import { ToolbarButton } from "../ToolbarButton";
@@ -90,6 +91,7 @@ export function PlayerControls({
     <section className="player-controls" aria-label="Change the scan">
       <div className="pc-field pc-gamma">
         <label htmlFor="player-gamma">γ</label>
+        <Term word="Discount" />
         <input
           type="range"
           min={0}
@@ -133,6 +135,7 @@ export function PlayerControls({
       ) : null}
       <div className="pc-field">
         <label htmlFor="player-chunk-size">C</label>
+        <Term word="Chunk" />
         <ToolbarButton
           label="Halve the chunk size"
           disabled={state.chunkSize <= 1}

@@ -1,3 +1,4 @@
+import { Term } from "../glossary/Term";
 import { ToolbarButton } from "../ToolbarButton";
 import { SPEEDS } from "./playback";
 import type { TimeView } from "./stageLayout";
@@ -126,6 +127,7 @@ export function Transport(p: TransportProps) {
         />{" "}
         Reversed time
       </label>
+      <Term word="Reversed time" />
       <ToolbarButton control="tour" onClick={p.onTour}>
         Tour
       </ToolbarButton>

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
 import { formatShort } from "../charts/formatNumber";
+import { Term } from "../glossary/Term";
 import { type SampleRow, worstFirst } from "./runModel";
 import { Spacer, useVirtualRows } from "./virtualRows";
 
@@ -99,7 +100,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
               <th scope="col">reward</th>
               <th scope="col">masked</th>
               <th scope="col" title="largest |dump − reference| of the advantages">
-                advantages gap
+                advantages <Term word="Gap">gap</Term>
               </th>
               <th scope="col" title="largest |dump − reference| of the returns">
                 returns gap
@@ -107,7 +108,9 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
               <th scope="col" title="the worst gap as a fraction of its token's float32 bound (pass ≤ 1)">
                 worst gap / bound
               </th>
-              <th scope="col">result</th>
+              <th scope="col" className="verdict-pin">
+                <Term word="Verdict">result</Term>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -180,7 +183,7 @@ const SampleLine = memo(function SampleLine({ row, place, isSelected, onSelect }
       <td title={v ? `${v.worstField}[${v.worstToken}]` : undefined}>
         {v ? `${formatShort(v.worstFraction)} at ${v.worstField}[${v.worstToken}]` : "–"}
       </td>
-      <td className={v ? (v.passed ? "pass" : "fail") : undefined}>
+      <td className={v ? (v.passed ? "verdict-pin pass" : "verdict-pin fail") : "verdict-pin"}>
         {v ? (v.passed ? "within bound" : v.nonFinite ? "▲ NaN/∞" : "▲ over bound") : (row.status ?? "not replayed")}
       </td>
     </tr>

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import type { StepSummary } from "../../io/slimeDump";
 import { formatShort } from "../charts/formatNumber";
+import { Term } from "../glossary/Term";
 import { Spacer, useVirtualRows } from "./virtualRows";
 
 export interface RunStepRow {
@@ -42,9 +43,11 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
             <th scope="col">step</th>
             <th scope="col">samples</th>
             <th scope="col">tokens</th>
-            <th scope="col">verdict</th>
+            <th scope="col" className="verdict-pin">
+              <Term word="Verdict">verdict</Term>
+            </th>
             <th scope="col" title="the token whose gap is the largest share of its float32 bound (pass ≤ 1)">
-              worst gap / bound
+              worst <Term word="Gap">gap</Term> / <Term word="Bound">bound</Term>
             </th>
             <th scope="col" title="raw rewards where the dump has them, else the reward trained on">
               reward mean ± std
@@ -57,7 +60,7 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
               truncated
             </th>
             <th scope="col" title="of slime's padded [samples, longest] scan">
-              padding
+              <Term word="Padding">padding</Term>
             </th>
           </tr>
         </thead>
@@ -87,7 +90,7 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
                 </td>
                 <td>{s.samples}</td>
                 <td>{s.tokens}</td>
-                <td className={s.verdict === "failed" ? "fail" : undefined}>
+                <td className={s.verdict === "failed" ? "verdict-pin fail" : "verdict-pin"}>
                   {s.verdict === "passed" ? "within bound" : s.verdict === "failed" ? "▲ departs" : "not checked"}
                 </td>
                 <td title={worst.title}>{worst.text}</td>

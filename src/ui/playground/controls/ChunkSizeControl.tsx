@@ -14,13 +14,13 @@ export interface ChunkSizeControlProps {
 }
 
 const HELP =
-  "Chunk size C: tokens per local scan (one C×C matrix product per chunk); carries link the chunks. Steps over powers of two; any whole number works.";
+  "Tokens per local scan (one C×C matrix product per chunk); the carries link the chunks. − and + step over powers of two; any whole number works.";
 
 /** Chunk size: a stepper over powers of two and free entry; a bad value is refused with its reason. */
 export function ChunkSizeControl({ chunkSize, maxLength, parse, onChange, onInvalid, invalid }: ChunkSizeControlProps) {
   const chunks = maxLength > 0 ? Math.ceil(maxLength / chunkSize) : 0;
   return (
-    <Field id="pg-chunk" label="Chunk size C" help={HELP} invalid={invalid}>
+    <Field id="pg-chunk" label="Chunk size C" term="Chunk" help={HELP} invalid={invalid}>
       <div className="stepper">
         <button
           type="button"

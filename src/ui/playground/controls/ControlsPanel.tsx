@@ -18,6 +18,7 @@ import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
 import { DataControls } from "./DataControls";
 import { Field, helpId } from "./Field";
+import { Fold } from "./Fold";
 import { GammaControl } from "./GammaControl";
 import { NumberEntry } from "./NumberEntry";
 import { Segmented } from "./Segmented";
@@ -30,17 +31,11 @@ export const ESTIMATOR_LABELS: Record<Estimator, string> = {
   reinforce_pp: "REINFORCE++",
 };
 
-const ESTIMATOR_HELP =
-  "What the scan computes: discounted returns of per-token rewards (slime's chunked_discounted_returns), GAE advantages over TD residuals with γλ, or REINFORCE++ returns of −β·KL plus an outcome reward.";
-
 export const PRECISION_LABELS: Record<PlaygroundPrecision, string> = {
   "float32-engine": "float32 engine (tfjs worker)",
   "slime-exact": "slime-exact (core float32, torch CPU powers)",
   float64: "float64 chunked (core)",
 };
-
-const PRECISION_HELP =
-  "The chunked side, compared with the float64 serial scan: the tfjs engine in float32, core's bit-exact emulation of slime's float32 scan on CPU (netlib's summation order, and torch's CPU float32 powers of the discount as Debian's torch 1.13 computes them on AVX2, one thread: SLEEF's powf and glibc's, not the correctly rounded fl32(γ)^k), or the chunked algorithm in float64 (no rounding to speak of).";
 
 const METRIC_LABELS: Record<ErrorMetric, string> = { abs: "abs", rel: "rel", ulp: "ulp" };
 const SCOPE_LABELS: Record<ErrorScope, string> = { batch: "batch", row: "row", chunk: "chunk" };
@@ -89,7 +84,7 @@ export const ControlsPanel = memo(function ControlsPanel({
         <SelectField
           id="pg-estimator"
           label="Estimator"
-          help={ESTIMATOR_HELP}
+          term="Estimator"
           options={ESTIMATORS}
           selected={state.estimator}
           optionLabel={(e) => ESTIMATOR_LABELS[e]}
@@ -111,6 +106,7 @@ export const ControlsPanel = memo(function ControlsPanel({
           <Field
             id="pg-lambda"
             label="λ (GAE)"
+            term="Discount"
             value={`γλ = ${Number((state.gamma * state.lambd).toPrecision(6))}`}
             help="GAE's λ: how far advantages look ahead (0: one-step TD error, 1: the full return minus the value). The scan runs with discount γλ."
             invalid={fieldErrors.lambd}
@@ -184,56 +180,41 @@ export const ControlsPanel = memo(function ControlsPanel({
         <SelectField
           id="pg-precision"
           label="Precision"
-          help={PRECISION_HELP}
+          term="Precision"
           options={PRECISIONS}
           selected={state.precision}
           optionLabel={(p) => PRECISION_LABELS[p]}
           onSelect={(p) => set("precision", p)}
           testId="precision-select"
         />
-        <SelectField
-          id="pg-backend"
-          label="Backend"
-          value={report ? `running: ${report.backend}` : "starting…"}
-          help="The TensorFlow.js backend the engine worker asks for; auto takes the best that comes up (webgpu → webgl → wasm → cpu). Used by the float32 engine."
-          options={BACKEND_REQUESTS}
-          selected={state.backend}
-          optionLabel={(b) => (b === "auto" ? "auto (best available)" : b)}
-          onSelect={(b) => set("backend", b)}
-          testId="backend-select"
-        />
-        <SelectField
-          id="pg-strategy"
-          label="Strategy"
-          help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
-          options={strategies.options}
-          selected={strategies.value}
-          optionLabel={(s) => STRATEGY_INFO[s].label}
-          onSelect={(s) => set("strategy", s)}
-          testId="strategy-select"
-        />
+        <Fold id="pg-engine" summary="Backend and strategy">
+          <SelectField
+            id="pg-backend"
+            label="Backend"
+            value={report ? `running: ${report.backend}` : "starting…"}
+            term="Backend"
+            options={BACKEND_REQUESTS}
+            selected={state.backend}
+            optionLabel={(b) => (b === "auto" ? "auto (best available)" : b)}
+            onSelect={(b) => set("backend", b)}
+            testId="backend-select"
+          />
+          <SelectField
+            id="pg-strategy"
+            label="Strategy"
+            term="Strategy"
+            help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
+            options={strategies.options}
+            selected={strategies.value}
+            optionLabel={(s) => STRATEGY_INFO[s].label}
+            onSelect={(s) => set("strategy", s)}
+            testId="strategy-select"
+          />
+        </Fold>
       </section>
 
       <section className="panel" aria-labelledby="pg-display-title">
         <h2 id="pg-display-title">Display</h2>
-        <Segmented
-          id="pg-metric"
-          label="Error as"
-          help="How the heatmap measures |chunked − serial|: absolute, relative to the reference, or in units in the last place of the chunked side's precision."
-          options={ERROR_METRICS}
-          labels={METRIC_LABELS}
-          value={state.errorMetric}
-          onChange={(errorMetric) => setView({ errorMetric })}
-        />
-        <Segmented
-          id="pg-scope"
-          label="Colour scope"
-          help="Which cells set the heatmap's colour range: the whole batch or the selected row."
-          options={HEATMAP_SCOPES}
-          labels={SCOPE_LABELS}
-          value={state.errorScope}
-          onChange={(errorScope) => setView({ errorScope })}
-        />
         {state.estimator === "gae" ? (
           <Segmented
             id="pg-output"
@@ -245,6 +226,26 @@ export const ControlsPanel = memo(function ControlsPanel({
             onChange={(output) => setView({ output })}
           />
         ) : null}
+        <Fold id="pg-display" summary="Heatmap: error measure and colour scope">
+          <Segmented
+            id="pg-metric"
+            label="Error as"
+            term="Error as"
+            options={ERROR_METRICS}
+            labels={METRIC_LABELS}
+            value={state.errorMetric}
+            onChange={(errorMetric) => setView({ errorMetric })}
+          />
+          <Segmented
+            id="pg-scope"
+            label="Colour scope"
+            term="Colour scope"
+            options={HEATMAP_SCOPES}
+            labels={SCOPE_LABELS}
+            value={state.errorScope}
+            onChange={(errorScope) => setView({ errorScope })}
+          />
+        </Fold>
       </section>
     </div>
   );

@@ -128,6 +128,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
             </Field>
           </div>
           <WithHelp
+            shown
             id="pg-ragged-help"
             help="Rows of different lengths, right-padded to the longest for one batched scan."
           >

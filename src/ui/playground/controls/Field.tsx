@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Term } from "../../glossary/Term";
 
 export interface FieldProps {
   /** The control's id; the control itself must carry `aria-describedby={helpId(id)}`. */
@@ -6,8 +7,10 @@ export interface FieldProps {
   label: string;
   /** The value, shown inline beside the label (monospace). */
   value?: ReactNode;
-  /** One line on what the control does; shown on hover and on focus. */
-  help: string;
+  /** The glossary word the control sets: a "?" after the label opens its definition. */
+  term?: string;
+  /** One line on what the control does, shown under it; without it the term's definition describes the control. */
+  help?: string;
   /** Why the typed value was refused; the field turns red. */
   invalid?: string | null;
   children: ReactNode;
@@ -15,18 +18,26 @@ export interface FieldProps {
 
 export const helpId = (id: string) => `${id}-help`;
 
-/** A labelled control with its value inline and a one-line explanation on hover and focus. */
-export function Field({ id, label, value, help, invalid, children }: FieldProps) {
+/**
+ * A labelled control with its value inline, its glossary word's definition behind a "?" beside
+ * the label, and its own line of help under it, visible (never screen-reader text alone).
+ */
+export function Field({ id, label, value, term, help, invalid, children }: FieldProps) {
   return (
     <div className={`field${invalid ? " invalid" : ""}`}>
       <div className="field-head">
-        <label htmlFor={id}>{label}</label>
+        <span className="field-label">
+          <label htmlFor={id}>{label}</label>
+          {term ? <Term word={term} tipId={help ? undefined : helpId(id)} /> : null}
+        </span>
         {value !== undefined ? <span className="field-value num">{value}</span> : null}
       </div>
       <div className="field-control">{children}</div>
-      <div role="tooltip" id={helpId(id)} className="field-help">
-        {help}
-      </div>
+      {help ? (
+        <div id={helpId(id)} className="field-hint">
+          {help}
+        </div>
+      ) : null}
       {invalid ? <div className="field-error">{invalid}</div> : null}
     </div>
   );

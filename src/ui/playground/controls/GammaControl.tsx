@@ -1,4 +1,5 @@
 import { formatShort } from "../../charts/formatNumber";
+import { Term } from "../../glossary/Term";
 import { chunkPowerUnderflows, float32ChunkPower, GAMMA_STOPS, horizon, nearestStop, type Parsed } from "./controlMath";
 import { Field, helpId } from "./Field";
 import { NumberEntry } from "./NumberEntry";
@@ -17,8 +18,7 @@ export interface GammaControlProps {
   invalid: string | null;
 }
 
-const HELP =
-  "Discount γ: how much a reward counts one token earlier (G = r + γ·G). The slider steps through common values; type any value in [0, 1].";
+const HELP = "The slider steps through common values; type any value in [0, 1].";
 
 /** γ as a slider over meaningful stops plus exact entry, with the horizon and γ^C as float32 sees it. */
 export function GammaControl({
@@ -36,7 +36,7 @@ export function GammaControl({
   const underflow = chunkPowerUnderflows(discount, chunkSize);
   const h = horizon(gamma);
   return (
-    <Field id="pg-gamma" label="γ (discount)" help={HELP} invalid={invalid}>
+    <Field id="pg-gamma" label="γ (discount)" term="Discount" help={HELP} invalid={invalid}>
       <div className="gamma-row">
         <input
           type="range"
@@ -66,8 +66,8 @@ export function GammaControl({
         />
       </div>
       <div className="derived num">
-        <span title="Effective horizon 1/(1 − γ): about how many tokens a reward reaches back">
-          horizon {Number.isFinite(h) ? `${formatShort(h)} tok` : "∞"}
+        <span>
+          <Term word="Horizon">horizon</Term> {Number.isFinite(h) ? `${formatShort(h)} tok` : "∞"}
         </span>
         <span title={`${discountLabel}^C in float32: the discount across one whole chunk`}>
           {discountLabel}^{chunkSize} = {formatShort(power)}

@@ -1,9 +1,13 @@
+import { Term } from "../../glossary/Term";
 import { helpId } from "./Field";
 
 export interface SegmentedProps<T extends string> {
   id: string;
   label: string;
-  help: string;
+  /** The glossary word the group sets: the legend's words open its definition. */
+  term?: string;
+  /** One line on what the group does, shown under it. */
+  help?: string;
   options: readonly T[];
   labels: Record<T, string>;
   value: T;
@@ -11,11 +15,21 @@ export interface SegmentedProps<T extends string> {
 }
 
 /** A small radio group drawn as joined buttons; arrow keys move between options (native radios). */
-export function Segmented<T extends string>({ id, label, help, options, labels, value, onChange }: SegmentedProps<T>) {
+export function Segmented<T extends string>({
+  id,
+  label,
+  term,
+  help,
+  options,
+  labels,
+  value,
+  onChange,
+}: SegmentedProps<T>) {
+  const described = help ? helpId(id) : undefined;
   return (
     <div className="field">
-      <fieldset className="segmented" aria-describedby={helpId(id)}>
-        <legend>{label}</legend>
+      <fieldset className="segmented" aria-describedby={described}>
+        <legend>{term ? <Term word={term}>{label}</Term> : label}</legend>
         {options.map((option) => (
           <label key={option} className={option === value ? "on" : ""}>
             <input
@@ -23,16 +37,18 @@ export function Segmented<T extends string>({ id, label, help, options, labels, 
               name={id}
               value={option}
               checked={option === value}
-              aria-describedby={helpId(id)}
+              aria-describedby={described}
               onChange={() => onChange(option)}
             />
             {labels[option]}
           </label>
         ))}
       </fieldset>
-      <div role="tooltip" id={helpId(id)} className="field-help">
-        {help}
-      </div>
+      {help ? (
+        <div id={helpId(id)} className="field-hint">
+          {help}
+        </div>
+      ) : null}
     </div>
   );
 }

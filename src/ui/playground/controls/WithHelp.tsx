@@ -6,10 +6,22 @@ export interface WithHelpProps {
   help: string;
   children: ReactNode;
   className?: string;
+  /** Print the help under the control, always (the settings column), instead of on hover and focus (a toolbar). */
+  shown?: boolean;
 }
 
-/** Any control with a one-line explanation shown on hover and on keyboard focus (see Field). */
-export function WithHelp({ id, help, children, className = "" }: WithHelpProps) {
+/** Any control with a one-line explanation: printed under it, or, in a tight toolbar, shown on hover and keyboard focus. */
+export function WithHelp({ id, help, children, className = "", shown = false }: WithHelpProps) {
+  if (shown) {
+    return (
+      <div className={`with-help-shown ${className}`}>
+        {children}
+        <div id={id} className="field-hint">
+          {help}
+        </div>
+      </div>
+    );
+  }
   return (
     <div className={`with-help ${className}`}>
       {children}

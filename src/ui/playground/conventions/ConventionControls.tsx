@@ -56,6 +56,7 @@ export function ConventionControls({ state, edit, fieldErrors, onFieldError }: C
         }
       />
       <WithHelp
+        shown
         id="pg-compare-help"
         help="Run the ticked libraries on the same inputs too: their outputs are overlaid, the heatmap shows |compared − shown| per token, and a sentence names each rule that differs and where it bites."
       >
@@ -84,6 +85,7 @@ export function ConventionControls({ state, edit, fieldErrors, onFieldError }: C
         </fieldset>
       </WithHelp>
       <WithHelp
+        shown
         id="pg-normalize-help"
         help="Whiten the advantages over the batch's mask-1 tokens, each library with its own formula. slime's normalize_advantages flag; OpenRLHF and verl always whiten, so off shows their advantages just before that step."
       >

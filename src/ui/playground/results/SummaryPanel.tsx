@@ -1,8 +1,8 @@
 import { memo } from "react";
-import { VERDICT_WORDS } from "../../../conformance/verdictWords";
 import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
+import { Term } from "../../glossary/Term";
 import { useNow } from "../../useNow";
 import type { ErrorSummary, SummaryCell } from "../compute/errorSummary";
 import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
@@ -180,18 +180,20 @@ export const SummaryPanel = memo(function SummaryPanel({
       </h2>
       <RunState status={status} precision={precision} />
       <dl className="figures num">
-        <dt title={VERDICT_WORDS.maxAbsError}>max abs error</dt>
+        <dt>
+          <Term word="Max abs error">max abs error</Term>
+        </dt>
         <dd data-testid="max-abs-error" title={String(summary.maxAbs)} className={overAtMax ? "alert" : ""}>
           {plainNumber(summary.maxAbs)}
         </dd>
-        <dt title="The bound of the cell with the max abs error: a cell within its bound has max abs error ≤ bound there">
-          bound there
+        <dt>
+          <Term word="Bound there">bound there</Term>
         </dt>
         <dd data-testid="bound-at-max-error" title={summary.boundAtMax === null ? "" : String(summary.boundAtMax)}>
           {summary.boundAtMax === null ? "–" : plainNumber(summary.boundAtMax)}
         </dd>
-        <dt title="The largest |chunked − serial| as a fraction of its own cell's bound (at most 1 when every cell is within)">
-          worst error / bound
+        <dt>
+          <Term word="Error / tolerance">worst error / bound</Term>
         </dt>
         <dd
           data-testid="worst-fraction"
@@ -200,13 +202,19 @@ export const SummaryPanel = memo(function SummaryPanel({
         >
           {worstFraction ? plainNumber(worstFraction.fraction) : "–"}
         </dd>
-        <dt title={VERDICT_WORDS.relError}>max rel error</dt>
+        <dt>
+          max <Term word="Relative error">rel error</Term>
+        </dt>
         <dd data-testid="max-rel-error" title={String(summary.maxRel)}>
           {formatShort(summary.maxRel)}
         </dd>
-        <dt title={VERDICT_WORDS.ulp}>max ulps</dt>
+        <dt>
+          <Term word="Max ulps">max ulps</Term>
+        </dt>
         <dd data-testid="max-ulps">{String(summary.maxUlps)}</dd>
-        <dt title={VERDICT_WORDS.overBound}>cells over bound</dt>
+        <dt>
+          cells <Term word="Over bound">over bound</Term>
+        </dt>
         <dd
           data-testid="cells-over-bound"
           className={summary.overBound ? "alert" : ""}
@@ -233,17 +241,23 @@ export const SummaryPanel = memo(function SummaryPanel({
         </button>
       ) : null}
       <dl className="ran num">
-        <dt>backend</dt>
+        <dt>
+          <Term word="Backend">backend</Term>
+        </dt>
         <dd data-testid="backend" className="words">
           {ran.backend}
         </dd>
-        <dt>strategy</dt>
+        <dt>
+          <Term word="Strategy">strategy</Term>
+        </dt>
         <dd data-testid="strategy">{ran.strategy}</dd>
         <dt>chunk size</dt>
         <dd>{ran.chunkSize}</dd>
         <dt>chunked</dt>
         <dd data-testid="run-time">{millis(ran.millis)}</dd>
-        <dt>serial ×2</dt>
+        <dt>
+          <Term word="Serial ×2">serial ×2</Term>
+        </dt>
         <dd>{millis(ran.serialMillis)}</dd>
       </dl>
       {old ? <p className="muted small">Recomputing; these figures are from the previous run.</p> : null}
