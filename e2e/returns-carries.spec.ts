@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { scanErrorBound, serialDiscountedReturns } from "../src/core";
 import { FIRST_VISIT_STATE } from "../src/io/presets";
-import { encodeState } from "../src/io/shareLink";
+import { decodeState, encodeState, linkText } from "../src/io/shareLink";
 import { PLOT_LEFT, PLOT_RIGHT } from "../src/ui/charts/plotLayout";
 import { longTasksSince, pageNow, watchLongTasks } from "./longTasks";
 import { collectProblems } from "./pageProblems";
@@ -93,7 +93,17 @@ test("Show carries: bands for the row in focus, and local + carried = total = se
   expect(last.local).toBe(last.total);
   expect(Math.abs(last.total - truthAt(0, 44).serial)).toBeLessThanOrEqual(truthAt(0, 44).bound);
 
-  // The switch is part of the state: the page's own address brings it back.
+  // The switch is part of the state: the page's own address brings it back, once the page has
+  // written it there (SAVE_DELAY_MS after the edit, encoded in a worker: a reload before that
+  // reloads the address as it was).
+  await expect
+    .poll(() => {
+      const url = new URL(page.url());
+      const text = linkText(url.search, url.hash);
+      const decoded = text ? decodeState(text) : null;
+      return decoded?.ok ? decoded.state.showCarries : null;
+    })
+    .toBe(true);
   await page.reload();
   await settled(page);
   await expect(page.getByTestId("returns-carries")).toBeChecked();
