@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { parseGlossary } from "../src/ui/glossary/parseGlossary";
+import { TOUR } from "../src/ui/player/tour";
 import { VIEWS } from "../src/ui/urlState";
 import { collectProblems } from "./pageProblems";
 import { VIEW_PAGES } from "./viewPages";
@@ -99,6 +100,43 @@ for (const viewport of VIEWPORTS) {
         expect(problems).toEqual([]);
       });
     }
+
+    test("player's tour: every stop's words open their glossary definitions", async ({ page }, info) => {
+      test.setTimeout(240_000);
+      const problems = collectProblems(page);
+      await page.goto("/?view=player&tour=1&backend=cpu");
+      await expect(page.getByTestId("player-source")).toHaveText(/^Tour · /, { timeout: 30_000 });
+      const tour = page.getByTestId("tour-panel");
+      let checked = 0;
+      for (let n = 0; n < TOUR.length; n++) {
+        await expect(tour.locator("h3")).toHaveText(TOUR[n].title);
+        const terms = tour.locator("[data-term]");
+        const count = await terms.count();
+        expect([TOUR[n].title, count > 0]).toEqual([TOUR[n].title, true]);
+        for (let i = 0; i < count; i++) {
+          const term = terms.nth(i);
+          await term.scrollIntoViewIfNeeded();
+          await term.hover();
+          await expectDefinition(page, term, viewport.width);
+          await page.mouse.move(0, 0);
+          await term.focus();
+          await expectDefinition(page, term, viewport.width);
+          checked++;
+        }
+        if (n === 4) {
+          // A carry stop with its first word open: nothing serious for axe.
+          await terms.first().focus();
+          await expect(await tipOf(terms.first())).toBeVisible();
+          await page.screenshot({ path: info.outputPath(`tour-words-${viewport.width}.png`) });
+          const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+          expect(serious(axe.violations)).toEqual([]);
+          await page.keyboard.press("Escape");
+        }
+        if (n < TOUR.length - 1) await tour.getByRole("button", { name: "Next", exact: true }).click();
+      }
+      info.annotations.push({ type: "words", description: `${checked} tour words checked` });
+      expect(problems).toEqual([]);
+    });
 
     test("glossary: every word of docs/glossary.md, with its anchor and its definition", async ({ page }, info) => {
       const problems = collectProblems(page);

@@ -70,6 +70,21 @@ export function Term({ word, children, tipId }: TermProps) {
     };
   }, [open, placeTip]);
 
+  // Escape closes an open definition first, wherever focus is (it may be open by hover alone), and
+  // goes no further: in the player's tour, Escape would otherwise also close the tour under it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.stopPropagation();
+      setHovered(false);
+      setFocused(false);
+      setPinned(false);
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [open]);
+
   if (!entry) return <>{children ?? null}</>;
 
   const close = () => {

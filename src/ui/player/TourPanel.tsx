@@ -1,8 +1,11 @@
 import { useEffect, useRef } from "react";
 import { formatShort } from "../charts/formatNumber";
+import { Term } from "../glossary/Term";
+import { termsInText } from "../glossary/termsInText";
 import { dataValue } from "./captions";
 import { TOUR } from "./tour";
 import type { OutcomePart, TourNumber } from "./tourTry";
+import { TOUR_WORDS } from "./tourWords";
 
 /** Where the stop's try stands: not tried, rerunning, done (with what happened), or refused. */
 export type TryState =
@@ -69,9 +72,7 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
   return (
     <section className="tour-panel" aria-label="Guided tour" data-testid="tour-panel">
       <h3>{stop.title}</h3>
-      {stop.text.map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
-      ))}
+      <StopText paragraphs={stop.text} />
       <div className="tour-try-box" ref={tryBox}>
         {tried.state === "ready" || tried.state === "refused" ? (
           <button
@@ -154,4 +155,23 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
       </div>
     </section>
   );
+}
+
+/** A stop's sentences, each glossary word of the tour marked where it first stands in the stop. */
+function StopText({ paragraphs }: { paragraphs: string[] }) {
+  const taken = new Set<string>();
+  return paragraphs.map((paragraph) => (
+    <p key={paragraph}>
+      {termsInText(paragraph, TOUR_WORDS, taken).map((part, i) =>
+        typeof part === "string" ? (
+          part
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence, in order
+          <Term word={part.word} key={i}>
+            {part.shown}
+          </Term>
+        ),
+      )}
+    </p>
+  ));
 }
