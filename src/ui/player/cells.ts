@@ -167,8 +167,9 @@ function summarise(r: Replay): ErrorSummary {
     for (let t = 0; t < r.lengths[b]; t++) {
       const j = b * r.cols + t;
       if (!Object.is(r.combined[j], r.engineOut[j])) replayMismatches++;
-      // A NaN or ±Inf input reaches the reference here (§b.4): there is nothing to measure against.
-      if (!Number.isFinite(r.serial[j]) || Number.isNaN(r.bound[j])) {
+      // A NaN or ±Inf input reaches the reference here (§b.4), or a bound is infinite: there is
+      // nothing to measure against, so the cell is not counted as within its bound.
+      if (!Number.isFinite(r.serial[j]) || !Number.isFinite(r.bound[j])) {
         nonFinite++;
         continue;
       }

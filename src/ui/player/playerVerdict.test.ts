@@ -44,4 +44,12 @@ describe("the player's verdict on a non-finite result", () => {
     const last = frame(trace, trace.steps.length - 1, 0);
     expect(last.caption).toMatch(/2 cells where the float64 reference itself is NaN or ±Inf are left out/);
   });
+
+  it("a cell whose bound is infinite is not counted as checked, nor as within", () => {
+    const run = coreRun({ ...overflowing, rewards: { rows: 1, cols: 4, data: Float64Array.from([1, 2, 3, 4]) } });
+    const r = replayOf({ ...overflowing, rewards: { rows: 1, cols: 4, data: Float64Array.from([1, 2, 3, 4]) } }, run);
+    const unbounded = { ...r, bound: Float64Array.from(r.bound, (b, j) => (j === 2 ? Number.POSITIVE_INFINITY : b)) };
+    const s = errorSummary(unbounded);
+    expect(s).toMatchObject({ cells: 3, overBound: 0, nonFinite: 1 });
+  });
 });

@@ -1,4 +1,5 @@
 import { formatShort } from "../charts/formatNumber";
+import { errorSummary } from "./cells";
 import type { RegionId } from "./frame";
 import { readTrace, setChunkSize, setGamma, setReward, type TourTry } from "./tourTry";
 import type { PhaseId, PlayerTrace, StepKind } from "./trace";
@@ -164,7 +165,9 @@ export const TOUR: TourStop[] = [
         const k = now.lastK(1);
         const t = now.tokenAt(1, k);
         const local = [was.local(1, k), now.local(1, k)];
-        const whole = Math.abs(local[1].value - after.replay.serial[t]) <= after.replay.bound[t];
+        const bound = after.replay.bound[t];
+        // An infinite or NaN bound checks nothing: then the sentence does not claim the local sum is the return.
+        const whole = Number.isFinite(bound) && Math.abs(local[1].value - after.replay.serial[t]) <= bound;
         return [
           `Chunk 1's local sums ${Object.is(local[0].value, local[1].value) ? "did not move" : "moved"}: the last one, at t = ${t}, was `,
           local[0],
@@ -320,6 +323,7 @@ export const TOUR: TourStop[] = [
       outcome(before, after) {
         const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
         const over = now.overBound();
+        const checked = errorSummary(after.replay);
         return [
           `With C = ${after.replay.chunkSize} the row is `,
           now.chunks(),
@@ -329,7 +333,7 @@ export const TOUR: TourStop[] = [
           was.maxError(),
           `); outputs over their bound: `,
           over,
-          ` of ${after.replay.cols}.`,
+          ` of the ${checked.cells} checked${checked.nonFinite > 0 ? ` (${checked.nonFinite} with a NaN or ±Inf reference or bound: nothing to check them against)` : ""}.`,
         ];
       },
     },
