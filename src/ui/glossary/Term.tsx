@@ -1,4 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { glossaryEntry, glossaryHref } from "./glossary";
 import "./glossary.css";
 
@@ -20,7 +21,9 @@ const MARGIN = 8;
  * focus and on tap (a click pins it open), closes on Escape, and ends with a link to the word on
  * the glossary page. The trigger is a button carrying `data-term` (the contract with scripts); the
  * definition is `role="tooltip"`, named by the button's aria-describedby, and is drawn as text.
- * It is placed fixed under the word (clamped into the window), so a table's scroll box never clips it.
+ * It is placed fixed under the word (clamped into the window), so a table's scroll box never clips it,
+ * and it lives at the end of the page's body, so the text around the word (a step's caption, a tour
+ * stop's sentence) reads as it is shown: a script's `textContent` never holds a definition.
  */
 export function Term({ word, children, tipId }: TermProps) {
   const entry = glossaryEntry(word);
@@ -87,6 +90,22 @@ export function Term({ word, children, tipId }: TermProps) {
 
   if (!entry) return <>{children ?? null}</>;
 
+  // Rendered inline only where there is no document (the server renderer of the unit tests).
+  const definition = (
+    <span
+      ref={tip}
+      role="tooltip"
+      id={id}
+      className="term-tip"
+      hidden={!open}
+      style={place ? { left: place.left, top: place.top } : undefined}
+    >
+      <span className="term-definition">{entry.definition}</span>{" "}
+      <a href={glossaryHref(word)} className="term-more">
+        More in the glossary
+      </a>
+    </span>
+  );
   const close = () => {
     setHovered(false);
     setFocused(false);
@@ -107,7 +126,8 @@ export function Term({ word, children, tipId }: TermProps) {
       }}
       onFocus={() => setFocused(true)}
       onBlur={(event) => {
-        if (!wrap.current?.contains(event.relatedTarget as Node | null)) {
+        const next = event.relatedTarget as Node | null;
+        if (!wrap.current?.contains(next) && !tip.current?.contains(next)) {
           setFocused(false);
           setPinned(false);
         }
@@ -137,19 +157,7 @@ export function Term({ word, children, tipId }: TermProps) {
       >
         {children ?? <span aria-hidden="true">?</span>}
       </button>
-      <span
-        ref={tip}
-        role="tooltip"
-        id={id}
-        className="term-tip"
-        hidden={!open}
-        style={place ? { left: place.left, top: place.top } : undefined}
-      >
-        <span className="term-definition">{entry.definition}</span>{" "}
-        <a href={glossaryHref(word)} className="term-more">
-          More in the glossary
-        </a>
-      </span>
+      {typeof document === "undefined" ? definition : createPortal(definition, document.body)}
     </span>
   );
 }

@@ -1,8 +1,10 @@
 import katex from "katex";
 import "katex/dist/katex.min.css";
 import { useLayoutEffect, useRef } from "react";
+import { TermsText } from "../glossary/TermsText";
 import { f32, operand32 } from "./captions";
 import { derivation, inputTex, localSumTex, serialTex } from "./formula";
+import { PLAYER_WORDS } from "./playerWords";
 import type { Replay } from "./replay";
 import type { Inspected } from "./Stage";
 
@@ -69,7 +71,9 @@ export function FormulaCard({ replay: r, target, onClose }: { replay: Replay; ta
   return (
     <aside className="formula-card" data-testid="formula-card" aria-live="polite" aria-label={title}>
       <header>
-        <strong>{title}</strong>
+        <strong>
+          <TermsText text={title} phrases={PLAYER_WORDS} />
+        </strong>
         <button type="button" className="formula-card-close" onClick={onClose} aria-label="Close the formula card">
           ×
         </button>

@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
+import { TermsText } from "../glossary/TermsText";
 import type { Frame, RegionId } from "./frame";
 import { PHASE_NOTES } from "./phaseNotes";
 import { SHORTCUTS } from "./playback";
+import { PLAYER_WORDS } from "./playerWords";
 
 export interface NarrativeProps {
   frame: Frame;
@@ -28,7 +30,7 @@ export function StepCaption({ frame: f }: { frame: Frame }) {
         {f.step.chunk >= 0 ? <span className="phase-chunk"> · chunk {f.step.chunk}</span> : null}
       </p>
       <p className="step-caption" data-testid="step-caption" aria-live="polite">
-        {f.caption}
+        <TermsText text={f.caption} phrases={PLAYER_WORDS} />
       </p>
     </>
   );

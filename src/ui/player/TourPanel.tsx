@@ -1,11 +1,10 @@
 import { useEffect, useRef } from "react";
 import { formatShort } from "../charts/formatNumber";
-import { Term } from "../glossary/Term";
-import { termsInText } from "../glossary/termsInText";
+import { TermsText } from "../glossary/TermsText";
 import { dataValue } from "./captions";
+import { PLAYER_WORDS } from "./playerWords";
 import { TOUR } from "./tour";
 import type { OutcomePart, TourNumber } from "./tourTry";
-import { TOUR_WORDS } from "./tourWords";
 
 /** Where the stop's try stands: not tried, rerunning, done (with what happened), or refused. */
 export type TryState =
@@ -162,16 +161,7 @@ function StopText({ paragraphs }: { paragraphs: string[] }) {
   const taken = new Set<string>();
   return paragraphs.map((paragraph) => (
     <p key={paragraph}>
-      {termsInText(paragraph, TOUR_WORDS, taken).map((part, i) =>
-        typeof part === "string" ? (
-          part
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence, in order
-          <Term word={part.word} key={i}>
-            {part.shown}
-          </Term>
-        ),
-      )}
+      <TermsText text={paragraph} phrases={PLAYER_WORDS} taken={taken} />
     </p>
   ));
 }

@@ -1,3 +1,5 @@
+import { TermsText } from "../glossary/TermsText";
+import { RUN_WORDS } from "./runWords";
 import type { RunCheck as Check } from "./runWorker";
 
 const STATUS_WORDS = { pass: "pass", fail: "departs", "not checked": "not checked" } as const;
@@ -9,6 +11,8 @@ const STATUS_WORDS = { pass: "pass", fail: "departs", "not checked": "not checke
  * typed that fail where those read off the dump pass.
  */
 export function RunCheck({ check, onUseInferred }: { check: Check; onUseInferred: (() => void) | null }) {
+  // Each glossary word is marked where it first stands in the verdict, not in every sentence.
+  const taken = new Set<string>();
   return (
     <div className="run-check" data-testid="run-check" data-passed={check.passed}>
       <ol className="run-stages" data-testid="run-stages">
@@ -17,18 +21,18 @@ export function RunCheck({ check, onUseInferred }: { check: Check; onUseInferred
             <strong>{stage.stage}</strong>{" "}
             <span className={`run-stage-${stage.status.replace(" ", "-")}`}>{STATUS_WORDS[stage.status]}</span>
             {": "}
-            {stage.sentence}
+            <TermsText text={stage.sentence} phrases={RUN_WORDS} taken={taken} />
           </li>
         ))}
       </ol>
       {check.bits ? (
         <p className="muted small" data-testid="run-bits">
-          Bit for bit: {check.bits}.
+          <TermsText text={`Bit for bit: ${check.bits}.`} phrases={RUN_WORDS} taken={taken} />
         </p>
       ) : null}
       {check.diagnosis ? (
         <p className="run-diagnosis" data-testid="run-diagnosis">
-          <strong>What is wrong:</strong> {check.diagnosis}
+          <strong>What is wrong:</strong> <TermsText text={check.diagnosis} phrases={RUN_WORDS} taken={taken} />
         </p>
       ) : null}
       {check.advice ? (

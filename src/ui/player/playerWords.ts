@@ -1,10 +1,11 @@
 import type { TermPhrase } from "../glossary/termsInText";
 
 /**
- * The glossary words the tour's prose uses, and how its sentences say them. Each is marked once
- * per stop, where it first stands, so a learner can open its definition without leaving the tour.
+ * The glossary words the player's prose uses (the tour's stops and every step's caption), and how
+ * its sentences say them. Each is marked once per stop or caption, where it first stands, so a
+ * learner can open its definition without leaving the step.
  */
-export const TOUR_WORDS: readonly TermPhrase[] = [
+export const PLAYER_WORDS: readonly TermPhrase[] = [
   { word: "Reversed time", pattern: /\brevers(?:ed|es|e)\b/i },
   { word: "Local sum", pattern: /\blocal (?:sums?|scans?)\b/i },
   { word: "Carry", pattern: /\bcarr(?:y|ies|ied)\b/i },
