@@ -64,6 +64,7 @@ describe("checkRunStep", () => {
       .filter((f) => f.endsWith(".pt") && !f.endsWith("__twin.pt"))
       .map((f) => f.replace(/\.pt$/, ""));
     expect(variants.length).toBeGreaterThanOrEqual(13);
+    const readAlone: string[] = [];
     for (const variant of variants) {
       const twin = fixture(`variants/${variant}__twin.pt`);
       const rows = runAgainstAlone([twin, fixture(`variants/${variant}.pt`), twin]);
@@ -72,8 +73,11 @@ describe("checkRunStep", () => {
         variant,
       ).toEqual(["passed", "failed", "passed"]);
       expect(rows[1].carriedFrom, variant).toBeNull();
-      expect(rows[2].carriedFrom, variant).toBe(0);
+      if (rows[2].carriedFrom === null) readAlone.push(variant);
+      else expect(rows[2].carriedFrom, variant).toBe(0);
     }
+    // The twins of the whitening's float32 cancellation are near their bounds by design: not a clear pass.
+    expect(readAlone).toEqual(["whiten_float32_cancellation_1e3", "whiten_float32_cancellation_1e4"]);
   });
 
   it("every committed train dump, read as one run, gets the row it gets alone", () => {

@@ -1,7 +1,14 @@
-import type { InferredSettings, SlimeSettings } from "../../core";
+import type { InferredSettings, SampleReplay, SlimeSettings } from "../../core";
 import { checkDump, type DumpCheck } from "./checkDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { judgeDumpRewards, replayDump } from "./replayDump";
+import { shareOf } from "./stepSummary";
+
+/**
+ * A carried pass must be clear: every gap at most this share of its bound. A step nearer its
+ * bounds is read alone, since its own reading might settle on other values (see checkRunStep).
+ */
+const CARRY_MARGIN = 0.5;
 
 /**
  * The settings a run's steps share, read off one step's numbers and tried first on the next: a run
@@ -25,9 +32,9 @@ export interface RunStepCheck {
 
 /**
  * One step of a run checked as checkDump checks it alone, with the settings already known tried
- * first: when every sample is within its float32 bound under them and the stored rewards are what
- * their reward stage gives (the same rules as a verdict alone), the step passes with them and its
- * own settings are not read. Otherwise (a sample out of bound, a stage not checkable, a field of the
+ * first: when every sample is within its float32 bound under them, clearly (every gap within half
+ * its bound), and the stored rewards are what their reward stage gives (the rules of a verdict
+ * alone), the step passes with them and its own settings are not read. Otherwise (a sample out of bound, a stage not checkable, a field of the
  * dump saying a setting differs, a different prompt group size) the step is checked alone, and its
  * settings become the known ones when they pass.
  *
@@ -35,7 +42,8 @@ export interface RunStepCheck {
  * step alone passes by, and a step that departs from slime's code fails under any settings its
  * numbers are not reproduced by. Alone, the settings are the ones its numbers give (least squares,
  * then the cleanest decimal within the uncertainty, replayed), and on a step the carried settings
- * reproduce to float32 rounding those are the same values, so the verdict and its figures agree;
+ * reproduce well inside float32 rounding those are the same values, so the verdict and its figures
+ * agree (a step near its bounds, where a reading alone might differ, is read alone);
  * `carriedSettings.test.ts` holds every committed dump, read as one run, to its verdict alone. A step
  * that fails is always checked alone, so its failure, diagnosis and advice are its own.
  */
@@ -50,7 +58,7 @@ export function checkRunStep(
     const settings = { ...known.settings, ...given };
     const replay = replayDump(dump, settings);
     const rewards = judgeDumpRewards(dump, settings);
-    if (replay.ok && replay.passed && (!rewards.checked || rewards.passed)) {
+    if (replay.ok && replay.passed && (!rewards.checked || rewards.passed) && clearPass(replay.samples)) {
       // The replay just made is reused by checkDump (replayDump keeps a dump's last replay).
       const check = checkDump(dump, given, { ...known.inferred, settings });
       if (check.passed) return { check, carriedFrom: known.step };
@@ -59,6 +67,20 @@ export function checkRunStep(
   const check = checkDump(dump, given);
   if (dump.kind === "train" && check.passed) memo.known = { step, settings: check.settings, inferred: check.inferred };
   return { check, carriedFrom: null };
+}
+
+/**
+ * Every token of the advantages and returns (the fields γ, λ, kl_coef and the normalisation shape)
+ * within CARRY_MARGIN of its tolerance, none of them held to the accuracy threshold for want of a
+ * finite bound. The KL is not held to it: its formula is a discrete choice, replayed to the ulp.
+ */
+function clearPass(samples: SampleReplay[]): boolean {
+  for (const s of samples) {
+    for (const field of [s.advantages, s.returns]) {
+      if (field.unbounded > 0 || !(shareOf(field.worstGap, field.worstBound) <= CARRY_MARGIN)) return false;
+    }
+  }
+  return true;
 }
 
 /**
