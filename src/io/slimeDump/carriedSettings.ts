@@ -24,6 +24,12 @@ export function newRunSettingsMemo(): RunSettingsMemo {
   return { known: null };
 }
 
+/**
+ * A run's row shows the verdict, never the bit-for-bit comparison with slime's float32 CPU scan (a
+ * quarter of a passing step's check): the step view reads its step alone and shows it there.
+ */
+const ROW = { bits: false };
+
 /** A step's check, and the step whose settings it was checked with when they were carried (null: its own). */
 export interface RunStepCheck {
   check: DumpCheck;
@@ -36,7 +42,8 @@ export interface RunStepCheck {
  * its bound), and the stored rewards are what their reward stage gives (the rules of a verdict
  * alone), the step passes with them and its own settings are not read. Otherwise (a sample out of bound, a stage not checkable, a field of the
  * dump saying a setting differs, a different prompt group size) the step is checked alone, and its
- * settings become the known ones when they pass.
+ * settings become the known ones when they pass. Either way without the bit-for-bit comparison
+ * (`check.bits` is null): a run's row does not show it.
  *
  * Why a carried pass is no false pass: a step passes under the known settings only by the rules a
  * step alone passes by, and a step that departs from slime's code fails under any settings its
@@ -60,11 +67,11 @@ export function checkRunStep(
     const rewards = judgeDumpRewards(dump, settings);
     if (replay.ok && replay.passed && (!rewards.checked || rewards.passed) && clearPass(replay.samples)) {
       // The replay just made is reused by checkDump (replayDump keeps a dump's last replay).
-      const check = checkDump(dump, given, { ...known.inferred, settings });
+      const check = checkDump(dump, given, { ...known.inferred, settings }, ROW);
       if (check.passed) return { check, carriedFrom: known.step };
     }
   }
-  const check = checkDump(dump, given);
+  const check = checkDump(dump, given, undefined, ROW);
   if (dump.kind === "train" && check.passed) memo.known = { step, settings: check.settings, inferred: check.inferred };
   return { check, carriedFrom: null };
 }

@@ -35,7 +35,8 @@ export interface RunStepRead {
  * Reads one planned step through `open` (positioned reads in the CLI, Blob slices in the page's
  * worker) and checks it with `given` over what its own numbers say. Never throws on a bad file: a
  * file refused makes the step "not checked", with the refusal (naming the file and the place) as why.
- * With a run's `memo`, the settings known from its earlier steps are tried first (checkRunStep).
+ * With a run's `memo`, the settings known from its earlier steps are tried first, and the check
+ * leaves out what a row does not show (checkRunStep); without it the check is checkDump's in full.
  */
 export function readRunStep(
   plan: RunStepPlan,
