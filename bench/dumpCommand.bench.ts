@@ -7,14 +7,19 @@
  * or the name of an input bench/dumpInputs.ts writes from TypeScript into the temp directory
  * (ppo512 ≈ 196 MB, big1024 ≈ 1.5 GB, run50 = 50 steps × 20 MB); none is committed. `--flags`
  * gives the command the settings the inputs were written with (else it reads them off the
- * numbers, the slower path). It asserts nothing: it reports, and `--json OUT` keeps the figures.
+ * numbers, the slower path). Beside the wall time it reports the command's CPU time (user + system,
+ * every thread: the figure to compare on a loaded machine) and, for a run directory, when its first
+ * step's row was printed. `--tree DIR` times another checkout's `scanlab` (a worktree of the code
+ * before) on the same inputs, to alternate before and after. It asserts nothing: it reports, and
+ * `--json OUT` keeps the figures.
  *
  *   npm run bench:dump -- ppo512 run50 big1024
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openFileSource } from "../src/cli/fileSource";
 import { openDump } from "../src/io/slimeDump";
@@ -22,7 +27,13 @@ import { DUMP_INPUT_FLAGS, DUMP_INPUT_NAMES, type DumpInputName, ensureDumpInput
 
 const { values: options, positionals: files } = parseArgs({
   allowPositionals: true,
-  options: { repeats: { type: "string", default: "3" }, json: { type: "string" }, flags: { type: "boolean" } },
+  options: {
+    repeats: { type: "string", default: "3" },
+    json: { type: "string" },
+    flags: { type: "boolean" },
+    // Another checkout's `scanlab` (a worktree of the code before), timed by this bench: before and after alternated.
+    tree: { type: "string", default: "." },
+  },
 });
 const REPEATS = Number(options.repeats);
 if (files.length === 0 || !(REPEATS > 0))
@@ -79,24 +90,43 @@ function dumpFiles(path: string): string[] {
   });
 }
 
-function runCommand(path: string): { ms: number; rssMb: number; status: number | null } {
+/**
+ * One `scanlab dump`: its wall time, peak RSS and CPU time (user + system, all threads), and for a
+ * run directory the time from the start to its first step's row on standard output (a row starts
+ * with the step's number; the title and header come before any step is read).
+ */
+async function runCommand(
+  path: string,
+): Promise<{ ms: number; firstStepMs: number | null; rssMb: number; cpuMs: number; status: number | null }> {
   const t0 = performance.now();
   const flags = options.flags ? DUMP_INPUT_FLAGS : [];
-  const args = ["--import", "./bench/reportRss.mjs", "bin/scanlab.mjs", "dump", path, ...flags];
-  const run = spawnSync(process.execPath, args, {
-    encoding: "utf8",
-    maxBuffer: 2 ** 30,
+  const reportRss = fileURLToPath(new URL("./reportRss.mjs", import.meta.url));
+  const args = ["--import", reportRss, "bin/scanlab.mjs", "dump", path, ...flags];
+  const child = spawn(process.execPath, args, { cwd: options.tree, stdio: ["ignore", "pipe", "pipe"] });
+  let firstStepMs: number | null = null;
+  let stdoutTail = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    if (firstStepMs !== null) return;
+    stdoutTail += chunk;
+    if (/^\d+ /m.test(stdoutTail)) firstStepMs = performance.now() - t0;
+    else stdoutTail = stdoutTail.slice(-200);
   });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
   const ms = performance.now() - t0;
-  const rss = /SCANLAB_BENCH_MAX_RSS_KB (\d+)/.exec(run.stderr);
-  if (!rss) throw new Error(`scanlab dump ${path} said: ${run.stderr.slice(0, 500)}`);
-  return { ms, rssMb: Number(rss[1]) / 1024, status: run.status };
+  const rss = /SCANLAB_BENCH_MAX_RSS_KB (\d+)/.exec(stderr);
+  const cpu = /SCANLAB_BENCH_CPU_US (\d+)/.exec(stderr);
+  if (!rss || !cpu) throw new Error(`scanlab dump ${path} said: ${stderr.slice(0, 500)}`);
+  return { ms, firstStepMs, rssMb: Number(rss[1]) / 1024, cpuMs: Number(cpu[1]) / 1000, status };
 }
 
 const rows: Record<string, unknown>[] = [];
 console.log(`${cpus().length} cores (${cpus()[0]?.model}), load ${loadavg()[0].toFixed(1)}`);
 for (const given of files) {
-  const path = (DUMP_INPUT_NAMES as string[]).includes(given)
+  let path = (DUMP_INPUT_NAMES as string[]).includes(given)
     ? (await ensureDumpInput(given as DumpInputName, (line) => console.log(`  writing ${line}`))).path
     : given;
   const parts = dumpFiles(path);
@@ -113,11 +143,16 @@ for (const given of files) {
   }
   const readAll = () => parts.reduce((ms, part) => ms + readOnce(part), 0);
   readAll();
-  const runs = Array.from({ length: REPEATS }, () => runCommand(path));
+  path = resolve(path);
+  const runs: Awaited<ReturnType<typeof runCommand>>[] = [];
+  for (let k = 0; k < REPEATS; k++) runs.push(await runCommand(path));
   const read = median(Array.from({ length: REPEATS }, readAll));
   const loop = median(Array.from({ length: REPEATS }, () => scanLoop(tokens)));
   const wall = median(runs.map((r) => r.ms));
   const rss = median(runs.map((r) => r.rssMb));
+  const cpu = median(runs.map((r) => r.cpuMs));
+  const firstStep =
+    !statSync(path).isDirectory() || runs[0].firstStepMs === null ? null : median(runs.map((r) => r.firstStepMs ?? 0));
   const floor = read + loop;
   const row = {
     file: basename(path),
@@ -128,15 +163,20 @@ for (const given of files) {
     exitStatus: runs[0].status,
     commandMs: wall,
     peakRssMb: rss,
+    cpuMs: cpu,
+    firstStepMs: firstStep,
     floorReadMs: read,
     floorLoopMs: loop,
     timesFloor: wall / floor,
     megabytesPerSecond: bytes / 1e3 / wall,
+    megabytesPerCpuSecond: bytes / 1e3 / cpu,
   };
   rows.push(row);
   console.log(
     `${row.file}: ${parts.length} file(s), ${row.megabytes.toFixed(0)} MB, ${samples} samples, ${tokens} tokens, exit ${row.exitStatus}\n` +
       `  scanlab dump${options.flags ? " (with the flags)" : ""}: ${wall.toFixed(0)} ms wall (median of ${REPEATS}), ${row.megabytesPerSecond.toFixed(0)} MB/s, peak RSS ${rss.toFixed(0)} MB\n` +
+      `  CPU ${cpu.toFixed(0)} ms (user + system, median): ${row.megabytesPerCpuSecond.toFixed(0)} MB per CPU second` +
+      `${firstStep === null ? "" : `; first step's row at ${firstStep.toFixed(0)} ms`}\n` +
       `  floor: read once ${read.toFixed(0)} ms + float64 loop ${loop.toFixed(0)} ms = ${floor.toFixed(0)} ms; the command is ${row.timesFloor.toFixed(1)}× the floor`,
   );
 }

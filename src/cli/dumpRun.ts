@@ -1,5 +1,6 @@
 import { printable } from "../io/printable";
 import {
+  newRunSettingsMemo,
   planRun,
   type RunStepRead,
   readRunStep,
@@ -36,8 +37,11 @@ export async function runDumpRun(args: DumpArgs, io: DumpIO): Promise<number> {
   // Each step is printed as soon as it is read: a run of 50 steps takes a minute, and the first
   // steps are what a user looks at while the rest are read.
   if (!args.json) io.stdout(textHead(args.paths, plan.steps.length));
+  // The settings read off one step are tried first on the next (a step that fails is read alone).
+  // With --tokens each step's report prints its settings and how they were read: read off its own.
+  const memo = args.tokens ? null : newRunSettingsMemo();
   for (const step of plan.steps) {
-    const read1 = readRunStep(step, (path) => io.openFile(path, path), args.settings);
+    const read1 = readRunStep(step, (path) => io.openFile(path, path), args.settings, memo);
     const read = { ...read1, notes: [...read1.notes, ...(read1.dump?.notes ?? [])] };
     unused.push(...read.unused);
     io.stdout(args.json ? io.json(stepJson(read, step.train, step.rollout, args.tokens), 0) : textStep(read));

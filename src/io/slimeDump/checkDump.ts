@@ -57,11 +57,13 @@ const SCALARS: [keyof SlimeSettings, "gamma" | "lambd" | "klCoef", string][] = [
  * read off its numbers (inferSettings) under what the user gave, the replay of every stage (the
  * reward post-processing from the raw rewards, then the KL, returns and advantages), the first
  * stage that departs, and, when something departs, the known bug that reproduces it. Pure.
+ * `bits: false` leaves out the bit-for-bit comparison (a run's row, which does not show it).
  */
 export function checkDump(
   dump: UnderstoodDump,
   given: Partial<SlimeSettings>,
   inferred: InferredSettings = inferDumpSettings(dump),
+  options: { bits?: boolean } = {},
 ): DumpCheck {
   const read = readRewardProcessing(dump, { ...inferred.settings, ...given }, given);
   const settings = read.settings;
@@ -93,7 +95,10 @@ export function checkDump(
     diagnosis,
     advice: passed ? null : adviceFor(dump, given, settings, inferred),
     // Bits say what the bound cannot see; where the returns already depart, they add nothing.
-    bits: stages.find((x) => x.stage === "returns")?.status === "pass" ? bitsOf(dump, settings) : null,
+    bits:
+      options.bits !== false && stages.find((x) => x.stage === "returns")?.status === "pass"
+        ? bitsOf(dump, settings)
+        : null,
     passed,
   };
 }

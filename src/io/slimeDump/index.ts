@@ -15,6 +15,7 @@
  */
 export * from "../tensorFiles/readTensorFile";
 export * from "../tensorFiles/tensorTypes";
+export * from "./carriedSettings";
 export * from "./checkDump";
 export * from "./diagnoseDump";
 export * from "./dumpCaseExport";

@@ -2,6 +2,7 @@ import type { SlimeSettings } from "../../core";
 import { describeThrown } from "../ioError";
 import type { ByteSource } from "../tensorFiles/byteSource";
 import { readTensorSource } from "../tensorFiles/readTensorFile";
+import { checkRunStep, type RunSettingsMemo } from "./carriedSettings";
 import { checkDump, type DumpCheck } from "./checkDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { notATrainDump } from "./nothingToReplay";
@@ -26,14 +27,23 @@ export interface RunStepRead {
   unused: UnusedFile[];
   /** Bytes of the step's files (for a progress rate). */
   bytes: number;
+  /** The step whose settings this one passed with (carriedSettings); null when read off its own numbers. */
+  settingsFrom: number | null;
 }
 
 /**
  * Reads one planned step through `open` (positioned reads in the CLI, Blob slices in the page's
  * worker) and checks it with `given` over what its own numbers say. Never throws on a bad file: a
  * file refused makes the step "not checked", with the refusal (naming the file and the place) as why.
+ * With a run's `memo`, the settings known from its earlier steps are tried first, and the check
+ * leaves out what a row does not show (checkRunStep); without it the check is checkDump's in full.
  */
-export function readRunStep(plan: RunStepPlan, open: OpenRunFile, given: Partial<SlimeSettings>): RunStepRead {
+export function readRunStep(
+  plan: RunStepPlan,
+  open: OpenRunFile,
+  given: Partial<SlimeSettings>,
+  memo: RunSettingsMemo | null = null,
+): RunStepRead {
   const notes: string[] = [];
   const unused: UnusedFile[] = [];
   let bytes = 0;
@@ -53,6 +63,7 @@ export function readRunStep(plan: RunStepPlan, open: OpenRunFile, given: Partial
     notes,
     unused,
     bytes,
+    settingsFrom: null,
   });
 
   let rollout: UnderstoodDump | null = null;
@@ -112,8 +123,18 @@ export function readRunStep(plan: RunStepPlan, open: OpenRunFile, given: Partial
     return notChecked(`${plan.train.join(", ")}: cannot be read (${describeThrown(error)})`, rollout);
   }
   const dump = rollout && plan.rollout ? pairDumps(train, rollout, plan.rollout) : train;
-  const check = checkDump(dump, given);
-  return { summary: summariseStep(plan.step, dump, check), dump, check, notes, unused, bytes };
+  const { check, carriedFrom } = memo
+    ? checkRunStep(dump, given, plan.step, memo)
+    : { check: checkDump(dump, given), carriedFrom: null };
+  return {
+    summary: summariseStep(plan.step, dump, check),
+    dump,
+    check,
+    notes,
+    unused,
+    bytes,
+    settingsFrom: carriedFrom,
+  };
 }
 
 const EMPTY: UnderstoodDump = { kind: "train", samples: [], settingsGuess: {}, notes: [] };

@@ -12,6 +12,7 @@ import {
   type DumpCheck,
   dumpSettings,
   inferDumpSettings,
+  newRunSettingsMemo,
   type OpenedDump,
   openDump,
   pairDumps,
@@ -192,6 +193,8 @@ function summariseRun(files: RunFile[], given: Partial<SlimeSettings>, onEvent: 
     unused: plan.unused,
     totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
   });
+  // The settings read off one step are tried first on the next; a step that fails is read alone.
+  const memo = newRunSettingsMemo();
   plan.steps.forEach((step, index) => {
     const read1 = readRunStep(
       step,
@@ -201,6 +204,7 @@ function summariseRun(files: RunFile[], given: Partial<SlimeSettings>, onEvent: 
         return blobSource(blob, path);
       },
       given,
+      memo,
     );
     onEvent({
       type: "step",
