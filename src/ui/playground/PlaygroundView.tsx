@@ -64,13 +64,13 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const returnsRef = useRef<ChartHandle>(null);
   const errorRef = useRef<ChartHandle>(null);
   const heatmapRef = useRef<HeatmapHandle>(null);
-  const { engine, core, report, notice } = useEngines(startup.state.backend, committed.backend);
+  const { engine, worker, report, notice } = useEngines(startup.state.backend, committed.backend);
 
   const { edit: userEdit, setView: userSetView } = useUserEdits(store, hint.stepAside);
   const { setView } = store;
 
   const draft = useMemo(() => (store.drawing ? { state, rows: rowsOf(state.data) } : null), [store.drawing, state]);
-  const compute = usePlaygroundCompute(engine, core, committed, rowsOf(committed.data), draft, report);
+  const compute = usePlaygroundCompute(engine, worker, committed, rowsOf(committed.data), draft, report);
   const { result, busy } = compute;
   // Grey while the figures are not of the inputs in the editor (a stroke's draft included); core's
   // result of them is not grey.
@@ -308,13 +308,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
         />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">
-        <SummaryPanel
-          result={result}
-          status={compute}
-          precision={committed.precision}
-          current={ofInputs}
-          onWorstCell={onWorstCell}
-        />
+        <SummaryPanel result={result} status={compute} current={ofInputs} onWorstCell={onWorstCell} />
         <HoverReadout lines={readout} />
       </aside>
     </div>
