@@ -6,7 +6,6 @@ import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
-import { useQuietAfter } from "../useQuietAfter";
 import { outputNames } from "./compute/outputTables";
 import { previewable } from "./compute/playgroundRun";
 import { ControlsPanel } from "./controls/ControlsPanel";
@@ -76,14 +75,8 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   // result of them is not grey.
   const ofInputs = result !== null && resultIsOf(result, state);
   const stale = compute.computing && !ofInputs;
-  // The conventions run once the page's own run of the committed state has ended and its result is
-  // drawn, and no stroke is going on: the engine takes one request at a time, and on a 2-core machine
-  // their workers would otherwise share the cores with the result's drawing. (`settled`, not just
-  // `!busy`: in the commit of an edit the page's run has not started yet; quiet: the heatmap pools
-  // and draws a result it has taken in tasks of its own.)
-  const pageQuiet = useQuietAfter(compute.settled && !busy && !store.drawing);
   const selectedRow = Math.min(state.selectedRow, rows.length - 1);
-  const conventions = useConventions(engine, committed, rowsOf(committed.data), pageQuiet, selectedRow);
+  const conventions = useConventions(engine, committed, rowsOf(committed.data), selectedRow);
 
   // What is charted follows the result on screen (it may be of an older estimator while a new run computes).
   const resultKind = result?.kind ?? committed.estimator;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { ScanProblem } from "../../core";
-import { CancelledError, type EngineClient, SupersededError } from "../../engine/client";
+import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import type { BackendReport } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
@@ -13,7 +13,6 @@ import {
   type ResultSource,
   type RunKey,
   sameInputs,
-  sameKey,
   viewOf,
 } from "./compute/computeMachine";
 import { forTransfer, type PlaygroundClient } from "./compute/playgroundClient";
@@ -36,13 +35,12 @@ import { problemsFor } from "./compute/problemCache";
 export const SPINNER_DELAY_MS = 300;
 /** While a stroke lasts, the edited row is recomputed at most this often (its line is drawn in the editor). */
 export const ROW_INTERVAL_MS = 16;
-/** A run whose engine request was taken by another request is run again after this long. */
-const RETRY_MS = 50;
 /**
- * A teaching-size batch is computed on this thread in the edit's layout effect, by the functions
- * the worker runs, so that its result is drawn in the frame of the edit (see docs/design.md).
+ * The page's two callers of the engine (the conventions panel is the third, below them): a stroke's
+ * row, then the whole batch. Each replaces its own older request; the other callers' wait their turn.
  */
-const SAME_FRAME = import.meta.env.VITE_SAME_FRAME !== "0";
+const ROW_CALLER: Caller = { name: "playground row", priority: 2 };
+const SCAN_CALLER: Caller = { name: "playground scan", priority: 1 };
 
 export interface ComputeStatus {
   /** The result on screen: core's (a teaching-size batch, shown until the final one) or the final one. */
@@ -72,8 +70,6 @@ export interface ComputeStatus {
   cancelled: boolean;
   /** The result on screen is not of the committed inputs and settings (the newest run failed or was cancelled). */
   behind: boolean;
-  /** The run of the committed inputs and settings has ended (a final result, a failure or a cancel). */
-  settled: boolean;
   /** Stops the run in flight (the engine's worker is replaced); the last result stays. */
   cancel(): void;
   /** Runs the committed state again after a cancel. */
@@ -91,9 +87,14 @@ async function marked<T>(asked: Promise<T>): Promise<T> {
 }
 
 /** The engine's chunked side of a problem (float32-engine). */
-async function engineChunked(engine: EngineClient, problem: ScanProblem, strategy: Strategy): Promise<ChunkedAnswer> {
+async function engineChunked(
+  engine: EngineClient,
+  problem: ScanProblem,
+  strategy: Strategy,
+  caller: Caller,
+): Promise<ChunkedAnswer> {
   // The engine takes the arrays (transfer): send a copy.
-  const run = await marked(engine.runOutputs(forTransfer(problem), strategy));
+  const run = await marked(engine.runOutputs(forTransfer(problem), strategy, caller));
   return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
 }
 
@@ -105,7 +106,7 @@ function chunkedSolver(
 ): ChunkedSolver {
   return (problem, precision, strategy) =>
     queue.run(async () => {
-      if (precision === "float32-engine") return engineChunked(engine, problem, strategy);
+      if (precision === "float32-engine") return engineChunked(engine, problem, strategy, ROW_CALLER);
       const run = await marked(worker.chunked(problem));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
@@ -194,8 +195,10 @@ export function usePlaygroundCompute(
     () => ({ settings: targetSettings, data: targetData, engine: engineKey, draft: isDraft }),
     [targetSettings, targetData, engineKey, isDraft],
   );
-  // A layout effect: a teaching-size batch, computed here at once, is drawn before the browser
-  // paints the edit's frame (the final result itself for core's precisions).
+  // A layout effect: a teaching-size batch, computed here at once by the functions the worker runs,
+  // is drawn before the browser paints the edit's frame (the final result itself for core's
+  // precisions). Through the worker it came a frame later: 31–45 ms against 11–23 ms at 4 × 300
+  // (bench:ui, docs/design.md).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
   useLayoutEffect(() => {
     let atOnce: AtOnce<PlaygroundResult> | undefined;
@@ -204,7 +207,7 @@ export function usePlaygroundCompute(
     if (kept) {
       // A stroke's end on core's precisions: its last draft's result is the final one.
       if (small && source === "final" && kept.source === "preview") atOnce = { result: kept.result, source };
-    } else if (SAME_FRAME && small) {
+    } else if (small) {
       const { state, rows } = targetRef.current;
       try {
         const computed = finishRun(startRun(requestOf(0, state, rows)));
@@ -231,7 +234,6 @@ export function usePlaygroundCompute(
     const preview = run.key.draft || (needsEngine && !engineReady);
     if (preview && shown.current && sameInputs(shown.current.key, run.key)) return; // shown at once
     const timer = setTimeout(() => setSlowRun(id), SPINNER_DELAY_MS);
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
     const current = () => runId.current === id;
     const batch = describeBatch(state, rows);
     let asked: Promise<void>;
@@ -239,7 +241,7 @@ export function usePlaygroundCompute(
       const { p32, ...request } = requestOf(id, state, rows);
       const fromEngine =
         needsEngine && !preview && engine
-          ? engineChunked(engine, p32, state.strategy).then((answer) => {
+          ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
               if (current()) dispatch({ type: "phase", id, phase: "summary" });
               return answer;
             })
@@ -261,22 +263,14 @@ export function usePlaygroundCompute(
     }
     asked
       .catch((reason: unknown) => {
+        // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
         if (!current() || reason instanceof CancelledError) return;
-        if (reason instanceof SupersededError) {
-          // Still the newest run, yet another request took the engine (the conventions' float32
-          // run of the inputs before): run again, or the page would wait for ever.
-          retryTimer = setTimeout(() => dispatch({ type: "retry", id, now: performance.now() }), RETRY_MS);
-          return;
-        }
         // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
         if (!run.key.draft)
           dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
       })
       .finally(() => clearTimeout(timer));
-    return () => {
-      clearTimeout(timer);
-      clearTimeout(retryTimer);
-    };
+    return () => clearTimeout(timer);
   }, [run?.id, worker]);
 
   const cancel = useCallback(() => {
@@ -342,9 +336,6 @@ export function usePlaygroundCompute(
     const view = viewOf(machine);
     return {
       ...view,
-      // Not settled from the commit of an edit on, before the machine has heard of it in the layout
-      // effect: the conventions, which wait for the page's run to settle, must not start in between.
-      settled: view.settled && sameKey(machine.wanted, key),
       liveRow,
       slow,
       drafting: machine.run?.key.draft ?? false,
@@ -358,7 +349,7 @@ export function usePlaygroundCompute(
       rerun,
       drawn,
     };
-  }, [machine, key, liveRow, slow, cancel, rerun, drawn]);
+  }, [machine, liveRow, slow, cancel, rerun, drawn]);
 }
 
 function messageOf(reason: unknown): string {
