@@ -250,6 +250,14 @@ describe("EngineClient", () => {
     await expect(replaced).rejects.toBeInstanceOf(SupersededError);
     await Promise.all([running, low, high]);
     expect(order).toEqual(["conventions 1", "scan 4", "other 2"]);
+    // A caller's cancel stops its own request only, waiting or running.
+    const ongoing = ask("conventions", 0, 5);
+    const queued = ask("scan", 1, 6);
+    expect(client.cancel({ name: "scan", priority: 1 })).toBe(true);
+    await expect(queued).rejects.toBeInstanceOf(CancelledError);
+    expect(client.cancel({ name: "scan", priority: 1 })).toBe(false);
+    await ongoing;
+    expect(order.at(-1)).toBe("conventions 5");
   });
 
   it("abandons a run that stops answering (a hung GPU keeps its device), restarting one backend down", async () => {

@@ -352,9 +352,19 @@ export class EngineClient {
    * Stops the run in flight, if any: it rejects with CancelledError at once. A problem already in
    * the worker cannot be interrupted (one tfjs kernel or GPU submission at a time), so the worker is
    * ended and a fresh one started on the same backend: the next run does not queue behind the
-   * abandoned one. Returns whether a run was cancelled.
+   * abandoned one. With a caller, only that caller's request is stopped: a waiting one leaves the
+   * queue, and another caller's run goes on. Returns whether a request was cancelled.
    */
-  cancel(): boolean {
+  cancel(caller?: Caller): boolean {
+    if (caller) {
+      const waiting = this.waiting.find((w) => w.run.caller.name === caller.name);
+      if (waiting) {
+        waiting.run.cancel(new CancelledError());
+        this.waiting = this.waiting.filter((w) => w !== waiting);
+        return true;
+      }
+      if (this.activeRun?.caller.name !== caller.name) return false;
+    }
     if (!this.activeRun || !this.current) return false;
     this.activeRun.cancel(new CancelledError());
     this.activeRun = undefined;

@@ -276,7 +276,7 @@ export function usePlaygroundCompute(
   const cancel = useCallback(() => {
     if (runId.current === null) return;
     // Both workers are stopped (and replaced on the next run): nothing queues behind the abandoned run.
-    if (needsEngine) engine?.cancel();
+    if (needsEngine) engine?.cancel(SCAN_CALLER);
     worker?.cancel();
     dispatch({ type: "cancel" });
   }, [needsEngine, engine, worker]);

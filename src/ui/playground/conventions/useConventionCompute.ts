@@ -89,6 +89,7 @@ export function useConventionCompute(
   solveFloat32: Float32Solver | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
+  hold: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [view, setView] = useState<ConventionView | null>(null);
@@ -107,6 +108,8 @@ export function useConventionCompute(
     if (!client || !solveFloat32 || !active) return;
     const id = ++requestId.current;
     setComputing(true);
+    // The page's own result first (its workers and drawing would share the cores with these).
+    if (hold) return;
     const base = requestFor(committed, rows, client);
     if (!base) return;
     const request = { ...base, ...(solveFloat32.order ? { order: solveFloat32.order } : {}) };
@@ -137,7 +140,7 @@ export function useConventionCompute(
         setError(`Library conventions: ${reason instanceof Error ? reason.message : String(reason)}`);
         setComputing(false);
       });
-  }, [client, solveFloat32, key, rows, active]);
+  }, [client, solveFloat32, key, rows, active, hold]);
 
   // A newly selected row: the same run's sentences, pointing at it.
   const viewId = view?.id;

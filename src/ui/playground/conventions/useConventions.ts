@@ -13,11 +13,13 @@ const CONVENTIONS_CALLER: Caller = { name: "conventions", priority: 0 };
  * references of every library compared, and the float32 run of the one shown, on the engine (with
  * its backend and strategy) when the precision is the float32 engine, else in core's float32.
  * On the engine they are its lowest-priority caller: the page's scan and a stroke's rows go first.
+ * `hold`: the page's own result is not drawn yet (or a stroke goes on); the run starts after.
  */
 export function useConventions(
   engine: EngineClient | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
+  hold: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [client, setClient] = useState<ConventionClient | null>(null);
@@ -72,5 +74,5 @@ export function useConventions(
       },
     };
   }, [client, engine, onEngine, strategy, chunkSize]);
-  return useConventionCompute(client, solver, committed, rows, selectedRow);
+  return useConventionCompute(client, solver, committed, rows, hold, selectedRow);
 }
