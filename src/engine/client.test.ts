@@ -235,6 +235,31 @@ describe("EngineClient", () => {
     expect(late.length).toBe(countAtSupersede);
   });
 
+  it("gives callers turns: another caller's request waits, the highest priority goes next, a caller replaces its own", async () => {
+    const { create } = fakeWorkers(5);
+    client = new EngineClient({ createWorker: create });
+    const order: string[] = [];
+    const ask = (name: string, priority: number, value: number) =>
+      client
+        ?.runProblems([discounted([value])], "chunked", undefined, {}, { name, priority })
+        .then(() => order.push(`${name} ${value}`));
+    const running = ask("conventions", 0, 1);
+    const low = ask("other", 0, 2);
+    const replaced = ask("scan", 1, 3);
+    const high = ask("scan", 1, 4);
+    await expect(replaced).rejects.toBeInstanceOf(SupersededError);
+    await Promise.all([running, low, high]);
+    expect(order).toEqual(["conventions 1", "scan 4", "other 2"]);
+    // A caller's cancel stops its own request only, waiting or running.
+    const ongoing = ask("conventions", 0, 5);
+    const queued = ask("scan", 1, 6);
+    expect(client.cancel({ name: "scan", priority: 1 })).toBe(true);
+    await expect(queued).rejects.toBeInstanceOf(CancelledError);
+    expect(client.cancel({ name: "scan", priority: 1 })).toBe(false);
+    await ongoing;
+    expect(order.at(-1)).toBe("conventions 5");
+  });
+
   it("abandons a run that stops answering (a hung GPU keeps its device), restarting one backend down", async () => {
     // With a 50 ms fixed part, a one-token problem's deadline is 231 ms; this one answers after 600 ms.
     expect(problemDeadlineMs(discounted([1]), "chunked", 50)).toBe(231);

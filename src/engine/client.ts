@@ -76,6 +76,20 @@ export interface ConventionRunOutcome {
   report: BackendReport;
 }
 
+/**
+ * Who asks the engine, and how urgently. A caller's newer request replaces its older one (waiting
+ * or running: that one rejects with SupersededError); another caller's request waits for the one
+ * running (a problem in the worker cannot be interrupted), and the waiting request of the highest
+ * priority goes next (the oldest of equals).
+ */
+export interface Caller {
+  name: string;
+  priority: number;
+}
+
+/** The caller of a view that asks one thing at a time: each request replaces the one before. */
+export const ANY_CALLER: Caller = { name: "default", priority: 0 };
+
 export interface EngineClientOptions {
   backend?: BackendRequest;
   /** How to start a worker; the default is the bundled module worker. */
@@ -95,6 +109,13 @@ interface Session {
   end(error: Error): void;
 }
 
+/** A request with its turn in the queue: `cancel` rejects it, waiting or running. */
+interface QueuedRun {
+  id: number;
+  caller: Caller;
+  cancel(error: Error): void;
+}
+
 /** How many workers may fail before coming up, in a row, before the client stops restarting. */
 const MAX_FAILED_STARTS = BACKENDS.length + 1;
 
@@ -103,7 +124,9 @@ export class EngineClient {
   private readonly createWorker: () => Worker;
   private readonly watchdogBaseMs: number;
   private current?: Session;
-  private activeRun?: { id: number; cancel(error: Error): void };
+  private activeRun?: QueuedRun;
+  /** Requests of other callers than the running one's, each waiting for its turn. */
+  private waiting: { run: QueuedRun; go(): void }[] = [];
   private runCounter = 0;
   private failedStarts = 0;
   /** The backend each replaced strategy was last said to be replaced on (one notice per change). */
@@ -161,6 +184,7 @@ export class EngineClient {
     strategy: Strategy,
     onResult?: (result: ProblemResult) => void,
     options: RunOptions = {},
+    caller: Caller = ANY_CALLER,
   ): Promise<RunOutcome> {
     return this.sendRequest<ProblemResult>(
       strategy,
@@ -168,6 +192,7 @@ export class EngineClient {
         api.runProblems(id, Comlink.transfer(problems, problemBuffers(problems)), runs, receive, options),
       (runs) => problems.map((p) => problemDeadlineMs(p, runs, this.watchdogBaseMs)),
       onResult,
+      caller,
     );
   }
 
@@ -175,12 +200,13 @@ export class EngineClient {
    * Computes library conventions (slime, OpenRLHF, verl) on the engine, one request, in order,
    * exactly as runProblems does for scan problems: `onResult` sees each as it finishes, the
    * problems' typed arrays are transferred (empty here afterwards: pass copies of what you keep),
-   * and any newer request (of either kind) makes this one reject with SupersededError.
+   * and the same caller's newer request (of either kind) makes this one reject with SupersededError.
    */
   async runConventions(
     problems: ConventionProblem[],
     strategy: Strategy,
     onResult?: (result: ConventionProblemResult) => void,
+    caller: Caller = ANY_CALLER,
   ): Promise<ConventionRunOutcome> {
     return this.sendRequest<ConventionProblemResult>(
       strategy,
@@ -188,12 +214,17 @@ export class EngineClient {
         api.runConventions(id, Comlink.transfer(problems, conventionBuffers(problems)), runs, receive),
       (runs) => problems.map((p) => problemDeadlineMs(p, runs, this.watchdogBaseMs)),
       onResult,
+      caller,
     );
   }
 
   /** Computes one convention; throws its error re-created (a ScanInputError keeps its referenceType). */
-  async runConvention(problem: ConventionProblem, strategy: Strategy): Promise<ConventionRun> {
-    const { results } = await this.runConventions([problem], strategy);
+  async runConvention(
+    problem: ConventionProblem,
+    strategy: Strategy,
+    caller: Caller = ANY_CALLER,
+  ): Promise<ConventionRun> {
+    const { results } = await this.runConventions([problem], strategy, undefined, caller);
     const result = results[0];
     if (!result) throw new Error("the engine returned no result");
     if (!result.ok) throw errorFromFailure(result.error);
@@ -201,9 +232,10 @@ export class EngineClient {
   }
 
   /**
-   * One worker request: the latest wins, and the session's end or a cancel rejects it at once. A
-   * watchdog gives each problem `deadlines[i]` ms to answer; a worker that misses one is taken for
-   * hung (a GPU can stop without losing its device), abandoned and restarted one backend down.
+   * One worker request, in its caller's turn (Caller): the caller's latest wins, and the session's
+   * end or a cancel rejects it at once. A watchdog gives each problem `deadlines[i]` ms to answer;
+   * a worker that misses one is taken for hung (a GPU can stop without losing its device),
+   * abandoned and restarted one backend down.
    */
   private async sendRequest<R>(
     asked: Strategy,
@@ -214,18 +246,30 @@ export class EngineClient {
       strategy: Strategy,
     ) => Promise<RunEnd>,
     deadlinesFor: (strategy: Strategy) => number[],
-    onResult?: (result: R) => void,
+    onResult: ((result: R) => void) | undefined,
+    caller: Caller,
   ): Promise<{ results: R[]; backend: string; report: BackendReport; strategy: Strategy }> {
-    this.activeRun?.cancel(new SupersededError());
     const id = ++this.runCounter;
     let cancel!: (error: Error) => void;
     const cancelled = new Promise<never>((_, reject) => {
       cancel = reject;
     });
     cancelled.catch(() => {});
-    this.activeRun = { id, cancel };
+    const run: QueuedRun = { id, caller, cancel };
+    // The caller's older request, waiting or running, is replaced.
+    for (const older of this.waiting)
+      if (older.run.caller.name === caller.name) older.run.cancel(new SupersededError());
+    this.waiting = this.waiting.filter((older) => older.run.caller.name !== caller.name);
+    if (this.activeRun?.caller.name === caller.name) {
+      this.activeRun.cancel(new SupersededError());
+      this.activeRun = undefined;
+    }
+    const turn = new Promise<void>((go) => this.waiting.push({ run, go }));
+    this.next();
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     try {
+      // Its turn now, or once the running request of another caller ends (the session is the one of that time).
+      if (this.activeRun !== run) await Promise.race([cancelled, turn]);
       const session = this.session();
       // The session's end and the cancel come first: when several have settled, they win.
       const report = await Promise.race([session.ended, cancelled, session.ready]);
@@ -260,8 +304,23 @@ export class EngineClient {
       throw reviveError(error);
     } finally {
       clearTimeout(watchdog);
-      if (this.activeRun?.id === id) this.activeRun = undefined;
+      if (this.activeRun?.id === id) {
+        this.activeRun = undefined;
+        this.next();
+      }
     }
+  }
+
+  /** Starts the waiting request of the highest priority (the oldest of equals) when none runs. */
+  private next(): void {
+    if (this.activeRun || this.waiting.length === 0) return;
+    let best = 0;
+    for (let i = 1; i < this.waiting.length; i++) {
+      if (this.waiting[i].run.caller.priority > this.waiting[best].run.caller.priority) best = i;
+    }
+    const [chosen] = this.waiting.splice(best, 1);
+    this.activeRun = chosen.run;
+    chosen.go();
   }
 
   /** Solves one problem with its trace (the player's); throws its error re-created (a ScanInputError keeps its referenceType). */
@@ -272,12 +331,17 @@ export class EngineClient {
   }
 
   /** Solves one problem, its outputs only (no chunk intermediates); errors as `run`. */
-  async runOutputs(problem: ScanProblem, strategy: Strategy): Promise<EngineResult> {
-    return this.runOne(problem, strategy, { trace: false });
+  async runOutputs(problem: ScanProblem, strategy: Strategy, caller: Caller = ANY_CALLER): Promise<EngineResult> {
+    return this.runOne(problem, strategy, { trace: false }, caller);
   }
 
-  private async runOne(problem: ScanProblem, strategy: Strategy, options: RunOptions): Promise<EngineResult> {
-    const { results } = await this.runProblems([problem], strategy, undefined, options);
+  private async runOne(
+    problem: ScanProblem,
+    strategy: Strategy,
+    options: RunOptions,
+    caller: Caller = ANY_CALLER,
+  ): Promise<EngineResult> {
+    const { results } = await this.runProblems([problem], strategy, undefined, options, caller);
     const result = results[0];
     if (!result) throw new Error("the engine returned no result");
     if (!result.ok) throw errorFromFailure(result.error);
@@ -288,14 +352,26 @@ export class EngineClient {
    * Stops the run in flight, if any: it rejects with CancelledError at once. A problem already in
    * the worker cannot be interrupted (one tfjs kernel or GPU submission at a time), so the worker is
    * ended and a fresh one started on the same backend: the next run does not queue behind the
-   * abandoned one. Returns whether a run was cancelled.
+   * abandoned one. With a caller, only that caller's request is stopped: a waiting one leaves the
+   * queue, and another caller's run goes on. Returns whether a request was cancelled.
    */
-  cancel(): boolean {
+  cancel(caller?: Caller): boolean {
+    if (caller) {
+      const waiting = this.waiting.find((w) => w.run.caller.name === caller.name);
+      if (waiting) {
+        waiting.run.cancel(new CancelledError());
+        this.waiting = this.waiting.filter((w) => w !== waiting);
+        return true;
+      }
+      if (this.activeRun?.caller.name !== caller.name) return false;
+    }
     if (!this.activeRun || !this.current) return false;
     this.activeRun.cancel(new CancelledError());
     this.activeRun = undefined;
     this.current.end(new CancelledError());
     this.current = this.disposed ? undefined : this.start(this.request);
+    // Other callers' waiting requests run on the fresh worker.
+    this.next();
     return true;
   }
 
@@ -310,6 +386,8 @@ export class EngineClient {
   /** Stops the worker; pending calls reject and later calls fail. */
   dispose(): void {
     this.disposed = true;
+    for (const waiting of this.waiting) waiting.run.cancel(new SupersededError("the engine client was disposed"));
+    this.waiting = [];
     this.current?.end(new SupersededError("the engine client was disposed"));
     this.current = undefined;
     this.listeners.clear();

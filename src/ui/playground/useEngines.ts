@@ -2,11 +2,12 @@ import { useEffect, useState } from "react";
 import { EngineClient, type EngineEvent } from "../../engine/client";
 import type { BackendReport, BackendRequest } from "../../names/backends";
 import { noticeText } from "../strategyWords";
-import { CoreScanClient } from "./compute/coreScanClient";
+import { PlaygroundClient } from "./compute/playgroundClient";
 
 export interface Engines {
   engine: EngineClient | null;
-  core: CoreScanClient | null;
+  /** The playground worker: it computes every result (compute/playgroundWorker.ts). */
+  worker: PlaygroundClient | null;
   /** The backend that came up (null while a worker starts). */
   report: BackendReport | null;
   /** A fallback to a lower backend, or a restart after the worker died. */
@@ -50,11 +51,11 @@ function takeEarly(backend: BackendRequest): EarlyEngine | null {
 
 /**
  * The view's workers: the tfjs engine (asked for `backend`; a change replaces its worker) and the
- * playground's core worker, for the view's lifetime.
+ * playground's worker, for the view's lifetime.
  */
 export function useEngines(initialBackend: BackendRequest, backend: BackendRequest): Engines {
   const [engine, setEngine] = useState<EngineClient | null>(null);
-  const [core, setCore] = useState<CoreScanClient | null>(null);
+  const [worker, setWorker] = useState<PlaygroundClient | null>(null);
   const [report, setReport] = useState<BackendReport | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -69,9 +70,9 @@ export function useEngines(initialBackend: BackendRequest, backend: BackendReque
     for (const event of started?.events ?? []) onEvent(event);
     started?.stopListening();
     const unsubscribe = client.subscribe(onEvent);
-    const scans = new CoreScanClient();
+    const scans = new PlaygroundClient();
     setEngine(client);
-    setCore(scans);
+    setWorker(scans);
     return () => {
       unsubscribe();
       client.dispose();
@@ -88,5 +89,5 @@ export function useEngines(initialBackend: BackendRequest, backend: BackendReque
     engine.ready().catch(() => {}); // a failure to start arrives as a notice
   }, [engine, backend]);
 
-  return { engine, core, report, notice };
+  return { engine, worker, report, notice };
 }

@@ -1,10 +1,9 @@
-import * as Comlink from "comlink";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
-import type { Implementation, ScanProblem } from "../../core";
-import { type EngineClient, SupersededError } from "../../engine/client";
+import type { ScanProblem } from "../../core";
+import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import type { BackendReport } from "../../names/backends";
-import { TASK_BUDGET_MS } from "../budgetedTasks";
+import type { Strategy } from "../../names/strategies";
 import { markStep } from "../stepMarks";
 import { LatestOnly } from "../workerClient/latestOnly";
 import {
@@ -14,30 +13,34 @@ import {
   type ResultSource,
   type RunKey,
   sameInputs,
-  sameKey,
   viewOf,
 } from "./compute/computeMachine";
-import type { CoreScanClient } from "./compute/coreScanClient";
+import { forTransfer, type PlaygroundClient } from "./compute/playgroundClient";
 import {
   type ChunkedAnswer,
   type ChunkedSolver,
   CORE_LABEL,
+  finishRun,
   type LiveRow,
   type PlaygroundResult,
   previewable,
   type RunPhase,
+  type RunRequest,
   runLiveRow,
-  runPlayground,
-  runPlaygroundNow,
+  startRun,
 } from "./compute/playgroundRun";
-import { cloneProblem } from "./compute/rowProblem";
+import { problemsFor } from "./compute/problemCache";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;
 /** While a stroke lasts, the edited row is recomputed at most this often (its line is drawn in the editor). */
 export const ROW_INTERVAL_MS = 16;
-/** A run whose engine request was taken by another request is run again after this long. */
-const RETRY_MS = 50;
+/**
+ * The page's two callers of the engine (the conventions panel is the third, below them): a stroke's
+ * row, then the whole batch. Each replaces its own older request; the other callers' wait their turn.
+ */
+const ROW_CALLER: Caller = { name: "playground row", priority: 2 };
+const SCAN_CALLER: Caller = { name: "playground scan", priority: 1 };
 
 export interface ComputeStatus {
   /** The result on screen: core's (a teaching-size batch, shown until the final one) or the final one. */
@@ -67,42 +70,12 @@ export interface ComputeStatus {
   cancelled: boolean;
   /** The result on screen is not of the committed inputs and settings (the newest run failed or was cancelled). */
   behind: boolean;
-  /** The run of the committed inputs and settings has ended (a final result, a failure or a cancel). */
-  settled: boolean;
   /** Stops the run in flight (the engine's worker is replaced); the last result stays. */
   cancel(): void;
   /** Runs the committed state again after a cancel. */
   rerun(): void;
   /** The results panel has drawn this result in every part. */
   drawn(result: PlaygroundResult): void;
-}
-
-/**
- * A copy of the problem whose every array is a typed array of its own, marked for transfer: a
- * worker then gets it moved, not structured-cloned (the loss masks' plain arrays of 64 × 32768
- * numbers took about 2 s of the main thread to clone).
- */
-function forTransfer(problem: ScanProblem): ScanProblem {
-  let copy: ScanProblem;
-  let arrays: ArrayBufferView[];
-  if (problem.kind === "reinforce_pp") {
-    // One pass per array, straight into a typed array of its own (cloneProblem's masks stay plain arrays).
-    const { rewards, kl, lossMasks } = problem.batch;
-    const batch = { rewards: Array.from(rewards), kl: kl.map((row) => row.slice()), lossMasks: lossMasks.map(float64) };
-    copy = { ...problem, batch };
-    arrays = [...batch.kl, ...batch.lossMasks];
-  } else {
-    const clone = cloneProblem(problem) as Exclude<ScanProblem, { kind: "reinforce_pp" }>;
-    copy = clone;
-    arrays = clone.kind === "gae" ? [clone.rewards.data, clone.values.data] : [clone.rewards.data];
-  }
-  const buffers = new Set<ArrayBuffer>();
-  for (const a of arrays) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
-  return Comlink.transfer(copy, [...buffers]);
-}
-
-function float64(row: ArrayLike<number>): Float64Array {
-  return row instanceof Float64Array ? row.slice() : Float64Array.from(row);
 }
 
 /** A worker's answer, its request and its arrival marked on the page's timeline (stepMarks.ts). */
@@ -113,18 +86,37 @@ async function marked<T>(asked: Promise<T>): Promise<T> {
   return answer;
 }
 
-/** The chunked side: the engine worker for float32-engine, the playground's core worker otherwise. */
-function chunkedSolver(engine: EngineClient, core: CoreScanClient, queue: LatestOnly<ChunkedAnswer>): ChunkedSolver {
+/** The engine's chunked side of a problem (float32-engine). */
+async function engineChunked(
+  engine: EngineClient,
+  problem: ScanProblem,
+  strategy: Strategy,
+  caller: Caller,
+): Promise<ChunkedAnswer> {
+  // The engine takes the arrays (transfer): send a copy.
+  const run = await marked(engine.runOutputs(forTransfer(problem), strategy, caller));
+  return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
+}
+
+/** A stroke's row: the engine worker for float32-engine, the playground worker otherwise. */
+function chunkedSolver(
+  engine: EngineClient,
+  worker: PlaygroundClient,
+  queue: LatestOnly<ChunkedAnswer>,
+): ChunkedSolver {
   return (problem, precision, strategy) =>
     queue.run(async () => {
-      if (precision === "float32-engine") {
-        // The engine takes the arrays (transfer): send a copy, the serial loop still needs them.
-        const run = await marked(engine.runOutputs(forTransfer(problem), strategy));
-        return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
-      }
-      const run = await marked(core.chunked(forTransfer(problem)));
+      if (precision === "float32-engine") return engineChunked(engine, problem, strategy, ROW_CALLER);
+      const run = await marked(worker.chunked(problem));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
+}
+
+/** What a run of a state asks the playground worker, and the float32 problem the engine is sent. */
+function requestOf(id: number, state: PlaygroundState, rows: PlaygroundRow[]): RunRequest & { p32: ScanProblem } {
+  const { p64, p32 } = problemsFor(state, rows);
+  const lengths = rows.map((row) => row.length);
+  return { id, problem: p64, p32, precision: state.precision, strategy: state.strategy, lengths };
 }
 
 /** The settings and data that change what is computed (not the selected row or the heatmap metric). */
@@ -157,15 +149,16 @@ export function describeBatch(state: PlaygroundState, rows: PlaygroundRow[]): st
 
 /**
  * Carries out what the compute machine (compute/computeMachine.ts) decides: each change of the
- * committed inputs and settings is a run; a teaching-size batch is computed by core at once, in
- * the frame of the edit (the final result itself for slime-exact and float64, shown until the
- * engine answers for float32-engine); the final result comes from the engine, or core's worker
- * at big sizes, a slice per task. While a stroke lasts the edited row alone is recomputed (at most
- * once per frame: a newer request replaces a waiting one). Stale answers are dropped.
+ * committed inputs and settings is a run, sent to the playground worker (compute/playgroundWorker.ts),
+ * which computes the whole result; for float32-engine the engine's chunked outputs are forwarded to
+ * it. A teaching-size batch is computed at once on this thread by the same functions, in the frame of
+ * the edit (the final result itself for slime-exact and float64, shown until the engine answers for
+ * float32-engine). While a stroke lasts the edited row alone is recomputed (at most once per frame:
+ * a newer request replaces a waiting one). Answers of a run that is no longer the newest are dropped.
  */
 export function usePlaygroundCompute(
   engine: EngineClient | null,
-  core: CoreScanClient | null,
+  worker: PlaygroundClient | null,
   committed: PlaygroundState,
   committedRows: PlaygroundRow[],
   draft: { state: PlaygroundState; rows: PlaygroundRow[] } | null,
@@ -175,13 +168,9 @@ export function usePlaygroundCompute(
   const [liveRow, setLiveRow] = useState<LiveRow | null>(null);
   const [slowRun, setSlowRun] = useState<number | null>(null);
   const queue = useMemo(() => new LatestOnly<ChunkedAnswer>(), []);
-  const solver = useMemo(() => (engine && core ? chunkedSolver(engine, core, queue) : null), [engine, core, queue]);
-  const bounds = useMemo(
-    () =>
-      core
-        ? (problem: ScanProblem, implementation: Implementation) => core.bounds(forTransfer(problem), implementation)
-        : undefined,
-    [core],
+  const solver = useMemo(
+    () => (engine && worker ? chunkedSolver(engine, worker, queue) : null),
+    [engine, worker, queue],
   );
   const needsEngine = committed.precision === "float32-engine";
   // Core's precisions need no engine: their runs are not redone when a worker comes up.
@@ -190,94 +179,107 @@ export function usePlaygroundCompute(
   const runId = useRef<number | null>(null);
   runId.current = machine.run?.id ?? null;
 
-  const small = useMemo(() => previewable(committedRows), [committedRows]);
   // A stroke on a teaching-size batch is shown whole as the pointer moves (charts, heatmap, figures).
   const drafted = draft && previewable(draft.rows) ? draft : null;
   const shown = useRef(machine.shown);
   shown.current = machine.shown;
   const target = drafted ?? { state: committed, rows: committedRows };
+  const targetRef = useRef(target);
+  targetRef.current = target;
   const targetSettings = settingsKey(target.state);
-  // A layout effect: a teaching-size batch, computed here at once, is drawn before the browser
-  // paints the edit's frame (the final result itself for core's precisions).
   const targetData = target.state.data;
   const isDraft = drafted !== null;
+  const small = useMemo(() => previewable(target.rows), [target.rows]);
   // What the page asks for now; the machine hears of it in the layout effect below.
   const key = useMemo<RunKey>(
     () => ({ settings: targetSettings, data: targetData, engine: engineKey, draft: isDraft }),
     [targetSettings, targetData, engineKey, isDraft],
   );
+  // A layout effect: a teaching-size batch, computed here at once by the functions the worker runs,
+  // is drawn before the browser paints the edit's frame (the final result itself for core's
+  // precisions). Through the worker it came a frame later: 31–45 ms against 11–23 ms at 4 × 300
+  // (bench:ui, docs/design.md).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
   useLayoutEffect(() => {
     let atOnce: AtOnce<PlaygroundResult> | undefined;
-    const source = needsEngine || drafted ? "preview" : "final";
+    const source = needsEngine || isDraft ? "preview" : "final";
     const kept = shown.current && sameInputs(shown.current.key, key) ? shown.current : null;
     if (kept) {
       // A stroke's end on core's precisions: its last draft's result is the final one.
       if (small && source === "final" && kept.source === "preview") atOnce = { result: kept.result, source };
-    } else if (small || drafted) {
+    } else if (small) {
+      const { state, rows } = targetRef.current;
       try {
-        atOnce = { result: runPlaygroundNow(target.state, target.rows), source };
+        const computed = finishRun(startRun(requestOf(0, state, rows)));
+        atOnce = { result: { ...computed, input: state }, source };
         markStep("core-result-ready");
       } catch (reason) {
         // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
-        if (!drafted)
-          atOnce = { error: `The run on ${describeBatch(target.state, target.rows)} failed: ${messageOf(reason)}` };
+        if (!isDraft) atOnce = { error: `The run on ${describeBatch(state, rows)} failed: ${messageOf(reason)}` };
       }
     }
     dispatch({ type: "want", key, now: performance.now(), atOnce });
   }, [key, small]);
 
   const run = machine.run;
-  // The final result: the engine's (float32-engine), or core's worker's at big sizes.
+  // The run in the playground worker: the final result, or core's of a stroke's draft (or of the
+  // engine's precision while the engine is not up) unless the layout effect has shown it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a run's inputs are those of its key, which run.id stands for.
   useEffect(() => {
-    if (!run || run.key.draft) return;
+    if (!run || !worker) return;
     const id = run.id;
-    if (!needsEngine && small) return; // computed at once above
-    if (!solver || (needsEngine && !report)) return; // waits: the engine's report starts a new run
+    const { state, rows } = targetRef.current;
+    // The engine as the run's key has it: a worker that comes up later is a new run.
+    const engineReady = engine !== null && run.key.engine !== null;
+    const preview = run.key.draft || (needsEngine && !engineReady);
+    if (preview && shown.current && sameInputs(shown.current.key, run.key)) return; // shown at once
     const timer = setTimeout(() => setSlowRun(id), SPINNER_DELAY_MS);
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    const control = {
-      solveChunked: solver,
-      solveBounds: bounds,
-      isStale: () => runId.current !== id,
-      budgetMs: TASK_BUDGET_MS,
-      onPhase: (phase: RunPhase) => dispatch({ type: "phase", id, phase }),
-    };
-    const batch = describeBatch(committed, committedRows);
-    runPlayground(committed, committedRows, control)
-      .then((result) => {
-        // A plain update, not a transition (which rendered it in 5 ms slices, a task each): the
-        // results panel draws a big result's chart plots in tasks of their own, and aria-busy only
-        // clears once every part shows the new figures.
+    const current = () => runId.current === id;
+    const batch = describeBatch(state, rows);
+    let asked: Promise<void>;
+    try {
+      const { p32, ...request } = requestOf(id, state, rows);
+      const fromEngine =
+        needsEngine && !preview && engine
+          ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
+              if (current()) dispatch({ type: "phase", id, phase: "summary" });
+              return answer;
+            })
+          : undefined;
+      dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
+      asked = worker.result(request, fromEngine).then((computed) => {
+        if (!computed || !current()) return;
         markStep("result-ready");
-        dispatch({ type: "final", id, result });
-        setLiveRow(null);
-      })
-      .catch((reason: unknown) => {
-        if (runId.current !== id) return;
-        if (reason instanceof SupersededError) {
-          // Still the newest run, yet another request took the engine (the conventions' float32
-          // run of the inputs before): run again, or the page would wait for ever.
-          retryTimer = setTimeout(() => dispatch({ type: "retry", id, now: performance.now() }), RETRY_MS);
+        const result = { ...computed, input: state };
+        if (preview) {
+          dispatch({ type: "preview", id, result });
           return;
         }
-        dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
+        dispatch({ type: "final", id, result });
+        setLiveRow(null);
+      });
+    } catch (reason) {
+      asked = Promise.reject(reason);
+    }
+    asked
+      .catch((reason: unknown) => {
+        // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
+        if (!current() || reason instanceof CancelledError) return;
+        // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
+        if (!run.key.draft)
+          dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
       })
       .finally(() => clearTimeout(timer));
-    return () => {
-      clearTimeout(timer);
-      clearTimeout(retryTimer);
-    };
-  }, [run?.id, solver, bounds, report]);
+    return () => clearTimeout(timer);
+  }, [run?.id, worker]);
 
   const cancel = useCallback(() => {
     if (runId.current === null) return;
-    // Only the engine's worker is stopped (and replaced): the core worker's scans and bounds are
-    // short beside it and the next run's wait behind them; the main thread's step ends at its next yield.
-    if (needsEngine) engine?.cancel();
+    // Both workers are stopped (and replaced on the next run): nothing queues behind the abandoned run.
+    if (needsEngine) engine?.cancel(SCAN_CALLER);
+    worker?.cancel();
     dispatch({ type: "cancel" });
-  }, [needsEngine, engine]);
+  }, [needsEngine, engine, worker]);
   const rerun = useCallback(() => dispatch({ type: "rerun", now: performance.now() }), []);
   const drawn = useCallback((result: PlaygroundResult) => {
     if (shown.current?.result === result && shown.current.source === "preview") markStep("core-result-drawn");
@@ -334,9 +336,6 @@ export function usePlaygroundCompute(
     const view = viewOf(machine);
     return {
       ...view,
-      // Not settled from the commit of an edit on, before the machine has heard of it in the layout
-      // effect: the conventions, which wait for the page's run to settle, must not start in between.
-      settled: view.settled && sameKey(machine.wanted, key),
       liveRow,
       slow,
       drafting: machine.run?.key.draft ?? false,
@@ -350,7 +349,7 @@ export function usePlaygroundCompute(
       rerun,
       drawn,
     };
-  }, [machine, key, liveRow, slow, cancel, rerun, drawn]);
+  }, [machine, liveRow, slow, cancel, rerun, drawn]);
 }
 
 function messageOf(reason: unknown): string {

@@ -28,7 +28,7 @@ describe("the playground's compute machine", () => {
   it("runs each new input once: core's result first, then the final one; busy until that is drawn", () => {
     let s = play([{ type: "want", key: key("γ 0.9"), now: 0 }]);
     expect(s.run).toMatchObject({ id: 1, startedAt: 0 });
-    expect(viewOf(s)).toMatchObject({ result: null, computing: true, busy: true, settled: false });
+    expect(viewOf(s)).toMatchObject({ result: null, computing: true, busy: true });
     expect(play([{ type: "want", key: key("γ 0.9"), now: 5 }], s)).toBe(s);
     s = play([{ type: "preview", id: 1, result: a }], s);
     expect(viewOf(s)).toMatchObject({ result: a, source: "preview", computing: true, busy: true, behind: false });
@@ -36,7 +36,7 @@ describe("the playground's compute machine", () => {
     expect(s.draws).toBe(1);
     expect(viewOf(s).busy).toBe(true);
     s = play([{ type: "final", id: 1, result: b }], s);
-    expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false, busy: true, settled: true });
+    expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false, busy: true });
     expect(s.runs).toBe(1);
     s = play([{ type: "drawn", result: b }], s);
     expect(viewOf(s).busy).toBe(false);
@@ -68,7 +68,7 @@ describe("the playground's compute machine", () => {
     // core's precisions: the result computed at once is the final one, and no run is left.
     const core = { settings: "slime-exact", data, engine: null, draft: false };
     s = play([{ type: "want", key: core, now: 4, atOnce: { result: b, source: "final" } }], s);
-    expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false, settled: true });
+    expect(viewOf(s)).toMatchObject({ result: b, source: "final", computing: false });
     expect(s.runs).toBe(1);
     s = play([{ type: "want", key: { ...core, settings: "bad" }, now: 5, atOnce: { error: "row 1: NaN" } }], s);
     expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true });
@@ -96,15 +96,15 @@ describe("the playground's compute machine", () => {
       { type: "want", key: key("γ 0.9", otherData), now: 1 },
       { type: "failed", id: 2, message: "row 0 is fully masked" },
     ]);
-    expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true, settled: true });
+    expect(viewOf(s)).toMatchObject({ result: b, computing: false, behind: true });
     expect(s.error).toBe("row 0 is fully masked");
     s = play([{ type: "want", key: key("γ 0.9"), now: 2 }], s);
     expect(viewOf(s)).toMatchObject({ result: b, computing: true, behind: false });
   });
 
-  it("holds cancelled inputs until a rerun or a change, and retries a run whose engine was taken", () => {
+  it("holds cancelled inputs until a rerun or a change", () => {
     let s = play([{ type: "want", key: key("C 64"), now: 0 }, { type: "cancel" }]);
-    expect(viewOf(s)).toMatchObject({ computing: false, settled: true });
+    expect(viewOf(s)).toMatchObject({ computing: false });
     expect(s.cancelled).toBe(true);
     // The engine restarts after the cancel: the same inputs on a new worker are not run on their own.
     s = play([{ type: "want", key: key("C 64", data, { backend: "wasm, restarted" }), now: 1 }], s);
@@ -112,10 +112,8 @@ describe("the playground's compute machine", () => {
     s = play([{ type: "rerun", now: 2 }], s);
     expect(s.run).toMatchObject({ id: 2 });
     expect(s.cancelled).toBe(false);
-    s = play([{ type: "retry", id: 2, now: 3 }], s);
-    expect(s.run).toMatchObject({ id: 3, startedAt: 3 });
     s = play([{ type: "cancel" }, { type: "want", key: key("C 128"), now: 4 }], s);
-    expect(s.run).toMatchObject({ id: 4 });
+    expect(s.run).toMatchObject({ id: 3 });
     expect(s.held).toBeNull();
   });
 });

@@ -58,8 +58,6 @@ export interface ComputeState<R> {
   runs: number;
   /** Inputs whose run was cancelled: not run again until a rerun or a change. */
   held: RunKey | null;
-  /** Inputs of the last run that ended (a final result, a failure or a cancel). */
-  ended: RunKey | null;
   error: string | null;
   cancelled: boolean;
   nextId: number;
@@ -78,8 +76,6 @@ export type ComputeEvent<R> =
   | { type: "preview"; id: number; result: R }
   | { type: "final"; id: number; result: R }
   | { type: "failed"; id: number; message: string }
-  /** Another request took the engine from this run: run the same inputs again (a new id). */
-  | { type: "retry"; id: number; now: number }
   | { type: "drawn"; result: R }
   | { type: "cancel" }
   | { type: "rerun"; now: number };
@@ -93,7 +89,6 @@ export function initialCompute<R>(): ComputeState<R> {
     draws: 0,
     runs: 0,
     held: null,
-    ended: null,
     error: null,
     cancelled: false,
     nextId: 1,
@@ -157,22 +152,18 @@ export function computeReducer<R>(state: ComputeState<R>, event: ComputeEvent<R>
         ...state,
         shown: { result: event.result, key: state.run.key, source: "final" },
         run: null,
-        ended: state.run.key,
         error: null,
         runs: state.runs + 1,
       };
     case "failed":
       if (!current(event.id) || !state.run) return state;
-      return { ...state, run: null, ended: state.run.key, error: event.message };
-    case "retry":
-      if (!current(event.id) || !state.run) return state;
-      return start(state, state.run.key, event.now);
+      return { ...state, run: null, error: event.message };
     case "drawn":
       if (event.result === state.drawn) return state;
       return { ...state, drawn: event.result, draws: state.draws + 1 };
     case "cancel":
       if (!state.run) return state;
-      return { ...state, run: null, held: state.run.key, ended: state.run.key, cancelled: true };
+      return { ...state, run: null, held: state.run.key, cancelled: true };
     case "rerun":
       if (!state.wanted || state.run) return state;
       return start({ ...state, held: null }, state.wanted, event.now);
@@ -189,8 +180,6 @@ export interface ComputeView<R> {
   busy: boolean;
   /** The result on screen is not of the committed inputs (the newest run failed or was cancelled). */
   behind: boolean;
-  /** The run of the committed inputs has ended (a final result, a failure or a cancel). */
-  settled: boolean;
 }
 
 export function viewOf<R>(state: ComputeState<R>): ComputeView<R> {
@@ -202,6 +191,5 @@ export function viewOf<R>(state: ComputeState<R>): ComputeView<R> {
     computing,
     busy: computing || (shown !== null && state.drawn !== shown.result),
     behind: shown !== null && !computing && !sameInputs(shown.key, state.wanted),
-    settled: !computing && sameKey(state.ended, state.wanted),
   };
 }

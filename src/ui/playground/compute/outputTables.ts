@@ -1,5 +1,4 @@
 import type { FloatArray, ScanOutputs } from "../../../core";
-import { finishSliced, type Sliced } from "./slices";
 
 /** The outputs an estimator produces, in the order the page lists them (the first is charted by default). */
 export type OutputName = "returns" | "advantages" | "token_level_rewards";
@@ -46,42 +45,4 @@ function padRows<A extends FloatArray>(ragged: A[], rows: number, cols: number):
 
 function tableLike<A extends FloatArray>(ragged: A[], rows: number, cols: number): A {
   return (ragged[0] instanceof Float32Array ? new Float32Array(rows * cols) : new Float64Array(rows * cols)) as A;
-}
-
-/** Cells padded per task: a few ms each. */
-const PAD_SLICE = 2 ** 17;
-
-/**
- * outputTables, with REINFORCE++'s ragged rows padded a slice of rows per step() (a 64 × 32768
- * batch's four tables are hundreds of ms in one task). The same tables as outputTables.
- */
-export function paddedTables<A extends FloatArray>(
-  outputs: ScanOutputs<A>,
-  rows: number,
-  cols: number,
-  step: () => Promise<void>,
-): Promise<OutputTables<A>> {
-  return finishSliced(paddedSteps(outputs, rows, cols), step);
-}
-
-/** paddedTables as a sliced computation (slices.ts). */
-export function* paddedSteps<A extends FloatArray>(
-  outputs: ScanOutputs<A>,
-  rows: number,
-  cols: number,
-): Sliced<OutputTables<A>> {
-  if (outputs.kind !== "reinforce_pp") return outputTables(outputs, rows, cols);
-  const returns = tableLike(outputs.returns, rows, cols);
-  const tokenLevelRewards = tableLike(outputs.tokenLevelRewards, rows, cols);
-  let cells = 0;
-  for (let b = 0; b < outputs.returns.length; b++) {
-    returns.set(outputs.returns[b].subarray(0, cols), b * cols);
-    tokenLevelRewards.set(outputs.tokenLevelRewards[b].subarray(0, cols), b * cols);
-    cells += 2 * cols;
-    if (cells >= PAD_SLICE && b + 1 < outputs.returns.length) {
-      cells = 0;
-      yield;
-    }
-  }
-  return { returns, token_level_rewards: tokenLevelRewards };
 }

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { maxAbsError, solve } from "../../../core";
-import { SupersededError } from "../../../engine/client";
 import { materializeRows } from "../../../io/playgroundProblem";
-import type { PlaygroundState } from "../../../io/playgroundState";
+import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
 import { outputTables } from "./outputTables";
 import {
   type ChunkedSolver,
   CORE_LABEL,
+  type ComputedResult,
+  finishRun,
   phaseLabel,
   previewable,
   progressText,
   runLiveRow,
-  runPlayground,
-  runPlaygroundNow,
+  startRun,
+  toFloat32,
 } from "./playgroundRun";
 import { problemsFor } from "./problemCache";
 
@@ -24,7 +25,6 @@ const coreChunked: ChunkedSolver = async (problem) => ({
   strategy: "chunked",
   millis: 0,
 });
-const now = async () => {};
 
 const state: PlaygroundState = {
   ...BASE_SETTINGS,
@@ -43,13 +43,23 @@ const state: PlaygroundState = {
 };
 const rows = state.data.source === "inline" ? state.data.rows : [];
 
-describe("runPlayground", () => {
+/** The whole run as the playground worker computes it (core's chunked side unless one is given). */
+function run(s: PlaygroundState, batch: PlaygroundRow[], answer?: Parameters<typeof finishRun>[1]): ComputedResult {
+  const { p64 } = problemsFor(s, batch);
+  const request = {
+    id: 1,
+    problem: p64,
+    precision: s.precision,
+    strategy: s.strategy,
+    lengths: batch.map((r) => r.length),
+  };
+  return finishRun(startRun(request), answer);
+}
+
+describe("the playground worker's run", () => {
   it("pads ragged outputs into [B, max length] tables and summarises every valid token", async () => {
-    const result = await runPlayground(state, rows, {
-      solveChunked: coreChunked,
-      isStale: () => false,
-      yieldToPage: now,
-    });
+    const { p32 } = problemsFor(state, rows);
+    const result = run(state, rows, await coreChunked(p32, state.precision, state.strategy));
     expect(result).toMatchObject({ rows: 2, cols: 10, lengths: [10, 6] });
     const returns = result.reference.returns as Float64Array;
     // Row 1: token rewards −0.5·kl·mask, outcome −2 at its last unmasked token (4), γ 0.99.
@@ -69,48 +79,15 @@ describe("runPlayground", () => {
     expect(result.ran).toMatchObject({ backend: "core", strategy: "chunked", precision: "slime-exact" });
   });
 
-  it("tells each step as it starts, with the chunked side already sent before the serial reference", async () => {
-    const events: string[] = [];
-    // Rows of their own: the serial scans of `rows` are kept from the tests before.
-    await runPlayground(state, rows.slice(), {
-      solveChunked: async (problem, precision, strategy) => {
-        events.push("chunked sent");
-        return coreChunked(problem, precision, strategy);
-      },
-      isStale: () => false,
-      yieldToPage: now,
-      onPhase: (phase) => events.push(phase),
-    });
-    expect(events).toEqual(["chunked sent", "reference", "serial32", "chunked", "summary"]);
-    expect(phaseLabel("reference", "float32-engine")).toBe(
-      "float64 serial reference (the engine run started alongside)",
+  it("names each step of the busy line", () => {
+    expect(phaseLabel("engine")).toBe(
+      "the engine run (the float64 and float32 serial scans and the error bounds alongside)",
     );
-    expect(progressText("chunked", "float64", 2345)).toBe(
-      "Running: waiting for the core worker's chunked scan and the error bounds, 2.3 s",
-    );
-    expect(progressText(null, "float32-engine", 40)).toBe("Starting the run, 0.0 s");
+    expect(progressText("summary", 2345)).toBe("Running: summarising the errors, 2.3 s");
+    expect(progressText(null, 40)).toBe("Starting the run, 0.0 s");
   });
 
-  it("runs the serial scans once per input: a chunk-size step and the engine's answer after the preview reuse them", async () => {
-    const batch = rows.slice();
-    const control = { solveChunked: coreChunked, isStale: () => false, yieldToPage: now };
-    const preview = runPlaygroundNow(state, batch);
-    expect(preview.ran.backend).toBe("core float32 (slime's order, torch CPU float32 powers)");
-    const phases: string[] = [];
-    const again = await runPlayground(state, batch, { ...control, onPhase: (phase) => phases.push(phase) });
-    expect(phases).toEqual(["chunked", "summary"]);
-    expect(again.reference).toBe(preview.reference);
-    expect(again.bound).toBe(preview.bound);
-    expect(again.summary).toEqual(preview.summary);
-    const stepped = await runPlayground({ ...state, chunkSize: 8 }, batch, control);
-    expect(stepped.reference).toBe(preview.reference);
-    expect(stepped.bound).not.toBe(preview.bound);
-    const otherGamma = await runPlayground({ ...state, gamma: 0.9 }, batch, control);
-    expect(otherGamma.reference).not.toBe(preview.reference);
-    expect(otherGamma.summary.cells).toBe(preview.summary.cells);
-  });
-
-  it("computes a teaching-size batch at once, with the sliced run's figures", async () => {
+  it("computes core's chunked side itself when none is given, as the engine's float32 emulation", () => {
     const s: PlaygroundState = {
       ...BASE_SETTINGS,
       data: { source: "preset", preset: "dense", seed: 3, rows: 4, tokens: 300, ragged: true },
@@ -122,18 +99,35 @@ describe("runPlayground", () => {
         materializeRows({ source: "preset", preset: "dense", seed: 3, rows: 16, tokens: 8192, ragged: false }),
       ),
     ).toBe(false);
-    const now32 = runPlaygroundNow(s, batch);
-    expect(now32.ran).toMatchObject({ backend: CORE_LABEL["float32-engine"], strategy: "chunked" });
-    const sliced = await runPlayground(s, batch.slice(), {
-      solveChunked: coreChunked,
-      isStale: () => false,
-      yieldToPage: now,
+    const own = run(s, batch);
+    expect(own.ran).toMatchObject({ backend: CORE_LABEL["float32-engine"], strategy: "chunked" });
+    const { p32 } = problemsFor(s, batch);
+    const given = run(s, batch, {
+      outputs: solve(p32, "chunked").outputs,
+      backend: "x",
+      strategy: "chunked",
+      millis: 0,
     });
-    expect(Array.from(now32.chunked.returns ?? [])).toEqual(Array.from(sliced.chunked.returns ?? []));
-    expect(now32.summary).toEqual(sliced.summary);
+    expect(Array.from(own.chunked.returns ?? [])).toEqual(Array.from(given.chunked.returns ?? []));
+    expect(own.summary).toEqual(given.summary);
   });
 
-  it("scans the serial sides row by row with the whole batch's bits (ragged REINFORCE++ and GAE)", async () => {
+  it("takes the bound of the strategy the engine ran when it ran another than asked", () => {
+    const s: PlaygroundState = { ...state, estimator: "discounted", precision: "float32-engine", strategy: "fused" };
+    const batch = materializeRows({ source: "preset", preset: "dense", seed: 2, rows: 2, tokens: 64, ragged: false });
+    const { p32 } = problemsFor(s, batch);
+    const outputs = solve(p32, "chunked").outputs;
+    const asked = run(s, batch, { outputs, backend: "x", strategy: "fused", millis: 0 });
+    const ranChunked = run(s, batch, { outputs, backend: "x", strategy: "chunked", millis: 0 });
+    expect(ranChunked.ran.strategy).toBe("chunked");
+    expect(ranChunked.bound.returns).toEqual(
+      run({ ...s, strategy: "chunked" }, batch, { outputs, backend: "x", strategy: "chunked", millis: 0 }).bound
+        .returns,
+    );
+    expect(asked.ran.strategy).toBe("fused");
+  });
+
+  it("scans the serial sides with the whole batch's bits (ragged REINFORCE++ and GAE)", () => {
     const gae: PlaygroundState = {
       ...state,
       estimator: "gae",
@@ -143,12 +137,9 @@ describe("runPlayground", () => {
     };
     for (const s of [state, gae]) {
       const batch = s.data.source === "inline" ? s.data.rows : materializeRows(s.data);
-      const result = await runPlayground(s, batch, {
-        solveChunked: coreChunked,
-        isStale: () => false,
-        yieldToPage: now,
-      });
-      const { p64, p32 } = await problemsFor(s, batch);
+      const result = run(s, batch);
+      const { p64, p32 } = problemsFor(s, batch);
+      expect(toFloat32(p64)).toEqual(p32);
       const whole64 = outputTables(solve(p64, "serial").outputs, result.rows, result.cols);
       const whole32 = outputTables(solve(p32, "serial").outputs, result.rows, result.cols);
       for (const name of Object.keys(whole64) as (keyof typeof whole64)[]) {
@@ -159,8 +150,7 @@ describe("runPlayground", () => {
   });
 
   it("recomputes one row with the batch's bits", async () => {
-    const control = { solveChunked: coreChunked, isStale: () => false, yieldToPage: now };
-    const whole = await runPlayground(state, rows, control);
+    const whole = run(state, rows);
     const one = await runLiveRow(state, rows, 1, coreChunked);
     expect(one.length).toBe(6);
     expect(Array.from((one.chunked.returns as Float32Array).subarray(0, 6))).toEqual(
@@ -168,58 +158,11 @@ describe("runPlayground", () => {
     );
   });
 
-  it("with a time budget works past pause points without yielding, to the same result, and still stops when stale", async () => {
-    let yields = 0;
-    const counted = async () => {
-      yields++;
-    };
-    const sliced = await runPlayground(state, rows, {
-      solveChunked: coreChunked,
-      isStale: () => false,
-      yieldToPage: counted,
-    });
-    const slicedYields = yields;
-    yields = 0;
-    const budgeted = await runPlayground(state, rows, {
-      solveChunked: coreChunked,
-      isStale: () => false,
-      yieldToPage: counted,
-      budgetMs: Number.POSITIVE_INFINITY,
-    });
-    expect(slicedYields).toBeGreaterThan(0);
-    expect(yields).toBe(0);
-    expect(budgeted.summary).toEqual(sliced.summary);
-    expect(Array.from(budgeted.chunked.returns ?? [])).toEqual(Array.from(sliced.chunked.returns ?? []));
-    // A newer request is seen at the next pause point, budget or not.
-    let stale = false;
-    const run = runPlayground(state, rows, {
-      solveChunked: async (...args) => {
-        stale = true;
-        return coreChunked(...args);
-      },
-      isStale: () => stale,
-      yieldToPage: now,
-      budgetMs: Number.POSITIVE_INFINITY,
-    });
-    await expect(run).rejects.toBeInstanceOf(SupersededError);
-  });
-
-  it("stops with SupersededError once a newer request exists, and names the row of bad input", async () => {
-    let stale = false;
-    const run = runPlayground(state, rows, {
-      solveChunked: coreChunked,
-      isStale: () => stale,
-      yieldToPage: async () => {
-        stale = true;
-      },
-    });
-    await expect(run).rejects.toBeInstanceOf(SupersededError);
+  it("names the row of bad input", () => {
     const masked = {
       ...state,
       data: { source: "inline" as const, rows: [{ ...rows[1], lossMask: [0, 0, 0, 0, 0, 0] as (0 | 1)[] }] },
     };
-    await expect(
-      runPlayground(masked, masked.data.rows, { solveChunked: coreChunked, isStale: () => false, yieldToPage: now }),
-    ).rejects.toThrow("Sequence at index 0 is fully masked.");
+    expect(() => run(masked, masked.data.rows)).toThrow("Sequence at index 0 is fully masked.");
   });
 });

@@ -6,15 +6,12 @@ import {
   type ScanProblem,
   solve,
 } from "../../../core";
-import { SupersededError } from "../../../engine/client";
 import { stateToProblem } from "../../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { STRATEGY_ALGORITHM, type Strategy } from "../../../names/strategies";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
-import { type OutputTables, outputTables, paddedSteps } from "./outputTables";
-import { problemSteps } from "./problemCache";
-import { paddedWidth, rowLength, rowProblem } from "./rowProblem";
-import { answer, finishNow, finishSliced, type Sliced } from "./slices";
+import { type OutputTables, outputTables } from "./outputTables";
+import { paddedWidth, rowProblem } from "./rowProblem";
 
 /** What produced the chunked side of a result, as the page reports it. */
 export interface RanWith {
@@ -25,7 +22,7 @@ export interface RanWith {
   chunkSize: number;
   /** Time of the chunked run where it ran (a worker), in ms. */
   millis: number;
-  /** Time of the two serial scans on the main thread, in ms. */
+  /** Time of the two serial scans (in the playground worker), in ms. */
   serialMillis: number;
 }
 
@@ -41,15 +38,18 @@ export interface ResultTables {
   bound: OutputTables<Float64Array>;
 }
 
-/** A finished run over the whole batch. */
-export interface PlaygroundResult extends ResultTables {
+/** A finished run over the whole batch, as the playground worker computes it (without its input). */
+export interface ComputedResult extends ResultTables {
   kind: ScanProblem["kind"];
   rows: number;
   cols: number;
   lengths: number[];
   summary: ErrorSummary;
   ran: RanWith;
-  /** The state this run computed: figures belong to these inputs and settings only. */
+}
+
+/** A finished run, with the state it computed: figures belong to these inputs and settings only. */
+export interface PlaygroundResult extends ComputedResult {
   input: PlaygroundState;
 }
 
@@ -61,47 +61,37 @@ export interface ChunkedAnswer {
   millis: number;
 }
 
-/** Runs the chunked side off the main thread (the engine worker or the core worker). */
+/** Runs the chunked side of one row off the main thread (the engine worker or the playground worker). */
 export type ChunkedSolver = (
   problem: ScanProblem,
   precision: PlaygroundPrecision,
   strategy: Strategy,
 ) => Promise<ChunkedAnswer>;
 
-/** Computes the per-element bounds (core's outputErrorBounds) somewhere; default: here. */
-export type BoundSolver = (problem: ScanProblem, implementation: Implementation) => Promise<ScanOutputs<Float64Array>>;
-
-export interface RunControl {
-  solveChunked: ChunkedSolver;
-  /** Where the error bounds are computed (the core worker in the page). */
-  solveBounds?: BoundSolver;
-  /** True once a newer request exists: the run stops at its next step with SupersededError. */
-  isStale(): boolean;
-  /** Lets the page breathe between steps (default: a macrotask), so no step becomes a long task. */
-  yieldToPage?(): Promise<void>;
-  /**
-   * Work on past pause points until this long has passed since the last yield (default 0: yield at
-   * every one). The run's slices are small (a few rows), and a yield at each let every other task
-   * and frame in between: the summary of a 16 × 8192 result took 6–19 ms for 2 ms of work.
-   */
-  budgetMs?: number;
-  /** Told what the run is doing as each step starts (the page shows it while busy). */
-  onPhase?(phase: RunPhase): void;
+/** What a run asks of the playground worker: the float64 problem (the float32 one is its conversion). */
+export interface RunRequest {
+  /** The page's run id: the worker keeps the newest run's parts, an older id's answer is dropped. */
+  id: number;
+  problem: ScanProblem;
+  precision: PlaygroundPrecision;
+  strategy: Strategy;
+  lengths: number[];
 }
 
-/** The steps of a whole-batch run, in order; the engine (or core worker) runs alongside the first three. */
-export type RunPhase = "reference" | "serial32" | "chunked" | "summary";
+/**
+ * The steps of a whole-batch run, as the busy line names them: the engine's run (the worker scans
+ * the references and bounds alongside), the playground worker's own run, and the summary after the
+ * engine's answer.
+ */
+export type RunPhase = "engine" | "worker" | "summary";
 
-/** What each step is, as the page says it; `backend` names where the chunked side runs. */
-export function phaseLabel(phase: RunPhase, precision: PlaygroundPrecision): string {
-  const where = precision === "float32-engine" ? "the engine run" : "the core worker's chunked scan";
+/** What each step is, as the page says it. */
+export function phaseLabel(phase: RunPhase): string {
   switch (phase) {
-    case "reference":
-      return `float64 serial reference (${where} started alongside)`;
-    case "serial32":
-      return `float32 serial loop (${where} alongside)`;
-    case "chunked":
-      return `waiting for ${where} and the error bounds`;
+    case "engine":
+      return "the engine run (the float64 and float32 serial scans and the error bounds alongside)";
+    case "worker":
+      return "the serial scans, core's chunked scan, the error bounds and the summary";
     case "summary":
       return "summarising the errors";
   }
@@ -115,238 +105,12 @@ export function implementationOf(precision: PlaygroundPrecision, strategy: Strat
 }
 
 /** The busy line: what is running and for how long (null phase: the run is starting). */
-export function progressText(phase: RunPhase | null, precision: PlaygroundPrecision, elapsedMs: number): string {
+export function progressText(phase: RunPhase | null, elapsedMs: number): string {
   const seconds = `${(elapsedMs / 1000).toFixed(1)} s`;
-  return phase ? `Running: ${phaseLabel(phase, precision)}, ${seconds}` : `Starting the run, ${seconds}`;
+  return phase ? `Running: ${phaseLabel(phase)}, ${seconds}` : `Starting the run, ${seconds}`;
 }
 
-/** Cells summarised per slice: a few ms each. */
-const SUMMARY_SLICE = 2 ** 13;
-
-/**
- * Cells of serial scan per slice (whole rows, at least one): about 10 ms, so the page's own slices
- * stay short even when the engine's threads hold the cores and stretch each one 2–3× in wall time.
- */
-const SERIAL_SLICE = 2 ** 14;
-
-/** The chunked side and the bounds, wherever they are computed: here (a value) or in a worker (a promise). */
-export interface Solvers {
-  chunked(
-    problem: ScanProblem,
-    precision: PlaygroundPrecision,
-    strategy: Strategy,
-  ): ChunkedAnswer | Promise<ChunkedAnswer>;
-  bounds(
-    problem: ScanProblem,
-    implementation: Implementation,
-  ): ScanOutputs<Float64Array> | Promise<ScanOutputs<Float64Array>>;
-}
-
-/**
- * The serial scan of every row as padded `[rows, cols]` tables, a few rows per slice (a serial
- * scan is row by row, so each row's bits are the whole batch's). Bad input is thrown by a scan of
- * the whole batch, so that the error names the batch's row, not the slice's.
- */
-function* serialTables<A extends FloatArray>(
-  problem: ScanProblem,
-  rows: number,
-  cols: number,
-): Sliced<{ tables: OutputTables<A>; millis: number }> {
-  let tables: OutputTables<A> | undefined;
-  let cells = 0;
-  let millis = 0;
-  for (let r = 0; r < rows; r++) {
-    let row: OutputTables<A>;
-    const start = performance.now();
-    try {
-      row = outputTables(solve(rowProblem(problem, r, cols), "serial").outputs as ScanOutputs<A>, 1, cols);
-    } catch (error) {
-      solve(problem, "serial");
-      throw error;
-    }
-    tables ??= Object.fromEntries(
-      Object.entries(row).map(([name, a]) => [name, new (a.constructor as Float64ArrayConstructor)(rows * cols)]),
-    ) as OutputTables<A>;
-    const length = rowLength(problem, r);
-    for (const [name, a] of Object.entries(row) as [keyof OutputTables<A>, A][]) {
-      (tables[name] as A).set(a.subarray(0, length), r * cols);
-    }
-    millis += performance.now() - start;
-    cells += cols;
-    if (cells >= SERIAL_SLICE && r + 1 < rows) {
-      cells = 0;
-      yield;
-    }
-  }
-  tables ??= outputTables(solve(problem, "serial").outputs as ScanOutputs<A>, rows, cols);
-  return { tables, millis };
-}
-
-/** Both serial scans of a batch: they depend on its inputs and discounts, not on C, the strategy or the precision. */
-interface SerialScans {
-  reference: OutputTables<Float64Array>;
-  serial32: OutputTables<Float32Array>;
-  millis: number;
-}
-
-/**
- * The serial scans and bounds of the last few runs of a rows array, so that a chunk-size step,
- * a strategy or precision switch and the engine's result after core's preview reuse them (the
- * float64 reference is run once per input). Tables are never written after they are made.
- */
-const KEEP = 2;
-const serialCache = new WeakMap<PlaygroundRow[], { key: string; scans: SerialScans }[]>();
-const boundCache = new WeakMap<PlaygroundRow[], { key: string; bound: OutputTables<Float64Array> }[]>();
-
-function remember<T extends { key: string }>(cache: WeakMap<PlaygroundRow[], T[]>, rows: PlaygroundRow[], entry: T) {
-  cache.set(rows, [entry, ...(cache.get(rows) ?? []).filter((e) => e.key !== entry.key)].slice(0, KEEP));
-}
-
-function inputsKey(state: PlaygroundState): string {
-  return JSON.stringify([state.estimator, state.gamma, state.lambd, state.klCoef]);
-}
-
-function* serialScans(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-  problems: { p64: ScanProblem; p32: ScanProblem },
-  cols: number,
-  onPhase: (phase: RunPhase) => void,
-): Sliced<SerialScans> {
-  const key = inputsKey(state);
-  const kept = serialCache.get(rows)?.find((e) => e.key === key);
-  if (kept) return kept.scans;
-  const { p64, p32 } = problems;
-  const count = rows.length;
-  onPhase("reference");
-  const reference = yield* serialTables<Float64Array>(p64, count, cols);
-  yield;
-  onPhase("serial32");
-  const serial32 = yield* serialTables<Float32Array>(p32, count, cols);
-  const scans = { reference: reference.tables, serial32: serial32.tables, millis: reference.millis + serial32.millis };
-  remember(serialCache, rows, { key, scans });
-  return scans;
-}
-
-type Bounds = ScanOutputs<Float64Array> | Promise<ScanOutputs<Float64Array>>;
-
-function boundKey(state: PlaygroundState, implementation: Implementation): string {
-  return JSON.stringify([inputsKey(state), state.chunkSize, implementation.precision, implementation.algorithm]);
-}
-
-/** The padded bound tables: kept ones, or those of `request()` (asked for only when none are kept). */
-function* boundTables(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-  implementation: Implementation,
-  cols: number,
-  request: () => Bounds,
-): Sliced<OutputTables<Float64Array>> {
-  const key = boundKey(state, implementation);
-  const kept = boundCache.get(rows)?.find((e) => e.key === key);
-  if (kept) return kept.bound;
-  const bound = yield* paddedSteps(yield* answer(request()), rows.length, cols);
-  remember(boundCache, rows, { key, bound });
-  return bound;
-}
-
-/**
- * The whole batch as a sliced computation: the chunked side and the bounds are asked for first
- * (a worker's run alongside), then the serial scans (kept from an earlier run of the same inputs
- * when there is one), the chunked tables and the summary. Bad input throws core's ScanInputError
- * (naming row and token).
- */
-export function* playgroundSteps(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-  solvers: Solvers,
-  onPhase: (phase: RunPhase) => void = () => {},
-): Sliced<PlaygroundResult> {
-  const { p64, p32 } = yield* problemSteps(state, rows);
-  const lengths = rows.map((row) => row.length);
-  const cols = paddedWidth(p64);
-  // The chunked side and the bounds start first, so their workers run while this thread does the serial scans.
-  const pending = solvers.chunked(state.precision === "float64" ? p64 : p32, state.precision, state.strategy);
-  const implementation = implementationOf(state.precision, state.strategy);
-  const kept = boundCache.get(rows)?.some((e) => e.key === boundKey(state, implementation));
-  const bounding = kept ? null : solvers.bounds(p64, implementation);
-  // Awaited below; a failure before then must not go unhandled.
-  for (const p of [pending, bounding]) if (p instanceof Promise) p.catch(() => {});
-  const serial = yield* serialScans(state, rows, { p64, p32 }, cols, onPhase);
-  yield;
-  onPhase("chunked");
-  const chunkedAnswer = yield* answer(pending);
-  // The engine ran another strategy than asked (its backend cannot run that one): its own bound.
-  const ran = implementationOf(state.precision, chunkedAnswer.strategy);
-  const bound =
-    ran.algorithm === implementation.algorithm && bounding !== null
-      ? yield* boundTables(state, rows, ran, cols, () => bounding)
-      : yield* boundTables(state, rows, ran, cols, () => solvers.bounds(p64, ran));
-  const chunked = yield* paddedSteps(chunkedAnswer.outputs, rows.length, cols);
-  const tables = { reference: serial.reference, chunked, serial32: serial.serial32, bound };
-  const precision = state.precision === "float64" ? "float64" : "float32";
-  const errors = new ErrorAccumulator({ rows: rows.length, cols, lengths, ...tables, precision });
-  const slice = Math.max(1, Math.floor(SUMMARY_SLICE / Math.max(1, cols)));
-  onPhase("summary");
-  for (const name of errors.outputs) {
-    for (let r = 0; r < rows.length; r += slice) {
-      yield;
-      errors.add(name, r, Math.min(rows.length, r + slice));
-    }
-  }
-  const ranWith: RanWith = {
-    precision: state.precision,
-    backend: chunkedAnswer.backend,
-    strategy: chunkedAnswer.strategy,
-    chunkSize: state.chunkSize,
-    millis: chunkedAnswer.millis,
-    serialMillis: serial.millis,
-  };
-  return {
-    kind: p64.kind,
-    rows: rows.length,
-    cols,
-    lengths,
-    ...tables,
-    summary: errors.summary(),
-    ran: ranWith,
-    input: state,
-  };
-}
-
-/** Yields to the page: scheduler.yield where the browser has it (no 4 ms clamp), else a timeout. */
-function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
- * The whole batch, a slice per task: tables, summary and what ran. Its first slice runs now, so
- * that the engine's request goes out in the task that asked for the run (when the inputs are
- * built already); it stops with SupersededError at the first pause after a newer request exists.
- */
-export function runPlayground(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-  control: RunControl,
-): Promise<PlaygroundResult> {
-  const budget = control.budgetMs ?? 0;
-  let since = performance.now();
-  const pause = async () => {
-    if (budget > 0 && performance.now() - since < budget && !control.isStale()) return;
-    await (control.yieldToPage ?? nextTask)();
-    since = performance.now();
-    if (control.isStale()) throw new SupersededError();
-  };
-  const solvers: Solvers = {
-    chunked: control.solveChunked,
-    bounds: control.solveBounds ?? ((problem, implementation) => outputErrorBounds(problem, implementation)),
-  };
-  return finishSliced(playgroundSteps(state, rows, solvers, control.onPhase), pause);
-}
-
-/** What core's chunked scan on this thread is called on screen, by the precision asked for. */
+/** What core's chunked scan is called on screen, by the precision asked for. */
 export const CORE_LABEL: Record<PlaygroundPrecision, string> = {
   // The engine's answer replaces it: until then core's emulation of the engine's float32 chunked scan is shown.
   "float32-engine": "core float32 emulation",
@@ -355,32 +119,123 @@ export const CORE_LABEL: Record<PlaygroundPrecision, string> = {
   float64: "core float64",
 };
 
-/** Core's chunked scan and bounds, here and now. */
-const coreHere: Solvers = {
-  chunked(problem, precision) {
-    const start = performance.now();
-    const { outputs } = solve(problem, "chunked");
-    return { outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: performance.now() - start };
-  },
-  bounds: (problem, implementation) => outputErrorBounds(problem, implementation),
-};
+/** The float32 problem of a float64 one: its inputs are float32 values already, so the copy is exact. */
+export function toFloat32(problem: ScanProblem): ScanProblem {
+  switch (problem.kind) {
+    case "discounted":
+      return { ...problem, rewards: { ...problem.rewards, data: Float32Array.from(problem.rewards.data) } };
+    case "gae":
+      return {
+        ...problem,
+        rewards: { ...problem.rewards, data: Float32Array.from(problem.rewards.data) },
+        values: { ...problem.values, data: Float32Array.from(problem.values.data) },
+      };
+    case "reinforce_pp":
+      return { ...problem, batch: { ...problem.batch, kl: problem.batch.kl.map((row) => Float32Array.from(row)) } };
+  }
+}
 
-/**
- * The whole batch computed by core in this task, for a teaching-size batch (PREVIEW_CELLS): for
- * the engine's precision it is core's float32 emulation of the chunked scan, shown until the
- * engine answers; for slime-exact and float64 it is the result itself.
- */
-export function runPlaygroundNow(state: PlaygroundState, rows: PlaygroundRow[]): PlaygroundResult {
-  return finishNow(playgroundSteps(state, rows, coreHere));
+/** Core's chunked scan of the side a precision runs (float64, or float32 for slime-exact and the engine's emulation). */
+export function coreChunked(p64: ScanProblem, p32: ScanProblem, precision: PlaygroundPrecision): ChunkedAnswer {
+  const start = performance.now();
+  const { outputs } = solve(precision === "float64" ? p64 : p32, "chunked");
+  return { outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: performance.now() - start };
+}
+
+/** The parts of a run that do not need the chunked side: both serial scans, and the bound of what was asked. */
+export interface RunParts {
+  request: RunRequest;
+  p32: ScanProblem;
+  cols: number;
+  reference: OutputTables<Float64Array>;
+  serial32: OutputTables<Float32Array>;
+  serialMillis: number;
+  /** The bound for the strategy asked for (the engine may run another: finishRun then computes its own). */
+  bound: { implementation: Implementation; tables: OutputTables<Float64Array> };
 }
 
 /**
- * Batches up to this many tokens are computed here at once, in the frame of the edit: core's
- * chunked emulation costs about C multiply-adds per token (0.5–2 ms at 4 × 300, C = 128).
+ * The serial scans and the bound of a request. Bad input throws core's ScanInputError (naming row
+ * and token) from the float64 scan of the whole batch.
  */
+export function startRun(request: RunRequest): RunParts {
+  const { problem: p64, precision, strategy, lengths } = request;
+  const rows = lengths.length;
+  const cols = paddedWidth(p64);
+  const p32 = toFloat32(p64);
+  const start = performance.now();
+  const reference = outputTables(solve(p64, "serial").outputs as ScanOutputs<Float64Array>, rows, cols);
+  const serial32 = outputTables(solve(p32, "serial").outputs as ScanOutputs<Float32Array>, rows, cols);
+  const serialMillis = performance.now() - start;
+  const implementation = implementationOf(precision, strategy);
+  const tables = outputTables(outputErrorBounds(p64, implementation), rows, cols);
+  return { request, p32, cols, reference, serial32, serialMillis, bound: { implementation, tables } };
+}
+
+/** The result of a run from its parts and its chunked side (core's, when none is given). */
+export function finishRun(parts: RunParts, answer?: ChunkedAnswer): ComputedResult {
+  const { request, p32, cols, reference, serial32, serialMillis } = parts;
+  const { problem: p64, precision, lengths } = request;
+  const rows = lengths.length;
+  const chunkedAnswer = answer ?? coreChunked(p64, p32, precision);
+  // The engine ran another strategy than asked (its backend cannot run that one): its own bound.
+  const ran = implementationOf(precision, chunkedAnswer.strategy);
+  const bound =
+    ran.algorithm === parts.bound.implementation.algorithm
+      ? parts.bound.tables
+      : outputTables(outputErrorBounds(p64, ran), rows, cols);
+  const chunked = outputTables(chunkedAnswer.outputs, rows, cols);
+  const tables = { reference, chunked, serial32, bound };
+  const errors = new ErrorAccumulator({
+    rows,
+    cols,
+    lengths,
+    ...tables,
+    precision: precision === "float64" ? "float64" : "float32",
+  });
+  for (const name of errors.outputs) errors.add(name, 0, rows);
+  return {
+    kind: p64.kind,
+    rows,
+    cols,
+    lengths,
+    ...tables,
+    summary: errors.summary(),
+    ran: {
+      precision,
+      backend: chunkedAnswer.backend,
+      strategy: chunkedAnswer.strategy,
+      chunkSize: p64.chunkSize,
+      millis: chunkedAnswer.millis,
+      serialMillis,
+    },
+  };
+}
+
+/** The buffers of a scan's outputs, once each (for Comlink.transfer). */
+export function outputBuffers(outputs: ScanOutputs): ArrayBuffer[] {
+  const arrays =
+    outputs.kind === "discounted"
+      ? [outputs.returns]
+      : outputs.kind === "gae"
+        ? [outputs.advantages, outputs.returns]
+        : [...outputs.returns, ...outputs.tokenLevelRewards];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** Every typed array's buffer in a result, once each (for Comlink.transfer). */
+export function resultBuffers(result: ResultTables): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const tables of [result.reference, result.chunked, result.serial32, result.bound]) {
+    for (const a of Object.values(tables) as FloatArray[]) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  }
+  return [...buffers];
+}
+
+/** Batches up to this many tokens are teaching size: a stroke on one is shown whole as the pointer moves. */
 export const PREVIEW_CELLS = 2 ** 12;
 
-/** Whether a batch is small enough for runPlaygroundNow. */
+/** Whether a batch is of teaching size. */
 export function previewable(rows: PlaygroundRow[]): boolean {
   let cells = 0;
   for (const row of rows) cells += row.length;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ScanProblem } from "../../../core";
 import { stateToProblem } from "../../../io/playgroundProblem";
-import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import type { PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
-import { BUILD_SLICE, problemsFor } from "./problemCache";
+import { problemsFor } from "./problemCache";
 
 const rows = [
   { length: 3, rewards: [1, Math.fround(0.1), -2], values: [0.5, 0.25, 0], kl: [0.1, 0.2, 0.3].map(Math.fround) },
@@ -18,38 +18,18 @@ function plainMasks(problem: ScanProblem): ScanProblem {
 }
 
 describe("problemsFor", () => {
-  it("gives what stateToProblem gives, in both precisions, with the state's parameters", async () => {
+  it("gives what stateToProblem gives, in both precisions, with the state's parameters", () => {
     for (const estimator of ["discounted", "gae", "reinforce_pp"] as const) {
       const s = { ...state, estimator, gamma: 0.9, lambd: 0.5, klCoef: 0.2, chunkSize: 2 };
-      const { p64, p32 } = await problemsFor(s, rows);
+      const { p64, p32 } = problemsFor(s, rows);
       expect(plainMasks(p64)).toEqual(stateToProblem(s, "float64", rows));
       expect(plainMasks(p32)).toEqual(stateToProblem(s, "float32", rows));
     }
   });
 
-  it("builds a large batch a slice of rows per step, with the same numbers", async () => {
-    const tokens = BUILD_SLICE / 2;
-    const big: PlaygroundRow[] = Array.from({ length: 5 }, (_, b) => ({
-      length: tokens - b,
-      rewards: Array.from({ length: tokens - b }, (_, t) => Math.sin(b * tokens + t) * 1e3),
-      kl: Array.from({ length: tokens - b }, (_, t) => Math.cos(t + b)),
-      lossMask: Array.from({ length: tokens - b }, (_, t) => (t % 7 === b ? 0 : 1)) as (0 | 1)[],
-    }));
-    for (const estimator of ["discounted", "reinforce_pp"] as const) {
-      const s = { ...state, estimator };
-      let steps = 0;
-      const { p64, p32 } = await problemsFor(s, big, async () => {
-        steps++;
-      });
-      expect(steps).toBeGreaterThan(0);
-      expect(plainMasks(p64)).toEqual(stateToProblem(s, "float64", big));
-      expect(plainMasks(p32)).toEqual(stateToProblem(s, "float32", big));
-    }
-  });
-
-  it("reuses the input arrays when only a parameter changes", async () => {
-    const a = await problemsFor(state, rows);
-    const b = await problemsFor({ ...state, gamma: 0.5, chunkSize: 7 }, rows);
+  it("reuses the input arrays when only a parameter changes", () => {
+    const a = problemsFor(state, rows);
+    const b = problemsFor({ ...state, gamma: 0.5, chunkSize: 7 }, rows);
     if (a.p64.kind !== "gae" || b.p64.kind !== "gae") throw new Error("kind");
     expect(b.p64.rewards).toBe(a.p64.rewards);
     expect(b.p64).toMatchObject({ gamma: 0.5, chunkSize: 7 });

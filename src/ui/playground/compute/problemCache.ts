@@ -1,15 +1,15 @@
 import type { ScanProblem } from "../../../core";
 import { klRow, setPaddedRow } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
-import { finishSliced, type Sliced } from "./slices";
 
 /**
  * The float64 and float32 problems of a state, as stateToProblem builds them. Building the input
- * arrays from the rows is the costly part (about a second at 64 × 32768), so it runs a few rows per
- * task; a γ, λ, β or chunk-size change leaves them as they were: they are built once per rows array
- * and estimator, and the parameters set on each call. The float32 problem holds the float64 one's
- * values converted (the inputs are float32 values already). Loss masks are Float64Arrays, so that
- * a worker gets them copied as memory rather than number by number (same values as laneOf's).
+ * arrays from the rows (plain number arrays) is the costly part: 4 ms at 16 × 8192, 60–90 ms at
+ * 64 × 32768 (once per rows array, in the task of the edit that made it). A γ, λ, β or chunk-size
+ * change leaves them as they were: they are built once per rows array and estimator, and the
+ * parameters set on each call. The float32 problem holds the float64 one's values converted (the
+ * inputs are float32 values already). Loss masks are Float64Arrays, so that a worker gets them
+ * copied as memory rather than number by number (same values as laneOf's).
  */
 interface Inputs {
   estimator: Estimator;
@@ -19,49 +19,16 @@ interface Inputs {
 
 const cache = new WeakMap<PlaygroundRow[], Inputs>();
 
-/** Cells built per task: a few ms each, so 64 × 32768 is never one long main-thread task. */
-export const BUILD_SLICE = 2 ** 16;
-
-/** Awaited between slices (a macrotask in the page); it may throw to stop the build. */
-export type Step = () => Promise<void>;
-
-const noPause: Step = () => Promise.resolve();
-
-export function problemsFor(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-  step: Step = noPause,
-): Promise<{ p64: ScanProblem; p32: ScanProblem }> {
-  return finishSliced(problemSteps(state, rows), step);
-}
-
-/** problemsFor as a sliced computation (slices.ts): a pause after each BUILD_SLICE cells built. */
-export function* problemSteps(
-  state: PlaygroundState,
-  rows: PlaygroundRow[],
-): Sliced<{ p64: ScanProblem; p32: ScanProblem }> {
+export function problemsFor(state: PlaygroundState, rows: PlaygroundRow[]): { p64: ScanProblem; p32: ScanProblem } {
   let inputs = cache.get(rows);
   if (!inputs || inputs.estimator !== state.estimator) {
-    inputs = yield* buildInputs(state, rows);
+    inputs = buildInputs(state, rows);
     cache.set(rows, inputs);
   }
   return { p64: withParams(inputs.p64, state), p32: withParams(inputs.p32, state) };
 }
 
-/** Calls fill(b) for every row, pausing after each BUILD_SLICE cells. */
-function* eachRow(rows: PlaygroundRow[], width: number, fill: (b: number) => void): Sliced<void> {
-  let cells = 0;
-  for (let b = 0; b < rows.length; b++) {
-    fill(b);
-    cells += Math.max(1, width || rows[b].length);
-    if (cells >= BUILD_SLICE && b + 1 < rows.length) {
-      cells = 0;
-      yield;
-    }
-  }
-}
-
-function* buildInputs(state: PlaygroundState, rows: PlaygroundRow[]): Sliced<Inputs> {
+function buildInputs(state: PlaygroundState, rows: PlaygroundRow[]): Inputs {
   const { estimator, gamma, lambd, chunkSize, klCoef } = state;
   // NaN and ±Inf are run, not refused, as stateToProblem sets it.
   const allowNonFinite = true;
@@ -69,8 +36,7 @@ function* buildInputs(state: PlaygroundState, rows: PlaygroundRow[]): Sliced<Inp
     const kl64 = new Array<Float64Array>(rows.length);
     const kl32 = new Array<Float32Array>(rows.length);
     const lossMasks = new Array<Float64Array>(rows.length);
-    yield* eachRow(rows, 0, (b) => {
-      const row = rows[b];
+    rows.forEach((row, b) => {
       kl64[b] = klRow(row, "float64") as Float64Array;
       kl32[b] = Float32Array.from(kl64[b]);
       lossMasks[b] = row.lossMask ? Float64Array.from(row.lossMask) : new Float64Array(row.length).fill(1);
@@ -92,7 +58,7 @@ function* buildInputs(state: PlaygroundState, rows: PlaygroundRow[]): Sliced<Inp
     d64: new Float64Array(rows.length * cols),
     d32: new Float32Array(rows.length * cols),
   }));
-  yield* eachRow(rows, cols, (b) => {
+  rows.forEach((_, b) => {
     lanes.forEach((lane, i) => {
       const { d64, d32 } = tables[i];
       setPaddedRow(d64, rows[b], lane, b, cols);

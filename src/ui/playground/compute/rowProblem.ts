@@ -37,11 +37,6 @@ function rowBatch<A extends FloatArray>(x: { rows: number; cols: number; data: A
   return { rows: 1, cols: width, data };
 }
 
-/** The real length of row b (REINFORCE++ rows are ragged; rectangular problems use every column). */
-export function rowLength(problem: ScanProblem, b: number): number {
-  return problem.kind === "reinforce_pp" ? problem.batch.kl[b].length : problem.rewards.cols;
-}
-
 /** A copy whose typed arrays the engine may take (transfer empties the sender's arrays). */
 export function cloneProblem(problem: ScanProblem): ScanProblem {
   switch (problem.kind) {

@@ -1,6 +1,5 @@
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 import type { Library } from "../../../core";
-import { SupersededError } from "../../../engine/client";
 import { conventionLibraries, conventionOf, conventionParams, stateToConvention } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import type { ConventionClient } from "./conventionClient";
@@ -22,7 +21,7 @@ export interface Float32Solver {
   solve(request: ConventionRequest): Promise<Float32Run<Parameters<ConventionClient["summarize"]>[1]>>;
   /** The scans it computes with, for the error bound (absent: each library's own loops). */
   order?: ConventionRequest["order"];
-  /** It runs on the engine worker (a superseded request is asked again). */
+  /** It runs on the engine worker (as the conventions' caller, after the page's own requests). */
   usesEngine: boolean;
 }
 
@@ -48,9 +47,6 @@ export interface ConventionStatus {
   /** Finished runs, for scripts to wait on. */
   runs: number;
 }
-
-/** How long a float32 run superseded on the engine waits before it asks again. */
-const RETRY_MS = 250;
 
 /**
  * The float64 inputs of a state, built once per rows array, estimator and client (a γ change reuses
@@ -86,24 +82,23 @@ function conventionKey(state: PlaygroundState): string {
  * Runs the library conventions of the committed state (REINFORCE++ and GAE) on every change: the
  * float64 references in the convention worker, the float32 run of the library shown beside them,
  * then its check against each element's bound. Stale answers are dropped; a failure keeps the last view.
+ * On the engine the float32 run waits behind the page's own requests (the engine client's queue).
  */
 export function useConventionCompute(
   client: ConventionClient | null,
   solveFloat32: Float32Solver | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
-  pageIdle: boolean,
+  hold: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [view, setView] = useState<ConventionView | null>(null);
   const [computing, setComputing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [runs, setRuns] = useState(0);
-  const [retry, setRetry] = useState(0);
   const requestId = useRef(0);
   const key = conventionKey(committed);
   const active = committed.estimator !== "discounted";
-  const waiting = !pageIdle;
   // The selected row when a run starts (a later change asks the worker for new sentences).
   const rowRef = useRef(selectedRow);
   rowRef.current = selectedRow;
@@ -113,9 +108,8 @@ export function useConventionCompute(
     if (!client || !solveFloat32 || !active) return;
     const id = ++requestId.current;
     setComputing(true);
-    // The page's own run goes first, computed and drawn (the engine answers one request at a time,
-    // and the conventions' workers would share the cores with the result's drawing); this one starts then.
-    if (waiting) return;
+    // The page's own result first (its workers and drawing would share the cores with these).
+    if (hold) return;
     const base = requestFor(committed, rows, client);
     if (!base) return;
     const request = { ...base, ...(solveFloat32.order ? { order: solveFloat32.order } : {}) };
@@ -141,16 +135,12 @@ export function useConventionCompute(
         });
       })
       .catch((reason: unknown) => {
+        // A newer request of the panel replaced this one.
         if (requestId.current !== id) return;
-        if (reason instanceof SupersededError) {
-          // Another engine request (a stroke's row) took the worker: try again shortly.
-          if (solveFloat32.usesEngine) setTimeout(() => setRetry((n) => n + 1), RETRY_MS);
-          return;
-        }
         setError(`Library conventions: ${reason instanceof Error ? reason.message : String(reason)}`);
         setComputing(false);
       });
-  }, [client, solveFloat32, key, rows, active, waiting, retry]);
+  }, [client, solveFloat32, key, rows, active, hold]);
 
   // A newly selected row: the same run's sentences, pointing at it.
   const viewId = view?.id;

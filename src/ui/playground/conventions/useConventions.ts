@@ -1,21 +1,25 @@
 import { useEffect, useMemo, useState } from "react";
-import type { EngineClient } from "../../../engine/client";
+import type { Caller, EngineClient } from "../../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { STRATEGY_ALGORITHM } from "../../../names/strategies";
 import { ConventionClient } from "./conventionClient";
 import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
 
+/** The conventions panel's requests to the engine: after the page's own (usePlaygroundCompute). */
+const CONVENTIONS_CALLER: Caller = { name: "conventions", priority: 0 };
+
 /**
  * The library conventions of the committed state, with the view's own convention worker: float64
  * references of every library compared, and the float32 run of the one shown, on the engine (with
  * its backend and strategy) when the precision is the float32 engine, else in core's float32.
- * `pageIdle`: the page's own run is computed and drawn (the main thread idle since), and no stroke is going on.
+ * On the engine they are its lowest-priority caller: the page's scan and a stroke's rows go first.
+ * `hold`: the page's own result is not drawn yet (or a stroke goes on); the run starts after.
  */
 export function useConventions(
   engine: EngineClient | null,
   committed: PlaygroundState,
   rows: PlaygroundRow[],
-  pageIdle: boolean,
+  hold: boolean,
   selectedRow: number,
 ): ConventionStatus {
   const [client, setClient] = useState<ConventionClient | null>(null);
@@ -53,7 +57,7 @@ export function useConventions(
           allowNonFinite: request.allowNonFinite,
         };
         try {
-          const run = await engine.runConvention(problem, strategy);
+          const run = await engine.runConvention(problem, strategy, CONVENTIONS_CALLER);
           return {
             // Padded in the convention worker (summarize).
             run: { library, ragged: run.result },
@@ -70,5 +74,5 @@ export function useConventions(
       },
     };
   }, [client, engine, onEngine, strategy, chunkSize]);
-  return useConventionCompute(client, solver, committed, rows, pageIdle, selectedRow);
+  return useConventionCompute(client, solver, committed, rows, hold, selectedRow);
 }

@@ -12,15 +12,13 @@ import { OUTPUT_LABELS } from "./labels";
 export interface SummaryPanelProps {
   result: PlaygroundResult | null;
   status: ComputeStatus;
-  /** The precision asked for (names where the chunked side runs while busy). */
-  precision: PlaygroundPrecision;
   /** The result is of the inputs on screen (core's result of an edit is, while the engine computes). */
   current: boolean;
   onWorstCell(row: number, token: number): void;
 }
 
 /** What the run in flight is doing, for how long, and a way to stop it; or why the figures are old. */
-function RunState({ status, precision }: { status: ComputeStatus; precision: PlaygroundPrecision }) {
+function RunState({ status }: { status: ComputeStatus }) {
   // Said once the run is slow, or while nothing is on screen: a quick run (core's figures already
   // shown, the engine's on their way) would only flash a line.
   const busy = status.computing && status.startedAt !== null && (status.slow || status.result === null);
@@ -29,7 +27,7 @@ function RunState({ status, precision }: { status: ComputeStatus; precision: Pla
     return (
       <div className="run-progress" data-testid="run-progress">
         <p className="small" role="status" data-testid="run-phase">
-          {progressText(status.phase, precision, Math.max(0, now - (status.startedAt ?? now)))}
+          {progressText(status.phase, Math.max(0, now - (status.startedAt ?? now)))}
         </p>
         <button
           type="button"
@@ -151,13 +149,7 @@ function millis(ms: number): string {
  * The whole batch's figures from the last finished run. While a newer run computes they stay,
  * dimmed, and the panel says so (aria-busy); nothing here is ever from an unfinished run.
  */
-export const SummaryPanel = memo(function SummaryPanel({
-  result,
-  status,
-  precision,
-  current,
-  onWorstCell,
-}: SummaryPanelProps) {
+export const SummaryPanel = memo(function SummaryPanel({ result, status, current, onWorstCell }: SummaryPanelProps) {
   const { computing, slow } = status;
   const old = computing && !current;
   if (!result) {
@@ -165,7 +157,7 @@ export const SummaryPanel = memo(function SummaryPanel({
       <section className="panel summary" aria-busy={computing} aria-labelledby="pg-summary-title">
         <h2 id="pg-summary-title">Summary</h2>
         <p className="muted">{computing ? "Computing the first result…" : "No result yet."}</p>
-        <RunState status={status} precision={precision} />
+        <RunState status={status} />
       </section>
     );
   }
@@ -178,7 +170,7 @@ export const SummaryPanel = memo(function SummaryPanel({
       <h2 id="pg-summary-title">
         Summary {slow ? <span className="spinner" role="status" aria-label="computing" /> : null}
       </h2>
-      <RunState status={status} precision={precision} />
+      <RunState status={status} />
       <dl className="figures num">
         <dt>
           <Term word="Max abs error">max abs error</Term>

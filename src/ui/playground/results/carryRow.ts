@@ -3,7 +3,6 @@ import { laneOf } from "../../../io/playgroundProblem";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
-import { finishNow, type Sliced } from "../compute/slices";
 
 /** The row in focus split into local sums and carries, its own tokens only, and what was split. */
 export interface CarryRow {
@@ -41,7 +40,17 @@ export function carryRowOf(
   return finishNow(carryRowSteps(result, rows, b, output));
 }
 
-/** carryRowOf in slices of a few ms (see slices.ts): a long row with a big C is 10⁸ multiply-adds. */
+/** A computation that yields (nothing) where it may pause: core's carrySplitSteps. */
+export type Sliced<T> = Generator<undefined, T, unknown>;
+
+/** Runs a sliced computation to its end in this task. */
+export function finishNow<T>(work: Sliced<T>): T {
+  let step = work.next();
+  while (!step.done) step = work.next();
+  return step.value;
+}
+
+/** carryRowOf in slices of a few ms: a long row with a big C is 10⁸ multiply-adds. */
 export function* carryRowSteps(
   result: PlaygroundResult,
   rows: PlaygroundRow[],

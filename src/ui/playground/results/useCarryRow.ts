@@ -3,8 +3,7 @@ import type { PlaygroundRow } from "../../../io/playgroundState";
 import { runInTasks } from "../../budgetedTasks";
 import type { OutputName } from "../compute/outputTables";
 import type { PlaygroundResult } from "../compute/playgroundRun";
-import { finishNow } from "../compute/slices";
-import { type CarryRowResult, carryRowSteps } from "./carryRow";
+import { type CarryRowResult, carryRowSteps, finishNow } from "./carryRow";
 
 /** What a split was computed from: a new result, rows array, row or output asks for a new one. */
 type SplitKey = readonly [PlaygroundResult, PlaygroundRow[], number, OutputName];
