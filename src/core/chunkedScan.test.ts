@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkedDiscountedReturns, chunkLayout } from "./chunkedScan";
 
@@ -70,6 +71,30 @@ describe("chunks of padding", () => {
     const { returns } = chunkedDiscountedReturns({ rows: 1, cols: 5, data: row }, 0.5, { chunkSize: 2, powTables });
     expect(Array.from(returns.data)).toEqual(
       Array.from(everyChunk(row, powTables.kernelRow, powTables.carryPowers, 2)),
+    );
+  });
+
+  it("the local scan summed four outputs at a time is bit for bit each output summed alone", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 19 }),
+        fc.array(fc.float({ min: -8, max: 8, noNaN: true }), { minLength: 1, maxLength: 90 }),
+        fc.constantFrom(0.99, 0.5, 0.95, 1, 1.3),
+        (C, values, d) => {
+          const row = Float32Array.from(values);
+          const kernelRow = Float32Array.from({ length: C }, (_, k) => Math.fround(d) ** k);
+          const carryPowers = Float32Array.from({ length: C }, (_, k) => Math.fround(d) ** (k + 1));
+          const { returns } = chunkedDiscountedReturns({ rows: 1, cols: row.length, data: row }, d, {
+            chunkSize: C,
+            powTables: { kernelRow, carryPowers },
+          });
+          const expected = everyChunk(row, kernelRow, carryPowers, C);
+          expect(Array.from(returns.data).map((v, t) => Object.is(v, expected[t]))).toEqual(
+            Array.from(row, () => true),
+          );
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 });

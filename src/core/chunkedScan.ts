@@ -138,8 +138,45 @@ function localScan(
       for (let l = 0; l <= last; l++) acc = round(acc + round(x[start + l] * (patched.get(l) ?? kernelRow[j - l])));
     } else if (!float32) {
       for (let l = 0; l <= last; l++) acc = acc + x[start + l] * kernelRow[j - l];
+    } else if (
+      j + 3 < C &&
+      (patchesByColumn === undefined ||
+        (!patchesByColumn.has(j + 1) && !patchesByColumn.has(j + 2) && !patchesByColumn.has(j + 3)))
+    ) {
+      // The hot loop, C/2 multiply-adds per token: outputs j … j + 3 summed side by side, each in
+      // its own order l = 0, 1, … (bit for bit the same as one at a time), so that four independent
+      // chains of roundings overlap and share the loads; then each adds its terms past l = j.
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      for (let l = 0; l <= last; l++) {
+        const xl = x[start + l];
+        const k = j - l;
+        acc = Math.fround(acc + Math.fround(xl * kernelRow[k]));
+        a1 = Math.fround(a1 + Math.fround(xl * kernelRow[k + 1]));
+        a2 = Math.fround(a2 + Math.fround(xl * kernelRow[k + 2]));
+        a3 = Math.fround(a3 + Math.fround(xl * kernelRow[k + 3]));
+      }
+      if (j + 1 <= valid - 1) {
+        const x1 = x[start + j + 1];
+        a1 = Math.fround(a1 + Math.fround(x1 * kernelRow[0]));
+        a2 = Math.fround(a2 + Math.fround(x1 * kernelRow[1]));
+        a3 = Math.fround(a3 + Math.fround(x1 * kernelRow[2]));
+      }
+      if (j + 2 <= valid - 1) {
+        const x2 = x[start + j + 2];
+        a2 = Math.fround(a2 + Math.fround(x2 * kernelRow[0]));
+        a3 = Math.fround(a3 + Math.fround(x2 * kernelRow[1]));
+      }
+      if (j + 3 <= valid - 1) a3 = Math.fround(a3 + Math.fround(x[start + j + 3] * kernelRow[0]));
+      local[j] = acc;
+      local[j + 1] = a1;
+      local[j + 2] = a2;
+      local[j + 3] = a3;
+      j += 3;
+      continue;
     } else if (j + 1 < C && patchesByColumn?.get(j + 1) === undefined) {
-      // The hot loop, C/2 multiply-adds per token: outputs j and j + 1 summed side by side (each in
+      // The chunk's last outputs: j and j + 1 summed side by side (each in
       // its own order, so bit for bit the same) share the loads and overlap their two roundings.
       let next = 0;
       for (let l = 0; l <= last; l++) {

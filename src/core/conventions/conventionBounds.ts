@@ -99,12 +99,15 @@ export function conventionErrorBounds(
       // |δ_t| ≤ |r_t| + |γ|·|V_next| + |V_t|; verl's V_next is the next unmasked token's value, and
       // its running advantage passes masked tokens unchanged.
       const magnitudes = new Float64Array(L);
-      const carriedThrough = new Float64Array(L);
+      // Only verl carries its advantage through masked tokens; an absent row of flags reads as none
+      // (the scans test `=== 1`), and spares 8 bytes a token at 4 M tokens.
+      const verl = library === "verl";
+      const carriedThrough = verl ? new Float64Array(L) : undefined;
       let nextValue = 0;
       for (let t = L - 1; t >= 0; t--) {
-        const next = library === "verl" ? nextValue : t + 1 < L ? Math.abs(v[t + 1]) : 0;
+        const next = verl ? nextValue : t + 1 < L ? Math.abs(v[t + 1]) : 0;
         magnitudes[t] = tokens[t] + gamma * next + Math.abs(v[t]);
-        if (library === "verl" && m[t] === 0) {
+        if (carriedThrough && m[t] === 0) {
           magnitudes[t] = 0;
           carriedThrough[t] = 1;
         }

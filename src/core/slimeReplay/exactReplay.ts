@@ -1,4 +1,8 @@
-import { runConvention } from "../conventions/runConvention";
+import { chunkedDiscountedReturns, DEFAULT_CHUNK_SIZE } from "../chunkedScan";
+import { checkConventionInputs } from "../conventions/runConvention";
+import { conventionTokenRewards } from "../conventions/tokenRewards";
+import { discountPowers } from "../discountPowers";
+import { chunkedGae } from "../gae";
 import { byDataParallelRank } from "./replayBounds";
 import type { ReplaySample, SlimeSettings } from "./settings";
 
@@ -38,6 +42,8 @@ export function compareWithSlimeCpu(
   if (samples.some((s) => s.lossMask.length === 0 || (settings.klCoef !== 0 && !s.kl))) return null;
   if (estimator === "gae" && samples.some((s) => !s.values)) return null;
   const out: BitComparison = { compared: 0, identical: 0, maxUlps: 0, first: null };
+  const { gamma, lambd, klCoef } = settings;
+  const params = { gamma, lambd, klCoef, normalize: false };
   for (const rank of byDataParallelRank(samples)) {
     const batch = {
       rewards: rank.map((i) => samples[i].reward),
@@ -48,27 +54,81 @@ export function compareWithSlimeCpu(
       lossMasks: rank.map((i) => samples[i].lossMask),
       values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as Float64Array)) : undefined,
     };
-    let returns: Float32Array[];
     try {
-      const params = { gamma: settings.gamma, lambd: settings.lambd, klCoef: settings.klCoef, normalize: false };
-      returns = runConvention("slime", estimator, batch, params).returns;
+      // What runConvention("slime", …) checks and forms before its scan, on the rank's rows.
+      checkConventionInputs(estimator, batch, params);
+      const tokens = conventionTokenRewards("slime", estimator, batch, params).tokenLevelRewards;
+      const cols = tokens.reduce((max, row) => Math.max(max, row.length), 0);
+      const short = shortPadding(estimator === "gae" ? gamma * lambd : gamma);
+      for (let j = 0; j < rank.length; j++) {
+        const length = tokens[j].length;
+        const padded = short ? length + ((cols - length) % DEFAULT_CHUNK_SIZE) : cols;
+        const values = batch.values?.[j];
+        const mine = slimeRowReturns(tokens[j], values, padded, gamma, lambd);
+        compareRow(out, rank[j], mine, storedReturns[rank[j]]);
+      }
     } catch {
       return null;
     }
-    rank.forEach((i, j) => {
-      const mine = returns[j];
-      const stored = storedReturns[i];
-      for (let t = 0; t < mine.length; t++) {
-        out.compared += 1;
-        if (Object.is(mine[t], stored[t])) {
-          out.identical += 1;
-          continue;
-        }
-        out.first ??= { sample: i, token: t };
-        const ulp = 2 ** (Math.floor(Math.log2(Math.abs(stored[t]) || 2 ** -126)) - 23);
-        out.maxUlps = Math.max(out.maxUlps, Math.abs(mine[t] - stored[t]) / ulp);
-      }
-    });
   }
   return out;
+}
+
+/**
+ * slime scans each rank's batch right-padded to its longest row, and its chunks follow that padded
+ * length (reversed time puts the padding first). The padding's whole chunks scan to +0 with a +0
+ * carry (+0 times a finite power, plus +0, is +0; the chunked scan skips them for that reason), so a
+ * row padded only by `(longest − length) mod C` zeros has the same chunk boundaries over its own
+ * tokens and the same float32 bits: half the work on a ragged batch. Not where a power is infinite
+ * or NaN (0·∞ = NaN would then flow out of the padding), where the row keeps the whole padding.
+ */
+function shortPadding(discount: number): boolean {
+  if (!Number.isFinite(discount)) return false;
+  const tables = discountPowers(discount, DEFAULT_CHUNK_SIZE, "float32");
+  return (
+    Array.prototype.every.call(tables.kernelRow, Number.isFinite) &&
+    Array.prototype.every.call(tables.carryPowers, Number.isFinite) &&
+    (tables.kernelPatches ?? []).every((p) => Number.isFinite(p.value))
+  );
+}
+
+/**
+ * One row of slime's scan (conventionScans' slimeGae and slimeReturns) on the row right-padded with
+ * +0 to `padded` tokens, cut back to its own length. GAE's residuals at the padding are +0, and the
+ * last token's next value is the padding's +0 whatever the padded length.
+ */
+function slimeRowReturns(
+  tokens: Float32Array,
+  values: Float32Array | undefined,
+  padded: number,
+  gamma: number,
+  lambd: number,
+): Float32Array {
+  const length = tokens.length;
+  const rewards = { rows: 1, cols: padded, data: padTo(tokens, padded) };
+  const options = { chunkSize: DEFAULT_CHUNK_SIZE };
+  if (values === undefined) return chunkedDiscountedReturns(rewards, gamma, options).returns.data.subarray(0, length);
+  const paddedValues = { rows: 1, cols: padded, data: padTo(values, padded) };
+  return chunkedGae(rewards, paddedValues, gamma, lambd, options).returns.data.subarray(0, length);
+}
+
+function padTo(row: Float32Array, length: number): Float32Array {
+  if (row.length === length) return row;
+  const out = new Float32Array(length);
+  out.set(row);
+  return out;
+}
+
+/** The stored float32 returns of one sample against slime's, bit for bit (−0 and +0 apart). */
+function compareRow(out: BitComparison, sample: number, mine: Float32Array, stored: ArrayLike<number>): void {
+  for (let t = 0; t < mine.length; t++) {
+    out.compared += 1;
+    if (Object.is(mine[t], stored[t])) {
+      out.identical += 1;
+      continue;
+    }
+    out.first ??= { sample, token: t };
+    const ulp = 2 ** (Math.floor(Math.log2(Math.abs(stored[t]) || 2 ** -126)) - 23);
+    out.maxUlps = Math.max(out.maxUlps, Math.abs(mine[t] - stored[t]) / ulp);
+  }
 }

@@ -57,11 +57,15 @@ export function slimeWhitenStats(
   let sumSquares = 0;
   let sumErrors = 0;
   let sumCross = 0;
-  advantages.forEach((row, i) => {
+  // Rows hoisted out of the token loop (4 M tokens); the sums run in the same order.
+  for (let i = 0; i < advantages.length; i++) {
+    const row = advantages[i];
+    const mask = masks[i];
+    const rowErrors = errors[i];
     for (let t = 0; t < row.length; t++) {
-      if (masks[i][t] === 0) continue;
+      if (mask[t] === 0) continue;
       const a = row[t];
-      const e = errors[i][t];
+      const e = rowErrors[t];
       n += 1;
       sum += a;
       sumAbs += Math.abs(a);
@@ -69,7 +73,7 @@ export function slimeWhitenStats(
       sumErrors += e;
       sumCross += 2 * Math.abs(a) * e + e * e;
     }
-  });
+  }
   const inf = Number.POSITIVE_INFINITY;
   if (n === 0) return { n, mean: 0, variance: 0, meanSquare: 0, rs: inf, dMean: inf, rho: inf, conditioned: false };
   const h = torchSumDepth(n);

@@ -51,10 +51,12 @@ export function fitWhitening(
   for (let i = 0; i < raw.length; i++) {
     const xs = raw[i];
     const ys = stored[i];
+    const errors = rawErrors[i];
+    const off = offFirst[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
       const y = ys[t];
-      if (usable(x, y)) offFirst[i][t] = Number(Math.abs(y - first.at(x)) > first.tolerance(x, y, i, t));
+      if (usable(x, y)) off[t] = Number(Math.abs(y - lineAt(first, x)) > lineTolerance(first, x, y, errors[t]));
     }
   }
   line = fitLine(raw, rawErrors, stored, offFirst) ?? first;
@@ -64,12 +66,13 @@ export function fitWhitening(
   for (let i = 0; i < raw.length; i++) {
     const xs = raw[i];
     const ys = stored[i];
+    const errors = rawErrors[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
       const y = ys[t];
       if (!usable(x, y)) continue;
-      const gap = Math.abs(y - fit.at(x));
-      const tolerance = fit.tolerance(x, y, i, t);
+      const gap = Math.abs(y - lineAt(fit, x));
+      const tolerance = lineTolerance(fit, x, y, errors[t]);
       if (gap <= tolerance) continue;
       offLine[i][t] = 1;
       if (!worstOffLine || gap > worstOffLine.gap) worstOffLine = { sample: i, token: t, gap, tolerance };
@@ -126,13 +129,33 @@ function none(stored: ArrayLike<number>[]): Uint8Array[] {
 interface Line {
   n: number;
   xBar: number;
+  /** The stored values' mean over the fitted tokens. */
+  yBar: number;
   slope: number;
   slopeError: number;
   centre: number;
   centreError: number;
-  at(x: number): number;
-  /** How far token t may lie off the line: its own rounding and the fit's error there. */
-  tolerance(x: number, y: number, sample: number, token: number): number;
+  /** |slope|·(1 + 1e-3): the slope standing in for slime's rs, padded for the fit's error. */
+  rate: number;
+}
+
+/** The fitted map at x: a plain function of the line's fields, so the 4 M-token loops call no closure. */
+function lineAt(line: Line, x: number): number {
+  return line.yBar + line.slope * (x - line.xBar);
+}
+
+/**
+ * A token's own rounding around the map slime used: its raw value's float32 error (`rawError`)
+ * through the slope, and the subtraction's and the product's roundings (2u of the output, a little
+ * more for the product of the two).
+ */
+function ownRounding(line: Line, y: number, rawError: number): number {
+  return line.rate * rawError + 2.01 * UNIT_ROUNDOFF.float32 * Math.abs(y) + SUBNORMAL_STEP.float32;
+}
+
+/** How far a token may lie off the line: its own rounding and the fit's error there. */
+function lineTolerance(line: Line, x: number, y: number, rawError: number): number {
+  return ownRounding(line, y, rawError) + line.centreError + Math.abs(x - line.xBar) * line.slopeError;
 }
 
 /** Least squares of stored against raw over the usable tokens not marked in `skip`. */
@@ -142,77 +165,95 @@ function fitLine(
   stored: ArrayLike<number>[],
   skip: Uint8Array[],
 ): Line | null {
-  const u = UNIT_ROUNDOFF.float32;
-  const eta = SUBNORMAL_STEP.float32;
-  let n = 0;
-  let sx = 0;
-  let sy = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
-    const ys = stored[i];
-    const skipped = skip[i];
-    for (let t = 0; t < xs.length; t++) {
-      const x = xs[t];
-      const y = ys[t];
-      if (!usable(x, y) || skipped[t]) continue;
-      n += 1;
-      sx += x;
-      sy += y;
-    }
-  }
+  // Each pass is a function of one row, its running sums carried in `acc` from row to row (the
+  // same additions in the same order): a loop written inline was compiled on the fly (OSR) and
+  // thrown away at the next loop, three times per fit, 0.8 s of ppo512's replay.
+  const acc = new Float64Array(3);
+  for (let i = 0; i < raw.length; i++) sumsRow(acc, raw[i], stored[i], skip[i]);
+  const n = acc[0];
   if (n < 3) return null;
-  const xBar = sx / n;
-  const yBar = sy / n;
-  let sxx = 0;
-  let sxy = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
-    const ys = stored[i];
-    const skipped = skip[i];
-    for (let t = 0; t < xs.length; t++) {
-      const x = xs[t];
-      const y = ys[t];
-      if (!usable(x, y) || skipped[t]) continue;
-      sxx += (x - xBar) * (x - xBar);
-      sxy += (x - xBar) * (y - yBar);
-    }
-  }
+  const xBar = acc[1] / n;
+  const yBar = acc[2] / n;
+  acc.fill(0);
+  for (let i = 0; i < raw.length; i++) momentsRow(acc, raw[i], stored[i], skip[i], xBar, yBar);
+  const sxx = acc[0];
+  const sxy = acc[1];
   if (!(sxx > 0)) return null;
   const slope = sxy / sxx;
-  // A token's own rounding around the map slime used: its raw value's float32 error through the
-  // slope, and the subtraction's and the product's roundings (2u of the output, a little more for
-  // the product of the two). The slope stands in for slime's rs, padded by 1e-3 for the fit's error.
+  // The slope stands in for slime's rs, padded by 1e-3 for the fit's error (ownRounding).
   const rate = Math.abs(slope) * (1 + ACCURACY_THRESHOLD);
-  const own = (i: number, t: number, y: number) => rate * rawErrors[i][t] + 2.01 * u * Math.abs(y) + eta;
+  const line: Line = { n, xBar, yBar, slope, slopeError: 0, centre: yBar, centreError: 0, rate };
   // The fit's own error at token t from every token's: the hat matrix row, bounded by
   // Σ|h_tj|·b_j ≤ A + |x_t − x̄|·B with A = Σb_j/N, B = Σ|x_j − x̄|·b_j/Sxx.
-  let sumOwn = 0;
-  let sumLever = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
-    const ys = stored[i];
-    const skipped = skip[i];
-    for (let t = 0; t < xs.length; t++) {
-      const x = xs[t];
-      const y = ys[t];
-      if (!usable(x, y) || skipped[t]) continue;
-      const b = own(i, t, y);
-      sumOwn += b;
-      sumLever += Math.abs(x - xBar) * b;
-    }
+  acc.fill(0);
+  for (let i = 0; i < raw.length; i++) errorsRow(acc, raw[i], stored[i], skip[i], rawErrors[i], line);
+  line.centreError = acc[0] / n;
+  line.slopeError = acc[1] / sxx;
+  return line;
+}
+
+/** acc += [count, Σx, Σy] over a row's usable tokens not skipped. */
+function sumsRow(acc: Float64Array, xs: Float64Array, ys: ArrayLike<number>, skipped: Uint8Array): void {
+  let n = acc[0];
+  let sx = acc[1];
+  let sy = acc[2];
+  for (let t = 0; t < xs.length; t++) {
+    const x = xs[t];
+    const y = ys[t];
+    if (!usable(x, y) || skipped[t]) continue;
+    n += 1;
+    sx += x;
+    sy += y;
   }
-  const A = sumOwn / n;
-  const B = sumLever / sxx;
-  return {
-    n,
-    xBar,
-    slope,
-    slopeError: B,
-    centre: yBar,
-    centreError: A,
-    at: (x) => yBar + slope * (x - xBar),
-    tolerance: (x, y, i, t) => own(i, t, y) + A + Math.abs(x - xBar) * B,
-  };
+  acc[0] = n;
+  acc[1] = sx;
+  acc[2] = sy;
+}
+
+/** acc += [Σ(x − x̄)², Σ(x − x̄)(y − ȳ)] over a row's usable tokens not skipped. */
+function momentsRow(
+  acc: Float64Array,
+  xs: Float64Array,
+  ys: ArrayLike<number>,
+  skipped: Uint8Array,
+  xBar: number,
+  yBar: number,
+): void {
+  let sxx = acc[0];
+  let sxy = acc[1];
+  for (let t = 0; t < xs.length; t++) {
+    const x = xs[t];
+    const y = ys[t];
+    if (!usable(x, y) || skipped[t]) continue;
+    sxx += (x - xBar) * (x - xBar);
+    sxy += (x - xBar) * (y - yBar);
+  }
+  acc[0] = sxx;
+  acc[1] = sxy;
+}
+
+/** acc += [Σb, Σ|x − x̄|·b] with b each token's own rounding (ownRounding). */
+function errorsRow(
+  acc: Float64Array,
+  xs: Float64Array,
+  ys: ArrayLike<number>,
+  skipped: Uint8Array,
+  errors: Float64Array,
+  line: Line,
+): void {
+  let sumOwn = acc[0];
+  let sumLever = acc[1];
+  const xBar = line.xBar;
+  for (let t = 0; t < xs.length; t++) {
+    const x = xs[t];
+    const y = ys[t];
+    if (!usable(x, y) || skipped[t]) continue;
+    const b = ownRounding(line, y, errors[t]);
+    sumOwn += b;
+    sumLever += Math.abs(x - xBar) * b;
+  }
+  acc[0] = sumOwn;
+  acc[1] = sumLever;
 }
 
 /**

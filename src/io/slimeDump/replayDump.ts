@@ -106,7 +106,9 @@ export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
  */
 export function judgeDumpRewards(dump: UnderstoodDump, settings: SlimeSettings): RewardStageVerdict {
   if (dump.kind !== "train") return { checked: false, why: `a ${dump.kind} file has no stored rewards to judge` };
-  return judgeRewardStage(replaySamples(dump), settings);
+  // The replay's samples, kept per dump: a fresh replaySamples widened every KL and value to float64
+  // again (70 MB at 4.4 M tokens) for a stage that reads only the rewards.
+  return judgeRewardStage(dumpReplayInputs(dump).samples, settings);
 }
 
 /**
