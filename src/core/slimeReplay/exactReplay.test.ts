@@ -15,35 +15,24 @@ function paddedBatchComparison(
   storedReturns: ArrayLike<number>[],
   settings: SlimeSettings,
 ): BitComparison | null {
-  const estimator = settings.advantageEstimator === "reinforce_plus_plus" ? "reinforce_pp" : "gae";
+  const returns = paddedBatchReturns(samples, settings);
+  if (!returns) return null;
   const out: BitComparison = { compared: 0, identical: 0, maxUlps: 0, first: null };
+  // In the order compareWithSlimeCpu reports: rank by rank, each rank's samples in turn.
   for (const rank of byDataParallelRank(samples)) {
-    const batch = {
-      rewards: rank.map((i) => samples[i].reward),
-      kl: rank.map((i) => new Float32Array(samples[i].kl as Float64Array)),
-      lossMasks: rank.map((i) => samples[i].lossMask),
-      values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as Float64Array)) : undefined,
-    };
-    let returns: Float32Array[];
-    try {
-      const { gamma, lambd, klCoef } = settings;
-      returns = runConvention("slime", estimator, batch, { gamma, lambd, klCoef, normalize: false }).returns;
-    } catch {
-      return null;
-    }
-    rank.forEach((i, j) => {
-      for (let t = 0; t < returns[j].length; t++) {
+    for (const i of rank) {
+      for (let t = 0; t < returns[i].length; t++) {
         out.compared += 1;
         const stored = storedReturns[i][t];
-        if (Object.is(returns[j][t], stored)) {
+        if (Object.is(returns[i][t], stored)) {
           out.identical += 1;
           continue;
         }
         out.first ??= { sample: i, token: t };
         const ulp = 2 ** (Math.floor(Math.log2(Math.abs(stored) || 2 ** -126)) - 23);
-        out.maxUlps = Math.max(out.maxUlps, Math.abs(returns[j][t] - stored) / ulp);
+        out.maxUlps = Math.max(out.maxUlps, Math.abs(returns[i][t] - stored) / ulp);
       }
-    });
+    }
   }
   return out;
 }
