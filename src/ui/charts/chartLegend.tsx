@@ -1,3 +1,6 @@
+import { TermsText } from "../glossary/TermsText";
+import { CHART_WORDS } from "./chartWords";
+
 /** A chart's legend: the same model drawn as HTML beside the chart and into its PNG export. */
 export interface LegendEntry {
   label: string;
@@ -36,13 +39,15 @@ export function LegendSample({ entry }: { entry: LegendEntry }) {
 }
 
 export function ChartLegend({ model }: { model: ChartLegendModel }) {
+  // Each glossary word is marked where it first stands in the legend; the PNG export draws the plain labels.
+  const taken = new Set<string>();
   return (
     <div className="chart-legend">
       <ul>
         {model.entries.map((entry) => (
           <li key={entry.label}>
             <LegendSample entry={entry} />
-            {entry.label}
+            <TermsText text={entry.label} phrases={CHART_WORDS} taken={taken} />
           </li>
         ))}
       </ul>
