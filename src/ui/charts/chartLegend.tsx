@@ -47,7 +47,10 @@ export function ChartLegend({ model }: { model: ChartLegendModel }) {
         {model.entries.map((entry) => (
           <li key={entry.label}>
             <LegendSample entry={entry} />
-            <TermsText text={entry.label} phrases={CHART_WORDS} taken={taken} />
+            {/* One flex item, so the words and their marked parts keep the label's own spaces. */}
+            <span>
+              <TermsText text={entry.label} phrases={CHART_WORDS} taken={taken} />
+            </span>
           </li>
         ))}
       </ul>
