@@ -2,6 +2,7 @@ import { useMemo, useRef } from "react";
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { StepSummary } from "../../io/slimeDump";
 import { formatShort } from "../charts/formatNumber";
+import { usePlotInOwnTask } from "../charts/usePlotInOwnTask";
 import { useWidth } from "../charts/useWidth";
 
 const TICK = { fontSize: 11 };
@@ -35,50 +36,71 @@ export function RunStepCharts({ steps }: { steps: readonly StepSummary[] }) {
   // Two charts a row where they fit, one on a phone.
   const chartWidth = width >= 560 ? Math.floor((width - 12) / 2) : width;
   const data = useMemo(
-    () => steps.map((s) => Object.fromEntries([["step", s.step], ...TRENDS.map((t) => [t.key, t.value(s)] as const)])),
+    (): TrendRow[] =>
+      steps.map((s) => Object.fromEntries([["step", s.step], ...TRENDS.map((t) => [t.key, t.value(s)] as const)])),
     [steps],
   );
   return (
     <div className="run-step-charts" ref={ref} data-testid="run-step-charts">
       {TRENDS.map((t) => (
-        <figure key={t.key} className="run-step-chart">
-          <figcaption className="small">{t.title}</figcaption>
-          <LineChart width={chartWidth} height={150} data={data} margin={{ top: 6, right: 12, bottom: 4, left: 4 }}>
-            <CartesianGrid stroke="#e5e7eb" />
-            {/* interval 0: the few nice ticks are all drawn, so recharts does not measure each label in the
-                DOM to thin them out, which was a third of the work of a redraw as each step arrives. */}
-            <XAxis
-              dataKey="step"
-              type="number"
-              domain={["dataMin", "dataMax"]}
-              tick={TICK}
-              allowDecimals={false}
-              interval={0}
-            />
-            <YAxis
-              tick={TICK}
-              width={56}
-              tickFormatter={(v: number) => formatShort(v)}
-              domain={["auto", "auto"]}
-              interval={0}
-            />
-            <Tooltip
-              formatter={(v) => (typeof v === "number" ? formatShort(v) : String(v))}
-              labelFormatter={(l) => `step ${l}`}
-            />
-            <Line
-              dataKey={t.key}
-              name={t.title}
-              type="linear"
-              stroke="#2563eb"
-              strokeWidth={2}
-              dot={{ r: 2 }}
-              isAnimationActive={false}
-              connectNulls={false}
-            />
-          </LineChart>
-        </figure>
+        <TrendChart key={t.key} trend={t} data={data} width={chartWidth} />
       ))}
     </div>
+  );
+}
+
+type TrendRow = Record<string, number | null>;
+
+/**
+ * One trend. As a run is read a step arrives every few hundred ms; each chart draws its new plot
+ * in a task of its own (usePlotInOwnTask), so the four charts' redraws are four short tasks, not one
+ * long one.
+ */
+function TrendChart({ trend: t, data, width }: { trend: Trend; data: TrendRow[]; width: number }) {
+  const next = useMemo(
+    () => (
+      <LineChart width={width} height={150} data={data} margin={{ top: 6, right: 12, bottom: 4, left: 4 }}>
+        <CartesianGrid stroke="#e5e7eb" />
+        {/* interval 0: the few nice ticks are all drawn, so recharts does not measure each label in the
+            DOM to thin them out, which was a third of the work of a redraw as each step arrives. */}
+        <XAxis
+          dataKey="step"
+          type="number"
+          domain={["dataMin", "dataMax"]}
+          tick={TICK}
+          allowDecimals={false}
+          interval={0}
+        />
+        <YAxis
+          tick={TICK}
+          width={56}
+          tickFormatter={(v: number) => formatShort(v)}
+          domain={["auto", "auto"]}
+          interval={0}
+        />
+        <Tooltip
+          formatter={(v) => (typeof v === "number" ? formatShort(v) : String(v))}
+          labelFormatter={(l) => `step ${l}`}
+        />
+        <Line
+          dataKey={t.key}
+          name={t.title}
+          type="linear"
+          stroke="#2563eb"
+          strokeWidth={2}
+          dot={{ r: 2 }}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+      </LineChart>
+    ),
+    [t, data, width],
+  );
+  const plot = usePlotInOwnTask(next);
+  return (
+    <figure className="run-step-chart">
+      <figcaption className="small">{t.title}</figcaption>
+      {plot ?? <div style={{ width, height: 150 }} />}
+    </figure>
   );
 }
