@@ -108,6 +108,8 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   // 8192 tokens is seen. Cells both scans lost are dashed; cells only the chunked scan lost (the
   // serial loop kept a number) are solid and crossed, so the two are told apart without colour.
   const markNonFinite = (kind: number, crossed: boolean) => {
+    // Most pictures have none: one scan to say so, not a copy of every bin and a pass over it.
+    if (!grid.kind.includes(kind)) return;
     const cells = grid.kind.map((k) => (k === kind ? 1 : 0));
     ctx.lineWidth = 1;
     ctx.strokeStyle = "#111827";
