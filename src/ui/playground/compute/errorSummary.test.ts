@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ulpDistance } from "../../heatmap/cellErrors";
+import { verdictText } from "../results/SummaryPanel";
 import { ErrorAccumulator, summarizeErrors } from "./errorSummary";
 
 const reference = { returns: new Float64Array([1, 2, 3, 0.1, 5, 9]) };
@@ -26,6 +27,26 @@ describe("error summary", () => {
     expect(summary.cells).toBe(5);
     expect(summary.overBound).toBe(1);
     expect(summarizeErrors({ ...input, bound: undefined }).overBound).toBeNull();
+  });
+
+  it("never counts a cell as within a bound of +Inf or NaN: it is not judged, and an infinite error is over", () => {
+    const summary = summarizeErrors({
+      ...input,
+      chunked: { returns: new Float32Array([1, 2.5, Number.POSITIVE_INFINITY, 0.1, 5, 0]) },
+      bound: {
+        returns: new Float64Array([0.1, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NaN, 0.1, 0]),
+      },
+    });
+    // Token 1 (error 0.5) and token 3 (error 0) have bounds that check nothing; token 2 lost a finite truth.
+    expect(summary.unbounded).toBe(2);
+    expect(summary.overBound).toBe(1);
+    expect(verdictText(summary.overBound, summary.cells, summary.lost + summary.unbounded)).toBe(
+      "Verdict: 1 of 3 checked cells is over its bound. 2 cells are not judged (no finite reference or bound).",
+    );
+    const allUnbounded = summarizeErrors({ ...input, bound: { returns: new Float64Array(6).fill(Number.NaN) } });
+    expect(verdictText(allUnbounded.overBound, allUnbounded.cells, allUnbounded.unbounded)).toBe(
+      "No verdict: no cell to judge. 5 cells are not judged (no finite reference or bound).",
+    );
   });
 
   it("gives the same figures a slice of rows at a time", () => {

@@ -33,6 +33,11 @@ export interface ErrorSummary {
   chunkedOnly: number;
   /** Cells where the reference is NaN / ±Inf: left out of every figure above. */
   lost: number;
+  /**
+   * Cells whose bound is ±Inf or NaN while their error is finite: a bound that checks nothing, so
+   * they are neither over nor within it (not judged); 0 without bounds.
+   */
+  unbounded: number;
   /** Where the largest absolute error is (first one on ties); null when no cell was measured. */
   worst: SummaryCell | null;
 }
@@ -73,6 +78,7 @@ export class ErrorAccumulator {
   private maxRel = 0;
   private maxUlps = 0;
   private overBound = 0;
+  private unbounded = 0;
   private worstFraction: ErrorSummary["worstFraction"] = null;
   private cells = 0;
   private nonFiniteChunked = 0;
@@ -102,7 +108,7 @@ export class ErrorAccumulator {
     }
     const f32 = precision === "float32";
     // The running figures in locals for the loop (a field written per cell cost about 3× the time).
-    let { cells, nonFiniteChunked, nonFiniteSerial, chunkedOnly, maxAbs, maxRel, maxUlps, overBound } = this;
+    let { cells, nonFiniteChunked, nonFiniteSerial, chunkedOnly, maxAbs, maxRel, maxUlps, overBound, unbounded } = this;
     let worstFraction = this.worstFraction?.fraction ?? Number.NaN;
     for (let r = r0; r < r1; r++) {
       const length = Math.min(cols, lengths[r]);
@@ -145,7 +151,12 @@ export class ErrorAccumulator {
         if (rel > maxRel) maxRel = rel;
         if (ulps > maxUlps) maxUlps = ulps;
         if (bound !== undefined) {
-          if (!(abs <= bound)) overBound++;
+          // An infinite error is over any bound; a finite one against a bound of ±Inf or NaN is not judged.
+          if (Number.isFinite(abs) && !Number.isFinite(bound)) {
+            unbounded++;
+            continue;
+          }
+          if (!(abs <= bound) || abs === Number.POSITIVE_INFINITY) overBound++;
           const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
           if (this.worstFraction === null || fraction > worstFraction) {
             worstFraction = fraction;
@@ -162,6 +173,7 @@ export class ErrorAccumulator {
     this.maxRel = maxRel;
     this.maxUlps = maxUlps;
     this.overBound = overBound;
+    this.unbounded = unbounded;
   }
 
   summary(): ErrorSummary {
@@ -177,6 +189,7 @@ export class ErrorAccumulator {
       nonFinite: { chunked: this.nonFiniteChunked, serial: this.nonFiniteSerial },
       chunkedOnly: this.chunkedOnly,
       lost: this.nonFiniteSerial,
+      unbounded: this.unbounded,
       worst: this.worst,
     };
   }

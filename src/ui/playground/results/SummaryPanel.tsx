@@ -87,14 +87,24 @@ export function cellName(cell: SummaryCell): string {
   return `${OUTPUT_LABELS[cell.output]}, row ${cell.row}, token ${cell.token}`;
 }
 
-/** The verdict as a sentence: "every one of the 1,570 cells is within its bound", "3 of 120 cells are over…". */
-export function verdictText(over: number | null, cells: number): string {
-  if (over === null || cells === 0) return "No verdict: no cell to judge.";
+/**
+ * The verdict as a sentence: "every one of the 1,570 cells is within its bound", "3 of 120 cells are
+ * over…". `notJudged` cells (a NaN or ±Inf reference, or a bound that is not finite) have nothing to
+ * be checked against: they are counted apart and never said to be within.
+ */
+export function verdictText(over: number | null, cells: number, notJudged = 0): string {
+  const judged = cells - notJudged;
+  const apart =
+    notJudged === 0
+      ? ""
+      : ` ${countText(notJudged)} ${notJudged === 1 ? "cell is" : "cells are"} not judged (no finite reference or bound).`;
+  if (over === null || judged <= 0) return `No verdict: no cell to judge.${apart}`;
+  const checked = notJudged === 0 ? "" : " checked";
   if (over === 0)
-    return cells === 1
-      ? "Verdict: the one cell is within its bound."
-      : `Verdict: every one of the ${countText(cells)} cells is within its bound.`;
-  return `Verdict: ${countText(over)} of ${countText(cells)} ${cells === 1 ? "cell" : "cells"} ${over === 1 ? "is over its bound" : "are over their bound"}.`;
+    return judged === 1
+      ? `Verdict: the one${checked} cell is within its bound.${apart}`
+      : `Verdict: every one of the ${countText(judged)}${checked} cells is within its bound.${apart}`;
+  return `Verdict: ${countText(over)} of ${countText(judged)}${checked} ${judged === 1 ? "cell" : "cells"} ${over === 1 ? "is over its bound" : "are over their bound"}.${apart}`;
 }
 
 /**
@@ -107,8 +117,8 @@ function FiguresExplained({ summary, precision }: { summary: ErrorSummary; preci
   return (
     <div className="figures-explained small" data-testid="summary-explained">
       <p>
-        <strong>{verdictText(over, summary.cells)}</strong> Each cell is held to its own {bits} error bound, the most a
-        correct {bits} scan can be off there.
+        <strong>{verdictText(over, summary.cells, summary.lost + summary.unbounded)}</strong> Each cell is held to its
+        own {bits} error bound, the most a correct {bits} scan can be off there.
       </p>
       <p>
         Relative error and ulps are shown, not judged: where the reference is near 0 (a return crossing zero, or tiny
