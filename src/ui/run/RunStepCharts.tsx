@@ -67,6 +67,7 @@ function TrendChart({ trend: t, data, width }: { trend: Trend; data: TrendRow[];
           dataKey="step"
           type="number"
           domain={["dataMin", "dataMax"]}
+          ticks={stepTicks(data)}
           tick={TICK}
           allowDecimals={false}
           interval={0}
@@ -103,4 +104,20 @@ function TrendChart({ trend: t, data, width }: { trend: Trend; data: TrendRow[];
       {plot ?? <div style={{ width, height: 150 }} />}
     </figure>
   );
+}
+
+/**
+ * The step axis's ticks: whole steps 1, 2, 2.5 or 5 × 10^k apart, about five over the run, so that, all
+ * drawn (interval 0), none crowds another; the last step is not added beside the last tick.
+ */
+export function stepTicks(data: TrendRow[]): number[] {
+  if (data.length === 0) return [];
+  const first = data[0].step ?? 0;
+  const last = data[data.length - 1].step ?? first;
+  const raw = Math.max(1, (last - first) / 5);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const gap = [1, 2, 2.5, 5, 10].map((m) => m * power).find((g) => Number.isInteger(g) && g >= raw) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(first / gap) * gap; t <= last; t += gap) ticks.push(t);
+  return ticks;
 }
