@@ -20,11 +20,14 @@ function batchShape(page: Page): Promise<string[]> {
 /** Waits until the address and the saved session carry the state on the page (saved 400 ms after an edit). */
 async function savedSession(page: Page, other: string | null = null): Promise<string> {
   await expect
-    .poll(() =>
-      page.evaluate((before) => {
-        const saved = window.localStorage.getItem("scanlab.playground");
-        return saved !== null && saved !== before && window.location.hash === `#s=${saved}`;
-      }, other),
+    .poll(
+      () =>
+        page.evaluate((before) => {
+          const saved = window.localStorage.getItem("scanlab.playground");
+          return saved !== null && saved !== before && window.location.hash === `#s=${saved}`;
+        }, other),
+      // The save follows the first result, which a loaded machine (CI beside other builds) can hold back for seconds.
+      { timeout: 30_000 },
     )
     .toBe(true);
   return page.evaluate(() => window.localStorage.getItem("scanlab.playground") ?? "");
@@ -56,7 +59,7 @@ test("a link opened over the user's imported batch keeps it one Undo away, and s
   const openedProblems = collectProblems(opened);
   await opened.goto(`/${link.search}${link.hash}`);
   await settled(opened);
-  expect(await batchShape(opened)).toHaveLength(4);
+  await expect.poll(() => batchShape(opened)).toHaveLength(4);
   await expect(opened.getByTestId("session-kept")).toContainText("Undo (Ctrl+Z) brings it back");
   await expect(opened.getByTestId("undo")).toBeEnabled();
   // Saved over after 400 ms, as any state is, but only once the user's is safely under it.
@@ -64,14 +67,14 @@ test("a link opened over the user's imported batch keeps it one Undo away, and s
 
   await opened.getByTestId("undo").click();
   await settled(opened);
-  expect(await batchShape(opened)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
+  await expect.poll(() => batchShape(opened)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
   await expect(opened.getByTestId("session-kept")).toHaveCount(0);
   // Undone, the user's batch is the saved session again (with the view settings of the page, which
   // undo leaves alone): a bare address brings it back.
   await savedSession(opened, linkSaved);
   await opened.goto("/?backend=wasm");
   await settled(opened);
-  expect(await batchShape(opened)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
+  await expect.poll(() => batchShape(opened)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
   await expect(opened.getByTestId("session-kept")).toHaveCount(0);
 
   // A reload of a page's own address replaces nothing: no note, nothing to undo.
@@ -124,7 +127,7 @@ test("a session too large for local storage (kept in IndexedDB) is read and kept
   const openedProblems = collectProblems(opened);
   await opened.goto(`/${link.search}${link.hash}`);
   await expect(opened.getByTestId("session-kept")).toBeVisible({ timeout: 60_000 });
-  expect(await batchShape(opened)).toHaveLength(4);
+  await expect.poll(() => batchShape(opened)).toHaveLength(4);
   await opened.getByTestId("undo").click();
   await expect.poll(() => batchShape(opened), { timeout: 60_000 }).toHaveLength(16);
   expect(problems).toEqual([]);
@@ -157,14 +160,14 @@ test("Scanlab's CSV export imports back as the batch it was", async ({ page }, t
   await expect(page.getByTestId("import-notes")).toContainText(
     `${download.suggestedFilename()}: read as Scanlab's CSV export: a new batch of 2 rows × 3 tokens`,
   );
-  expect(await batchShape(page)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
+  await expect.poll(() => batchShape(page)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
   await settled(page);
   expect(await page.getByTestId("max-abs-error").textContent()).toBe(before);
 
   // A damaged export names its line.
   await importText(page, "bad.csv", text.replace(/\n0,1,0,1,2,/, "\n0,1,0,7,2,"));
   await expect(page.getByTestId("error-message")).toContainText('bad.csv: line 3: loss_mask is 0 or 1, got "7"');
-  expect(await batchShape(page)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
+  await expect.poll(() => batchShape(page)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
   expect(problems).toEqual([]);
 });
 
