@@ -13,6 +13,7 @@ import {
   PRECISIONS,
 } from "../../../io/playgroundState";
 import { BACKEND_REQUESTS, type BackendReport } from "../../../names/backends";
+import type { Strategy } from "../../../names/strategies";
 import { STRATEGY_INFO, strategyMenu } from "../../strategyWords";
 import { ConventionControls } from "../conventions/ConventionControls";
 import { ChunkSizeControl } from "./ChunkSizeControl";
@@ -50,6 +51,15 @@ export interface ControlsPanelProps {
   setView(view: Partial<Pick<PlaygroundState, "errorMetric" | "errorScope" | "output">>): void;
   fieldErrors: Record<string, string>;
   onFieldError(id: string, reason: string | null): void;
+}
+
+/**
+ * The engine fold's line says what is in force while it is closed, so folding it hides the menus,
+ * not which precision, backend and strategy computed the numbers on the page.
+ */
+function engineSummary(precision: PlaygroundPrecision, report: BackendReport | null, strategy: Strategy): string {
+  if (precision !== "float32-engine") return `Engine: ${PRECISION_LABELS[precision]}`;
+  return `Engine: float32 on ${report ? report.backend : "(starting)"}, ${STRATEGY_INFO[strategy].label}`;
 }
 
 /** The left column: data, estimator, algorithm and display, in that order. */
@@ -177,17 +187,17 @@ export const ControlsPanel = memo(function ControlsPanel({
           onInvalid={(reason) => onFieldError("chunkSize", reason)}
           invalid={fieldErrors.chunkSize ?? null}
         />
-        <SelectField
-          id="pg-precision"
-          label="Precision"
-          term="Precision"
-          options={PRECISIONS}
-          selected={state.precision}
-          optionLabel={(p) => PRECISION_LABELS[p]}
-          onSelect={(p) => set("precision", p)}
-          testId="precision-select"
-        />
-        <Fold id="pg-engine" summary="Backend and strategy">
+        <Fold id="pg-engine" summary={engineSummary(state.precision, report, strategies.value)}>
+          <SelectField
+            id="pg-precision"
+            label="Precision"
+            term="Precision"
+            options={PRECISIONS}
+            selected={state.precision}
+            optionLabel={(p) => PRECISION_LABELS[p]}
+            onSelect={(p) => set("precision", p)}
+            testId="precision-select"
+          />
           <SelectField
             id="pg-backend"
             label="Backend"

@@ -9,6 +9,7 @@ import {
 } from "../../../io/playgroundState";
 import { GENERATOR_INFO } from "../../../io/presets";
 import { Field, helpId } from "./Field";
+import { Fold } from "./Fold";
 import { NumberEntry } from "./NumberEntry";
 import { SelectField } from "./SelectField";
 import { parseForState } from "./validateEdit";
@@ -58,92 +59,99 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
 
   return (
     <>
-      <SelectField<GeneratorId | "inline">
-        id="pg-generator"
-        label="Rows from"
-        help={
-          preset
-            ? GENERATOR_INFO[preset.preset].caption
-            : "The rows in the editor: drawn by hand, imported, or an example's own; pick a generator to replace them (undo brings them back)."
-        }
-        options={preset ? GENERATORS : ["inline", ...GENERATORS]}
-        selected={preset?.preset ?? "inline"}
-        optionLabel={(g) => (g === "inline" ? "the editor's rows" : GENERATOR_INFO[g].label)}
-        onSelect={(g) => {
-          if (g !== "inline") setData({ preset: g });
-        }}
-        testId="generator-select"
-      />
-      {preset ? (
-        <>
-          <div className="field-pair">
-            <Field id="pg-rows" label="Rows" help="Batch rows B (sequences)." invalid={fieldErrors.rows}>
-              <NumberEntry
-                id="pg-rows"
-                value={preset.rows}
-                parse={parseData("rows", "rows")}
-                onCommit={(v) => setData({ rows: v })}
-                onInvalid={(r) => onFieldError("rows", r)}
-                describedBy={helpId("pg-rows")}
-                width="6ch"
-              />
-            </Field>
-            <Field id="pg-tokens" label="Tokens" help="Longest row length T (max_len)." invalid={fieldErrors.tokens}>
-              <NumberEntry
-                id="pg-tokens"
-                value={preset.tokens}
-                parse={parseData("tokens", "tokens")}
-                onCommit={(v) => setData({ tokens: v })}
-                onInvalid={(r) => onFieldError("tokens", r)}
-                describedBy={helpId("pg-tokens")}
-                width="7ch"
-              />
-            </Field>
-          </div>
-          <div className="field-pair">
-            <Field
-              id="pg-seed"
-              label="Seed"
-              help="The generator's seed: the same seed draws the same rows, in any browser."
-              invalid={fieldErrors.seed}
-            >
-              <div className="stepper">
+      <p className="field-hint" data-testid="rows-source">
+        {preset
+          ? "The rows below are drawn by a seeded generator."
+          : "The rows in the editor: draw on them, import a file, or pick an example from the toolbar."}
+      </p>
+      <Fold id="pg-rows-from" summary="Rows from a generator" forceOpen={preset !== null}>
+        <SelectField<GeneratorId | "inline">
+          id="pg-generator"
+          label="Rows from"
+          help={
+            preset
+              ? GENERATOR_INFO[preset.preset].caption
+              : "Pick a generator to replace the editor's rows with seeded ones (undo brings them back)."
+          }
+          options={preset ? GENERATORS : ["inline", ...GENERATORS]}
+          selected={preset?.preset ?? "inline"}
+          optionLabel={(g) => (g === "inline" ? "the editor's rows" : GENERATOR_INFO[g].label)}
+          onSelect={(g) => {
+            if (g !== "inline") setData({ preset: g });
+          }}
+          testId="generator-select"
+        />
+        {preset ? (
+          <>
+            <div className="field-pair">
+              <Field id="pg-rows" label="Rows" help="Batch rows B (sequences)." invalid={fieldErrors.rows}>
                 <NumberEntry
-                  id="pg-seed"
-                  value={preset.seed}
-                  parse={parseData("seed", "seed")}
-                  onCommit={(v) => setData({ seed: v })}
-                  onInvalid={(r) => onFieldError("seed", r)}
-                  describedBy={helpId("pg-seed")}
-                  width="10ch"
+                  id="pg-rows"
+                  value={preset.rows}
+                  parse={parseData("rows", "rows")}
+                  onCommit={(v) => setData({ rows: v })}
+                  onInvalid={(r) => onFieldError("rows", r)}
+                  describedBy={helpId("pg-rows")}
+                  width="6ch"
                 />
-                <button
-                  type="button"
-                  aria-describedby={helpId("pg-seed")}
-                  onClick={() => setData({ seed: newSeed(preset.seed) })}
-                >
-                  New seed
-                </button>
-              </div>
-            </Field>
-          </div>
-          <WithHelp
-            shown
-            id="pg-ragged-help"
-            help="Rows of different lengths, right-padded to the longest for one batched scan."
-          >
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={preset.ragged}
-                aria-describedby="pg-ragged-help"
-                onChange={(event) => setData({ ragged: event.currentTarget.checked })}
-              />
-              ragged rows (different lengths)
-            </label>
-          </WithHelp>
-        </>
-      ) : null}
+              </Field>
+              <Field id="pg-tokens" label="Tokens" help="Longest row length T (max_len)." invalid={fieldErrors.tokens}>
+                <NumberEntry
+                  id="pg-tokens"
+                  value={preset.tokens}
+                  parse={parseData("tokens", "tokens")}
+                  onCommit={(v) => setData({ tokens: v })}
+                  onInvalid={(r) => onFieldError("tokens", r)}
+                  describedBy={helpId("pg-tokens")}
+                  width="7ch"
+                />
+              </Field>
+            </div>
+            <div className="field-pair">
+              <Field
+                id="pg-seed"
+                label="Seed"
+                help="The generator's seed: the same seed draws the same rows, in any browser."
+                invalid={fieldErrors.seed}
+              >
+                <div className="stepper">
+                  <NumberEntry
+                    id="pg-seed"
+                    value={preset.seed}
+                    parse={parseData("seed", "seed")}
+                    onCommit={(v) => setData({ seed: v })}
+                    onInvalid={(r) => onFieldError("seed", r)}
+                    describedBy={helpId("pg-seed")}
+                    width="10ch"
+                  />
+                  <button
+                    type="button"
+                    aria-describedby={helpId("pg-seed")}
+                    onClick={() => setData({ seed: newSeed(preset.seed) })}
+                  >
+                    New seed
+                  </button>
+                </div>
+              </Field>
+            </div>
+            <WithHelp
+              shown
+              id="pg-ragged-help"
+              help="Rows of different lengths, right-padded to the longest for one batched scan."
+            >
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={preset.ragged}
+                  aria-describedby="pg-ragged-help"
+                  onChange={(event) => setData({ ragged: event.currentTarget.checked })}
+                />
+                ragged rows (different lengths)
+              </label>
+            </WithHelp>
+          </>
+        ) : null}
+      </Fold>
       <p className="padding-share num" data-testid="padding-share">
         [{stats.rows} × {stats.maxLength}] scan: {countText(stats.realTokens)} real tokens,{" "}
         <strong>

@@ -24,19 +24,21 @@ export interface FoldProps {
   id: string;
   summary: ReactNode;
   children: ReactNode;
+  /** Open whatever was remembered: what it holds is in force and must be seen (a generator's rows, say). */
+  forceOpen?: boolean;
 }
 
 /**
  * Settings a first visit does not need, folded under one line (a native `<details>`, so keyboard
  * and screen readers know it); closed until opened, then remembered open in this browser.
  */
-export function Fold({ id, summary, children }: FoldProps) {
+export function Fold({ id, summary, children, forceOpen = false }: FoldProps) {
   const [open, setOpen] = useState(() => remembered(id));
   return (
     <details
       className="fold"
       data-fold={id}
-      open={open}
+      open={open || forceOpen}
       onToggle={(event) => {
         const now = event.currentTarget.open;
         setOpen(now);
