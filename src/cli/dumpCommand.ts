@@ -21,6 +21,8 @@ import { runDumpRun } from "./dumpRun";
 export interface DumpIO {
   stdout(text: string): void;
   readStdin(): Promise<Uint8Array>;
+  /** Resolves once what was written has left: a long report is written a piece at a time, not buffered whole. */
+  drained?(): Promise<void>;
   openFile(path: string, name: string): ByteSource & { close(): void };
   writeFile(path: string, text: string): Promise<void>;
   /** JSON text with Infinity and NaN written as strings (JSON has neither); `indent` 0: one line. */
@@ -75,12 +77,12 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
     await io.writeFile(args.exportCases, caseFileText(exported.value));
   }
   if (args.json) {
-    io.stdout(
-      io.json({
-        file: args.file,
-        ...jsonReport(dump, check, replay.samples),
-        ...(trials ? { search: trials.map(trialJson) } : {}),
-      }),
+    const report = { file: args.file, ...jsonReport(dump, check, []) };
+    await printJsonReport(
+      io,
+      { ...report, ...(trials ? { search: trials.map(trialJson) } : {}) },
+      replay.samples.length,
+      (i) => sampleJson(dump, replay.samples[i], i),
     );
   } else {
     io.stdout(textReport(args, dump, check, replay.samples, trials));
@@ -314,22 +316,56 @@ export function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: Samp
     advice: check.advice,
     bits: check.bits,
     notes: dump.notes,
-    samples: samples.map((s, i) => {
-      const d = dump.samples[i];
-      return {
-        passed: s.passed,
-        rollout_position: d.rolloutPosition,
-        sample_index: d.sampleIndex,
-        response_length: s.length,
-        max_gap: { advantages: s.advantages.maxGap, returns: s.returns.maxGap, kl: s.kl?.maxGap ?? null },
-        advantages: fieldJson(s.advantages),
-        returns: fieldJson(s.returns),
-        kl: fieldJson(s.kl),
-        ...(d.rollout ? { rollout: d.rollout } : {}),
-        reference: { advantages: Array.from(s.reference.advantages), returns: Array.from(s.reference.returns) },
-      };
-    }),
+    samples: samples.map((s, i) => sampleJson(dump, s, i)),
   };
+}
+
+/** One sample of the JSON report, with every reference value of its tokens. */
+function sampleJson(dump: UnderstoodDump, s: SampleReplay, i: number) {
+  const d = dump.samples[i];
+  return {
+    passed: s.passed,
+    rollout_position: d.rolloutPosition,
+    sample_index: d.sampleIndex,
+    response_length: s.length,
+    max_gap: { advantages: s.advantages.maxGap, returns: s.returns.maxGap, kl: s.kl?.maxGap ?? null },
+    advantages: fieldJson(s.advantages),
+    returns: fieldJson(s.returns),
+    kl: fieldJson(s.kl),
+    ...(d.rollout ? { rollout: d.rollout } : {}),
+    reference: { advantages: Array.from(s.reference.advantages), returns: Array.from(s.reference.returns) },
+  };
+}
+
+/**
+ * The report as io.json would print it whole, written a sample at a time: at 4.4 M tokens the whole
+ * report was 8.8 M JS numbers and a 275 MB string at once (1.9 GB of memory). `report` holds
+ * `samples: []`, a top-level key (two spaces deep, unique); each sample's text is io.json's own,
+ * indented as JSON.stringify indents a nested value, and every piece ends where the whole text has
+ * a line break (io.stdout adds it), so the bytes are the same. Each sample waits for the last to be
+ * written (io.drained).
+ */
+async function printJsonReport(
+  io: DumpIO,
+  report: object,
+  count: number,
+  sample: (i: number) => unknown,
+): Promise<void> {
+  const text = io.json(report);
+  const marker = '\n  "samples": []';
+  const at = text.indexOf(marker);
+  if (count === 0 || at < 0) {
+    io.stdout(text);
+    return;
+  }
+  io.stdout(text.slice(0, at + marker.length - 1));
+  for (let i = 0; i < count; i++) {
+    const lines = io.json(sample(i)).split("\n");
+    io.stdout(`    ${lines.join("\n    ")}${i + 1 < count ? "," : ""}`);
+    // A pipe to a slower reader keeps whatever it has not passed on: wait for it, or it holds the whole report.
+    await io.drained?.();
+  }
+  io.stdout(`  ]${text.slice(at + marker.length)}`);
 }
 
 function trialJson(t: ReturnType<typeof searchSettings>[number]) {

@@ -32,6 +32,8 @@ export interface CliIO {
   /** The bytes of a file or of standard input; an InputTooLargeError past MAX_CASE_FILE_BYTES. */
   readFile(path: string): Promise<Uint8Array>;
   readStdin(): Promise<Uint8Array>;
+  /** Resolves once what was written has left (a pipe buffers every write it cannot pass on at once). */
+  drained?(): Promise<void>;
   /** A file opened for positioned reads (scanlab dump): nothing is read until a reader asks. */
   openFile(path: string, name: string): ByteSource & { close(): void };
   /** Writes a text file (scanlab dump --export-cases). */
@@ -45,6 +47,10 @@ export const nodeIO: CliIO = {
   stderr: (text) => process.stderr.write(`${text}\n`),
   readFile: (path) => readFileBounded(path, MAX_CASE_FILE_BYTES),
   readStdin: () => readBounded(process.stdin, MAX_CASE_FILE_BYTES),
+  drained: () =>
+    process.stdout.writableNeedDrain
+      ? new Promise((resolve) => process.stdout.once("drain", resolve))
+      : Promise.resolve(),
   openFile: openFileSource,
   listDir: listDirectory,
   writeFile: async (path, text) => {

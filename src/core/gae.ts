@@ -18,8 +18,13 @@ export interface ChunkedGaeResult<A extends FloatArray = FloatArray> extends Gae
 /**
  * `δ_t = (r_t + γ·V_{t+1}) − V_t` with `V_T = 0`, evaluated in that order (ALGORITHM.md §c).
  * No mask: right padding with r = V = 0 is harmless because it comes after the real tokens.
+ * The precision is the rewards' array type; the values are read as numbers (float32 ones widen exactly).
  */
-export function tdResiduals<A extends FloatArray>(rewards: Batch<A>, values: Batch<A>, gamma: number): Batch<A> {
+export function tdResiduals<A extends FloatArray>(
+  rewards: Batch<A>,
+  values: Batch<FloatArray>,
+  gamma: number,
+): Batch<A> {
   checkDiscount(gamma, "gamma");
   checkFiniteBatch(rewards, "rewards");
   checkFiniteBatch(values, "values");
@@ -61,7 +66,7 @@ function residualRow64(out: FloatArray, r: FloatArray, v: FloatArray, start: num
 /** slime's `vanilla_gae`: the serial loop `A_t = δ_t + (γλ)·A_{t+1}`, with γλ one float64 product. */
 export function vanillaGae<A extends FloatArray>(
   rewards: Batch<A>,
-  values: Batch<A>,
+  values: Batch<FloatArray>,
   gamma: number,
   lambd: number,
 ): GaeResult<A> {
@@ -87,7 +92,7 @@ export function chunkedGae<A extends FloatArray>(
   return { advantages, returns: addValues(advantages, values), deltas, trace };
 }
 
-function addValues<A extends FloatArray>(advantages: Batch<A>, values: Batch<A>): Batch<A> {
+function addValues<A extends FloatArray>(advantages: Batch<A>, values: Batch<FloatArray>): Batch<A> {
   const a = advantages.data;
   const v = values.data;
   const out = zerosLike(a, a.length);

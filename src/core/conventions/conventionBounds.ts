@@ -63,11 +63,16 @@ export function conventionErrorBounds(
     return out;
   });
   const tokenRoundings = float32 ? 5 : 2;
-  const tokenLevelRewards = tokenMagnitudes.map((row) => {
-    const out = new Float64Array(row.length);
-    for (let t = 0; t < row.length; t++) out[t] = tokenRoundings * u * row[t] + eta;
-    return out;
-  });
+  // Built when read: slime's replay reads only the returns and advantages (35 MB not allocated at 4.4 M tokens).
+  let tokenLevelRewards: Float64Array[] | undefined;
+  const tokenLevelRewardsOf = () => {
+    tokenLevelRewards ??= tokenMagnitudes.map((row) => {
+      const out = new Float64Array(row.length);
+      for (let t = 0; t < row.length; t++) out[t] = tokenRoundings * u * row[t] + eta;
+      return out;
+    });
+    return tokenLevelRewards;
+  };
 
   const scan = (row: ScanBoundRow, L: number, discount: number, inputRoundings: number) => {
     const rounding = { precision, algorithm, chunkSize, inputRoundings };
@@ -147,7 +152,14 @@ export function conventionErrorBounds(
   if (library === "verl" && estimator === "reinforce_pp") {
     advantages = advantages.map((row, i) => row.map((e, t) => e * masks[i][t]));
   }
-  return { tokenLevelRewards, returns, advantages, rewardIndex: rewardIndex.map(() => 0) };
+  return {
+    get tokenLevelRewards() {
+      return tokenLevelRewardsOf();
+    },
+    returns,
+    advantages,
+    rewardIndex: rewardIndex.map(() => 0),
+  };
 }
 
 /**

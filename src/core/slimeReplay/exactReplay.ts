@@ -1,3 +1,4 @@
+import type { FloatArray } from "../batch";
 import { chunkedDiscountedReturns, DEFAULT_CHUNK_SIZE } from "../chunkedScan";
 import { checkConventionInputs } from "../conventions/runConvention";
 import { conventionTokenRewards } from "../conventions/tokenRewards";
@@ -52,7 +53,7 @@ export function compareWithSlimeCpu(
         return kl ? new Float32Array(kl) : new Float32Array(samples[i].lossMask.length);
       }),
       lossMasks: rank.map((i) => samples[i].lossMask),
-      values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as Float64Array)) : undefined,
+      values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as FloatArray)) : undefined,
     };
     try {
       // What runConvention("slime", …) checks and forms before its scan, on the rank's rows.

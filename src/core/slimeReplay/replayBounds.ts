@@ -77,6 +77,7 @@ export function replayBounds(
         rewards: group.map((i) => rewards[i]),
         kl: group.map((i) => usedKl[i]),
         lossMasks: group.map((i) => masks[i]),
+        // Only their magnitudes are read (no whitening here), so float32 values as stored do.
         values: gae ? group.map((i) => samples[i].values as Float64Array) : undefined,
       };
       const at = rewardAt && group.map((i) => rewardAt[i]);

@@ -47,40 +47,34 @@ export type ReplayResult =
 export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): ReplayResult {
   const problem = settingsProblem(settings) ?? nothingToCompare(samples);
   if (problem) return { ok: false, error: problem };
-  let reference: ReplayReference;
-  let bounds: ReplayBounds;
-  try {
-    reference = replayReference(samples, settings);
-    bounds = replayBounds(samples, settings, reference);
-  } catch (error) {
-    if (error instanceof ScanInputError) return { ok: false, error: error.message };
-    throw error;
-  }
-  const stats = bounds.whiten;
-  const fit = stats ? whiteningFit(samples, stored, settings, reference, bounds) : null;
-  const sharedError = stats && !stats.conditioned ? meanOf(bounds.rawAdvantages) : 0;
+  // The whitening fitted first where the dump gives slime's own raw advantages: their two float64 rows
+  // per sample (70 MB at 4.4 M tokens) are gone before the reference and its bounds are built.
+  const ownFit = settings.normalizeAdvantages ? whiteningFitOnStored(samples, stored, settings) : undefined;
+  const built = referenceAndBounds(samples, stored, settings, ownFit);
+  if ("error" in built) return { ok: false, error: built.error };
+  const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
+  const { stats, fit, rawBounds, sharedError } = built;
   const out = samples.map((s, i): SampleReplay => {
-    const advantages = judgeField(stored[i].advantages, reference.advantages[i], bounds.advantages[i], {
+    const advantages = judgeField(stored[i].advantages, refAdvantages[i], advantageBounds[i], {
       alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
       cause: fit ? whitenFitCause(fit, i) : null,
-      atLeast:
-        fit && stats && !stats.conditioned ? inheritedError(stats, bounds.rawAdvantages[i], sharedError) : undefined,
+      atLeast: rawBounds && stats ? inheritedError(stats, rawBounds[i], sharedError) : undefined,
       holdWide: stats !== null,
     });
-    const returns = judgeField(stored[i].returns, reference.returns[i], bounds.returns[i]);
-    const klBound = bounds.kl[i];
+    const returns = judgeField(stored[i].returns, refReturns[i], returnBounds[i]);
+    const klBound = klBounds[i];
     const storedKl = stored[i].kl;
     const kl =
       klBound && storedKl
-        ? judgeField(storedKl, reference.kl[i], klBound)
+        ? judgeField(storedKl, refKl[i], klBound)
         : storedKl && !s.refLogProbs
           ? judgeZeroKl(storedKl)
           : null;
     return {
       passed: advantages.passed && returns.passed && (kl?.passed ?? true),
       length: s.lossMask.length,
-      reference: { advantages: reference.advantages[i], returns: reference.returns[i], kl: reference.kl[i] },
-      bounds: { advantages: bounds.advantages[i], returns: bounds.returns[i] },
+      reference: { advantages: refAdvantages[i], returns: refReturns[i], kl: refKl[i] },
+      bounds: { advantages: advantageBounds[i], returns: returnBounds[i] },
       advantages,
       returns,
       kl,
@@ -95,28 +89,87 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
   };
 }
 
+interface VerdictInputs {
+  refAdvantages: Float64Array[];
+  refReturns: Float64Array[];
+  refKl: Float64Array[];
+  advantageBounds: Float64Array[];
+  returnBounds: Float64Array[];
+  klBounds: (Float64Array | null)[];
+  stats: WhitenBoundStats | null;
+  fit: WhitenFit | null;
+  /** The raw advantages' bounds, kept only where a cancelled whitening reads them per token. */
+  rawBounds: Float64Array[] | null;
+  sharedError: number;
+}
+
+/**
+ * The reference and its bounds, with the whitening's fit, as the verdicts read them: the raw
+ * advantages and their bounds are left behind once the whitening is fitted (70 MB at 4.4 M tokens),
+ * unless a cancelled whitening needs the raw bounds per token.
+ */
+function referenceAndBounds(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  ownFit: { fit: WhitenFit | null } | undefined,
+): VerdictInputs | { error: string } {
+  let reference: ReplayReference;
+  let bounds: ReplayBounds;
+  try {
+    reference = replayReference(samples, settings);
+    bounds = replayBounds(samples, settings, reference);
+  } catch (error) {
+    if (error instanceof ScanInputError) return { error: error.message };
+    throw error;
+  }
+  const stats = bounds.whiten;
+  const fit = stats ? (ownFit ?? whiteningFitOnReference(reference, bounds, stored)).fit : null;
+  const cancelled = fit !== null && stats !== null && !stats.conditioned;
+  return {
+    refAdvantages: reference.advantages,
+    refReturns: reference.returns,
+    refKl: reference.kl,
+    advantageBounds: bounds.advantages,
+    returnBounds: bounds.returns,
+    klBounds: bounds.kl,
+    stats,
+    fit,
+    rawBounds: cancelled ? bounds.rawAdvantages : null,
+    sharedError: stats && !stats.conditioned ? meanOf(bounds.rawAdvantages) : 0,
+  };
+}
+
 /**
  * The whitening fitted on slime's own raw advantages where the dump gives them (storedRaw.ts: their
  * error is a rounding or two, so each token's tolerance around the fit is too), else on the float64
  * reference with its bounds.
  */
-function whiteningFit(
+function whiteningFitOnStored(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-  reference: ReplayReference,
-  bounds: ReplayBounds,
-): WhitenFit | null {
-  const advantages = stored.map((s) => s.advantages);
+): { fit: WhitenFit | null } | undefined {
   const own = storedRawAdvantages(
     samples,
     stored.map((s) => s.returns),
     stored.map((s) => s.kl),
     settings,
   );
+  if (!own) return undefined;
+  const advantages = stored.map((s) => s.advantages);
   const masks = samples.map((s) => s.lossMask);
-  if (own) return fitWhitening(own.raw, own.errors, advantages, slimeWhitenStats(own.raw, own.errors, masks));
-  return fitWhitening(reference.rawAdvantages, bounds.rawAdvantages, advantages, bounds.whiten as WhitenBoundStats);
+  return { fit: fitWhitening(own.raw, own.errors, advantages, slimeWhitenStats(own.raw, own.errors, masks)) };
+}
+
+function whiteningFitOnReference(
+  reference: ReplayReference,
+  bounds: ReplayBounds,
+  stored: DumpOutputs[],
+): { fit: WhitenFit | null } {
+  const advantages = stored.map((s) => s.advantages);
+  const stats = bounds.whiten as WhitenBoundStats;
+  return { fit: fitWhitening(reference.rawAdvantages, bounds.rawAdvantages, advantages, stats) };
 }
 
 /**

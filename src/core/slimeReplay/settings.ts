@@ -1,3 +1,4 @@
+import type { FloatArray } from "../batch";
 /**
  * The arguments of slime's `compute_advantages_and_returns` that decide a dump's advantages and
  * returns, under slime's own names. A dump does not store them: the user gives them, or the
@@ -61,7 +62,9 @@ export const SLIME_DEFAULTS: SlimeSettings = {
 /**
  * One training sample as the replay needs it. The log-probs are as stored (float32 or float64),
  * typed as plain `ArrayLike` so none can reach a scan that takes its array type as its precision;
- * kl and values, which the reference scans, are float64 (float32 values widened exactly).
+ * kl, which the reference scans, is float64 (float32 values widened exactly). The critic's values
+ * stay as stored: they are only read as numbers (GAE's precision is its rewards'), and a float64
+ * copy was 35 MB at 4.4 M tokens.
  */
 export interface ReplaySample {
   /** The scalar reward after slime's `_post_process_rewards` (the dump's `rewards`). */
@@ -81,7 +84,7 @@ export interface ReplaySample {
   /** The KL slime computed and stored (float32); used as given when there are no log-probs to recompute it from. */
   kl?: Float64Array;
   /** The critic's values (ppo). */
-  values?: Float64Array;
+  values?: FloatArray;
   /** The reward before `_post_process_rewards` (`local_raw_reward`, or the dump's `raw_reward` at its rollout position). */
   rawReward?: number;
   /**

@@ -94,7 +94,8 @@ export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
     refLogProbs: s.refLogProbs,
     rolloutLogProbs: s.rolloutLogProbs,
     kl: s.kl && float64Of(s.kl),
-    values: s.values && float64Of(s.values),
+    // Read as numbers only (a float32 value widens exactly); the scans' precision is the rewards'.
+    values: s.values,
     rawReward: s.rawReward ?? undefined,
     group: s.group ?? undefined,
   }));

@@ -1,3 +1,4 @@
+import type { FloatArray } from "../../batch";
 import { replayReference } from "../replayReference";
 import type { KnownVariant } from "./knownVariant";
 import { finishAdvantages, hasMaskedToken } from "./variantInputs";
@@ -24,7 +25,7 @@ export const ppoGaeTrainableOnly: KnownVariant = {
       const R = s.lossMask.length;
       const keep: number[] = [];
       for (let t = 0; t < R; t++) if (s.lossMask[t] === 1) keep.push(t);
-      const values = s.values as Float64Array;
+      const values = s.values as FloatArray;
       const tok = Float64Array.from(keep, (t) => kl[i][t] * -settings.klCoef);
       if (keep.length > 0) tok[keep.length - 1] += s.reward;
       const packedValues = Float64Array.from(keep, (t) => values[t]);

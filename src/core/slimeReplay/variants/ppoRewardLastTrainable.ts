@@ -1,3 +1,4 @@
+import type { FloatArray } from "../../batch";
 import { ppoRewardIndices, replayReference } from "../replayReference";
 import type { KnownVariant } from "./knownVariant";
 import { finishAdvantages, lastTrainable, ppoTokenRewards } from "./variantInputs";
@@ -28,7 +29,7 @@ export const ppoRewardLastTrainable: KnownVariant = {
     const at = samples.map((s) => lastTrainable(s.lossMask));
     const tokens = ppoTokenRewards(kl, samples, settings.klCoef, at);
     const gae = tokens.map((tok, i) =>
-      gaeRow(tok, samples[i].values as Float64Array, settings.gamma, settings.lambd, serialScan),
+      gaeRow(tok, samples[i].values as FloatArray, settings.gamma, settings.lambd, serialScan),
     );
     const raw = gae.map((g) => g.advantages);
     return { returns: gae.map((g) => g.returns), advantages: finishAdvantages(raw, samples, settings) };

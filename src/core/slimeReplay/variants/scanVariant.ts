@@ -1,3 +1,4 @@
+import type { FloatArray } from "../../batch";
 import { ppoRewardIndices, replayReference } from "../replayReference";
 import type { ReplaySample, SlimeSettings } from "../settings";
 import type { VariantReference } from "./knownVariant";
@@ -31,7 +32,7 @@ export function withScan(
   if (settings.advantageEstimator === "ppo") {
     const tokens = ppoTokenRewards(kl, samples, klCoef, ppoRewardIndices(samples, settings.contextParallelSize));
     const gae = tokens.map((tok, i) => {
-      const values = (samples[i].values as Float64Array).map(round);
+      const values = Float64Array.from(samples[i].values as FloatArray, round);
       return gaeRow(tok.map(round), values, gamma, lambd, scanOf(i), round);
     });
     const raw = gae.map((g) => g.advantages);
