@@ -19,6 +19,7 @@ import { cpus, loadavg } from "node:os";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
+import { rendererPeakMb } from "./rendererMemory";
 import { type TaskFigure, traceTasks } from "./trace";
 
 const { values: options, positionals } = parseArgs({
@@ -46,6 +47,8 @@ interface Figure {
   /** The most thread CPU time one main-thread task over 50 ms took (the rest of its wall time it waited for a core). */
   cpu: number;
   over100: number;
+  /** The renderer's peak resident memory, MB (its workers included). */
+  rendererMb: number | null;
   summary: string;
   tasks: TaskFigure[];
 }
@@ -133,6 +136,7 @@ try {
       longest: Math.max(0, ...longTasks),
       cpu: Math.max(0, ...trace.tasks.map((t) => t.cpuMs)),
       over100: longTasks.filter((t) => t > 100).length,
+      rendererMb: await rendererPeakMb(browser),
       summary: (await page.getByTestId("run-summary").textContent()) ?? "",
       tasks: trace.tasks,
     });
@@ -147,15 +151,15 @@ try {
   );
   console.log(rows[0]?.summary);
   console.log(
-    "| repeat | change event → run-summary | → all drawn | in the worker | longest main-thread task after it | most CPU in one task | tasks > 100 ms | tasks ≥ 50 ms: +at wall/CPU |",
+    "| repeat | change event → run-summary | → all drawn | in the worker | longest main-thread task after it | most CPU in one task | tasks > 100 ms | renderer peak RSS | tasks ≥ 50 ms: +at wall/CPU |",
   );
   console.log(
-    "| ------ | -------------------------- | ----------- | ------------- | --------------------------------- | -------------------- | -------------- | --------------------------- |",
+    "| ------ | -------------------------- | ----------- | ------------- | --------------------------------- | -------------------- | -------------- | ----------------- | --------------------------- |",
   );
   rows.forEach((r, i) => {
     const tasks = r.tasks.map((t) => `+${t.at} ${t.wallMs}/${t.cpuMs}`).join(", ");
     console.log(
-      `| ${i + 1} | ${r.millis} ms | ${r.drawnMillis} ms | ${r.worker} | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${tasks} |`,
+      `| ${i + 1} | ${r.millis} ms | ${r.drawnMillis} ms | ${r.worker} | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${r.rendererMb ?? "?"} MB | ${tasks} |`,
     );
   });
   const longest = rows.map((r) => r.longest);

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDumpInput } from "./dumpInputs";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
+import { rendererPeakMb } from "./rendererMemory";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,7 +46,14 @@ const { files, bytes } = bytesUnder(dir);
 const server = await startServer();
 const browser = await launchChromium();
 try {
-  const rows: { first: number; all: number; longest: number; busy: number; steps: string }[] = [];
+  const rows: {
+    first: number;
+    all: number;
+    longest: number;
+    busy: number;
+    rendererMb: number | null;
+    steps: string;
+  }[] = [];
   for (let rep = 0; rep < REPEATS; rep++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -90,7 +98,7 @@ try {
     });
     const busy = (await taskSeconds()) - busyBefore;
     const steps = (await page.getByTestId("run-folder-summary").textContent()) ?? "";
-    rows.push({ ...figures, busy, steps });
+    rows.push({ ...figures, busy, rendererMb: await rendererPeakMb(browser), steps });
     await context.close();
   }
   console.log(
@@ -98,15 +106,15 @@ try {
   );
   console.log(rows[0]?.steps);
   console.log(
-    "| repeat | change event → first step's row | → whole run read | MB/s | longest main-thread task | main thread busy |",
+    "| repeat | change event → first step's row | → whole run read | MB/s | longest main-thread task | main thread busy | renderer peak RSS |",
   );
   console.log(
-    "| ------ | ------------------------------- | ---------------- | ---- | ------------------------ | ---------------- |",
+    "| ------ | ------------------------------- | ---------------- | ---- | ------------------------ | ---------------- | ----------------- |",
   );
   rows.forEach((r, i) => {
     const rate = bytes / 1e3 / r.all;
     console.log(
-      `| ${i + 1} | ${r.first.toFixed(0)} ms | ${(r.all / 1000).toFixed(1)} s | ${rate.toFixed(0)} | ${r.longest} ms | ${r.busy.toFixed(1)} s |`,
+      `| ${i + 1} | ${r.first.toFixed(0)} ms | ${(r.all / 1000).toFixed(1)} s | ${rate.toFixed(0)} | ${r.longest} ms | ${r.busy.toFixed(1)} s | ${r.rendererMb ?? "?"} MB |`,
     );
   });
 } finally {
