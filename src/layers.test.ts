@@ -1,7 +1,8 @@
 /**
  * The layers' rules hold by construction: biome.json's import rules (`npm run lint`) refuse an
- * upward import and let the allowed ones through, and tsconfig.lower.json (`npm run typecheck`)
- * compiles core, names, io and conformance without the DOM. Each is run on probe files in a folder
+ * upward import and let the allowed ones through, tsconfig.lower.json (`npm run typecheck`)
+ * compiles core, names, io and conformance without the DOM, and tsconfig.compute.json compiles
+ * compute (the page's workers and what they compute) with the worker's library, not the DOM's. Each is run on probe files in a folder
  * of their own, under the project's own configuration.
  */
 import { spawnSync } from "node:child_process";
@@ -46,6 +47,20 @@ const PROBES: { file: string; from: string; refused: boolean }[] = [
   { file: "src/ui/cli.ts", from: "../cli/main", refused: true },
   { file: "src/ui/kit.ts", from: "../testing/playerTestKit", refused: true },
   { file: "src/ui/kit.test.ts", from: "../testing/playerTestKit", refused: false },
+  { file: "src/engine/compute.ts", from: "../compute/playground/playgroundRun", refused: true },
+  { file: "src/io/compute.ts", from: "../compute/run/runModel", refused: true },
+  { file: "src/compute/upward.ts", from: "../ui/App", refused: true },
+  { file: "src/compute/playground/upward.ts", from: "../../ui/playground/PlaygroundView", refused: true },
+  { file: "src/compute/run/react.ts", from: "react", refused: true },
+  { file: "src/compute/run/upward.test.ts", from: "../../ui/run/RunView", refused: true },
+  { file: "src/compute/bench/kit.ts", from: "../../testing/benchTestRows", refused: true },
+  { file: "src/compute/bench/kit.test.ts", from: "../../testing/benchTestRows", refused: false },
+  { file: "src/compute/playground/engine.ts", from: "../../engine/client", refused: false },
+  { file: "src/compute/bench/host.ts", from: "../../engine/host", refused: false },
+  { file: "src/compute/run/io.ts", from: "../../io/slimeDump", refused: false },
+  { file: "src/compute/contextParallel/core.ts", from: "../../core", refused: false },
+  { file: "src/ui/playground/compute.ts", from: "../../compute/playground/playgroundClient", refused: false },
+  { file: "src/ui/run/compute.test.ts", from: "../../compute/run/runModel", refused: false },
   { file: "src/cli/ui.ts", from: "../ui/App", refused: true },
   { file: "src/cli/engine.ts", from: "../engine/runProblem", refused: false },
 ];
@@ -84,6 +99,26 @@ it("compiles the lower layers without the DOM: a page global in them does not ty
   writeFileSync(join(folder, "pure.ts"), "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
   const pure = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
   expect(pure.stdout + pure.stderr).toBe("");
+  writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
+  const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
+  expect(page.status).not.toBe(0);
+});
+
+it("compiles compute with the worker's library: it can post a message, not touch the page", () => {
+  const folder = join(probes, "compute");
+  mkdirSync(folder);
+  // The probe's folder lies outside the project, where vite's and WebGPU's types do not resolve; it needs neither.
+  const config = {
+    extends: join(root, "tsconfig.compute.json"),
+    compilerOptions: { types: [] },
+    include: ["*.ts"],
+    exclude: [],
+  };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
+  writeFileSync(join(folder, "worker.ts"), "export const answer = (n: number): void => postMessage(n);\n");
+  const worker = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(worker.stdout + worker.stderr).toBe("");
   writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
   const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
   expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "../../compute/contextParallel/cpPanelModel";
 import { heldInputs, unreadInputs } from "../../io/laneUse";
 import {
   type ContextParallelSettings,
@@ -8,7 +9,6 @@ import {
 } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
-import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
 import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { LazyWorker } from "../../compute/workerClient/lazyWorker";
 import type { EngineClient } from "../../engine/client";
 import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
-import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";

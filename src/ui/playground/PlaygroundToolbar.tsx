@@ -1,13 +1,13 @@
 import { type RefObject, useState } from "react";
+import { DESTINATION_LABELS, type Destination } from "../../compute/playground/importDestination";
+import { type LaneTarget, resolveLane } from "../../compute/playground/importFile";
+import type { PlaygroundResult } from "../../compute/playground/playgroundRun";
+import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { EXAMPLES } from "../../io/presets";
 import type { ChartHandle } from "../charts/chartPng";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
-import type { PlaygroundResult } from "./compute/playgroundRun";
-import type { StateCodec } from "./compute/stateCodec";
 import { ExportMenu } from "./files/ExportMenu";
-import { DESTINATION_LABELS, type Destination } from "./files/importDestination";
-import { type LaneTarget, resolveLane } from "./files/importFile";
 import { Menu } from "./Menu";
 
 export interface ChartRefs {

@@ -3,8 +3,9 @@ import type { SlimeSettings } from "../../core";
 import type { RunStepPlan, StepSummary, UnusedFile } from "../../io/slimeDump";
 import { RunStepCharts } from "./RunStepCharts";
 import "./runFolder.css";
+import { RunFolderClient } from "../../compute/run/runFolderClient";
+import type { RunFile, RunFolderEvent } from "../../compute/run/runWorker";
 import { type RunStepRow, RunSteps } from "./RunSteps";
-import { RunFolderClient } from "./runFolderClient";
 import {
   type DirectoryHandle,
   filesFromEntry,
@@ -13,7 +14,6 @@ import {
   type RunFolderFiles,
 } from "./runFolderFiles";
 import { canKeepFolders, folderPermission, forgetFolder, keepFolder, keptFolder, pickFolder } from "./runFolderStore";
-import type { RunFile, RunFolderEvent } from "./runWorker";
 
 interface Progress {
   done: number;

@@ -1,16 +1,7 @@
 import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { ReferenceArea } from "recharts";
-import { LegendSample } from "../charts/chartLegend";
-import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
-import { PX_PER_BUCKET } from "../charts/downsample";
-import { formatShort } from "../charts/formatNumber";
-import { PlotLine } from "../charts/PlotLine";
-import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
-import { maskedSpans, mergeGapFor } from "../charts/spans";
-import { tokenPlot, useTokenChartAxes } from "../charts/tokenAxis";
-import { useWidth } from "../charts/useWidth";
-import type { RunGrid } from "./runGrid";
-import type { Refusal } from "./runWorker";
+import type { RunGrid } from "../../compute/run/runGrid";
+import type { Refusal } from "../../compute/run/runWorker";
 import {
   firstPicked,
   REPLAY_ENGINE,
@@ -20,7 +11,16 @@ import {
   type StoredFieldName,
   type TokenField,
   tokenFields,
-} from "./sampleFields";
+} from "../../compute/run/sampleFields";
+import { LegendSample } from "../charts/chartLegend";
+import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
+import { PX_PER_BUCKET } from "../charts/downsample";
+import { formatShort } from "../charts/formatNumber";
+import { PlotLine } from "../charts/PlotLine";
+import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
+import { maskedSpans, mergeGapFor } from "../charts/spans";
+import { tokenPlot, useTokenChartAxes } from "../charts/tokenAxis";
+import { useWidth } from "../charts/useWidth";
 
 export interface RunSampleFieldsProps {
   /** The sample's index in the dump. */

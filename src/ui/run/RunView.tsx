@@ -1,4 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { RunClient } from "../../compute/run/runClient";
+import type { GridField } from "../../compute/run/runGrid";
+import { worstFirst } from "../../compute/run/runModel";
+import type { PlaygroundAnswer, RunFile, RunReport } from "../../compute/run/runWorker";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
@@ -16,12 +20,8 @@ import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
-import { RunClient } from "./runClient";
 import { FIELD_NAMES, fieldCaption, fieldHeading, fieldSides } from "./runFieldText";
-import type { GridField } from "./runGrid";
-import { worstFirst } from "./runModel";
 import { loadRunFiles, saveRunFiles } from "./runStore";
-import type { PlaygroundAnswer, RunFile, RunReport } from "./runWorker";
 import "./run.css";
 import { ToolbarButton } from "../ToolbarButton";
 

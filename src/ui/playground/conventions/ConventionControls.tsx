@@ -1,3 +1,4 @@
+import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import { conventionOf } from "../../../io/conventionProblem";
 import {
   CONVENTION_LIBRARIES,
@@ -10,7 +11,6 @@ import { NumberEntry } from "../controls/NumberEntry";
 import { Segmented } from "../controls/Segmented";
 import { parseForState } from "../controls/validateEdit";
 import { WithHelp } from "../controls/WithHelp";
-import { LIBRARY_LABELS } from "./conventionDifferences";
 
 export interface ConventionControlsProps {
   state: PlaygroundState;

@@ -1,11 +1,11 @@
 import { memo } from "react";
+import type { ErrorSummary, SummaryCell } from "../../../compute/playground/errorSummary";
+import { type PlaygroundResult, progressText } from "../../../compute/playground/playgroundRun";
 import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
 import { Term } from "../../glossary/Term";
 import { useNow } from "../../useNow";
-import type { ErrorSummary, SummaryCell } from "../compute/errorSummary";
-import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
 import type { ComputeStatus } from "../usePlaygroundCompute";
 import { OUTPUT_LABELS } from "./labels";
 
