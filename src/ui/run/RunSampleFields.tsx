@@ -1,17 +1,5 @@
 import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { ReferenceArea } from "recharts";
-import type { RunGrid } from "../../compute/run/runGrid";
-import type { Refusal } from "../../compute/run/runWorker";
-import {
-  firstPicked,
-  REPLAY_ENGINE,
-  replayedRow,
-  type SampleFieldsAnswer,
-  STORED_ENGINE,
-  type StoredFieldName,
-  type TokenField,
-  tokenFields,
-} from "../../compute/run/sampleFields";
 import { LegendSample } from "../charts/chartLegend";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
 import { PX_PER_BUCKET } from "../charts/downsample";
@@ -21,6 +9,18 @@ import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../charts/spans";
 import { tokenPlot, useTokenChartAxes } from "../charts/tokenAxis";
 import { useWidth } from "../charts/useWidth";
+import type { RunGrid } from "./runGrid";
+import type { Refusal } from "./runWorker";
+import {
+  firstPicked,
+  REPLAY_ENGINE,
+  replayedRow,
+  type SampleFieldsAnswer,
+  STORED_ENGINE,
+  type StoredFieldName,
+  type TokenField,
+  tokenFields,
+} from "./sampleFields";
 
 export interface RunSampleFieldsProps {
   /** The sample's index in the dump. */
