@@ -91,36 +91,28 @@ it("refuses each upward import and allows the downward ones", () => {
   expect(report.diagnostics.filter((d) => d.category !== "lint/style/noRestrictedImports")).toEqual([]);
 });
 
-it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
-  const folder = join(probes, "lower");
+/**
+ * Type-checks probes under `config` (the project's tsconfig for those layers): `pure` comes out clean; a file naming `document` fails.
+ */
+function refusesThePage(name: string, config: string, pure: string): void {
+  const folder = join(probes, name);
   mkdirSync(folder);
-  const config = { extends: join(root, "tsconfig.lower.json"), include: ["*.ts"], exclude: [] };
-  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
-  writeFileSync(join(folder, "pure.ts"), "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
-  const pure = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
-  expect(pure.stdout + pure.stderr).toBe("");
+  // The probe's folder lies outside the project, where vite's and WebGPU's types do not resolve; it needs neither.
+  const tsconfig = { extends: join(root, config), compilerOptions: { types: [] }, include: ["*.ts"], exclude: [] };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(tsconfig));
+  writeFileSync(join(folder, "pure.ts"), pure);
+  const clean = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(clean.stdout + clean.stderr).toBe("");
   writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
   const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
   expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
   expect(page.status).not.toBe(0);
+}
+
+it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
+  refusesThePage("lower", "tsconfig.lower.json", "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
 });
 
 it("compiles compute with the worker's library: it can post a message, not touch the page", () => {
-  const folder = join(probes, "compute");
-  mkdirSync(folder);
-  // The probe's folder lies outside the project, where vite's and WebGPU's types do not resolve; it needs neither.
-  const config = {
-    extends: join(root, "tsconfig.compute.json"),
-    compilerOptions: { types: [] },
-    include: ["*.ts"],
-    exclude: [],
-  };
-  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
-  writeFileSync(join(folder, "worker.ts"), "export const answer = (n: number): void => postMessage(n);\n");
-  const worker = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
-  expect(worker.stdout + worker.stderr).toBe("");
-  writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
-  const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
-  expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
-  expect(page.status).not.toBe(0);
+  refusesThePage("compute", "tsconfig.compute.json", "export const answer = (n: number): void => postMessage(n);\n");
 });
