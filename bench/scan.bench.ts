@@ -9,11 +9,11 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import type { BenchReport } from "../src/compute/bench/benchClient";
+import { sizeLabel } from "../src/compute/bench/benchPlan";
+import { type BenchRow, leakedTensors } from "../src/compute/bench/benchResult";
 import { parseBenchArgs, USAGE } from "../src/ui/bench/benchArgs";
-import { sizeLabel } from "../src/ui/bench/benchPlan";
-import { type BenchRow, leakedTensors } from "../src/ui/bench/benchResult";
 import { markdownReport } from "../src/ui/bench/benchTable";
-import type { BenchReport } from "../src/ui/bench/measure/benchClient";
 import { runNodeBench } from "./nodeBench";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
 

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import type { BenchPlan } from "../src/ui/bench/benchPlan";
-import type { BenchReport } from "../src/ui/bench/measure/benchClient";
+import type { BenchReport } from "../src/compute/bench/benchClient";
+import type { BenchPlan } from "../src/compute/bench/benchPlan";
 import { collectProblems } from "./pageProblems";
 
 /** A plan small enough for a test: every strategy on wasm and webgpu at 2×128. No time is asserted. */

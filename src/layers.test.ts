@@ -1,7 +1,8 @@
 /**
  * The layers' rules hold by construction: biome.json's import rules (`npm run lint`) refuse an
- * upward import and let the allowed ones through, and tsconfig.lower.json (`npm run typecheck`)
- * compiles core, names, io and conformance without the DOM. Each is run on probe files in a folder
+ * upward import and let the allowed ones through, tsconfig.lower.json (`npm run typecheck`)
+ * compiles core, names, io and conformance without the DOM, and tsconfig.compute.json compiles
+ * compute (the page's workers and what they compute) with the worker's library, not the DOM's. Each is run on probe files in a folder
  * of their own, under the project's own configuration.
  */
 import { spawnSync } from "node:child_process";
@@ -46,6 +47,20 @@ const PROBES: { file: string; from: string; refused: boolean }[] = [
   { file: "src/ui/cli.ts", from: "../cli/main", refused: true },
   { file: "src/ui/kit.ts", from: "../testing/playerTestKit", refused: true },
   { file: "src/ui/kit.test.ts", from: "../testing/playerTestKit", refused: false },
+  { file: "src/engine/compute.ts", from: "../compute/playground/playgroundRun", refused: true },
+  { file: "src/io/compute.ts", from: "../compute/run/runModel", refused: true },
+  { file: "src/compute/upward.ts", from: "../ui/App", refused: true },
+  { file: "src/compute/playground/upward.ts", from: "../../ui/playground/PlaygroundView", refused: true },
+  { file: "src/compute/run/react.ts", from: "react", refused: true },
+  { file: "src/compute/run/upward.test.ts", from: "../../ui/run/RunView", refused: true },
+  { file: "src/compute/bench/kit.ts", from: "../../testing/benchTestRows", refused: true },
+  { file: "src/compute/bench/kit.test.ts", from: "../../testing/benchTestRows", refused: false },
+  { file: "src/compute/playground/engine.ts", from: "../../engine/client", refused: false },
+  { file: "src/compute/bench/host.ts", from: "../../engine/host", refused: false },
+  { file: "src/compute/run/io.ts", from: "../../io/slimeDump", refused: false },
+  { file: "src/compute/contextParallel/core.ts", from: "../../core", refused: false },
+  { file: "src/ui/playground/compute.ts", from: "../../compute/playground/playgroundClient", refused: false },
+  { file: "src/ui/run/compute.test.ts", from: "../../compute/run/runModel", refused: false },
   { file: "src/cli/ui.ts", from: "../ui/App", refused: true },
   { file: "src/cli/engine.ts", from: "../engine/runProblem", refused: false },
 ];
@@ -76,16 +91,28 @@ it("refuses each upward import and allows the downward ones", () => {
   expect(report.diagnostics.filter((d) => d.category !== "lint/style/noRestrictedImports")).toEqual([]);
 });
 
-it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
-  const folder = join(probes, "lower");
+/**
+ * Type-checks probes under `config` (the project's tsconfig for those layers): `pure` comes out clean; a file naming `document` fails.
+ */
+function refusesThePage(name: string, config: string, pure: string): void {
+  const folder = join(probes, name);
   mkdirSync(folder);
-  const config = { extends: join(root, "tsconfig.lower.json"), include: ["*.ts"], exclude: [] };
-  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
-  writeFileSync(join(folder, "pure.ts"), "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
-  const pure = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
-  expect(pure.stdout + pure.stderr).toBe("");
+  // The probe's folder lies outside the project, where vite's and WebGPU's types do not resolve; it needs neither.
+  const tsconfig = { extends: join(root, config), compilerOptions: { types: [] }, include: ["*.ts"], exclude: [] };
+  writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(tsconfig));
+  writeFileSync(join(folder, "pure.ts"), pure);
+  const clean = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
+  expect(clean.stdout + clean.stderr).toBe("");
   writeFileSync(join(folder, "page.ts"), "export const title = (): string => document.title;\n");
   const page = spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" });
   expect(page.stdout).toContain("page.ts(1,36): error TS2584: Cannot find name 'document'");
   expect(page.status).not.toBe(0);
+}
+
+it("compiles the lower layers without the DOM: a page global in them does not type-check", () => {
+  refusesThePage("lower", "tsconfig.lower.json", "export const sum = [1, 2].reduce((a, b) => a + b, 0);\n");
+});
+
+it("compiles compute with the worker's library: it can post a message, not touch the page", () => {
+  refusesThePage("compute", "tsconfig.compute.json", "export const answer = (n: number): void => postMessage(n);\n");
 });

@@ -93,7 +93,7 @@ async function tryBackend(name: BackendName, onAdapter: (info: AdapterInfo) => v
     // Without this, ops on small tensors silently run on the CPU inside the webgpu backend.
     tf.env().set("WEBGPU_CPU_FORWARD", false);
   }
-  if (name === "webgl" && typeof OffscreenCanvas === "undefined" && typeof document === "undefined") {
+  if (name === "webgl" && typeof OffscreenCanvas === "undefined" && !("document" in globalThis)) {
     return "no OffscreenCanvas in this worker";
   }
   let ok: boolean;

@@ -1,5 +1,5 @@
-import type { BenchStrategy } from "../ui/bench/benchPlan";
-import type { BenchRow } from "../ui/bench/benchResult";
+import type { BenchStrategy } from "../compute/bench/benchPlan";
+import type { BenchRow } from "../compute/bench/benchResult";
 
 /** A timed row for the tests of the tables and the choices made from rows. */
 export function row(

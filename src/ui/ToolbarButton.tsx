@@ -16,7 +16,8 @@ export interface ToolbarButtonProps extends Omit<ButtonHTMLAttributes<HTMLButton
 
 /**
  * A button of a view's toolbar (the player's transport, the bench's run and cancel, the run view's
- * exports): never a form's submit by accident, its symbol named, its shortcut in its tooltip.
+ * exports, the playground's toolbar, undo and rows): never a form's submit by accident, its symbol
+ * named, its shortcut in its tooltip.
  */
 export function ToolbarButton({
   label,

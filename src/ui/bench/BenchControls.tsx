@@ -1,9 +1,11 @@
+import type { ReactNode } from "react";
+import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "../../compute/bench/benchPlan";
 import { BACKENDS } from "../../names/backends";
 import { Term } from "../glossary/Term";
+import { OptionSelect } from "../OptionSelect";
 import { STRATEGY_INFO } from "../strategyWords";
 import { ToolbarButton } from "../ToolbarButton";
 import { STRATEGY_STYLE } from "./benchChartData";
-import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "./benchPlan";
 import { PANEL_CHUNKS, PANEL_SIZES, PANEL_SKIP_MS, type PanelSettings, toggled } from "./panelSettings";
 
 export interface BenchControlsProps {
@@ -22,6 +24,29 @@ function strategyHint(s: BenchStrategy): string {
   return STRATEGY_INFO[s].description;
 }
 
+interface ChecksProps<T extends string> {
+  options: readonly T[];
+  chosen: readonly T[];
+  onChange(chosen: T[]): void;
+  /** What a box says (the option itself by default). */
+  label?(option: T): ReactNode;
+  title?(option: T): string;
+}
+
+/** One checkbox per option; the chosen ones keep the options' order. */
+function Checks<T extends string>({ options, chosen, onChange, label = (o) => o, title }: ChecksProps<T>) {
+  return options.map((option) => (
+    <label key={option} title={title?.(option)}>
+      <input
+        type="checkbox"
+        checked={chosen.includes(option)}
+        onChange={(e) => onChange(toggled(chosen, option, e.target.checked, options))}
+      />
+      {label(option)}
+    </label>
+  ));
+}
+
 /** The panel's settings: what to measure, how often, and the run and cancel buttons. */
 export function BenchControls({ settings, onChange, running, problems, onRun, onCancel }: BenchControlsProps) {
   const set = (patch: Partial<PanelSettings>) => onChange({ ...settings, ...patch });
@@ -38,47 +63,39 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         <legend>
           <Term word="Backend">Backends</Term>
         </legend>
-        {BACKENDS.map((b) => (
-          <label key={b}>
-            <input
-              type="checkbox"
-              checked={settings.backends.includes(b)}
-              onChange={(e) => set({ backends: toggled(settings.backends, b, e.target.checked, BACKENDS) })}
-            />
-            {b}
-          </label>
-        ))}
+        <Checks options={BACKENDS} chosen={settings.backends} onChange={(backends) => set({ backends })} />
       </fieldset>
       <fieldset disabled={running}>
         <legend>
           <Term word="Strategy">Strategies</Term>
         </legend>
-        {BENCH_STRATEGIES.map((s) => (
-          <label key={s} title={strategyHint(s)}>
-            <input
-              type="checkbox"
-              checked={settings.strategies.includes(s)}
-              onChange={(e) => set({ strategies: toggled(settings.strategies, s, e.target.checked, BENCH_STRATEGIES) })}
-            />
-            <span className="swatch" style={{ borderColor: STRATEGY_STYLE[s].colour }} aria-hidden="true" />
-            {STRATEGY_STYLE[s].label}
-            {s === "fused" ? <span className="muted"> (webgpu only)</span> : null}
-          </label>
-        ))}
+        <Checks
+          options={BENCH_STRATEGIES}
+          chosen={settings.strategies}
+          onChange={(strategies) => set({ strategies })}
+          title={strategyHint}
+          label={(s) => (
+            <>
+              <span className="swatch" style={{ borderColor: STRATEGY_STYLE[s].colour }} aria-hidden="true" />
+              {STRATEGY_STYLE[s].label}
+              {s === "fused" ? <span className="muted"> (webgpu only)</span> : null}
+            </>
+          )}
+        />
       </fieldset>
       <fieldset disabled={running}>
         <legend>Sizes (rows × tokens)</legend>
-        {SIZE_LABELS.map((z) => (
-          <label key={z}>
-            <input
-              type="checkbox"
-              checked={settings.sizes.includes(z)}
-              onChange={(e) => set({ sizes: toggled(settings.sizes, z, e.target.checked, SIZE_LABELS) })}
-            />
-            {z}
-            {z === SIZE_LABELS[2] ? <span className="muted"> (minutes without a GPU)</span> : null}
-          </label>
-        ))}
+        <Checks
+          options={SIZE_LABELS}
+          chosen={settings.sizes}
+          onChange={(sizes) => set({ sizes })}
+          label={(z) => (
+            <>
+              {z}
+              {z === SIZE_LABELS[2] ? <span className="muted"> (minutes without a GPU)</span> : null}
+            </>
+          )}
+        />
       </fieldset>
       <fieldset disabled={running} className="bench-numbers">
         <legend>Runs</legend>
@@ -95,13 +112,11 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         </label>
         <label>
           Chunk size C
-          <select value={settings.chunkSize} onChange={(e) => set({ chunkSize: Number(e.target.value) })}>
-            {PANEL_CHUNKS.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
+          <OptionSelect
+            options={PANEL_CHUNKS}
+            value={settings.chunkSize}
+            onChoose={(chunkSize) => set({ chunkSize })}
+          />
         </label>
         <label>
           <input type="checkbox" checked={settings.sweep} onChange={(e) => set({ sweep: e.target.checked })} />
@@ -110,18 +125,13 @@ export function BenchControls({ settings, onChange, running, problems, onRun, on
         <label className="sr-only" htmlFor="bench-sweep-size">
           Sweep size
         </label>
-        <select
+        <OptionSelect
           id="bench-sweep-size"
+          options={SIZE_LABELS}
           value={settings.sweepSize}
           disabled={!settings.sweep}
-          onChange={(e) => set({ sweepSize: e.target.value })}
-        >
-          {SIZE_LABELS.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
+          onChoose={(sweepSize) => set({ sweepSize })}
+        />
       </fieldset>
       <div className="bench-actions">
         <ToolbarButton submit className="primary" disabled={running || problems.length > 0} testId="bench-run">

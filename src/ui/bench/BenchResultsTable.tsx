@@ -1,9 +1,9 @@
 import { Fragment } from "react";
+import { formatError, formatMs, formatSpeedup } from "../../compute/bench/benchFormat";
+import { JS_LOOP, sizeLabel } from "../../compute/bench/benchPlan";
+import type { BenchRow } from "../../compute/bench/benchResult";
+import { speedupOverPerToken } from "../../compute/bench/benchStats";
 import { Term } from "../glossary/Term";
-import { formatError, formatMs, formatSpeedup } from "./benchFormat";
-import { JS_LOOP, sizeLabel } from "./benchPlan";
-import type { BenchRow } from "./benchResult";
-import { speedupOverPerToken } from "./benchStats";
 
 const STATUS_TEXT: Record<BenchRow["status"], string> = {
   ok: "✓ within",

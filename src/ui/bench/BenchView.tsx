@@ -10,6 +10,7 @@ import { SweepCharts } from "./SweepCharts";
 import { TimeCharts } from "./TimeCharts";
 import { useBenchRun } from "./useBenchRun";
 import "./bench.css";
+import { Note } from "../Note";
 import { ToolbarButton } from "../ToolbarButton";
 
 /** `/?view=bench`: the engine's strategies timed side by side in this browser, in a worker of the page. */
@@ -68,13 +69,7 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
         </p>
       </header>
 
-      {notices.length > 0 ? (
-        <div className="notice bench-url-notice" role="status" data-testid="url-notice">
-          {notices.map((notice) => (
-            <p key={notice}>{notice}</p>
-          ))}
-        </div>
-      ) : null}
+      <Note className="notice bench-url-notice" text={notices} testId="url-notice" />
 
       <BenchControls
         settings={settings}

@@ -1,4 +1,3 @@
-import { BACKENDS } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,
@@ -8,7 +7,8 @@ import {
   MIN_REPS,
   QUICK_PLAN,
   SWEEP_CHUNKS,
-} from "./benchPlan";
+} from "../../compute/bench/benchPlan";
+import { BACKENDS } from "../../names/backends";
 
 /** What `npm run bench -- …` asked for. */
 export interface BenchOptions {

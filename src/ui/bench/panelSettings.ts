@@ -1,4 +1,3 @@
-import { BACKENDS, type BackendName } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,
@@ -8,7 +7,8 @@ import {
   MIN_REPS,
   SWEEP_CHUNKS,
   sizeLabel,
-} from "./benchPlan";
+} from "../../compute/bench/benchPlan";
+import { BACKENDS, type BackendName } from "../../names/backends";
 
 /** What the panel's controls hold; `panelPlan` turns it into the plan the worker runs. */
 export interface PanelSettings {

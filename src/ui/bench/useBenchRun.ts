@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { BenchPlan } from "./benchPlan";
-import type { BenchEnvironment, BenchRow } from "./benchResult";
-import { BenchClient, type BenchProgress, type BenchReport } from "./measure/benchClient";
+import { BenchClient, type BenchProgress, type BenchReport } from "../../compute/bench/benchClient";
+import type { BenchPlan } from "../../compute/bench/benchPlan";
+import type { BenchEnvironment, BenchRow } from "../../compute/bench/benchResult";
 
 /** What `npm run bench` calls in the page (and a test may): runs a plan as the Run button does. */
 export interface ScanlabBenchHook {

@@ -2,6 +2,7 @@ import { type AdapterInfo, BACKEND_REQUESTS, type BackendRequest } from "../../n
 import type { Strategy } from "../../names/strategies";
 import { StrategyTerm } from "../glossary/StrategyTerm";
 import { Term } from "../glossary/Term";
+import { OptionSelect } from "../OptionSelect";
 import { STRATEGY_INFO, strategyMenu } from "../strategyWords";
 import { backendMenuLabels } from "./backendLabels";
 
@@ -28,17 +29,13 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
     <section className="engine-controls" aria-label="Engine">
       <label>
         Ask for backend{" "}
-        <select
+        <OptionSelect
+          options={BACKEND_REQUESTS}
           value={backend}
-          data-testid="backend-select"
-          onChange={(event) => onBackend(event.currentTarget.value as BackendRequest)}
-        >
-          {BACKEND_REQUESTS.map((name) => (
-            <option key={name} value={name}>
-              {labels[name]}
-            </option>
-          ))}
-        </select>
+          optionLabel={(name) => labels[name]}
+          testId="backend-select"
+          onChoose={onBackend}
+        />
       </label>
       <Term word="Backend" />
       <p className="engine-running">
@@ -52,17 +49,13 @@ export function EngineControls({ backend, running, adapter, strategy, onBackend,
       </p>
       <label>
         Strategy{" "}
-        <select
+        <OptionSelect
+          options={strategies.options}
           value={strategies.value}
-          data-testid="strategy-select"
-          onChange={(event) => onStrategy(event.currentTarget.value as Strategy)}
-        >
-          {strategies.options.map((name) => (
-            <option key={name} value={name}>
-              {STRATEGY_INFO[name].label}
-            </option>
-          ))}
-        </select>
+          optionLabel={(name) => STRATEGY_INFO[name].label}
+          testId="strategy-select"
+          onChoose={onStrategy}
+        />
       </label>
       <Term word="Strategy" />
       <p className="strategy-description">

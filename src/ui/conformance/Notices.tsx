@@ -1,3 +1,5 @@
+import { Note } from "../Note";
+
 export interface NoticesProps {
   /** What went wrong: a bad file, a failed run, a worker that died. */
   error: string | null;
@@ -11,23 +13,9 @@ export interface NoticesProps {
 export function Notices({ error, notice, urlProblems }: NoticesProps) {
   return (
     <>
-      {urlProblems.length > 0 ? (
-        <div className="notice url-notice" role="status" data-testid="url-notice">
-          {urlProblems.map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
-      {notice ? (
-        <p className="notice backend-notice" role="status" data-testid="backend-notice">
-          {notice}
-        </p>
-      ) : null}
-      {error ? (
-        <pre className="error-message" role="alert" data-testid="error-message">
-          {error}
-        </pre>
-      ) : null}
+      <Note className="notice url-notice" text={urlProblems} testId="url-notice" />
+      <Note className="notice backend-notice" text={notice} testId="backend-notice" />
+      <Note className="error-message" text={error} testId="error-message" alert pre />
     </>
   );
 }

@@ -5,6 +5,7 @@ import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";
+import { type Column, ColumnHeads } from "../ColumnHeads";
 import { Term } from "../glossary/Term";
 
 export interface VerdictTableProps {
@@ -21,7 +22,31 @@ export interface VerdictTableProps {
 const ROW_HEIGHT = 30;
 /** Up to this many rows are all in the page, so small files need no scrolling from a script. */
 const RENDER_ALL_UP_TO = 200;
-const COLUMNS = 10;
+const CASE_COLUMNS: Column[] = [
+  { name: "#", className: "number" },
+  { name: "case" },
+  { name: "kind" },
+  { name: "shape" },
+  { name: "max abs error", head: <Term word="Max abs error">max abs error</Term>, className: "number" },
+  {
+    name: "tolerance there",
+    head: (
+      <>
+        <Term word="Tolerance">tolerance</Term> there
+      </>
+    ),
+    className: "number",
+  },
+  {
+    name: "worst error / tolerance",
+    head: <Term word="Error / tolerance">worst error / tolerance</Term>,
+    className: "number",
+  },
+  { name: "at", title: GLOSSARY.worstElement },
+  { name: "time", className: "number" },
+  { name: "result", head: <Term word="Verdict">result</Term>, className: "verdict-pin" },
+];
+const COLUMNS = CASE_COLUMNS.length;
 
 /**
  * One row per case, filled in as the engine finishes it. Only the rows in view are in the page
@@ -57,32 +82,7 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
           <col className="col-result" />
         </colgroup>
         <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col" className="number">
-              #
-            </th>
-            <th scope="col">case</th>
-            <th scope="col">kind</th>
-            <th scope="col">shape</th>
-            <th scope="col" className="number">
-              <Term word="Max abs error">max abs error</Term>
-            </th>
-            <th scope="col" className="number">
-              <Term word="Tolerance">tolerance</Term> there
-            </th>
-            <th scope="col" className="number">
-              <Term word="Error / tolerance">worst error / tolerance</Term>
-            </th>
-            <th scope="col" title={GLOSSARY.worstElement}>
-              at
-            </th>
-            <th scope="col" className="number">
-              time
-            </th>
-            <th scope="col" className="verdict-pin">
-              <Term word="Verdict">result</Term>
-            </th>
-          </tr>
+          <ColumnHeads columns={CASE_COLUMNS} />
         </thead>
         <tbody>
           {above > 0 ? <Spacer height={above} /> : null}

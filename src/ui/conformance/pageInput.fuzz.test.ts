@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { importFile } from "../../compute/playground/importFile";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
 import { parsePlaygroundState } from "../../io/playgroundState";
@@ -9,7 +10,6 @@ import { encodeState } from "../../io/shareLink";
 import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
 import { smallValidFile } from "../../testing/caseFuzzKit";
 import { linkedSource } from "../player/playerLink";
-import { importFile } from "../playground/files/importFile";
 import { startupState } from "../playground/persistence";
 import { parseUrlState, VIEWS } from "../urlState";
 import { readCases } from "./readCases";

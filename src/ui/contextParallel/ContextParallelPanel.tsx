@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "../../compute/contextParallel/cpPanelModel";
 import { heldInputs, unreadInputs } from "../../io/laneUse";
 import {
   type ContextParallelSettings,
@@ -8,7 +9,6 @@ import {
 } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
-import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "./cpPanelModel";
 import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";
@@ -18,6 +18,10 @@ import { useCpModel } from "./useCpModel";
 import { WhiteningTable } from "./WhiteningTable";
 import "./contextParallel.css";
 import { Term } from "../glossary/Term";
+import { OptionSelect } from "../OptionSelect";
+
+/** The cp_size menu's choices: 1 to the panel's largest. */
+const CP_SIZES = Array.from({ length: MAX_PANEL_CP_SIZE }, (_, i) => i + 1);
 
 export interface ContextParallelPanelProps {
   /** The selected row: one sample, as slime splits each sample on its own. */
@@ -140,19 +144,14 @@ function PanelBody({
       <div className="cp-controls">
         <label htmlFor={`${ids}-cp`}>
           cp_size
-          <select
+          <OptionSelect
             id={`${ids}-cp`}
+            options={CP_SIZES}
             value={cpSize}
-            onChange={(event) => onCp({ ...cp, cpSize: Number(event.target.value) })}
-            data-testid="cp-size-select"
+            onChoose={(cpSize) => onCp({ ...cp, cpSize })}
+            testId="cp-size-select"
             title="Context-parallel ranks: the sample is cut into 2 × cp_size chunks"
-          >
-            {Array.from({ length: MAX_PANEL_CP_SIZE }, (_, i) => i + 1).map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
+          />
         </label>
         <Term word="Context parallelism" />
         <label htmlFor={`${ids}-prompt`}>

@@ -1,6 +1,6 @@
+import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
 import { formatSpan } from "../../core";
 import { envelopePath, rankColor, valueScale } from "./cpGeometry";
-import type { CpPanelModel } from "./cpPanelModel";
 import type { CpStep } from "./cpSteps";
 import { LANE_LABEL_WIDTH, LaneAxisEnds, NoResponseToken, RankLabel } from "./laneParts";
 

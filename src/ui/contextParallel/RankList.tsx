@@ -1,5 +1,5 @@
+import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
 import { labelColor, rankColor } from "./cpGeometry";
-import type { CpPanelModel } from "./cpPanelModel";
 import { piecesText } from "./cpSteps";
 
 /** Each rank in words: its two chunks and the response indices they hold, in local order. */

@@ -1,5 +1,5 @@
+import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
 import { envelopePath, rankColor, valueScale } from "./cpGeometry";
-import type { CpPanelModel } from "./cpPanelModel";
 import { LANE_LABEL_WIDTH, LaneAxisEnds, NoResponseToken, RankLabel } from "./laneParts";
 
 const LANE = 40;

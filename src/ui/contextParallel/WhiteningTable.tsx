@@ -1,6 +1,6 @@
+import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
 import { formatShort } from "../charts/formatNumber";
 import { labelColor, rankColor } from "./cpGeometry";
-import type { CpPanelModel } from "./cpPanelModel";
 import { WhiteningLanes } from "./WhiteningLanes";
 
 const meanStd = (s: { mean: number; std: number } | null) =>

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
+import {
+  type CpPanelParams,
+  cpPanelModel,
+  equality,
+  promptLengthProblem,
+} from "../../compute/contextParallel/cpPanelModel";
 import { generateRows } from "../../io/rowGenerators";
 import { envelopePath, labelColor, rankColor, stripGeometry, valueScale } from "./cpGeometry";
-import { type CpPanelParams, cpPanelModel, equality, promptLengthProblem } from "./cpPanelModel";
 import { CP_STEPS, piecesText, stepCaption } from "./cpSteps";
 
 const params = (over: Partial<CpPanelParams> = {}): CpPanelParams => ({

@@ -1,15 +1,15 @@
 import { useEffect, useState } from "react";
+import type { CpPanelParams, CpPanelResult } from "../../compute/contextParallel/cpPanelModel";
+import type { CpWorkerApi } from "../../compute/contextParallel/cpWorker";
+import { LatestOnly } from "../../compute/workerClient/latestOnly";
+import { LazyWorker } from "../../compute/workerClient/lazyWorker";
 import { SupersededError } from "../../engine/client";
 import type { PlaygroundRow } from "../../io/playgroundState";
-import { LatestOnly } from "../workerClient/latestOnly";
-import { LazyWorker } from "../workerClient/lazyWorker";
-import type { CpPanelParams, CpPanelResult } from "./cpPanelModel";
-import type { CpWorkerApi } from "./cpWorker";
 
 /** The worker computing the panel's model: one at a time, only the newest waiting request kept. */
 class CpClient {
   private readonly worker = new LazyWorker<CpWorkerApi>(
-    () => new Worker(new URL("./cpWorker.ts", import.meta.url), { type: "module" }),
+    () => new Worker(new URL("../../compute/contextParallel/cpWorker.ts", import.meta.url), { type: "module" }),
   );
   private readonly runner = new LatestOnly<CpPanelResult>();
 

@@ -10,9 +10,9 @@ import {
   useRef,
   useState,
 } from "react";
+import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
-import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "./cellErrors";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { poolByMax } from "../../compute/playground/pooling";
 import { PLOT_LEFT, PLOT_RIGHT } from "../charts/plotLayout";
 import { binAt, binOfCell, binRect, binRuns, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
-import { poolByMax } from "./pooling";
 
 describe("heatmap geometry", () => {
   it("shares the charts' horizontal layout and asks for device pixels", () => {

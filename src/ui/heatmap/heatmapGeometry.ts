@@ -1,5 +1,5 @@
+import type { PooledGrid } from "../../compute/playground/pooling";
 import { PLOT_LEFT, PLOT_RIGHT } from "../charts/plotLayout";
-import type { PooledGrid } from "./pooling";
 
 /**
  * Where the heatmap draws: the plot sits PLOT_LEFT px from the left (row labels in the gutter) and

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cellErrors } from "./cellErrors";
+import { cellErrors } from "../../compute/playground/cellErrors";
+import { poolByMax } from "../../compute/playground/pooling";
 import { heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
 import { binningNote } from "./legendModel";
-import { poolByMax } from "./pooling";
 
 /** 2 rows × 6 tokens: row 1 has 4 valid tokens; one masked hole, one NaN, one cell over its bound. */
 function batch() {

@@ -1,9 +1,15 @@
+import {
+  type CellErrors,
+  cellReadout,
+  type ErrorMetric,
+  type Precision,
+  type SideNames,
+} from "../../compute/playground/cellErrors";
+import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
-import { type CellErrors, cellReadout, type ErrorMetric, type Precision, type SideNames } from "./cellErrors";
 import { type DecadeScale, decadeScale } from "./colourScale";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
-import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "./pooling";
 
 /** Where the colour domain is taken from: the whole batch, or the selected row only. */
 export type ColourScope = "batch" | "row";

@@ -1,8 +1,8 @@
+import { BinKind, type PooledGrid } from "../../compute/playground/pooling";
 import { tokenTicks } from "../charts/chartSeries";
 import { drawableBoundaries } from "../charts/chunkBoundaries";
 import { colourOf, type DecadeScale, NON_FINITE_COLOUR, PADDING_COLOUR } from "./colourScale";
 import { binRect, binRuns, type HeatmapLayout } from "./heatmapGeometry";
-import { BinKind, type PooledGrid } from "./pooling";
 
 /** Everything one picture of the heatmap depends on. */
 export interface HeatmapPicture {

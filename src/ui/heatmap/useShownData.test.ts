@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cellErrors } from "./cellErrors";
-import { BinKind } from "./pooling";
+import { cellErrors } from "../../compute/playground/cellErrors";
+import { BinKind } from "../../compute/playground/pooling";
 import { type HeatmapData, measure, measureJob, sameData } from "./useShownData";
 
 function data(rows: number, cols: number): HeatmapData {

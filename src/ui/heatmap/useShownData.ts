@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState } from "react";
+import {
+  type CellErrors,
+  type ErrorMetric,
+  emptyCellErrors,
+  measureRows,
+  type Precision,
+} from "../../compute/playground/cellErrors";
+import { type PooledGrid, type PoolInput, poolByMax, poolJob } from "../../compute/playground/pooling";
 import { runInTasks } from "../budgetedTasks";
-import { type CellErrors, type ErrorMetric, emptyCellErrors, measureRows, type Precision } from "./cellErrors";
-import { type PooledGrid, type PoolInput, poolByMax, poolJob } from "./pooling";
 
 /** The data one heatmap picture is drawn from, with its per-cell errors. */
 export interface ShownData {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { LazyWorker } from "../../compute/workerClient/lazyWorker";
 import type { EngineClient } from "../../engine/client";
 import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
-import { LazyWorker } from "../workerClient/lazyWorker";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
@@ -36,11 +36,11 @@ import { TourPanel, type TryState } from "./TourPanel";
 import { Transport } from "./Transport";
 import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
 import { localStepOfChunk, type PlayerTrace } from "./trace";
-import { useNarrow } from "./useNarrow";
+import { useNarrow, useReducedMotion } from "./useMediaQuery";
 import { usePlayerRun } from "./usePlayerRun";
-import { useReducedMotion } from "./useReducedMotion";
 import { useWidth } from "./useWidth";
 import "./player.css";
+import { Note } from "../Note";
 
 export interface PlayerViewProps {
   /**
@@ -309,17 +309,15 @@ export function PlayerView({
   };
 
   const error = fileError ?? run.error;
-  const noticeLine = notice ? (
-    <p className="player-notice" role="status" data-testid="url-notice">
-      {notice}
-    </p>
-  ) : null;
-  const focusLine =
-    source.kind === "state" && source.focus ? (
-      <p className="player-notice" role="status" data-testid="player-focus-note">
-        {focusNote(source.focus)}
-      </p>
-    ) : null;
+  const noticeLine = <Note className="player-notice" text={notice} testId="url-notice" />;
+  const focusLine = (
+    <Note
+      className="player-notice"
+      text={source.kind === "state" && source.focus ? focusNote(source.focus) : null}
+      testId="player-focus-note"
+    />
+  );
+  const errorLine = <Note className="player-error" text={error} testId="error-message" alert />;
   const controls = (
     <PlayerControls
       state={editable.ok ? editable.state : undefined}
@@ -354,13 +352,7 @@ export function PlayerView({
         {noticeLine}
         {sourceBar}
         {focusLine}
-        {error ? (
-          <p className="player-error" role="alert" data-testid="error-message">
-            {error}
-          </p>
-        ) : (
-          <p className="player-loading">Running the example on the engine…</p>
-        )}
+        {error ? errorLine : <p className="player-loading">Running the example on the engine…</p>}
         {/* A batch refused as too large can still be made smaller here (a shorter length, a smaller C). */}
         {error && editable.ok ? controls : null}
       </section>
@@ -453,11 +445,7 @@ export function PlayerView({
       {noticeLine}
       {sourceBar}
       {focusLine}
-      {error ? (
-        <p className="player-error" role="alert" data-testid="error-message">
-          {error}
-        </p>
-      ) : null}
+      {errorLine}
       <div className="player-main">
         <Narrative
           frame={f}

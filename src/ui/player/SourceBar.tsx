@@ -1,4 +1,5 @@
 import type { CaseFile } from "../../io/caseSchema";
+import { OptionSelect } from "../OptionSelect";
 import { PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
 
 export interface SourceBarProps {
@@ -56,30 +57,24 @@ export function SourceBar(p: SourceBarProps) {
       {source.kind === "case" && cases.length > 1 ? (
         <label>
           Case{" "}
-          <select
+          <OptionSelect
+            options={cases.map(({ index }) => index)}
             value={source.index}
-            data-testid="player-case-select"
-            onChange={(e) => p.onCase(source.file, source.fileName, Number(e.currentTarget.value))}
-          >
-            {cases.map(({ index, case: c }) => (
-              <option key={index} value={index}>
-                {c.name} ({c.kind})
-              </option>
-            ))}
-          </select>
+            optionLabel={(index) => `${source.file.cases[index].name} (${source.file.cases[index].kind})`}
+            testId="player-case-select"
+            onChoose={(index) => p.onCase(source.file, source.fileName, index)}
+          />
         </label>
       ) : null}
       {p.rows > 1 ? (
         <label data-control="focus-row">
           Focus row{" "}
-          <select value={p.focusRow} onChange={(e) => p.onFocusRow(Number(e.currentTarget.value))}>
-            {Array.from({ length: p.rows }, (_, b) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by their index
-              <option key={b} value={b}>
-                row {b}
-              </option>
-            ))}
-          </select>
+          <OptionSelect
+            options={Array.from({ length: p.rows }, (_, b) => b)}
+            value={p.focusRow}
+            optionLabel={(b) => `row ${b}`}
+            onChoose={p.onFocusRow}
+          />
         </label>
       ) : null}
       <span className="source-label" data-testid="player-source">

@@ -1,4 +1,5 @@
 import { Term } from "../glossary/Term";
+import { OptionSelect } from "../OptionSelect";
 import { ToolbarButton } from "../ToolbarButton";
 import { SPEEDS } from "./playback";
 import type { TimeView } from "./stageLayout";
@@ -111,13 +112,13 @@ export function Transport(p: TransportProps) {
         {cursor + 1} / {last + 1}
       </span>
       <label className="speed" data-control="speed">
-        <select value={p.speed} onChange={(e) => p.onSpeed(Number(e.currentTarget.value))} aria-label="Speed">
-          {SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s} step{s === 1 ? "" : "s"}/s
-            </option>
-          ))}
-        </select>
+        <OptionSelect
+          options={SPEEDS}
+          value={p.speed}
+          optionLabel={(s) => `${s} step${s === 1 ? "" : "s"}/s`}
+          onChoose={p.onSpeed}
+          aria-label="Speed"
+        />
       </label>
       <label className="time-toggle" data-region="time-toggle" data-control="time-toggle">
         <input

@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { Note } from "../Note";
 import type { ImportQuestion } from "./files/useImport";
 
 export interface MessageAreaProps {
@@ -36,11 +37,7 @@ export const MessageArea = memo(function MessageArea({
 }: MessageAreaProps) {
   return (
     <>
-      {reading ? (
-        <p className="notice" role="status">
-          Reading {reading}…
-        </p>
-      ) : null}
+      <Note className="notice" text={reading && `Reading ${reading}…`} />
       {question ? (
         <fieldset className="notice import-question" data-testid="import-question">
           <legend className="sr-only">How is the imported file read?</legend>
@@ -62,52 +59,14 @@ export const MessageArea = memo(function MessageArea({
           </div>
         </fieldset>
       ) : null}
-      {restoring ? (
-        <p className="notice" role="status">
-          Opening the {restoring.toLowerCase()} (a large batch)…
-        </p>
-      ) : null}
-      {sessionKept ? (
-        <p className="notice" role="status" data-testid="session-kept">
-          {sessionKept}
-        </p>
-      ) : null}
-      {urlProblems.length > 0 ? (
-        <div className="notice url-notice" role="status" data-testid="url-notice">
-          {urlProblems.map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
-      {notice ? (
-        <p className="notice backend-notice" role="status" data-testid="backend-notice">
-          {notice}
-        </p>
-      ) : null}
-      {notes.length > 0 ? (
-        <div className="notice" role="status" data-testid="import-notes">
-          {notes.map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
-      {laneNotice ? (
-        <p className="notice lane-notice" role="status" data-testid="lane-notice">
-          {laneNotice}
-        </p>
-      ) : null}
-      {nonFiniteNote ? (
-        <p className="notice" role="status" data-testid="non-finite-note">
-          {nonFiniteNote}
-        </p>
-      ) : null}
-      {errors.length > 0 ? (
-        <div className="error-message" role="alert" data-testid="error-message">
-          {errors.map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
+      <Note className="notice" text={restoring && `Opening the ${restoring.toLowerCase()} (a large batch)…`} />
+      <Note className="notice" text={sessionKept} testId="session-kept" />
+      <Note className="notice url-notice" text={urlProblems} testId="url-notice" />
+      <Note className="notice backend-notice" text={notice} testId="backend-notice" />
+      <Note className="notice" text={notes} testId="import-notes" />
+      <Note className="notice lane-notice" text={laneNotice} testId="lane-notice" />
+      <Note className="notice" text={nonFiniteNote} testId="non-finite-note" />
+      <Note className="error-message" text={errors} testId="error-message" alert />
     </>
   );
 });

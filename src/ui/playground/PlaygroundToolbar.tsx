@@ -1,13 +1,15 @@
 import { type RefObject, useState } from "react";
+import { DESTINATION_LABELS } from "../../compute/playground/importDestination";
+import { type LaneTarget, resolveLane } from "../../compute/playground/importFile";
+import type { PlaygroundResult } from "../../compute/playground/playgroundRun";
+import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { EXAMPLES } from "../../io/presets";
 import type { ChartHandle } from "../charts/chartPng";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
-import type { PlaygroundResult } from "./compute/playgroundRun";
-import type { StateCodec } from "./compute/stateCodec";
+import { OptionSelect } from "../OptionSelect";
+import { ToolbarButton } from "../ToolbarButton";
 import { ExportMenu } from "./files/ExportMenu";
-import { DESTINATION_LABELS, type Destination } from "./files/importDestination";
-import { type LaneTarget, resolveLane } from "./files/importFile";
 import { Menu } from "./Menu";
 
 export interface ChartRefs {
@@ -43,7 +45,21 @@ export interface LinkStatus {
   offerCase: boolean;
 }
 
-const DESTINATIONS: Destination[] = ["rewards", "values", "kl", "lossMask", "outcome"];
+const LANE_CHOICES: LaneTarget["lane"][] = ["auto", "rewards", "values", "kl", "lossMask", "outcome"];
+const INTO_CHOICES: LaneTarget["into"][] = ["new", "current"];
+const INTO_LABELS: Record<LaneTarget["into"], string> = {
+  new: "a new batch (one row per line)",
+  current: "the current batch (same shape)",
+};
+
+/** The lane menu's words: `auto` names the lane it resolves to, `outcome` says it takes one number per row. */
+function laneChoiceLabel(lane: LaneTarget["lane"], state: PlaygroundState): string {
+  if (lane === "outcome") return `${DESTINATION_LABELS.outcome} (one per row: a 1-D array or a column)`;
+  if (lane !== "auto") return DESTINATION_LABELS[lane];
+  return state.estimator === "reinforce_pp"
+    ? "the estimator's (asked: KL, or outcomes for a 1-D array)"
+    : `the estimator's (${DESTINATION_LABELS[resolveLane("auto", state)]})`;
+}
 
 /** The playground's actions in the top bar: examples, import, export, share, reset. */
 export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
@@ -121,34 +137,23 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
               <legend>CSV and .npy numbers go into</legend>
               <label>
                 lane{" "}
-                <select
+                <OptionSelect
+                  options={LANE_CHOICES}
                   value={target.lane}
-                  data-testid="import-lane"
-                  onChange={(event) => onTarget({ ...target, lane: event.currentTarget.value as LaneTarget["lane"] })}
-                >
-                  <option value="auto">
-                    {props.state.estimator === "reinforce_pp"
-                      ? "the estimator's (asked: KL, or outcomes for a 1-D array)"
-                      : `the estimator's (${DESTINATION_LABELS[resolveLane("auto", props.state)]})`}
-                  </option>
-                  {DESTINATIONS.map((lane) => (
-                    <option key={lane} value={lane}>
-                      {DESTINATION_LABELS[lane]}
-                      {lane === "outcome" ? " (one per row: a 1-D array or a column)" : ""}
-                    </option>
-                  ))}
-                </select>
+                  optionLabel={(lane) => laneChoiceLabel(lane, props.state)}
+                  testId="import-lane"
+                  onChoose={(lane) => onTarget({ ...target, lane })}
+                />
               </label>
               <label>
                 of{" "}
-                <select
+                <OptionSelect
+                  options={INTO_CHOICES}
                   value={target.into}
-                  data-testid="import-into"
-                  onChange={(event) => onTarget({ ...target, into: event.currentTarget.value as LaneTarget["into"] })}
-                >
-                  <option value="new">a new batch (one row per line)</option>
-                  <option value="current">the current batch (same shape)</option>
-                </select>
+                  optionLabel={(into) => INTO_LABELS[into]}
+                  testId="import-into"
+                  onChoose={(into) => onTarget({ ...target, into })}
+                />
               </label>
             </fieldset>
           </div>
@@ -164,30 +169,23 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
         onStatus={props.onStatus}
         onCopyLink={props.onCopyLink}
       />
-      <button
-        type="button"
+      <ToolbarButton
         onClick={props.onOpenInPlayer}
-        data-testid="open-in-player"
+        testId="open-in-player"
         title="Watch the chunked scan of these inputs step by step in the player"
       >
         Open in player
-      </button>
-      <button
-        type="button"
-        onClick={props.onCopyLink}
-        data-testid="copy-link"
-        title="Copy a link that reopens this exact view"
-      >
+      </ToolbarButton>
+      <ToolbarButton onClick={props.onCopyLink} testId="copy-link" title="Copy a link that reopens this exact view">
         Copy link
-      </button>
-      <button
-        type="button"
+      </ToolbarButton>
+      <ToolbarButton
         onClick={props.onReset}
-        data-testid="reset"
+        testId="reset"
         title="Back to the built-in first example (undo brings your work back)"
       >
         Reset
-      </button>
+      </ToolbarButton>
       {props.linkStatus ? (
         <span className="link-status" role="status" data-testid="link-status">
           {props.linkStatus.text}

@@ -1,13 +1,13 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { outputNames } from "../../compute/playground/outputTables";
+import { previewable } from "../../compute/playground/playgroundRun";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { FIRST_VISIT_STATE } from "../../io/presets";
 import type { ChartHandle } from "../charts/chartPng";
 import { chunkStarts } from "../charts/chunkBoundaries";
 import { ContextParallelPanel } from "../contextParallel/ContextParallelPanel";
 import type { HeatmapHandle } from "../heatmap/ErrorHeatmap";
-import { outputNames } from "./compute/outputTables";
-import { previewable } from "./compute/playgroundRun";
 import { ControlsPanel } from "./controls/ControlsPanel";
 import { ConventionPanel } from "./conventions/ConventionPanel";
 import { useConventions } from "./conventions/useConventions";

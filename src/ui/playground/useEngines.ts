@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
+import { PlaygroundClient } from "../../compute/playground/playgroundClient";
 import { EngineClient, type EngineEvent } from "../../engine/client";
 import type { BackendReport, BackendRequest } from "../../names/backends";
 import { noticeText } from "../strategyWords";
-import { PlaygroundClient } from "./compute/playgroundClient";
 
 export interface Engines {
   engine: EngineClient | null;

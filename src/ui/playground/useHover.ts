@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from "react";
+import type { OutputName } from "../../compute/playground/outputTables";
+import type { PlaygroundResult } from "../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../io/playgroundState";
-import type { OutputName } from "./compute/outputTables";
-import type { PlaygroundResult } from "./compute/playgroundRun";
 import type { Hover } from "./results/ResultsPanel";
 import { type ReadoutLine, readoutAt } from "./results/readout";
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundData, PlaygroundState } from "../../io/playgroundState";
 import { linkText } from "../../io/shareLink";
-import type { StateCodec } from "./compute/stateCodec";
 import type { Startup } from "./persistence";
 import { loadIndexedSession } from "./sessionStore";
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
+import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { replaceAddress } from "../urlState";
-import type { StateCodec } from "./compute/stateCodec";
 import { addressWith, linkSize } from "./persistence";
 import { saveSession } from "./sessionStore";
 

@@ -1,21 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
-import type { ScanProblem } from "../../core";
-import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
-import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import type { BackendReport } from "../../names/backends";
-import type { Strategy } from "../../names/strategies";
-import { markStep } from "../stepMarks";
-import { LatestOnly } from "../workerClient/latestOnly";
-import {
-  type AtOnce,
-  computeReducer,
-  initialCompute,
-  type ResultSource,
-  type RunKey,
-  sameInputs,
-  viewOf,
-} from "./compute/computeMachine";
-import { forTransfer, type PlaygroundClient } from "./compute/playgroundClient";
+import { forTransfer, type PlaygroundClient } from "../../compute/playground/playgroundClient";
 import {
   type ChunkedAnswer,
   type ChunkedSolver,
@@ -28,8 +12,24 @@ import {
   type RunRequest,
   runLiveRow,
   startRun,
-} from "./compute/playgroundRun";
-import { problemsFor } from "./compute/problemCache";
+} from "../../compute/playground/playgroundRun";
+import { problemsFor } from "../../compute/playground/problemCache";
+import { LatestOnly } from "../../compute/workerClient/latestOnly";
+import type { ScanProblem } from "../../core";
+import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
+import type { BackendReport } from "../../names/backends";
+import type { Strategy } from "../../names/strategies";
+import { markStep } from "../stepMarks";
+import {
+  type AtOnce,
+  computeReducer,
+  initialCompute,
+  type ResultSource,
+  type RunKey,
+  sameInputs,
+  viewOf,
+} from "./computeMachine";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;

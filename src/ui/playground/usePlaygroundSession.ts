@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
+import { StateCodec } from "../../compute/playground/stateCodec";
 import { linkText } from "../../io/shareLink";
-import { StateCodec } from "./compute/stateCodec";
 import { pageStorage } from "./pageStorage";
 import { type Startup, startupState } from "./persistence";
 import { loadIndexedSession } from "./sessionStore";

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from "react";
+import type { OutputName } from "../../compute/playground/outputTables";
+import type { LiveRow, PlaygroundResult } from "../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../io/playgroundState";
-import type { OutputName } from "./compute/outputTables";
-import type { LiveRow, PlaygroundResult } from "./compute/playgroundRun";
 import { replaceRow } from "./editor/rowEdits";
 import type { Hover } from "./results/ResultsPanel";
 import type { Hint } from "./useHint";

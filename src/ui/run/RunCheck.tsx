@@ -1,6 +1,6 @@
+import type { RunCheck as Check } from "../../compute/run/runWorker";
 import { TermsText } from "../glossary/TermsText";
 import { RUN_WORDS } from "./runWords";
-import type { RunCheck as Check } from "./runWorker";
 
 const STATUS_WORDS = { pass: "pass", fail: "departs", "not checked": "not checked" } as const;
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
+import type { ExportAnswer } from "../../compute/run/runWorker";
 import { download } from "../playground/files/download";
 import { ToolbarButton } from "../ToolbarButton";
-import type { ExportAnswer } from "./runWorker";
 
 export interface RunExportsProps {
   /** The samples exported: the failing ones, or the selected one when none fails. */

@@ -1,4 +1,4 @@
-import type { RunReport } from "./runWorker";
+import type { RunReport } from "../../compute/run/runWorker";
 
 /**
  * A file that is no slime train dump: what it is and what can be done with it, in place of the

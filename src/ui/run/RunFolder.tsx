@@ -3,8 +3,10 @@ import type { SlimeSettings } from "../../core";
 import type { RunStepPlan, StepSummary, UnusedFile } from "../../io/slimeDump";
 import { RunStepCharts } from "./RunStepCharts";
 import "./runFolder.css";
+import { RunFolderClient } from "../../compute/run/runFolderClient";
+import type { RunFile, RunFolderEvent } from "../../compute/run/runWorker";
+import { Note } from "../Note";
 import { type RunStepRow, RunSteps } from "./RunSteps";
-import { RunFolderClient } from "./runFolderClient";
 import {
   type DirectoryHandle,
   filesFromEntry,
@@ -13,7 +15,6 @@ import {
   type RunFolderFiles,
 } from "./runFolderFiles";
 import { canKeepFolders, folderPermission, forgetFolder, keepFolder, keptFolder, pickFolder } from "./runFolderStore";
-import type { RunFile, RunFolderEvent } from "./runWorker";
 
 interface Progress {
   done: number;
@@ -238,11 +239,7 @@ export function RunFolder({
           Cancel
         </button>
       ) : null}
-      {message ? (
-        <p className="error-message" role="alert" data-testid="run-folder-message">
-          {message}
-        </p>
-      ) : null}
+      <Note className="error-message" text={message} testId="run-folder-message" alert />
       {folder ? (
         <p className="run-summary" data-testid="run-folder-summary">
           {folder}: {plan.length} step{plan.length === 1 ? "" : "s"}

@@ -1,7 +1,8 @@
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
+import { type SampleRow, worstFirst } from "../../compute/run/runModel";
+import { type Column, ColumnHeads } from "../ColumnHeads";
 import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
-import { type SampleRow, worstFirst } from "./runModel";
 import { Spacer, useVirtualRows } from "./virtualRows";
 
 export interface RunSamplesProps {
@@ -10,7 +11,26 @@ export interface RunSamplesProps {
   onSelect(index: number): void;
 }
 
-const COLUMNS = 9;
+const SAMPLE_COLUMNS: Column[] = [
+  { name: "sample" },
+  { name: "rollout pos" },
+  { name: "length" },
+  { name: "reward" },
+  { name: "masked" },
+  {
+    name: "advantages gap",
+    head: (
+      <>
+        advantages <Term word="Gap">gap</Term>
+      </>
+    ),
+    title: "largest |dump − reference| of the advantages",
+  },
+  { name: "returns gap", title: "largest |dump − reference| of the returns" },
+  { name: "worst gap / bound", title: "the worst gap as a fraction of its token's float32 bound (pass ≤ 1)" },
+  { name: "result", head: <Term word="Verdict">result</Term>, className: "verdict-pin" },
+];
+const COLUMNS = SAMPLE_COLUMNS.length;
 /** Rows a Page Up or Page Down moves the selection. */
 const PAGE_ROWS = 12;
 
@@ -93,25 +113,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
       >
         <table className="run-samples" data-testid="run-samples" aria-rowcount={ordered.length + 1}>
           <thead ref={head}>
-            <tr aria-rowindex={1}>
-              <th scope="col">sample</th>
-              <th scope="col">rollout pos</th>
-              <th scope="col">length</th>
-              <th scope="col">reward</th>
-              <th scope="col">masked</th>
-              <th scope="col" title="largest |dump − reference| of the advantages">
-                advantages <Term word="Gap">gap</Term>
-              </th>
-              <th scope="col" title="largest |dump − reference| of the returns">
-                returns gap
-              </th>
-              <th scope="col" title="the worst gap as a fraction of its token's float32 bound (pass ≤ 1)">
-                worst gap / bound
-              </th>
-              <th scope="col" className="verdict-pin">
-                <Term word="Verdict">result</Term>
-              </th>
-            </tr>
+            <ColumnHeads columns={SAMPLE_COLUMNS} />
           </thead>
           <tbody>
             <Spacer height={above} columns={COLUMNS} />

@@ -1,4 +1,5 @@
 import { type InferredSettings, KL_LOSS_TYPES, SLIME_ESTIMATORS, type SlimeSettings } from "../../core";
+import { OptionSelect } from "../OptionSelect";
 
 export interface RunSettingsProps {
   settings: SlimeSettings;
@@ -37,25 +38,23 @@ export function RunSettings({ settings, source, estimates, onChange, onSearch, s
       </span>
     );
   };
+  /** A setting chosen from slime's own list of values, under slime's name. */
+  const menu = <K extends "advantageEstimator" | "klLossType">(
+    key: K,
+    name: string,
+    options: readonly SlimeSettings[K][],
+    testId: string,
+  ) => (
+    <label>
+      {name}
+      {guessed(key)}
+      <OptionSelect options={options} value={settings[key]} testId={testId} onChoose={(value) => set(key, value)} />
+    </label>
+  );
   return (
     <fieldset className="panel run-settings" data-testid="run-settings">
       <legend>The run's settings (slime's arguments)</legend>
-      <label>
-        advantage_estimator{guessed("advantageEstimator")}
-        <select
-          value={settings.advantageEstimator}
-          data-testid="run-estimator"
-          onChange={(event) =>
-            set("advantageEstimator", event.currentTarget.value as SlimeSettings["advantageEstimator"])
-          }
-        >
-          {SLIME_ESTIMATORS.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      {menu("advantageEstimator", "advantage_estimator", SLIME_ESTIMATORS, "run-estimator")}
       {NUMBER_FIELDS.map(([key, name, help]) => (
         <label key={key} title={help}>
           {name}
@@ -79,20 +78,7 @@ export function RunSettings({ settings, source, estimates, onChange, onSearch, s
           />
         </label>
       ))}
-      <label>
-        kl_loss_type{guessed("klLossType")}
-        <select
-          value={settings.klLossType}
-          data-testid="run-kl_loss_type"
-          onChange={(event) => set("klLossType", event.currentTarget.value as SlimeSettings["klLossType"])}
-        >
-          {KL_LOSS_TYPES.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      {menu("klLossType", "kl_loss_type", KL_LOSS_TYPES, "run-kl_loss_type")}
       <label className="check">
         <input
           type="checkbox"

@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import type { StepSummary } from "../../io/slimeDump";
+import { type Column, ColumnHeads } from "../ColumnHeads";
 import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { Spacer, useVirtualRows } from "./virtualRows";
@@ -25,7 +26,27 @@ function worstCell(s: StepSummary): { text: string; title?: string } {
   };
 }
 
-const COLUMNS = 10;
+const STEP_COLUMNS: Column[] = [
+  { name: "step" },
+  { name: "samples" },
+  { name: "tokens" },
+  { name: "verdict", head: <Term word="Verdict">verdict</Term>, className: "verdict-pin" },
+  {
+    name: "worst gap / bound",
+    head: (
+      <>
+        worst <Term word="Gap">gap</Term> / <Term word="Bound">bound</Term>
+      </>
+    ),
+    title: "the token whose gap is the largest share of its float32 bound (pass ≤ 1)",
+  },
+  { name: "reward mean ± std", title: "raw rewards where the dump has them, else the reward trained on" },
+  { name: "KL mean", title: "the stored kl, over the tokens with loss mask 1" },
+  { name: "length mean / max" },
+  { name: "truncated", title: "samples whose rollout status is truncated (known with the rollout dump)" },
+  { name: "padding", head: <Term word="Padding">padding</Term>, title: "of slime's padded [samples, longest] scan" },
+];
+const COLUMNS = STEP_COLUMNS.length;
 
 /**
  * One row per step of a run, in rollout-id order: its size, verdict and trends. `data-passed` only
@@ -39,30 +60,7 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
     <div className="table-scroll" ref={scroller}>
       <table className="run-samples run-steps" data-testid="run-steps" aria-rowcount={rows.length + 1}>
         <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col">step</th>
-            <th scope="col">samples</th>
-            <th scope="col">tokens</th>
-            <th scope="col" className="verdict-pin">
-              <Term word="Verdict">verdict</Term>
-            </th>
-            <th scope="col" title="the token whose gap is the largest share of its float32 bound (pass ≤ 1)">
-              worst <Term word="Gap">gap</Term> / <Term word="Bound">bound</Term>
-            </th>
-            <th scope="col" title="raw rewards where the dump has them, else the reward trained on">
-              reward mean ± std
-            </th>
-            <th scope="col" title="the stored kl, over the tokens with loss mask 1">
-              KL mean
-            </th>
-            <th scope="col">length mean / max</th>
-            <th scope="col" title="samples whose rollout status is truncated (known with the rollout dump)">
-              truncated
-            </th>
-            <th scope="col" title="of slime's padded [samples, longest] scan">
-              <Term word="Padding">padding</Term>
-            </th>
-          </tr>
+          <ColumnHeads columns={STEP_COLUMNS} />
         </thead>
         <tbody>
           <Spacer height={above} columns={COLUMNS} />

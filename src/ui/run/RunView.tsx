@@ -1,4 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { RunClient } from "../../compute/run/runClient";
+import type { GridField } from "../../compute/run/runGrid";
+import { worstFirst } from "../../compute/run/runModel";
+import type { PlaygroundAnswer, RunFile, RunReport } from "../../compute/run/runWorker";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
@@ -16,13 +20,10 @@ import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
 import { runSettingsFromSearch, runSettingsToSearch } from "./runAddress";
-import { RunClient } from "./runClient";
 import { FIELD_NAMES, fieldCaption, fieldHeading, fieldSides } from "./runFieldText";
-import type { GridField } from "./runGrid";
-import { worstFirst } from "./runModel";
 import { loadRunFiles, saveRunFiles } from "./runStore";
-import type { PlaygroundAnswer, RunFile, RunReport } from "./runWorker";
 import "./run.css";
+import { Note } from "../Note";
 import { ToolbarButton } from "../ToolbarButton";
 
 /**
@@ -202,29 +203,11 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           the file on disk, not a copy, so a file deleted or changed since must be chosen again. Each tab keeps its own.
         </p>
       </header>
-      {urlProblems.length + address.problems.length > 0 ? (
-        <div className="notice url-notice" role="status" data-testid="url-notice">
-          {[...urlProblems, ...address.problems].map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
+      <Note className="notice url-notice" text={[...urlProblems, ...address.problems]} testId="url-notice" />
       <RunFolder given={given} onOpenStep={(files, keep) => open(files, given, keep)} />
-      {reading ? (
-        <p className="notice" role="status">
-          Reading {reading}…
-        </p>
-      ) : null}
-      {keptProblem ? (
-        <p className="error-message" role="alert" data-testid="run-kept-problem">
-          {keptProblem}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error-message" role="alert" data-testid="error-message">
-          {error}
-        </p>
-      ) : null}
+      <Note className="notice" text={reading && `Reading ${reading}…`} />
+      <Note className="error-message" text={keptProblem} testId="run-kept-problem" alert />
+      <Note className="error-message" text={error} testId="error-message" alert />
       <div className="run-columns">
         {report && !train ? (
           <RunFileKind report={report} onOpenLanes={openLanes} />

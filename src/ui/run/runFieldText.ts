@@ -1,5 +1,5 @@
-import type { SideNames } from "../heatmap/cellErrors";
-import type { GridField, RunGrid } from "./runGrid";
+import type { SideNames } from "../../compute/playground/cellErrors";
+import type { GridField, RunGrid } from "../../compute/run/runGrid";
 
 /** What the heatmap compares for each field, in its legend's words. */
 export function fieldSides(grid: RunGrid): SideNames {

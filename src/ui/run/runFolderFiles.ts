@@ -1,5 +1,5 @@
+import type { RunFile } from "../../compute/run/runWorker";
 import type { UnusedFile } from "../../io/slimeDump";
-import type { RunFile } from "./runWorker";
 
 /**
  * A run folder's files as the page gets them, by its three doors: the folder input (every file

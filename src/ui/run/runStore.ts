@@ -1,6 +1,6 @@
 import { del, get, set } from "idb-keyval";
+import type { RunFile } from "../../compute/run/runWorker";
 import { runFilesKey, SHARED_RUN_FILES_KEY, thisTab } from "./runTab";
-import type { RunFile } from "./runWorker";
 
 /**
  * The run view's files, kept in this browser (IndexedDB) so a reload reopens them, each tab its own

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { OptionSelect } from "../../OptionSelect";
 import { Field, type FieldProps, helpId } from "./Field";
 
 export interface SelectFieldProps<T extends string> extends Omit<FieldProps, "children"> {
@@ -22,19 +23,15 @@ export function SelectField<T extends string>({
 }: SelectFieldProps<T>) {
   return (
     <Field {...field}>
-      <select
+      <OptionSelect
         id={field.id}
+        options={options}
         value={selected}
+        optionLabel={optionLabel}
         aria-describedby={helpId(field.id)}
-        data-testid={testId}
-        onChange={(event) => onSelect(event.currentTarget.value as T)}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {optionLabel(option)}
-          </option>
-        ))}
-      </select>
+        testId={testId}
+        onChoose={onSelect}
+      />
     </Field>
   );
 }

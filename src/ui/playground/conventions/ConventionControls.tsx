@@ -1,3 +1,5 @@
+import { Fragment } from "react";
+import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import { conventionOf } from "../../../io/conventionProblem";
 import {
   CONVENTION_LIBRARIES,
@@ -10,7 +12,6 @@ import { NumberEntry } from "../controls/NumberEntry";
 import { Segmented } from "../controls/Segmented";
 import { parseForState } from "../controls/validateEdit";
 import { WithHelp } from "../controls/WithHelp";
-import { LIBRARY_LABELS } from "./conventionDifferences";
 
 export interface ConventionControlsProps {
   state: PlaygroundState;
@@ -18,6 +19,12 @@ export interface ConventionControlsProps {
   fieldErrors: Record<string, string>;
   onFieldError(id: string, reason: string | null): void;
 }
+
+/** The two ends of the reward clip, each its own entry (one line of help says what both do). */
+const CLIP_ENDS = [
+  { end: 0, word: "low", field: "clipLow" },
+  { end: 1, word: "high", field: "clipHigh" },
+] as const;
 
 const LIBRARY_HELP =
   "Whose rules turn the rollout into token rewards, returns and advantages: slime, OpenRLHF or verl differ in where the outcome reward lands, whether the return flows through masked tokens, how GAE treats them, and how advantages are whitened.";
@@ -124,31 +131,23 @@ export function ConventionControls({ state, edit, fieldErrors, onFieldError }: C
             />
             clip
           </label>
-          {clip ? (
-            <>
-              <NumberEntry
-                id="pg-clip-low"
-                label="clip low"
-                value={clip[0]}
-                parse={parseClip(0)}
-                onCommit={setClipEnd(0)}
-                onInvalid={(reason) => onFieldError("clipLow", reason)}
-                describedBy={helpId("pg-clip-low")}
-                width="5ch"
-              />
-              <span aria-hidden="true">…</span>
-              <NumberEntry
-                id="pg-clip-high"
-                label="clip high"
-                value={clip[1]}
-                parse={parseClip(1)}
-                onCommit={setClipEnd(1)}
-                onInvalid={(reason) => onFieldError("clipHigh", reason)}
-                describedBy={helpId("pg-clip-low")}
-                width="5ch"
-              />
-            </>
-          ) : null}
+          {clip
+            ? CLIP_ENDS.map(({ end, word, field }) => (
+                <Fragment key={word}>
+                  {end === 1 ? <span aria-hidden="true">…</span> : null}
+                  <NumberEntry
+                    id={`pg-clip-${word}`}
+                    label={`clip ${word}`}
+                    value={clip[end]}
+                    parse={parseClip(end)}
+                    onCommit={setClipEnd(end)}
+                    onInvalid={(reason) => onFieldError(field, reason)}
+                    describedBy={helpId("pg-clip-low")}
+                    width="5ch"
+                  />
+                </Fragment>
+              ))
+            : null}
         </div>
       </Field>
     </div>

@@ -1,17 +1,17 @@
 import { memo, useCallback, useMemo, useState } from "react";
+import { type Difference, LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
+import { CONVENTION_OUTPUTS, type ConventionOutput } from "../../../compute/conventions/conventionRun";
+import { cellLoss, cellLossText, type SideNames } from "../../../compute/playground/cellErrors";
 import type { Library } from "../../../core";
 import type { Unread } from "../../../io/laneUse";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { formatValue } from "../../charts/formatNumber";
-import { cellLoss, cellLossText, type SideNames } from "../../heatmap/cellErrors";
 import { ErrorHeatmap, type HeatmapCell } from "../../heatmap/ErrorHeatmap";
 import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
 import { maskTable } from "../results/rowView";
 import { ConventionChart } from "./ConventionChart";
-import { type Difference, LIBRARY_LABELS } from "./conventionDifferences";
 import { checkSentence, OUTPUT_TITLES, overlayLines } from "./conventionPanelModel";
-import { CONVENTION_OUTPUTS, type ConventionOutput } from "./conventionRun";
 import type { ConventionStatus, ConventionView } from "./useConventionCompute";
 import "./conventions.css";
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
+import {
+  type ConventionRequest,
+  conventionReference,
+  float32Batch,
+  runLibrary,
+} from "../../../compute/conventions/conventionRun";
+import { summarize } from "../../../compute/conventions/conventionSummary";
+import { checkFloat32 } from "../../../compute/conventions/float32Check";
 import type { Library } from "../../../core";
 import { checkSentence, overlayLines } from "./conventionPanelModel";
-import { type ConventionRequest, conventionReference, float32Batch, runLibrary } from "./conventionRun";
-import { summarize } from "./conventionSummary";
-import { checkFloat32 } from "./float32Check";
 import type { ConventionView } from "./useConventionCompute";
 
 const masks = [

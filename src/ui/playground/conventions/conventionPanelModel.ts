@@ -1,7 +1,7 @@
+import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
+import type { ConventionOutput } from "../../../compute/conventions/conventionRun";
 import { countText } from "../../../io/countText";
 import { formatShort } from "../../charts/formatNumber";
-import { LIBRARY_LABELS } from "./conventionDifferences";
-import type { ConventionOutput } from "./conventionRun";
 import { FLOAT32_STYLE, LIBRARY_STYLE, type OverlayLine } from "./conventionSeries";
 import type { ConventionView } from "./useConventionCompute";
 

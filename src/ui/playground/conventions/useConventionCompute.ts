@@ -1,11 +1,16 @@
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
+import type { ConventionClient } from "../../../compute/conventions/conventionClient";
+import type { Difference } from "../../../compute/conventions/conventionDifferences";
+import type {
+  ConventionReference,
+  ConventionRequest,
+  ConventionTables,
+  LibraryRun,
+} from "../../../compute/conventions/conventionRun";
+import type { Float32Check } from "../../../compute/conventions/float32Check";
 import type { Library } from "../../../core";
 import { conventionLibraries, conventionOf, conventionParams, stateToConvention } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
-import type { ConventionClient } from "./conventionClient";
-import type { Difference } from "./conventionDifferences";
-import type { ConventionReference, ConventionRequest, ConventionTables, LibraryRun } from "./conventionRun";
-import type { Float32Check } from "./float32Check";
 
 /** The float32 run of the library shown: where it ran, and its tables (or why the library refused the input). */
 export interface Float32Run<R = LibraryRun<Float32Array>> {

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from "react";
+import { ConventionClient } from "../../../compute/conventions/conventionClient";
 import type { Caller, EngineClient } from "../../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { STRATEGY_ALGORITHM } from "../../../names/strategies";
-import { ConventionClient } from "./conventionClient";
 import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
 
 /** The conventions panel's requests to the engine: after the page's own (usePlaygroundCompute). */

@@ -1,5 +1,7 @@
 import { memo } from "react";
 import { MAX_TOKENS, type PlaygroundRow, type PlaygroundState } from "../../../io/playgroundState";
+import { OptionSelect } from "../../OptionSelect";
+import { ToolbarButton } from "../../ToolbarButton";
 import type { Parsed } from "../controls/controlMath";
 import { helpId } from "../controls/Field";
 import { NumberEntry } from "../controls/NumberEntry";
@@ -46,43 +48,36 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Row editing">
       <WithHelp id="pg-row-help" help="The row shown in the editor and the charts; a heatmap row click chooses it too.">
-        <button
-          type="button"
-          aria-label="Previous row"
+        <ToolbarButton
+          label="Previous row"
           aria-describedby="pg-row-help"
           disabled={b <= 0}
           onClick={() => props.onSelectRow(b - 1)}
         >
           ◀
-        </button>
+        </ToolbarButton>
         <label className="num" htmlFor="pg-row-select">
           row
         </label>
-        <select
+        <OptionSelect
           id="pg-row-select"
           className="num"
+          options={rows.map((_, i) => i)}
           value={b}
+          optionLabel={(i) => `${i} (${rows[i].length} tok)`}
           aria-describedby="pg-row-help"
-          data-testid="row-select"
-          onChange={(event) => props.onSelectRow(Number(event.currentTarget.value))}
-        >
-          {rows.map((r, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by their index.
-            <option key={i} value={i}>
-              {i} ({r.length} tok)
-            </option>
-          ))}
-        </select>
+          testId="row-select"
+          onChoose={props.onSelectRow}
+        />
         <span className="muted num">of {rows.length}</span>
-        <button
-          type="button"
-          aria-label="Next row"
+        <ToolbarButton
+          label="Next row"
           aria-describedby="pg-row-help"
           disabled={b >= rows.length - 1}
           onClick={() => props.onSelectRow(b + 1)}
         >
           ▶
-        </button>
+        </ToolbarButton>
       </WithHelp>
       <WithHelp
         id="pg-length-help"
@@ -161,26 +156,24 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
         id="pg-undo-help"
         help="Undo or redo a whole edit: a stroke, a typed value, a setting (Ctrl+Z, Ctrl+Shift+Z)."
       >
-        <button
-          type="button"
+        <ToolbarButton
+          label="Undo"
           disabled={!props.canUndo}
           onClick={props.onUndo}
-          aria-label="Undo"
           aria-describedby="pg-undo-help"
-          data-testid="undo"
+          testId="undo"
         >
           ↶
-        </button>
-        <button
-          type="button"
+        </ToolbarButton>
+        <ToolbarButton
+          label="Redo"
           disabled={!props.canRedo}
           onClick={props.onRedo}
-          aria-label="Redo"
           aria-describedby="pg-undo-help"
-          data-testid="redo"
+          testId="redo"
         >
           ↷
-        </button>
+        </ToolbarButton>
       </WithHelp>
       {props.hint ? (
         <span className="draw-hint" data-testid="draw-hint">

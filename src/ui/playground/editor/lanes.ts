@@ -8,12 +8,7 @@ export function lanesFor(estimator: Estimator): Lane[] {
   return ["rewards", "lossMask"];
 }
 
-export const LANE_LABELS: Record<Lane, string> = {
-  rewards: "reward r",
-  values: "value V",
-  kl: "KL",
-  lossMask: "loss mask",
-};
+export { LANE_LABELS } from "../../../compute/playground/importDestination";
 
 /** The mask matters to REINFORCE++ only; slime's discounted and GAE scans take none. */
 export function maskIsUsed(estimator: Estimator): boolean {

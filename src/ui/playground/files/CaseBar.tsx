@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { CaseVerdict } from "../../../conformance/checkCase";
-import type { PlaygroundResult } from "../compute/playgroundRun";
 import { caseVerdictText, judgeOpenCase } from "./caseVerdict";
 import type { OpenCaseFile } from "./useImport";
 

@@ -1,11 +1,11 @@
 import { useRef, useState } from "react";
+import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import type { StateCodec } from "../../../compute/playground/stateCodec";
 import { conventionOf } from "../../../io/conventionProblem";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import type { PytestExport } from "../../../io/pytestSnippet";
 import type { SlimeTolerancePrediction } from "../../../io/slimeTolerance";
-import type { PlaygroundResult } from "../compute/playgroundRun";
-import type { StateCodec } from "../compute/stateCodec";
-import { LIBRARY_LABELS } from "../conventions/conventionDifferences";
 import { Menu } from "../Menu";
 import type { ChartRefs } from "../PlaygroundToolbar";
 import { copyText, download } from "./download";

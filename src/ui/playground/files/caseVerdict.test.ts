@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { outputTables } from "../../../compute/playground/outputTables";
 import { caseToProblem } from "../../../conformance/caseProblem";
 import { type ScanOutputs, solve } from "../../../core";
 import { parseCaseFile } from "../../../io/caseFile";
 import type { ScanCase } from "../../../io/caseSchema";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { scanCasesOf } from "../../../io/scanCases";
-import { outputTables } from "../compute/outputTables";
 import { caseVerdictText, type JudgedRun, judgeOpenCase } from "./caseVerdict";
 
 const publicCases = scanCasesOf(

@@ -1,5 +1,5 @@
+import type { StateCodec } from "../../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../../io/playgroundState";
-import type { StateCodec } from "../compute/stateCodec";
 import { download } from "./download";
 
 /** Writes the state as a golden-schema case file (in the codec worker) and saves it; returns the status line. */

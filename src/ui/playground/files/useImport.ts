@@ -1,12 +1,12 @@
 import { useCallback, useState } from "react";
+import type { ImportChoice, LaneTarget } from "../../../compute/playground/importFile";
+import { openAnyCase } from "../../../compute/playground/openCase";
+import { unpackState } from "../../../compute/playground/packState";
+import type { StateCodec } from "../../../compute/playground/stateCodec";
 import type { CaseImport } from "../../../io/caseImport";
 import type { ScanCase } from "../../../io/caseSchema";
 import { checkFileSize } from "../../../io/ioError";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
-import { unpackState } from "../compute/packState";
-import type { StateCodec } from "../compute/stateCodec";
-import type { ImportChoice, LaneTarget } from "./importFile";
-import { openAnyCase } from "./openCase";
 
 /** A case file that is open: its cases, the one shown, and the state it opened as (for its verdict). */
 export interface OpenCaseFile {

@@ -1,4 +1,6 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
+import type { OutputName } from "../../../compute/playground/outputTables";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
 import type { CarryParts } from "../../charts/CarryBands";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -8,8 +10,6 @@ import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
-import type { OutputName } from "../compute/outputTables";
-import type { PlaygroundResult } from "../compute/playgroundRun";
 import { storedLine } from "../DumpBanner";
 import type { CarryRow, CarryRowResult } from "./carryRow";
 import { OUTPUT_LABELS } from "./labels";

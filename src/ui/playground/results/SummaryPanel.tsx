@@ -1,11 +1,12 @@
 import { memo } from "react";
+import type { ErrorSummary, SummaryCell } from "../../../compute/playground/errorSummary";
+import { type PlaygroundResult, progressText } from "../../../compute/playground/playgroundRun";
 import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
 import { formatShort } from "../../charts/formatNumber";
 import { Term } from "../../glossary/Term";
+import { ToolbarButton } from "../../ToolbarButton";
 import { useNow } from "../../useNow";
-import type { ErrorSummary, SummaryCell } from "../compute/errorSummary";
-import { type PlaygroundResult, progressText } from "../compute/playgroundRun";
 import type { ComputeStatus } from "../usePlaygroundCompute";
 import { OUTPUT_LABELS } from "./labels";
 
@@ -29,14 +30,9 @@ function RunState({ status }: { status: ComputeStatus }) {
         <p className="small" role="status" data-testid="run-phase">
           {progressText(status.phase, Math.max(0, now - (status.startedAt ?? now)))}
         </p>
-        <button
-          type="button"
-          onClick={status.cancel}
-          data-testid="cancel-run"
-          title="Stop this run; the figures on screen stay"
-        >
+        <ToolbarButton onClick={status.cancel} testId="cancel-run" title="Stop this run; the figures on screen stay">
           Cancel
-        </button>
+        </ToolbarButton>
       </div>
     );
   }

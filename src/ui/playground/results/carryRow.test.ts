@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { type OutputName, outputTables } from "../../../compute/playground/outputTables";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import { paddedWidth } from "../../../compute/playground/rowProblem";
 import { solve } from "../../../core";
 import { materializeRows, stateToProblem } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundState } from "../../../io/playgroundState";
 import { BASE_SETTINGS } from "../../../io/presets";
-import { type OutputName, outputTables } from "../compute/outputTables";
-import type { PlaygroundResult } from "../compute/playgroundRun";
-import { paddedWidth } from "../compute/rowProblem";
 import { carryRowOf } from "./carryRow";
 
 /** A result as the page holds one, with core's float64 chunked scan as its chunked side. */

@@ -1,4 +1,4 @@
-import type { OutputName } from "../compute/outputTables";
+import type { OutputName } from "../../../compute/playground/outputTables";
 
 export const OUTPUT_LABELS: Record<OutputName, string> = {
   returns: "returns",

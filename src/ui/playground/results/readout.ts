@@ -1,9 +1,9 @@
+import { cellLoss, cellLossText, cellReadout, relFloor } from "../../../compute/playground/cellErrors";
+import type { OutputName } from "../../../compute/playground/outputTables";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { chunkOfToken } from "../../charts/chunkBoundaries";
 import { formatShort } from "../../charts/formatNumber";
-import { cellLoss, cellLossText, cellReadout, relFloor } from "../../heatmap/cellErrors";
-import type { OutputName } from "../compute/outputTables";
-import type { PlaygroundResult } from "../compute/playgroundRun";
 import { formatExact as formatValue } from "../formatExact";
 
 export interface ReadoutLine {

@@ -1,6 +1,6 @@
+import type { OutputName } from "../../../compute/playground/outputTables";
+import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { FloatArray } from "../../../core";
-import type { OutputName } from "../compute/outputTables";
-import type { PlaygroundResult } from "../compute/playgroundRun";
 
 /** One row of one output, as the charts draw it: valid tokens only. */
 export interface RowView {

@@ -1,0 +1,110 @@
+import * as Comlink from "comlink";
+import type { ScanProblem } from "../../core";
+import { CancelledError } from "../../engine/client";
+import { LatestOnly } from "../workerClient/latestOnly";
+import { LazyWorker } from "../workerClient/lazyWorker";
+import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
+import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundWorker";
+import { cloneProblem } from "./rowProblem";
+
+/**
+ * A copy of the problem whose every array is a typed array of its own, marked for transfer: a
+ * worker then gets it moved, not structured-cloned (the loss masks' plain arrays of 64 × 32768
+ * numbers took about 2 s of the main thread to clone).
+ */
+export function forTransfer(problem: ScanProblem): ScanProblem {
+  const { copy, buffers } = ownCopy(problem);
+  return Comlink.transfer(copy, buffers);
+}
+
+/** The copy forTransfer sends, and its buffers (Comlink sees a transfer list on an argument itself only). */
+function ownCopy(problem: ScanProblem): { copy: ScanProblem; buffers: ArrayBuffer[] } {
+  let copy: ScanProblem;
+  let arrays: ArrayBufferView[];
+  if (problem.kind === "reinforce_pp") {
+    // One pass per array, straight into a typed array of its own (cloneProblem's masks stay plain arrays).
+    const { rewards, kl, lossMasks } = problem.batch;
+    const batch = { rewards: Array.from(rewards), kl: kl.map((row) => row.slice()), lossMasks: lossMasks.map(float64) };
+    copy = { ...problem, batch };
+    arrays = [...batch.kl, ...batch.lossMasks];
+  } else {
+    const clone = cloneProblem(problem) as Exclude<ScanProblem, { kind: "reinforce_pp" }>;
+    copy = clone;
+    arrays = clone.kind === "gae" ? [clone.rewards.data, clone.values.data] : [clone.rewards.data];
+  }
+  const buffers = new Set<ArrayBuffer>();
+  for (const a of arrays) if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  return { copy, buffers: [...buffers] };
+}
+
+function float64(row: ArrayLike<number>): Float64Array {
+  return row instanceof Float64Array ? row.slice() : Float64Array.from(row);
+}
+
+/**
+ * The main thread's handle on playgroundWorker: one run at a time, the newest waiting one next (an
+ * older waiting one rejects with SupersededError); the same for a stroke's rows. `cancel` ends the
+ * worker (a fresh one starts on the next run) and rejects what was asked of it with CancelledError.
+ */
+export class PlaygroundClient {
+  private readonly worker = new LazyWorker<PlaygroundWorkerApi>(
+    () => new Worker(new URL("./playgroundWorker.ts", import.meta.url), { type: "module" }),
+  );
+  private runs = new LatestOnly<ComputedResult | null>();
+  private rows = new LatestOnly<CoreChunkedRun>();
+  private readonly pending = new Set<(reason: unknown) => void>();
+
+  /**
+   * The result of a run: core's chunked side when `engine` is not given; else the engine's, awaited
+   * here while the worker scans the serial sides and the bound. Null when a newer run was prepared
+   * in between. A bad input rejects with core's error (it names row and token), not the engine's.
+   */
+  result(request: RunRequest, engine?: Promise<ChunkedAnswer>): Promise<ComputedResult | null> {
+    const { copy, buffers } = ownCopy(request.problem);
+    const sent = Comlink.transfer({ ...request, problem: copy }, buffers);
+    engine?.catch(() => {}); // awaited below, once the worker has the run
+    return this.cancellable(
+      this.runs.run(async () => {
+        const remote = this.worker.remote();
+        if (!engine) return remote.run(sent);
+        const prepared = remote.prepare(sent);
+        prepared.catch(() => {});
+        let answer: ChunkedAnswer;
+        try {
+          answer = await engine;
+        } catch (error) {
+          await prepared;
+          throw error;
+        }
+        await prepared;
+        return remote.finish(request.id, Comlink.transfer(answer, outputBuffers(answer.outputs)));
+      }),
+    );
+  }
+
+  /** Core's chunked scan of one row (a stroke's live row). */
+  chunked(problem: ScanProblem): Promise<CoreChunkedRun> {
+    const sent = forTransfer(problem);
+    return this.cancellable(this.rows.run(() => this.worker.remote().chunked(sent)));
+  }
+
+  /** Stops what the worker is doing: it is ended, and what was asked of it rejects with CancelledError. */
+  cancel(): void {
+    for (const reject of this.pending) reject(new CancelledError());
+    this.pending.clear();
+    this.worker.dispose();
+    this.runs = new LatestOnly();
+    this.rows = new LatestOnly();
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+
+  private cancellable<T>(asked: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.add(reject);
+      asked.then(resolve, reject).finally(() => this.pending.delete(reject));
+    });
+  }
+}

@@ -1,0 +1,65 @@
+import type { ReplayResult } from "../../core";
+import type { UnderstoodDump } from "../../io/slimeDump";
+
+/** The fields the heatmap can show: the two outputs, and the KL the estimator read. */
+export type GridField = "advantages" | "returns" | "kl";
+
+/** One stored field of every sample beside its float64 reference and bound, padded to `[B, max length]`. */
+export interface RunGrid {
+  field: GridField;
+  /**
+   * What `reference` is. `replayed`: the float64 replay (the outputs; the KL where the replay recomputed
+   * it from the log-probs). `zero`: the KL was not recomputed (kl_coef 0, or no log-probs), so the
+   * heatmap shows the stored KL itself, |kl − 0|.
+   */
+  referenceIs: "replayed" | "zero";
+  rows: number;
+  cols: number;
+  lengths: Int32Array;
+  /** What slime stored (float32 widened). */
+  actual: Float64Array;
+  reference: Float64Array;
+  /** Per-token float32 bound; null for the KL, whose bound the replay judges but does not hand out per token. */
+  bound: Float64Array | null;
+  lossMask: Uint8Array;
+}
+
+/** The heatmap's tables for one field; null where nothing was replayed, or the dump stores no KL. */
+export function runGrid(dump: UnderstoodDump, replay: ReplayResult, field: GridField): RunGrid | null {
+  if (!replay.ok) return null;
+  if (field === "kl" && !dump.samples.some((s) => s.kl)) return null;
+  const rows = dump.samples.length;
+  const cols = dump.samples.reduce((max, s) => Math.max(max, s.responseLength), 0);
+  // The KL's gap is drawn only where the replay recomputed every stored KL from log-probs: a mix
+  // would colour two measures alike. (Without reference log-probs slime stores zeros, and the
+  // verdict holds the stored KL to them: the colour is then the stored KL itself.)
+  const recomputed =
+    field !== "kl" || dump.samples.every((s, b) => !s.kl || (s.refLogProbs && replay.samples[b].kl !== null));
+  const grid: RunGrid = {
+    field,
+    referenceIs: recomputed ? "replayed" : "zero",
+    rows,
+    cols,
+    lengths: Int32Array.from(dump.samples, (s) => s.responseLength),
+    actual: new Float64Array(rows * cols),
+    reference: new Float64Array(rows * cols),
+    bound: field === "kl" ? null : new Float64Array(rows * cols),
+    lossMask: new Uint8Array(rows * cols),
+  };
+  dump.samples.forEach((s, b) => {
+    const stored = s[field];
+    const replayed = replay.samples[b];
+    if (stored) grid.actual.set(stored, b * cols);
+    if (recomputed) grid.reference.set(replayed.reference[field], b * cols);
+    if (grid.bound && field !== "kl") grid.bound.set(replayed.bounds[field], b * cols);
+    grid.lossMask.set(s.lossMask, b * cols);
+  });
+  return grid;
+}
+
+/** The arrays to transfer with a grid. */
+export function gridBuffers(grid: RunGrid | null): ArrayBuffer[] {
+  if (!grid) return [];
+  const arrays = [grid.lengths, grid.actual, grid.reference, grid.lossMask, ...(grid.bound ? [grid.bound] : [])];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}

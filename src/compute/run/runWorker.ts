@@ -1,0 +1,329 @@
+/**
+ * Opens a user's slime dump and replays it, off the main thread: a 64-sample train dump of 8k-token
+ * responses is 16 MB to unzip, unpickle and replay. The dump stays here between calls, so a change of
+ * settings replays without reading the file again.
+ */
+import * as Comlink from "comlink";
+import { type InferredSettings, type ReplayResult, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { encodeState } from "../../io/shareLink";
+import {
+  bitsSentence,
+  checkDump,
+  type DumpCheck,
+  dumpSettings,
+  inferDumpSettings,
+  newRunSettingsMemo,
+  type OpenedDump,
+  openDump,
+  pairDumps,
+  planRun,
+  type RunStepPlan,
+  readRunStep,
+  type SettingsTrial,
+  type StageVerdict,
+  type StepSummary,
+  searchSettings,
+  type UnderstoodDump,
+  type UnusedFile,
+} from "../../io/slimeDump";
+import { blobSource } from "./blobSource";
+import { plainToPlayground } from "./plainToPlayground";
+import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
+import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
+import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
+import { sampleToPlayground } from "./runToPlayground";
+import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
+
+export interface RunFile {
+  name: string;
+  /** The chosen File (or the one kept in IndexedDB): read by slices here, never whole. */
+  blob: Blob;
+}
+
+export interface RunReport {
+  fileName: string;
+  kind: UnderstoodDump["kind"];
+  notes: string[];
+  /** Which settings the user gave and which were read off the dump's own numbers. */
+  settingsSource: DumpCheck["settingsSource"];
+  settings: SlimeSettings;
+  /** The check of a train dump: each stage's verdict, what is wrong, how the settings were read. */
+  check: RunCheck | null;
+  glance: BatchGlance;
+  rows: SampleRow[];
+  summary: string;
+  replayError: string | null;
+  grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
+  /** slime's rollout_id, as the dump stores it (or the number of `train_data/{rollout_id}.pt`); null when neither says. */
+  step: number | null;
+  /** For a hand-saved file: the tensors found that no lane took. */
+  unused: string[];
+  /** Where the worker's time went, in ms: reading the file (zip, pickle, storages) and the replay with its verdicts. */
+  millis: { read: number; settings: number; replay: number };
+}
+
+export interface RunCheck {
+  passed: boolean;
+  stages: StageVerdict[];
+  /** The known bug that reproduces the stored numbers, or the first departure, in words. */
+  diagnosis: string | null;
+  /** The settings given fail where those read off the dump pass: the difference. */
+  advice: string | null;
+  /** γ, λ and kl_coef as read off the dump, with their uncertainty. */
+  estimates: InferredSettings["estimates"];
+  /** Why a setting could not be read off the dump. */
+  notIdentifiable: string[];
+  /** The stored returns against slime's float32 CPU arithmetic, bit for bit, in words (null: no scan to redo). */
+  bits: string | null;
+}
+
+/** What a run folder's summary reports as it goes: the plan first, then each step as it is read. */
+export type RunFolderEvent =
+  | { type: "plan"; steps: RunStepPlan[]; unused: UnusedFile[]; totalBytes: number }
+  | { type: "step"; index: number; summary: StepSummary; notes: string[]; unused: UnusedFile[]; bytes: number };
+
+export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
+
+/** A page's request answered with a sentence instead (settings slime refuses, an estimator with no scan). */
+export type Refusal = { ok: false; message: string };
+export type PlaygroundAnswer = { ok: true; encoded: string } | Refusal;
+export type ExportAnswer = ({ ok: true } & ExportFile) | Refusal;
+
+let opened: {
+  name: string;
+  dump: UnderstoodDump;
+  readMillis: number;
+  /** Reading the settings off the dump's numbers (a replay of the settings it settles on included). */
+  settingsMillis: number;
+  step: number | null;
+  /** Read off the dump's numbers once, when it is opened. */
+  inferred: InferredSettings | null;
+} | null = null;
+
+/** The settings in force: what the user gave over what the open dump's numbers say. */
+function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
+  if (!opened) return { ...SLIME_DEFAULTS, ...given };
+  return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
+}
+
+function read(file: RunFile): OpenedDump | string {
+  const opened1 = openDump(blobSource(file.blob, file.name));
+  return opened1.ok ? opened1.value : opened1.error.message;
+}
+
+function report(
+  name: string,
+  dump: UnderstoodDump,
+  given: Partial<SlimeSettings>,
+  spent: { readMillis: number; settingsMillis: number },
+): RunReport {
+  const start = performance.now();
+  const check = dump.kind === "train" ? checkDump(dump, given, opened?.inferred ?? undefined) : null;
+  const settings = check?.settings ?? dumpSettings(dump, given);
+  const replay: ReplayResult | null = check?.replay ?? null;
+  const glance = batchGlance(dump);
+  const rows = sampleRows(dump, replay);
+  return {
+    fileName: name,
+    kind: dump.kind,
+    notes: dump.notes,
+    settingsSource: check?.settingsSource ?? {},
+    settings,
+    check: check ? runCheck(check) : null,
+    glance,
+    rows,
+    summary: summaryText(name, dump, glance, rows, replay, settings, check?.passed ?? null),
+    replayError: replay && !replay.ok ? replay.error : null,
+    grids: {
+      advantages: replay ? runGrid(dump, replay, "advantages") : null,
+      returns: replay ? runGrid(dump, replay, "returns") : null,
+      kl: replay ? runGrid(dump, replay, "kl") : null,
+    },
+    step: opened?.step ?? null,
+    unused: dump.lanes?.unused ?? [],
+    millis: {
+      read: Math.round(spent.readMillis),
+      settings: Math.round(spent.settingsMillis),
+      replay: Math.round(performance.now() - start),
+    },
+  };
+}
+
+function runCheck(check: DumpCheck): RunCheck {
+  const cancelled = check.replay.ok && check.replay.samples.find((x) => x.advantages.cause?.includes("cancelled"));
+  const diagnosis = check.diagnosis?.best
+    ? check.diagnosis.sentence
+    : cancelled
+      ? cancelled.advantages.cause
+      : check.firstDepartingStage
+        ? `no known bug reproduces the stored numbers (docs/dumps.md lists those tried); the dump first departs at the ${check.firstDepartingStage} stage, above.`
+        : null;
+  return {
+    passed: check.passed,
+    stages: check.stages,
+    diagnosis,
+    advice: check.advice,
+    estimates: check.inferred.estimates,
+    notIdentifiable: Object.values(check.inferred.notIdentifiable).filter((why): why is string => Boolean(why)),
+    bits: check.bits ? bitsSentence(check.bits) : null,
+  };
+}
+
+function answer(r: RunReport): OpenAnswer {
+  return Comlink.transfer({ ok: true, report: r }, [
+    ...gridBuffers(r.grids.advantages),
+    ...gridBuffers(r.grids.returns),
+    ...gridBuffers(r.grids.kl),
+  ]);
+}
+
+/**
+ * A run folder's steps read in turn (runDirectory's plan), each checked and summarised on its own
+ * and posted as it finishes; only its row is kept, so memory is one step's. Cancelled by ending the
+ * worker (runFolderClient), since a step's read is one synchronous task.
+ */
+function summariseRun(files: RunFile[], given: Partial<SlimeSettings>, onEvent: (event: RunFolderEvent) => void): void {
+  const byPath = new Map(files.map((f) => [f.name, f.blob]));
+  const plan = planRun(files.map((f) => f.name));
+  const sizeOf = (step: RunStepPlan) =>
+    [...step.train, ...(step.rollout ? [step.rollout] : [])].reduce((sum, p) => sum + (byPath.get(p)?.size ?? 0), 0);
+  onEvent({
+    type: "plan",
+    steps: plan.steps,
+    unused: plan.unused,
+    totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
+  });
+  // The settings read off one step are tried first on the next; a step that fails is read alone.
+  const memo = newRunSettingsMemo();
+  plan.steps.forEach((step, index) => {
+    const read1 = readRunStep(
+      step,
+      (path) => {
+        const blob = byPath.get(path);
+        if (!blob) throw new Error("not among the files chosen");
+        return blobSource(blob, path);
+      },
+      given,
+      memo,
+    );
+    onEvent({
+      type: "step",
+      index,
+      summary: read1.summary,
+      notes: [...read1.notes, ...(read1.dump?.notes ?? [])],
+      unused: read1.unused,
+      bytes: sizeOf(step),
+    });
+  });
+}
+
+const api = {
+  /**
+   * Reads one file, or a train dump and its rollout dump together (paired by rollout_position);
+   * the previous dump stays open when this one is refused.
+   */
+  open(files: RunFile[], given: Partial<SlimeSettings>): OpenAnswer {
+    const start = performance.now();
+    const reads: OpenedDump[] = [];
+    for (const file of files) {
+      const read1 = read(file);
+      if (typeof read1 === "string") return { ok: false, message: read1 };
+      reads.push(read1);
+    }
+    const train = reads.find((r) => r.dump.kind === "train");
+    const rollout = reads.find((r) => r.dump.kind === "rollout");
+    const name = files.map((f) => f.name).join(" + ");
+    const dump = train && rollout ? pairDumps(train.dump, rollout.dump, name) : (train ?? reads[0])?.dump;
+    if (!dump) return { ok: false, message: "No file was given" };
+    // Either dump's rollout_id: a pair shares its step.
+    const step = rollout?.step ?? train?.step ?? null;
+    const readMillis = performance.now() - start;
+    const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
+    opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
+    return answer(report(name, dump, given, opened));
+  },
+  /** The open dump replayed with other settings. */
+  replay(given: Partial<SlimeSettings>): OpenAnswer {
+    if (!opened) return { ok: false, message: "No dump is open" };
+    return answer(report(opened.name, opened.dump, given, { readMillis: 0, settingsMillis: 0 }));
+  },
+  /** Which estimator, normalisation and KL formula reproduce the open dump, with γ, λ and kl_coef as given. */
+  search(given: Partial<SlimeSettings>): SettingsTrial[] {
+    if (!opened) return [];
+    return searchSettings(opened.dump, settingsFor(given));
+  },
+  /**
+   * One sample as a playground link's state (encoded here: a long sample's lanes are work): its lanes,
+   * and where it came from with what slime stored for it, for the playground's banner and its
+   * "stored in the dump" line.
+   */
+  sampleInPlayground(index: number, given: Partial<SlimeSettings>): PlaygroundAnswer {
+    const s = opened?.dump.samples[index];
+    if (!opened || !s) return { ok: false, message: "No such sample is open" };
+    const settings = settingsFor(given);
+    const lanes = {
+      lossMask: s.lossMask,
+      kl: s.kl ?? null,
+      values: s.values ?? null,
+      reward: s.reward,
+      length: s.responseLength,
+    };
+    const state = sampleToPlayground(lanes, settings, {
+      file: opened.name,
+      step: opened.step,
+      sample: index,
+      rolloutPosition: s.rolloutPosition,
+      batchSize: opened.dump.samples.length,
+      estimator: settings.advantageEstimator,
+      normalized: settings.normalizeAdvantages,
+      advantages: Array.from(s.advantages ?? []),
+      returns: Array.from(s.returns ?? []),
+    });
+    return typeof state === "string" ? { ok: false, message: state } : { ok: true, encoded: encodeState(state) };
+  },
+  /**
+   * One sample's every stored per-token field, copied out for the page (a sample's worth: the page
+   * never holds the whole batch's fields).
+   */
+  sampleFields(index: number): SampleFieldsAnswer | Refusal {
+    const s = opened?.dump.kind === "train" ? opened.dump.samples[index] : undefined;
+    if (!s) return { ok: false, message: "No such sample is open" };
+    const fields: StoredFields = {
+      advantages: s.advantages?.slice(),
+      returns: s.returns?.slice(),
+      values: s.values?.slice(),
+      kl: s.kl?.slice(),
+      log_probs: s.logProbs?.slice(),
+      ref_log_probs: s.refLogProbs?.slice(),
+      rollout_log_probs: s.rolloutLogProbs?.slice(),
+      entropy: s.entropy?.slice(),
+      loss_masks: s.lossMask.slice(),
+    };
+    const buffers = Object.values(fields).flatMap((a) => (a ? [a.buffer as ArrayBuffer] : []));
+    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields }, buffers);
+  },
+  /** A plain file's lanes as a playground batch. */
+  plainInPlayground(): PlaygroundAnswer {
+    const lanes = opened?.dump.lanes;
+    if (!lanes) return { ok: false, message: "No plain file is open" };
+    const state = plainToPlayground(lanes);
+    return typeof state === "string" ? { ok: false, message: state } : { ok: true, encoded: encodeState(state) };
+  },
+  /** The chosen samples as a golden case file (scanlab dump --export-cases). */
+  exportCases(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
+    if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
+    const file = casesExport(opened.dump, settingsFor(given), indices, opened.name);
+    return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
+  },
+  /** The chosen samples as a pytest file running slime's own scan on them. */
+  exportPytest(indices: number[], given: Partial<SlimeSettings>): ExportAnswer {
+    if (opened?.dump.kind !== "train") return { ok: false, message: "No train dump is open" };
+    const file = pytestFileExport(opened.dump, settingsFor(given), indices, opened.name);
+    return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
+  },
+  summariseRun,
+};
+
+export type RunWorkerApi = typeof api;
+
+Comlink.expose(api);
