@@ -110,7 +110,7 @@ const STEPS: [RegExp, string][] = [
   [/^(heatmapModel|legendModel|HeatmapLegend|ErrorHeatmap|useShownData)$/, "heatmap: model, legend, render"],
   [/^(rowView|maskTable|nonFiniteLesson)$/, "chart data (rowView, masks)"],
   [
-    /^(ReturnsChart|ErrorChart|PlotLine|PlotOverlay|linePath|linePoints|envelopeIndices|errorSeries|ChartFrame|TokenAxis|downsample.*|chartSeries.*)$/,
+    /^(ReturnsChart|ErrorChart|TokenPlot|linePath|linePoints|envelopeIndices|errorSeries|ChartFrame|TokenAxis|downsample.*|chartSeries.*)$/,
     "charts",
   ],
   [/^(RowEditor|LaneCanvas|drawLane|EditorToolbar)$/, "editor"],

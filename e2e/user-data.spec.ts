@@ -144,8 +144,8 @@ test("when results says done, the returns chart's line and ticks are already on 
   // The returns chart is the first chart of the results: its y tick labels and the start of its first line.
   const picture = () =>
     page.evaluate(() => {
-      const chart = document.querySelector('[data-testid="results"] .recharts-wrapper');
-      const ticks = [...(chart?.querySelectorAll(".recharts-yAxis text") ?? [])].map((t) => t.textContent);
+      const chart = document.querySelector('[data-testid="results"] svg.token-plot');
+      const ticks = [...(chart?.querySelectorAll(".token-plot-y text") ?? [])].map((t) => t.textContent);
       return { ticks, line: chart?.querySelector("path.plot-line")?.getAttribute("d")?.slice(0, 80) ?? "" };
     });
   let before = await picture();

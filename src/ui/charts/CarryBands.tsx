@@ -1,5 +1,4 @@
-import { memo, useMemo } from "react";
-import { type ScaleFunction, useXAxisScale, useYAxisScale } from "recharts";
+import type { Scale } from "./TokenPlot";
 
 /**
  * The returns chart's carries: for the row in focus, each chunk's local sum (a line that restarts
@@ -57,38 +56,32 @@ const round = (px: number) => Math.round(px * 100) / 100;
  * One closed shape per run, along the total and back along the local sum: its height is the carry.
  * A run of one token is a vertical stroke (the shape's outline draws it).
  */
-export function bandPath(runs: number[][], parts: CarryParts, x: ScaleFunction, y: ScaleFunction): string {
+export function bandPath(runs: number[][], parts: CarryParts, x: Scale, y: Scale): string {
   const out: string[] = [];
   for (const run of runs) {
-    const upper = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.total[t]) ?? 0)}`);
-    const lower = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.local[t]) ?? 0)}`).reverse();
+    const upper = run.map((t) => `${round(x(t))},${round(y(parts.total[t]))}`);
+    const lower = run.map((t) => `${round(x(t))},${round(y(parts.local[t]))}`).reverse();
     out.push(`M${[...upper, ...lower].join("L")}Z`);
   }
   return out.join("");
 }
 
 /** The local sums, one line per run (a lone token as a dot: a zero-length segment with round caps). */
-export function localPath(runs: number[][], parts: CarryParts, x: ScaleFunction, y: ScaleFunction): string {
+export function localPath(runs: number[][], parts: CarryParts, x: Scale, y: Scale): string {
   return runs
     .map((run) => {
-      const points = run.map((t) => `${round(x(t) ?? 0)},${round(y(parts.local[t]) ?? 0)}`);
+      const points = run.map((t) => `${round(x(t))},${round(y(parts.local[t]))}`);
       return `M${points.join("L")}${run.length === 1 ? "h0" : ""}`;
     })
     .join("");
 }
 
-export const CarryBands = memo(function CarryBands({ parts, runs }: { parts: CarryParts; runs: number[][] }) {
-  const x = useXAxisScale();
-  const y = useYAxisScale();
-  const paths = useMemo(
-    () => (x && y ? { band: bandPath(runs, parts, x, y), local: localPath(runs, parts, x, y) } : null),
-    [runs, parts, x, y],
-  );
-  if (!paths) return null;
+/** The carries under the returns chart's lines, through its scales. */
+export function CarryBands({ parts, runs, x, y }: { parts: CarryParts; runs: number[][]; x: Scale; y: Scale }) {
   return (
     <g className="carry-bands" data-testid="carry-bands">
       <path
-        d={paths.band}
+        d={bandPath(runs, parts, x, y)}
         fill={CARRY_STYLE.band.colour}
         fillOpacity={CARRY_STYLE.band.opacity}
         stroke={CARRY_STYLE.band.colour}
@@ -96,7 +89,7 @@ export const CarryBands = memo(function CarryBands({ parts, runs }: { parts: Car
         strokeLinejoin="round"
       />
       <path
-        d={paths.local}
+        d={localPath(runs, parts, x, y)}
         fill="none"
         stroke={CARRY_STYLE.local.colour}
         strokeWidth={CARRY_STYLE.local.width}
@@ -105,4 +98,4 @@ export const CarryBands = memo(function CarryBands({ parts, runs }: { parts: Car
       />
     </g>
   );
-});
+}

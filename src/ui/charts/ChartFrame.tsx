@@ -11,8 +11,8 @@ import {
 import { ChartLegend, type ChartLegendModel } from "./chartLegend";
 import { type ChartHandle, chartPng } from "./chartPng";
 import { tokenAtX } from "./chartSeries";
-import { PlotOverlay, type Shade } from "./PlotOverlay";
-import { BOUNDARY_STROKE, BOUNDARY_STROKE_FAINT, HOVER_STROKE, PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
+import { PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
+import { PLOT_TOP, X_AXIS_HEIGHT } from "./TokenPlot";
 import "./charts.css";
 
 export interface ChartFrameProps {
@@ -24,10 +24,8 @@ export interface ChartFrameProps {
   wrapRef: RefObject<HTMLDivElement | null>;
   /** Tokens on the axis. */
   length: number;
-  /** The recharts element, memoised by the chart so hovering never re-renders it (null: not drawn yet). */
-  plot: ReactElement | null;
-  boundaries: { lines: number[]; crowded: boolean };
-  shades: Shade[];
+  /** The chart's TokenPlot, memoised by the chart so that hovering never re-renders it. */
+  plot: ReactElement;
   hoverToken: number | null | undefined;
   onHoverToken?(t: number | null): void;
   /** The readout line for a hovered token. */
@@ -40,7 +38,7 @@ export interface ChartFrameProps {
   handleRef?: Ref<ChartHandle>;
 }
 
-/** Caption with a live readout, the plot with its token overlay and pointer tracking, the legend, PNG export. */
+/** Caption with a live readout, the plot with its hover line and pointer tracking, the legend, PNG export. */
 export function ChartFrame(props: ChartFrameProps) {
   const { width, height, length, onHoverToken, wrapRef } = props;
   const [ownHover, setOwnHover] = useState<number | null>(null);
@@ -53,10 +51,9 @@ export function ChartFrame(props: ChartFrameProps) {
     props.handleRef,
     () => ({
       toPng: () => {
-        const surface = wrapRef.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
-        const overlay = wrapRef.current?.querySelector<SVGSVGElement>("svg.plot-overlay");
-        if (!surface || !overlay) return Promise.reject(new Error("the chart is not on screen"));
-        return chartPng([overlay, surface], legendRef.current);
+        const plot = wrapRef.current?.querySelector<SVGSVGElement>("svg.token-plot");
+        if (!plot) return Promise.reject(new Error("the chart is not on screen"));
+        return chartPng(plot, legendRef.current);
       },
     }),
     [wrapRef],
@@ -92,17 +89,18 @@ export function ChartFrame(props: ChartFrameProps) {
         onPointerMove={onPointerMove}
         onPointerLeave={() => setHover(null)}
       >
-        <PlotOverlay
-          width={width}
-          height={height}
-          length={length}
-          boundaries={props.boundaries.lines}
-          boundaryStroke={props.boundaries.crowded ? BOUNDARY_STROKE_FAINT : BOUNDARY_STROKE}
-          shades={props.shades}
-          hoverToken={shown}
-          hoverStroke={HOVER_STROKE}
-        />
         {props.plot}
+        {shown === null ? null : (
+          // Its own element over the plot: moving the pointer moves one line, the plot is not redrawn.
+          <div
+            className="plot-hover"
+            style={{
+              top: PLOT_TOP,
+              height: height - X_AXIS_HEIGHT - PLOT_TOP,
+              transform: `translateX(${PLOT_LEFT + ((shown + 0.5) / Math.max(length, 1)) * (width - PLOT_LEFT - PLOT_RIGHT)}px)`,
+            }}
+          />
+        )}
       </div>
       <ChartLegend model={props.legend} />
     </figure>

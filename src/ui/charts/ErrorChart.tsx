@@ -7,11 +7,9 @@ import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
-import { PlotLine, useTellDrawn } from "./PlotLine";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
-import { tokenPlot, useTokenChartAxes } from "./tokenAxis";
-import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
+import { TokenPlot, useTellDrawn } from "./TokenPlot";
 import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
@@ -38,8 +36,6 @@ export interface ErrorChartProps {
   height?: number;
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
-  /** When a new plot is drawn (see usePlotInOwnTask; default: in a task of its own). */
-  plotTiming?: PlotTiming;
   /** Told, once its lines are on screen, each plot of the current data (by its `chunkedError`, the very array of the props). */
   onDrawn?(chunkedError: ArrayLike<number>): void;
 }
@@ -70,28 +66,25 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
-  const tellDrawn = useTellDrawn(series.chunked, chunkedError, props.onDrawn);
-  const valueAxis = useMemo(
-    () => ({ domain: [series.floor, series.top] as [number, number], ticks: series.ticks, tickFormatter: decadeLabel }),
-    [series],
+  const plot = useMemo(
+    () => (
+      <TokenPlot
+        width={width}
+        height={height}
+        length={length}
+        value={{ domain: [series.floor, series.top], ticks: series.ticks, tickFormatter: decadeLabel }}
+        shades={shades}
+        boundaries={boundaries}
+        lines={[
+          { name: "serial loop", points: series.serial, style: SERIES.serialLoop },
+          { name: "chunked", points: series.chunked, style: SERIES.chunked },
+          ...(series.bound ? [{ name: "bound", points: series.bound, style: SERIES.bound }] : []),
+        ]}
+      />
+    ),
+    [series, width, height, length, shades, boundaries],
   );
-  const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
-  const next = useMemo(
-    () =>
-      tokenPlot(
-        width,
-        height,
-        axes,
-        <>
-          <PlotLine name="serial loop" points={series.serial} style={SERIES.serialLoop} />
-          <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} onDrawn={tellDrawn} />
-          {series.bound && <PlotLine name="bound" points={series.bound} style={SERIES.bound} />}
-        </>,
-      ),
-    [series, width, height, tellDrawn, axes],
-  );
-  const plot = usePlotInOwnTask(next, props.plotTiming);
+  useTellDrawn(chunkedError, plot, props.onDrawn);
 
   const entries: LegendEntry[] = [
     { label: chunkedLabel, colour: SERIES.chunked.colour, dash: SERIES.chunked.dash, width: SERIES.chunked.width },
@@ -111,8 +104,6 @@ export function ErrorChart(props: ErrorChartProps) {
       wrapRef={wrapRef}
       length={length}
       plot={plot}
-      boundaries={boundaries}
-      shades={shades}
       hoverToken={props.hoverToken}
       onHoverToken={props.onHoverToken}
       handleRef={props.ref}

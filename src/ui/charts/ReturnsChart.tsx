@@ -7,11 +7,9 @@ import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chart
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatExact64, formatShort, formatValue } from "./formatNumber";
-import { PlotLine, useTellDrawn } from "./PlotLine";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
-import { tokenPlot, useTokenChartAxes } from "./tokenAxis";
-import { type PlotTiming, usePlotInOwnTask } from "./usePlotInOwnTask";
+import { TokenPlot, useTellDrawn } from "./TokenPlot";
 import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
@@ -50,12 +48,6 @@ export interface ReturnsChartProps {
   height?: number;
   /** Receives the chart's handle (PNG export). */
   ref?: Ref<ChartHandle>;
-  /**
-   * When a new plot is drawn (see usePlotInOwnTask): in a task of its own (the default), in the
-   * render that brings it (`"now"`: a teaching-size result), or as a transition rendered in slices
-   * (`"slices"`: a chart mounted alone, whose new plot nothing else would join, as the run view's sample chart).
-   */
-  plotTiming?: PlotTiming;
   /** Told, once its lines are on screen, each plot of the current data (by its `reference`, the very array of the props). */
   onDrawn?(reference: ArrayLike<number>): void;
   /**
@@ -119,35 +111,43 @@ export function ReturnsChart(props: ReturnsChartProps) {
     [lossMask, reference, chunked, length, gap],
   );
 
-  // Told when the current plot's line is drawn through recharts' scales (a frame after a new chart mounts).
-  const tellDrawn = useTellDrawn(series.reference, reference, props.onDrawn);
   const valueAxis = useMemo(
     () =>
-      valueAxisOf([
-        series.reference,
-        series.chunked,
-        ...(storedPoints ? [storedPoints] : []),
-        ...(carryDrawing ? [carryDrawing.axis] : []),
-      ]),
-    [series, storedPoints, carryDrawing],
-  );
-  const axes = useTokenChartAxes(series.length, width - PLOT_LEFT - PLOT_RIGHT, valueAxis, PLOT_LEFT);
-  const next = useMemo(
-    () =>
-      tokenPlot(
-        width,
+      valueAxisOf(
+        [
+          series.reference,
+          series.chunked,
+          ...(storedPoints ? [storedPoints] : []),
+          ...(carryDrawing ? [carryDrawing.axis] : []),
+        ],
         height,
-        axes,
-        <>
-          {carries && carryDrawing ? <CarryBands parts={carries} runs={carryDrawing.runs} /> : null}
-          <PlotLine name="serial float64" points={series.reference} style={SERIES.reference} onDrawn={tellDrawn} />
-          {single ? null : <PlotLine name="chunked" points={series.chunked} style={SERIES.chunked} />}
-          {storedPoints ? <PlotLine name="stored" points={storedPoints} style={SERIES.stored} /> : null}
-        </>,
       ),
-    [series, width, height, tellDrawn, axes, single, storedPoints, carries, carryDrawing],
+    [series, storedPoints, carryDrawing, height],
   );
-  const plot = usePlotInOwnTask(next, props.plotTiming);
+  const plot = useMemo(
+    () => (
+      <TokenPlot
+        width={width}
+        height={height}
+        length={length}
+        value={valueAxis}
+        shades={shades}
+        boundaries={boundaries}
+        under={
+          carries && carryDrawing
+            ? (x, y) => <CarryBands parts={carries} runs={carryDrawing.runs} x={x} y={y} />
+            : undefined
+        }
+        lines={[
+          { name: "serial float64", points: series.reference, style: SERIES.reference },
+          ...(single ? [] : [{ name: "chunked", points: series.chunked, style: SERIES.chunked }]),
+          ...(storedPoints ? [{ name: "stored", points: storedPoints, style: SERIES.stored }] : []),
+        ]}
+      />
+    ),
+    [series, width, height, length, valueAxis, shades, boundaries, single, storedPoints, carries, carryDrawing],
+  );
+  useTellDrawn(reference, plot, props.onDrawn);
 
   const [masked, broken] = shades;
   const legend: ChartLegendModel = {
@@ -195,8 +195,6 @@ export function ReturnsChart(props: ReturnsChartProps) {
       wrapRef={wrapRef}
       length={length}
       plot={plot}
-      boundaries={boundaries}
-      shades={shades}
       hoverToken={props.hoverToken}
       onHoverToken={props.onHoverToken}
       handleRef={props.ref}

@@ -1,9 +1,8 @@
 import type { ChartLegendModel } from "./chartLegend";
 
 /**
- * PNG export of a recharts chart: the chart is SVG, so serialise it (with the token overlay laid
- * over it), draw it on a canvas at twice the screen resolution with the title above and the legend
- * below, and encode the canvas.
+ * PNG export of a token chart: the plot is SVG, so serialise it, draw it on a canvas at twice the
+ * screen resolution with the title above and the legend below, and encode the canvas.
  */
 
 /** What a chart offers its page: the Export menu calls toPng. */
@@ -65,11 +64,10 @@ function layoutLegend(ctx: CanvasRenderingContext2D, legend: ChartLegendModel, w
   return { rows, height: y + LINE + legend.notes.length * LINE };
 }
 
-/** `layers`: the chart's SVGs bottom first (the token overlay, then the recharts surface), all the same size. */
-export async function chartPng(layers: SVGSVGElement[], legend: ChartLegendModel, scale = 2): Promise<Blob> {
-  const serialised = layers.map(serialiseSvg);
-  const { width, height } = serialised[0];
-  const images = await Promise.all(serialised.map((layer) => loadImage(layer.markup)));
+/** `plot`: the chart's SVG (TokenPlot's). */
+export async function chartPng(plot: SVGSVGElement, legend: ChartLegendModel, scale = 2): Promise<Blob> {
+  const { markup, width, height } = serialiseSvg(plot);
+  const image = await loadImage(markup);
   const canvas = document.createElement("canvas");
   const ctx = canvas.getContext("2d");
   if (!ctx) throw new Error("no 2D canvas to draw the PNG on");
@@ -86,7 +84,7 @@ export async function chartPng(layers: SVGSVGElement[], legend: ChartLegendModel
   ctx.font = `600 14px ${FONT}`;
   ctx.textBaseline = "middle";
   ctx.fillText(legend.title, PAD, titleHeight / 2);
-  for (const image of images) ctx.drawImage(image, 0, titleHeight, width, height);
+  ctx.drawImage(image, 0, titleHeight, width, height);
   ctx.font = `12px ${FONT}`;
   const top = titleHeight + height + 4;
   for (const { x, y, index } of layout.rows) {

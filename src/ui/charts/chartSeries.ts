@@ -1,3 +1,4 @@
+import { scaleLinear } from "d3-scale";
 import { decadeOf } from "../heatmap/colourScale";
 import { envelopeIndices, PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
@@ -162,17 +163,22 @@ export function tickLabels(ticks: readonly number[]): (value: number) => string 
   return (x) => String(x);
 }
 
-/** A value axis over the lines: niceDomain's domain and ticks, labelled by tickLabels. */
-export function valueAxisOf(lines: readonly LineData[]) {
-  const { domain, ticks } = niceDomain(lines);
+/** Value ticks about 25 px apart or more on a chart `height` px tall (its plot, less the margin and the token axis), 2 to 5 of them. */
+export function valueTickCount(height: number): number {
+  return Math.min(5, Math.max(2, Math.floor((height - 32) / 25)));
+}
+
+/** A value axis over the lines of a chart `height` px tall: niceDomain's domain and ticks, labelled by tickLabels. */
+export function valueAxisOf(lines: readonly LineData[], height = 200) {
+  const { domain, ticks } = niceDomain(lines, valueTickCount(height));
   return { domain, ticks, tickFormatter: tickLabels(ticks) };
 }
 
 /**
- * A y axis over the finite values of the given lines, widened to round ticks (steps of 1, 2 or 5 ×
- * 10^k, about five of them) so the labels read as plain numbers.
+ * A y axis over the finite values of the given lines, widened to round ticks (d3's: steps of 1, 2
+ * or 5 × 10^k, about `count` of them) so the labels read as plain numbers.
  */
-export function niceDomain(lines: readonly LineData[]): { domain: [number, number]; ticks: number[] } {
+export function niceDomain(lines: readonly LineData[], count = 5): { domain: [number, number]; ticks: number[] } {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (const line of lines) {
@@ -192,14 +198,9 @@ export function niceDomain(lines: readonly LineData[]): { domain: [number, numbe
     min = mid - pad;
     max = mid + pad;
   }
-  const rough = (max - min) / 5;
-  const p10 = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * p10).find((c) => c >= rough) ?? 10 * p10;
-  const lo = Math.floor(min / step) * step;
-  const hi = Math.ceil(max / step) * step;
-  const ticks: number[] = [];
-  for (let i = 0; lo + i * step <= hi + step * 1e-9; i++) ticks.push(Number((lo + i * step).toPrecision(12)));
-  return { domain: [ticks[0], ticks[ticks.length - 1]], ticks };
+  const scale = scaleLinear().domain([min, max]).nice(count);
+  const [lo, hi] = scale.domain();
+  return { domain: [lo, hi], ticks: scale.ticks(count) };
 }
 
 /**

@@ -68,7 +68,6 @@ export function RunSampleChart({ grid, sample, rolloutPosition, series, onDrawn 
         chunkedLabel={labels.chunked ?? ""}
         chunkBoundaries={NO_BOUNDARIES}
         lossMask={series.lossMask}
-        plotTiming="slices"
         onDrawn={onDrawn}
       />
     </div>

@@ -1,13 +1,11 @@
 import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import { ReferenceArea } from "recharts";
 import { LegendSample } from "../charts/chartLegend";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
 import { PX_PER_BUCKET } from "../charts/downsample";
 import { formatShort } from "../charts/formatNumber";
-import { PlotLine } from "../charts/PlotLine";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../charts/spans";
-import { tokenPlot, useTokenChartAxes } from "../charts/tokenAxis";
+import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";
 import type { RunGrid } from "./runGrid";
 import type { Refusal } from "./runWorker";
@@ -186,39 +184,31 @@ const FieldChart = memo(function FieldChart({ field, length, width, spans }: Fie
     [field, length, buckets],
   );
   const axis = useMemo(
-    () => (field.name === "loss_masks" ? MASK_AXIS : valueAxisOf(lines.map((l) => l.points))),
+    () =>
+      field.name === "loss_masks"
+        ? MASK_AXIS
+        : valueAxisOf(
+            lines.map((l) => l.points),
+            CHART_HEIGHT,
+          ),
     [field.name, lines],
   );
-  const axes = useTokenChartAxes(length, width, axis, PLOT_LEFT);
   const plot = useMemo(
-    () =>
-      tokenPlot(
-        width,
-        CHART_HEIGHT,
-        axes,
-        <>
-          {spans.map(([a, b]) => (
-            <ReferenceArea
-              key={a}
-              x1={a - 0.5}
-              x2={b - 0.5}
-              fill={MASK_FILL}
-              fillOpacity={0.16}
-              stroke="none"
-              ifOverflow="hidden"
-            />
-          ))}
-          {lines.map(({ line, points }) => (
-            <PlotLine
-              key={line.role}
-              points={points}
-              name={`${field.name} ${line.role}`}
-              style={line.role === "replayed" ? REPLAYED_STYLE : STORED_STYLE}
-            />
-          ))}
-        </>,
-      ),
-    [width, axes, spans, lines, field.name],
+    () => (
+      <TokenPlot
+        width={width}
+        height={CHART_HEIGHT}
+        length={length}
+        value={axis}
+        shades={[{ spans, fill: MASK_FILL, opacity: 0.16 }]}
+        lines={lines.map(({ line, points }) => ({
+          name: `${field.name} ${line.role}`,
+          points,
+          style: line.role === "replayed" ? REPLAYED_STYLE : STORED_STYLE,
+        }))}
+      />
+    ),
+    [width, length, axis, spans, lines, field.name],
   );
   return (
     <figure className="sample-fields-chart" data-field={field.name}>

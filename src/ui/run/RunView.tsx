@@ -6,7 +6,6 @@ import type { PlaygroundAnswer, RunFile, RunReport } from "../../compute/run/run
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
-import { ChartWarmUp } from "../charts/ChartWarmUp";
 import { formatShort } from "../charts/formatNumber";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
@@ -153,8 +152,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
 
   // A new report is drawn in four commits, each after the last one was painted: the summary and the
   // settings, then the samples table, then the heatmap's frame (its picture follows in slices), then
-  // the selected sample's chart (its plot follows in slices), so that a 64 × 8192 dump's results never
-  // make one long main-thread task.
+  // the selected sample's chart, so that a 64 × 8192 dump's results never make one long main-thread task.
   const [, tableReport, heatmapReport, sampleReport] = useStaged(report, 4, { afterPaint: true });
   // The KL choice falls back to the advantages on a report that has no KL grid (a dump without kl).
   const shownField: GridField = report?.grids[field] ? field : "advantages";
@@ -333,7 +331,6 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       {train && sampleReport && sampleReport.kind === "train" ? (
         <RunSampleFields sample={selected} grids={sampleReport.grids} load={loadFields} />
       ) : null}
-      {report ? null : <ChartWarmUp />}
     </div>
   );
 }

@@ -5,11 +5,9 @@ import type { ChartHandle } from "../../charts/chartPng";
 import { downsampleNotes, linePoints, valueAxisOf } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatValue } from "../../charts/formatNumber";
-import { PlotLine } from "../../charts/PlotLine";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
-import { tokenPlot, useTokenChartAxes } from "../../charts/tokenAxis";
-import { usePlotInOwnTask } from "../../charts/usePlotInOwnTask";
+import { TokenPlot } from "../../charts/TokenPlot";
 import { useWidth } from "../../charts/useWidth";
 import type { OverlayLine } from "./conventionSeries";
 
@@ -41,19 +39,18 @@ export function ConventionChart(props: ConventionChartProps) {
     () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
     [lossMask, length, gap],
   );
-  const valueAxis = useMemo(() => valueAxisOf(data), [data]);
-  const axes = useTokenChartAxes(length, plotWidth, valueAxis, PLOT_LEFT);
-  const plot = usePlotInOwnTask(
-    useMemo(
-      () =>
-        tokenPlot(
-          width,
-          height,
-          axes,
-          lines.map((line, i) => <PlotLine key={line.key} name={line.label} points={data[i]} style={line} />),
-        ),
-      [data, width, height, lines, axes],
+  const plot = useMemo(
+    () => (
+      <TokenPlot
+        width={width}
+        height={height}
+        length={length}
+        value={valueAxisOf(data, height)}
+        shades={shades}
+        lines={lines.map((line, i) => ({ name: line.label, points: data[i], style: line }))}
+      />
     ),
+    [data, width, height, length, lines, shades],
   );
 
   const legend: ChartLegendModel = {
@@ -73,8 +70,6 @@ export function ConventionChart(props: ConventionChartProps) {
       wrapRef={wrapRef}
       length={length}
       plot={plot}
-      boundaries={{ lines: [], crowded: false }}
-      shades={shades}
       hoverToken={props.hoverToken}
       onHoverToken={props.onHoverToken}
       handleRef={props.ref}

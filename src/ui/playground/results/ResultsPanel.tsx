@@ -44,9 +44,8 @@ export interface ResultsPanelProps {
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
   /**
-   * Beyond teaching size (previewable): the charts draw a new result's plots in tasks of their own
-   * (the heatmap measures a large result in short tasks of its own whatever this says). A
-   * teaching-size result is drawn whole in the render that brings it, in the frame of the edit.
+   * Beyond teaching size (previewable): the carries of the row in focus are split in short tasks
+   * (the heatmap measures a large result in short tasks of its own whatever this says).
    */
   large: boolean;
   returnsRef: Ref<ChartHandle>;
@@ -69,9 +68,8 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const width = useWidth(boxRef, 800);
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
-  // A big result's charts draw their plots in tasks of their own and its heatmap measures it in short
-  // tasks, so that a new 16 × 8192 result is never one long main-thread task; a teaching-size one is
-  // drawn whole, in the frame of the edit.
+  // The charts draw a new result in the render that brings it; a big result's heatmap measures it in
+  // short tasks, so that a new 16 × 8192 result is never one long main-thread task.
   const heatmapStarts = useMemo(() => chunkStartsOf(result), [result]);
   const drawn = useDrawnParts(result, props.onDrawn, {
     returns: view && view.length > 0 ? view.reference : null,
@@ -83,7 +81,6 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     (_reference: ArrayLike<number>, actual: ArrayLike<number>) => drawn.heatmap(actual),
     [drawn],
   );
-  const timing = props.large ? "own task" : "now";
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
     [rows, result.rows, result.cols],
@@ -164,7 +161,6 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             hoverToken={hoverToken}
             onHoverToken={onHoverToken}
             height={200}
-            plotTiming={timing}
             onDrawn={drawn.returns}
             carries={carries}
           />
@@ -178,7 +174,6 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
             hoverToken={hoverToken}
             onHoverToken={onHoverToken}
             height={130}
-            plotTiming={timing}
             onDrawn={drawn.error}
           />
         </div>
