@@ -111,21 +111,21 @@ export const TokenPlot = memo(function TokenPlot(props: TokenPlotProps) {
         />
       )}
       <path className="token-plot-grid" d={grid} stroke={GRID} fill="none" />
-      <g className="token-plot-y" fill={AXIS} fontSize={FONT_SIZE} textAnchor="end">
+      <g className="token-plot-y" fill={AXIS} fontSize={FONT_SIZE}>
         <path
           d={`M${left},${PLOT_TOP}V${bottom}${value.ticks.map((v) => `M${left - TICK},${round(y(v))}h${TICK}`).join("")}`}
           stroke={AXIS}
         />
         {value.ticks.map((v) => (
-          <text key={v} x={left - TICK - 2} y={round(y(v))} dy="0.355em">
+          <text key={v} x={left - TICK - 2} y={round(y(v))} dy="0.355em" textAnchor="end">
             {value.tickFormatter(v)}
           </text>
         ))}
       </g>
-      <g className="token-plot-x" fill={AXIS} fontSize={FONT_SIZE} textAnchor="middle">
+      <g className="token-plot-x" fill={AXIS} fontSize={FONT_SIZE}>
         {/* The tick steps of tokenTicks, which the heatmap's axis shares (d3's ticks may fall closer than 70 px). */}
         {tokenTicks(length, plotWidth).map((t) => (
-          <text key={t} x={round(x(t))} y={bottom + TICK + 2} dy="0.71em">
+          <text key={t} x={round(x(t))} y={bottom + TICK + 2} dy="0.71em" textAnchor="middle">
             {t}
           </text>
         ))}

@@ -11,6 +11,7 @@ import {
   tokenDomain,
   tokenTicks,
   valueAxisOf,
+  valueTickCount,
 } from "./chartSeries";
 
 describe("returnsSeries", () => {
@@ -112,6 +113,27 @@ describe("niceDomain", () => {
     ];
     expect(niceDomain([a, b])).toEqual({ domain: [-30, 20], ticks: [-30, -20, -10, 0, 10, 20] });
     expect(niceDomain([linePoints([0.1, 0.3], 2, 800)]).ticks).toEqual([0.1, 0.15, 0.2, 0.25, 0.3]);
+  });
+
+  it("widens the data once to d3's step, asking fewer ticks where d3's would crowd the plot", () => {
+    const span = (lo: number, hi: number, count: number) =>
+      niceDomain(
+        [
+          [
+            { t: 0, v: lo },
+            { t: 1, v: hi },
+          ],
+        ],
+        count,
+      );
+    // d3's nice() would reach [-5, 10] here, widening until its step settles.
+    expect(span(-3.3, 4.2, 3)).toEqual({ domain: [-5, 5], ticks: [-5, 0, 5] });
+    // d3 steps 1.28 in 5 by 0.2 (8 steps once widened): asked 4, it steps by 0.5.
+    expect(span(-1.45, -0.17, 5)).toEqual({ domain: [-1.5, 0], ticks: [-1.5, -1, -0.5, 0] });
+    expect(span(0, 1.3, 3)).toEqual({ domain: [0, 1.5], ticks: [0, 0.5, 1, 1.5] });
+    expect(valueTickCount(112)).toBe(3);
+    expect(valueTickCount(200)).toBe(5);
+    expect(valueTickCount(40)).toBe(2);
   });
 
   it("copes with flat and empty data", () => {

@@ -198,9 +198,31 @@ export function niceDomain(lines: readonly LineData[], count = 5): { domain: [nu
     min = mid - pad;
     max = mid + pad;
   }
-  const scale = scaleLinear().domain([min, max]).nice(count);
-  const [lo, hi] = scale.domain();
-  return { domain: [lo, hi], ticks: scale.ticks(count) };
+  // d3's tick step for the data, and the domain widened once to it. (d3's own nice() widens until
+  // the step stops changing, which can double a short chart's domain: [-3.3, 4.2] became [-5, 10].)
+  // d3 may step finer than asked (0.2 for a spread of 1.28 in 5): then fewer are asked, so that the
+  // labels never crowd the plot, at most count + 1 steps.
+  const snap = (x: number) => Number(x.toPrecision(12));
+  let lo = min;
+  let hi = max;
+  let step = 1;
+  for (let asked = Math.max(2, count); asked >= 2; asked--) {
+    // d3's step depends on the spread alone; from 0 there are always two ticks to read it off.
+    const inner = scaleLinear()
+      .domain([0, max - min])
+      .ticks(asked);
+    step = inner[1] - inner[0];
+    lo = snap(Math.floor(min / step + 1e-9) * step);
+    hi = snap(Math.ceil(max / step - 1e-9) * step);
+    if ((hi - lo) / step <= count + 1.5) break;
+  }
+  // Asked for as many ticks as steps fit, d3 gives back this step exactly.
+  return {
+    domain: [lo, hi],
+    ticks: scaleLinear()
+      .domain([lo, hi])
+      .ticks(Math.round((hi - lo) / step)),
+  };
 }
 
 /**
