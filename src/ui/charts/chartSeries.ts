@@ -14,7 +14,7 @@ export interface LinePoint {
   v: number | null;
 }
 
-/** A line's points, as PlotLine draws them (frozen: read only). */
+/** A line's points, as TokenPlot draws them (frozen: read only). */
 export type LineData = readonly LinePoint[];
 
 export interface ReturnsSeries {
