@@ -51,7 +51,7 @@ test("a run folder: a row per step with its verdict, unused files named, a row o
   await expect(page.getByTestId("run-folder-unused")).toContainText("my_run/notes.txt");
   await expect(page.getByTestId("run-step-reasons")).toContainText("step 200: no train dump of step 200");
   await expect(page.getByTestId("run-step-reasons")).toContainText("step 102: the stored advantages match");
-  await expect(page.getByTestId("run-step-charts").locator("svg.recharts-surface")).toHaveCount(4);
+  await expect(page.getByTestId("run-step-charts").locator("svg.token-plot")).toHaveCount(4);
   await page.screenshot({ path: "/tmp/run-dir-desktop.png", fullPage: true });
 
   // The failing step's row opens it in the step view: its samples, over their bound.

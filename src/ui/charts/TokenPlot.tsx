@@ -50,10 +50,16 @@ export interface ValueAxis {
 export type Scale = (value: number) => number;
 
 /** Token t at the centre of its cell (the heatmap's geometry); values from the plot's bottom up. */
-export function plotScales(width: number, height: number, length: number, domain: [number, number]) {
+export function plotScales(
+  width: number,
+  height: number,
+  length: number,
+  domain: [number, number],
+  xDomain: [number, number] = tokenDomain(length),
+) {
   const right = Math.max(PLOT_LEFT + 1, width - PLOT_RIGHT);
   return {
-    x: scaleLinear().domain(tokenDomain(length)).range([PLOT_LEFT, right]),
+    x: scaleLinear().domain(xDomain).range([PLOT_LEFT, right]),
     y: scaleLinear()
       .domain(domain)
       .range([height - X_AXIS_HEIGHT, PLOT_TOP]),
@@ -70,8 +76,10 @@ export interface TokenPlotProps {
   shades?: readonly Shade[];
   /** Chunk starts to draw as lines (drawableBoundaries'), faint where crowded. */
   boundaries?: { lines: number[]; crowded: boolean };
-  /** Marks drawn under the lines through the same scales (the returns chart's carries). */
+  /** Marks drawn under the lines through the same scales (the returns chart's carries, a trend's points). */
   under?(x: Scale, y: Scale): ReactNode;
+  /** An x axis of its own in place of the token axis (the run view's steps): its domain and labelled ticks. */
+  xAxis?: { domain: [number, number]; ticks: number[] };
 }
 
 /** Hundredths of a pixel: a shorter path string, the same picture. */
@@ -79,10 +87,11 @@ const round = (px: number) => Math.round(px * 100) / 100;
 
 export const TokenPlot = memo(function TokenPlot(props: TokenPlotProps) {
   const { width, height, length, value } = props;
-  const { x, y } = plotScales(width, height, length, value.domain);
+  const { x, y } = plotScales(width, height, length, value.domain, props.xAxis?.domain);
   const [left, right] = x.range();
   const bottom = height - X_AXIS_HEIGHT;
   const plotWidth = right - left;
+  const xTicks = props.xAxis?.ticks ?? tokenTicks(length, plotWidth);
   const grid = value.ticks.map((v) => `M${left},${round(y(v))}H${right}`).join("");
   const chunkLines = (props.boundaries?.lines ?? [])
     .map((t) => `M${Math.round(x(t - 0.5)) + 0.5},${PLOT_TOP}V${bottom}`)
@@ -124,15 +133,13 @@ export const TokenPlot = memo(function TokenPlot(props: TokenPlotProps) {
       </g>
       <g className="token-plot-x" fill={AXIS} fontSize={FONT_SIZE}>
         {/* The tick steps of tokenTicks, which the heatmap's axis shares (d3's ticks may fall closer than 70 px). */}
-        {tokenTicks(length, plotWidth).map((t) => (
+        {xTicks.map((t) => (
           <text key={t} x={round(x(t))} y={bottom + TICK + 2} dy="0.71em" textAnchor="middle">
             {t}
           </text>
         ))}
         <path
-          d={`M${left},${bottom}H${right}${tokenTicks(length, plotWidth)
-            .map((t) => `M${round(x(t))},${bottom}v${TICK}`)
-            .join("")}`}
+          d={`M${left},${bottom}H${right}${xTicks.map((t) => `M${round(x(t))},${bottom}v${TICK}`).join("")}`}
           stroke={AXIS}
         />
       </g>

@@ -1,11 +1,9 @@
-import { useMemo, useRef } from "react";
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { memo, useRef } from "react";
 import type { StepSummary } from "../../io/slimeDump";
+import { valueAxisOf } from "../charts/chartSeries";
 import { formatShort } from "../charts/formatNumber";
-import { usePlotInOwnTask } from "../charts/usePlotInOwnTask";
+import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";
-
-const TICK = { fontSize: 11 };
 
 interface Trend {
   key: string;
@@ -35,85 +33,66 @@ export function RunStepCharts({ steps }: { steps: readonly StepSummary[] }) {
   const width = useWidth(ref, 600);
   // Two charts a row where they fit, one on a phone.
   const chartWidth = width >= 560 ? Math.floor((width - 12) / 2) : width;
-  const data = useMemo(
-    (): TrendRow[] =>
-      steps.map((s) => Object.fromEntries([["step", s.step], ...TRENDS.map((t) => [t.key, t.value(s)] as const)])),
-    [steps],
-  );
   return (
     <div className="run-step-charts" ref={ref} data-testid="run-step-charts">
       {TRENDS.map((t) => (
-        <TrendChart key={t.key} trend={t} data={data} width={chartWidth} />
+        <TrendChart key={t.key} trend={t} steps={steps} width={chartWidth} />
       ))}
     </div>
   );
 }
 
-type TrendRow = Record<string, number | null>;
+const HEIGHT = 150;
 
 /**
- * One trend. As a run is read a step arrives every few hundred ms; each chart draws its new plot
- * in a task of its own (usePlotInOwnTask), so the four charts' redraws are four short tasks, not one
- * long one.
+ * One trend, drawn by the token charts' SVG plot with the steps for its x axis: as a run is read a
+ * step arrives every few hundred ms, and a redraw of a few dozen points is a fraction of a
+ * millisecond (recharts, here before, took 20–40 ms a chart a step on the main thread).
  */
-function TrendChart({ trend: t, data, width }: { trend: Trend; data: TrendRow[]; width: number }) {
-  const next = useMemo(
-    () => (
-      <LineChart width={width} height={150} data={data} margin={{ top: 6, right: 12, bottom: 4, left: 4 }}>
-        <CartesianGrid stroke="#e5e7eb" />
-        {/* interval 0: the few nice ticks are all drawn, so recharts does not measure each label in the
-            DOM to thin them out, which was a third of the work of a redraw as each step arrives. */}
-        <XAxis
-          dataKey="step"
-          type="number"
-          domain={["dataMin", "dataMax"]}
-          ticks={stepTicks(data)}
-          tick={TICK}
-          allowDecimals={false}
-          interval={0}
-        />
-        <YAxis
-          tick={TICK}
-          width={56}
-          tickFormatter={(v: number) => formatShort(v)}
-          domain={["auto", "auto"]}
-          interval={0}
-        />
-        <Tooltip
-          formatter={(v) => (typeof v === "number" ? formatShort(v) : String(v))}
-          labelFormatter={(l) => `step ${l}`}
-        />
-        <Line
-          dataKey={t.key}
-          name={t.title}
-          type="linear"
-          stroke="#2563eb"
-          strokeWidth={2}
-          dot={{ r: 2 }}
-          isAnimationActive={false}
-          connectNulls={false}
-        />
-      </LineChart>
-    ),
-    [t, data, width],
-  );
-  const plot = usePlotInOwnTask(next);
+const TrendChart = memo(function TrendChart({
+  trend: t,
+  steps,
+  width,
+}: {
+  trend: Trend;
+  steps: readonly StepSummary[];
+  width: number;
+}) {
+  const points = steps.map((s) => ({ t: s.step, v: t.value(s) }));
+  const first = points[0]?.t ?? 0;
+  const last = points[points.length - 1]?.t ?? first;
   return (
     <figure className="run-step-chart">
       <figcaption className="small">{t.title}</figcaption>
-      {plot ?? <div style={{ width, height: 150 }} />}
+      <TokenPlot
+        width={width}
+        height={HEIGHT}
+        length={points.length}
+        value={valueAxisOf([points], HEIGHT)}
+        xAxis={{ domain: first === last ? [first - 0.5, last + 0.5] : [first, last], ticks: stepTicks(points) }}
+        lines={[{ name: t.title, points, style: { colour: "#2563eb", width: 2 } }]}
+        under={(x, y) =>
+          points.map((p) =>
+            p.v === null ? null : (
+              <circle key={p.t} cx={x(p.t)} cy={y(p.v)} r={2.5} fill="#2563eb">
+                <title>{`step ${p.t}: ${formatShort(p.v)}`}</title>
+              </circle>
+            ),
+          )
+        }
+      />
     </figure>
   );
-}
+});
 
 /**
  * The step axis's ticks: whole steps 1, 2, 2.5 or 5 × 10^k apart, about five over the run, so that, all
  * drawn (interval 0), none crowds another; the last step is not added beside the last tick.
  */
-export function stepTicks(data: TrendRow[]): number[] {
-  if (data.length === 0) return [];
-  const first = data[0].step ?? 0;
-  const last = data[data.length - 1].step ?? first;
+export function stepTicks(points: readonly { t: number }[]): number[] {
+  if (points.length === 0) return [];
+  const first = points[0].t;
+  const last = points[points.length - 1].t;
   const raw = Math.max(1, (last - first) / 5);
   const power = 10 ** Math.floor(Math.log10(raw));
   const gap = [1, 2, 2.5, 5, 10].map((m) => m * power).find((g) => Number.isInteger(g) && g >= raw) ?? 10 * power;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stepTicks } from "./RunStepCharts";
 
-const steps = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ step: from + i }));
+const steps = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ t: from + i }));
 
 describe("the step axis's ticks", () => {
   it("are whole steps 1, 2, 2.5 or 5 × 10^k apart inside the run, about five of them", () => {
