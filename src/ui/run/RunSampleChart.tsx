@@ -1,6 +1,6 @@
 import { useMemo } from "react";
+import type { RunGrid } from "../../compute/run/runGrid";
 import { ReturnsChart } from "../charts/ReturnsChart";
-import type { RunGrid } from "./runGrid";
 
 /** No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's chunks fall differently per rank. */
 const NO_BOUNDARIES: number[] = [];

@@ -1,14 +1,6 @@
 import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import { LegendSample } from "../charts/chartLegend";
-import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
-import { PX_PER_BUCKET } from "../charts/downsample";
-import { formatShort } from "../charts/formatNumber";
-import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
-import { maskedSpans, mergeGapFor } from "../charts/spans";
-import { TokenPlot } from "../charts/TokenPlot";
-import { useWidth } from "../charts/useWidth";
-import type { RunGrid } from "./runGrid";
-import type { Refusal } from "./runWorker";
+import type { RunGrid } from "../../compute/run/runGrid";
+import type { Refusal } from "../../compute/run/runWorker";
 import {
   firstPicked,
   REPLAY_ENGINE,
@@ -18,7 +10,15 @@ import {
   type StoredFieldName,
   type TokenField,
   tokenFields,
-} from "./sampleFields";
+} from "../../compute/run/sampleFields";
+import { LegendSample } from "../charts/chartLegend";
+import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
+import { PX_PER_BUCKET } from "../charts/downsample";
+import { formatShort } from "../charts/formatNumber";
+import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
+import { maskedSpans, mergeGapFor } from "../charts/spans";
+import { TokenPlot } from "../charts/TokenPlot";
+import { useWidth } from "../charts/useWidth";
 
 export interface RunSampleFieldsProps {
   /** The sample's index in the dump. */
