@@ -1,10 +1,19 @@
+import { roundingOf } from "../batch";
+import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
-import { type ReplayBounds, replayBounds } from "./replayBounds";
+import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
 import type { ReplaySample, SlimeSettings } from "./settings";
 import { settingsProblem } from "./settingsProblem";
-import { slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
+import {
+  addWhitenBoundSums,
+  emptyWhitenBoundSums,
+  slimeWhitenBounds,
+  slimeWhitenStats,
+  type WhitenBoundStats,
+  whitenStatsOf,
+} from "./slimeWhitenBound";
 import { storedRawAdvantages } from "./storedRaw";
 import { fitWhitening, type WhitenFit } from "./whitenFit";
 
@@ -44,35 +53,41 @@ export type ReplayResult =
  * normalisation the whitening checked as one shared map (whitenFit). Pure: typed arrays in,
  * typed arrays out (worker-friendly).
  */
-export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): ReplayResult {
+export function replaySlime(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  options: ReplayOptions = {},
+): ReplayResult {
   const problem = settingsProblem(settings) ?? nothingToCompare(samples);
   if (problem) return { ok: false, error: problem };
   // The whitening fitted first where the dump gives slime's own raw advantages: their two float64 rows
   // per sample (70 MB at 4.4 M tokens) are gone before the reference and its bounds are built.
   const ownFit = settings.normalizeAdvantages ? whiteningFitOnStored(samples, stored, settings) : undefined;
+  if (options.windowTokens !== undefined) {
+    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens);
+    if (windowed) return windowed;
+  }
   const built = referenceAndBounds(samples, stored, settings, ownFit);
   if ("error" in built) return { ok: false, error: built.error };
   const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
   const { stats, fit, rawBounds, sharedError } = built;
   const out = samples.map((s, i): SampleReplay => {
-    const advantages = judgeField(stored[i].advantages, refAdvantages[i], advantageBounds[i], {
-      alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
-      cause: fit ? whitenFitCause(fit, i) : null,
-      atLeast: rawBounds && stats ? inheritedError(stats, rawBounds[i], sharedError) : undefined,
+    const verdicts = judgeSample(s, stored[i], i, {
+      reference: refAdvantages[i],
+      refReturns: refReturns[i],
+      refKl: refKl[i],
+      bound: advantageBounds[i],
+      returnBound: returnBounds[i],
+      klBound: klBounds[i],
+      fit,
       holdWide: stats !== null,
+      atLeast: rawBounds && stats ? inheritedError(stats, rawBounds[i], sharedError) : undefined,
     });
-    const returns = judgeField(stored[i].returns, refReturns[i], returnBounds[i]);
-    const klBound = klBounds[i];
-    const storedKl = stored[i].kl;
-    const kl =
-      klBound && storedKl
-        ? judgeField(storedKl, refKl[i], klBound)
-        : storedKl && !s.refLogProbs
-          ? judgeZeroKl(storedKl)
-          : null;
+    const { passed, length, advantages, returns, kl } = verdicts;
     return {
-      passed: advantages.passed && returns.passed && (kl?.passed ?? true),
-      length: s.lossMask.length,
+      passed,
+      length,
       reference: { advantages: refAdvantages[i], returns: refReturns[i], kl: refKl[i] },
       bounds: { advantages: advantageBounds[i], returns: returnBounds[i] },
       advantages,
@@ -86,6 +101,196 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
     passed: out.every((s) => s.passed),
     samples: out,
     whitening: stats ? { stats, fit } : null,
+  };
+}
+
+export interface ReplayOptions {
+  /**
+   * Replay and judge a window of samples at a time, of about this many tokens: memory bounded by the
+   * window, not the batch. Each sample's `reference` and `bounds` are then recomputed when read (its
+   * own rows, the same bits). Where the whitening is fitted on the reference, or cancelled, or the
+   * replay raises, the whole batch is replayed at once as without it.
+   */
+  windowTokens?: number;
+}
+
+/**
+ * The windowed replay (ReplayOptions): with normalisation, a first pass over the windows sums the
+ * whitening's statistics row by row, in the order the whole batch sums them (the same bits), then a
+ * second replays each window again, whitens and judges it. Null where the whole batch must be
+ * replayed at once: the fit not on slime's own raw advantages, a cancelled whitening (its verdicts
+ * read the raw bounds of the batch), or a replay that raises (the whole batch names the sample).
+ */
+function replayByWindows(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  ownFit: { fit: WhitenFit | null } | undefined,
+  windowTokens: number,
+): ReplayResult | null {
+  const normalize = settings.normalizeAdvantages;
+  if (normalize && !ownFit) return null;
+  const fit = ownFit?.fit ?? null;
+  const raw = { ...settings, normalizeAdvantages: false };
+  const padded = rankLengths(samples);
+  const windows = sampleWindows(samples, windowTokens);
+  const masksOf = (lo: number, hi: number) => samples.slice(lo, hi).map((s) => s.lossMask);
+  const replayWindow = (lo: number, hi: number) => {
+    const part = samples.slice(lo, hi);
+    const reference = replayReference(part, raw);
+    return { reference, bounds: replayBounds(part, raw, reference, padded) };
+  };
+  let whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null = null;
+  try {
+    if (normalize) {
+      const sums = emptyWhitenSums();
+      const boundSums = emptyWhitenBoundSums();
+      // Rounded as the batch's first row is (whitenAdvantages): float64 rows, unless the stored KL came as float32.
+      let round: ((x: number) => number) | undefined;
+      for (const [lo, hi] of windows) {
+        const { reference, bounds } = replayWindow(lo, hi);
+        const masks = masksOf(lo, hi);
+        round ??= roundingOf(reference.rawAdvantages[0]);
+        addWhitenSums(sums, reference.rawAdvantages, masks);
+        addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
+      }
+      const stats = whitenStatsOf(boundSums);
+      if (!stats.conditioned) return null;
+      whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
+    }
+    const out: SampleReplay[] = [];
+    for (const [lo, hi] of windows) {
+      const { reference, bounds } = replayWindow(lo, hi);
+      const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
+      for (let j = 0; j < hi - lo; j++) {
+        const i = lo + j;
+        const verdicts = judgeSample(samples[i], stored[i], i, {
+          reference: whitened.reference[j],
+          refReturns: reference.returns[j],
+          refKl: reference.kl[j],
+          bound: whitened.bounds[j],
+          returnBound: bounds.returns[j],
+          klBound: bounds.kl[j],
+          fit,
+          holdWide: whitening !== null,
+        });
+        out.push(
+          withRecomputedRows(
+            verdicts,
+            () => referenceOf(i),
+            () => boundsOf(i),
+          ),
+        );
+      }
+    }
+    // One sample's rows are its own: the same bits as in its window.
+    const referenceOf = (i: number): SampleReplay["reference"] => {
+      const reference = replayReference(samples.slice(i, i + 1), raw);
+      const advantages = whitening
+        ? whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd)[0]
+        : reference.advantages[0];
+      return { advantages, returns: reference.returns[0], kl: reference.kl[0] };
+    };
+    const boundsOf = (i: number): SampleReplay["bounds"] => {
+      const { reference, bounds } = replayWindow(i, i + 1);
+      const whitened = whitenWindow(reference, bounds, masksOf(i, i + 1), whitening);
+      return { advantages: whitened.bounds[0], returns: bounds.returns[0] };
+    };
+    return {
+      ok: true,
+      passed: out.every((s) => s.passed),
+      samples: out,
+      whitening: whitening ? { stats: whitening.stats, fit } : null,
+    };
+  } catch (error) {
+    if (error instanceof ScanInputError) return null;
+    throw error;
+  }
+}
+
+/** A window's advantages and their bounds after the whitening (as they are without normalisation). */
+function whitenWindow(
+  reference: ReplayReference,
+  bounds: ReplayBounds,
+  masks: ArrayLike<number>[],
+  whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null,
+): { reference: Float64Array[]; bounds: Float64Array[] } {
+  if (!whitening) return { reference: reference.advantages, bounds: bounds.advantages };
+  return {
+    reference: whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd),
+    bounds: slimeWhitenBounds(reference.rawAdvantages, bounds.rawAdvantages, masks, whitening.stats),
+  };
+}
+
+/** Consecutive samples, about `tokens` tokens a window (a longer sample is a window of its own). */
+function sampleWindows(samples: ReplaySample[], tokens: number): [number, number][] {
+  const windows: [number, number][] = [];
+  let lo = 0;
+  let count = 0;
+  samples.forEach((s, i) => {
+    if (i > lo && count + s.lossMask.length > tokens) {
+      windows.push([lo, i]);
+      lo = i;
+      count = 0;
+    }
+    count += s.lossMask.length;
+  });
+  if (lo < samples.length) windows.push([lo, samples.length]);
+  return windows;
+}
+
+/** A sample's verdicts, its reference and bounds recomputed (not kept) each time they are read. */
+function withRecomputedRows(
+  verdicts: Omit<SampleReplay, "reference" | "bounds">,
+  reference: () => SampleReplay["reference"],
+  bounds: () => SampleReplay["bounds"],
+): SampleReplay {
+  return Object.defineProperties(verdicts, {
+    reference: { get: reference, enumerable: true },
+    bounds: { get: bounds, enumerable: true },
+  }) as SampleReplay;
+}
+
+interface SampleRows {
+  reference: Float64Array;
+  refReturns: Float64Array;
+  refKl: Float64Array;
+  bound: Float64Array;
+  returnBound: Float64Array;
+  klBound: Float64Array | null;
+  fit: WhitenFit | null;
+  holdWide: boolean;
+  atLeast?: Float64Array;
+}
+
+/** One sample's advantages, returns and KL judged against its reference and bounds. */
+function judgeSample(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  i: number,
+  rows: SampleRows,
+): Omit<SampleReplay, "reference" | "bounds"> {
+  const { fit } = rows;
+  const advantages = judgeField(stored.advantages, rows.reference, rows.bound, {
+    alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
+    cause: fit ? whitenFitCause(fit, i) : null,
+    atLeast: rows.atLeast,
+    holdWide: rows.holdWide,
+  });
+  const returns = judgeField(stored.returns, rows.refReturns, rows.returnBound);
+  const storedKl = stored.kl;
+  const kl =
+    rows.klBound && storedKl
+      ? judgeField(storedKl, rows.refKl, rows.klBound)
+      : storedKl && !s.refLogProbs
+        ? judgeZeroKl(storedKl)
+        : null;
+  return {
+    passed: advantages.passed && returns.passed && (kl?.passed ?? true),
+    length: s.lossMask.length,
+    advantages,
+    returns,
+    kl,
   };
 }
 
