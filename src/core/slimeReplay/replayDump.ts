@@ -10,12 +10,11 @@ import {
   addWhitenBoundSums,
   emptyWhitenBoundSums,
   slimeWhitenBounds,
-  slimeWhitenStats,
   type WhitenBoundStats,
   whitenStatsOf,
 } from "./slimeWhitenBound";
-import { storedRawAdvantages } from "./storedRaw";
-import { fitWhitening, type WhitenFit } from "./whitenFit";
+import { storedRawRows } from "./storedRaw";
+import { fitWhitening, rawRowsOf, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
 export interface DumpOutputs {
@@ -355,7 +354,7 @@ function whiteningFitOnStored(
   stored: DumpOutputs[],
   settings: SlimeSettings,
 ): { fit: WhitenFit | null } | undefined {
-  const own = storedRawAdvantages(
+  const own = storedRawRows(
     samples,
     stored.map((s) => s.returns),
     stored.map((s) => s.kl),
@@ -363,8 +362,13 @@ function whiteningFitOnStored(
   );
   if (!own) return undefined;
   const advantages = stored.map((s) => s.advantages);
-  const masks = samples.map((s) => s.lossMask);
-  return { fit: fitWhitening(own.raw, own.errors, advantages, slimeWhitenStats(own.raw, own.errors, masks)) };
+  // The statistics summed a row at a time, in slimeWhitenStats' order.
+  const sums = emptyWhitenBoundSums();
+  for (let i = 0; i < own.count; i++) {
+    const { raw, errors } = own.row(i);
+    addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
+  }
+  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums)) };
 }
 
 function whiteningFitOnReference(
@@ -374,7 +378,7 @@ function whiteningFitOnReference(
 ): { fit: WhitenFit | null } {
   const advantages = stored.map((s) => s.advantages);
   const stats = bounds.whiten as WhitenBoundStats;
-  return { fit: fitWhitening(reference.rawAdvantages, bounds.rawAdvantages, advantages, stats) };
+  return { fit: fitWhitening(rawRowsOf(reference.rawAdvantages, bounds.rawAdvantages), advantages, stats) };
 }
 
 /**
