@@ -107,8 +107,8 @@ export interface ReplayOptions {
   /**
    * Replay and judge a window of samples at a time, of about this many tokens: memory bounded by the
    * window, not the batch. Each sample's `reference` and `bounds` are then recomputed when read (its
-   * own rows, the same bits). Where the whitening is fitted on the reference, or cancelled, or the
-   * replay raises, the whole batch is replayed at once as without it.
+   * own rows, the same bits). Where the whitening is fitted on the reference, or the replay raises,
+   * the whole batch is replayed at once as without it.
    */
   windowTokens?: number;
 }
@@ -116,9 +116,10 @@ export interface ReplayOptions {
 /**
  * The windowed replay (ReplayOptions): with normalisation, a first pass over the windows sums the
  * whitening's statistics row by row, in the order the whole batch sums them (the same bits), then a
- * second replays each window again, whitens and judges it. Null where the whole batch must be
- * replayed at once: the fit not on slime's own raw advantages, a cancelled whitening (its verdicts
- * read the raw bounds of the batch), or a replay that raises (the whole batch names the sample).
+ * second replays each window again, whitens and judges it (a cancelled whitening's verdicts read the
+ * raw bounds' mean over the batch: summed in the first pass too). Null where the whole batch must be
+ * replayed at once: the fit not on slime's own raw advantages, or a replay that raises (the whole
+ * batch names the sample).
  */
 function replayByWindows(
   samples: ReplaySample[],
@@ -140,23 +141,29 @@ function replayByWindows(
     return { reference, bounds: replayBounds(part, raw, reference, padded) };
   };
   let whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null = null;
+  let sharedError = 0;
   try {
     if (normalize) {
       const sums = emptyWhitenSums();
       const boundSums = emptyWhitenBoundSums();
       // Rounded as the batch's first row is (whitenAdvantages): float64 rows, unless the stored KL came as float32.
       let round: ((x: number) => number) | undefined;
+      // A cancelled whitening's verdicts read the raw bounds' mean over the batch (every token).
+      const rawBoundSum = { sum: 0, n: 0 };
       for (const [lo, hi] of windows) {
         const { reference, bounds } = replayWindow(lo, hi);
         const masks = masksOf(lo, hi);
         round ??= roundingOf(reference.rawAdvantages[0]);
         addWhitenSums(sums, reference.rawAdvantages, masks);
         addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
+        addToMean(rawBoundSum, bounds.rawAdvantages);
       }
       const stats = whitenStatsOf(boundSums);
-      if (!stats.conditioned) return null;
       whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
+      if (!stats.conditioned) sharedError = rawBoundSum.n > 0 ? rawBoundSum.sum / rawBoundSum.n : 0;
     }
+    const stats = whitening?.stats ?? null;
+    const cancelled = fit !== null && stats !== null && !stats.conditioned;
     const out: SampleReplay[] = [];
     for (const [lo, hi] of windows) {
       const { reference, bounds } = replayWindow(lo, hi);
@@ -172,6 +179,7 @@ function replayByWindows(
           klBound: bounds.kl[j],
           fit,
           holdWide: whitening !== null,
+          atLeast: cancelled && stats ? inheritedError(stats, bounds.rawAdvantages[j], sharedError) : undefined,
         });
         out.push(
           withRecomputedRows(
@@ -195,6 +203,7 @@ function replayByWindows(
       const whitened = whitenWindow(reference, bounds, masksOf(i, i + 1), whitening);
       return { advantages: whitened.bounds[0], returns: bounds.returns[0] };
     };
+    if (stats && !stats.conditioned) nameCancellation(out, stats);
     return {
       ok: true,
       passed: out.every((s) => s.passed),
@@ -395,14 +404,21 @@ function inheritedError(stats: WhitenBoundStats, rawErrors: Float64Array, shared
 
 /** The mean over every token of the batch: once per replay (per sample, it made a 1024-sample dump quadratic). */
 function meanOf(rows: Float64Array[]): number {
-  let sum = 0;
-  let n = 0;
+  const acc = addToMean({ sum: 0, n: 0 }, rows);
+  return acc.n > 0 ? acc.sum / acc.n : 0;
+}
+
+/** meanOf's sum and count carried on over more rows, in the same order (a window at a time: the same bits). */
+function addToMean(acc: { sum: number; n: number }, rows: Float64Array[]): { sum: number; n: number } {
+  let { sum, n } = acc;
   for (const row of rows)
     for (let t = 0; t < row.length; t++) {
       sum += row[t];
       n += 1;
     }
-  return n > 0 ? sum / n : 0;
+  acc.sum = sum;
+  acc.n = n;
+  return acc;
 }
 
 /**
