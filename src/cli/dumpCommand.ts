@@ -8,6 +8,7 @@ import {
   exportDumpCase,
   openDump as openDumpSource,
   pairDumps,
+  replayInWindows,
   searchSettings,
   type UnderstoodDump,
 } from "../io/slimeDump";
@@ -52,6 +53,8 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
     dump = pairDumps(dump, rollout, args.rollout);
   }
   if (dump.kind !== "train") throw new DumpFileError(nothingToReplay(args.file, dump));
+  // The report reads each sample's verdicts, and with --json its reference one sample at a time.
+  replayInWindows(dump);
   let check = checkDump(dump, args.settings);
   // --search-settings: every estimator, normalisation and KL formula with the scalars in force; the
   // verdict is then the first combination that reproduces the dump, when one does.
@@ -323,6 +326,8 @@ export function jsonReport(dump: UnderstoodDump, check: DumpCheck, samples: Samp
 /** One sample of the JSON report, with every reference value of its tokens. */
 function sampleJson(dump: UnderstoodDump, s: SampleReplay, i: number) {
   const d = dump.samples[i];
+  // Read once: a windowed replay recomputes it on each read.
+  const reference = s.reference;
   return {
     passed: s.passed,
     rollout_position: d.rolloutPosition,
@@ -333,7 +338,7 @@ function sampleJson(dump: UnderstoodDump, s: SampleReplay, i: number) {
     returns: fieldJson(s.returns),
     kl: fieldJson(s.kl),
     ...(d.rollout ? { rollout: d.rollout } : {}),
-    reference: { advantages: Array.from(s.reference.advantages), returns: Array.from(s.reference.returns) },
+    reference: { advantages: Array.from(reference.advantages), returns: Array.from(reference.returns) },
   };
 }
 

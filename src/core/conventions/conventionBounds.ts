@@ -42,6 +42,8 @@ export function conventionErrorBounds(
   order?: BatchedScanOrder,
   /** Where the outcome reward went, when not where the library puts it (slime's PPO under context parallelism). */
   rewardAt?: number[],
+  /** The padded batch's length when `batch` is some of its rows (a window of them): each row's bound is its own. */
+  paddedLength?: number,
 ): ConventionResult<Float64Array> {
   const u = UNIT_ROUNDOFF[precision];
   const eta = SUBNORMAL_STEP[precision];
@@ -49,7 +51,7 @@ export function conventionErrorBounds(
   const rewardIndex = rewardAt ?? conventionTokenRewards(library, estimator, batch, params).rewardIndex;
   const beta = Math.abs(params.klCoef);
   const masks = batch.lossMasks;
-  const maxLength = batch.kl.reduce((max, row) => Math.max(max, row.length), 0);
+  const maxLength = paddedLength ?? batch.kl.reduce((max, row) => Math.max(max, row.length), 0);
   // slime scans the right-padded batch in chunks; the others loop over each sequence, unless
   // batched scans (`order`) computed them all.
   const algorithm: ScanAlgorithm = order?.algorithm ?? (library === "slime" ? "chunked" : "serial");

@@ -20,36 +20,69 @@ export function whitenAdvantages<A extends FloatArray>(
   const like = advantages[0];
   if (like === undefined) return [];
   const round = roundingOf(like);
-  let n = 0;
-  let sum = 0;
-  let sumSquares = 0;
+  const { n, sum, sumSquares } = addWhitenSums(emptyWhitenSums(), advantages, masks);
+  if (library === "slime") {
+    const { mean, rstd } = slimeWhitenScalars({ n, sum, sumSquares }, round);
+    return whitenRows(advantages, mean, rstd);
+  }
+  if (library === "verl" && n < 2) {
+    throw new ScanInputError(`at least 2 valid tokens are needed to whiten advantages, got ${n}`);
+  }
+  const denominator = library === "verl" ? n + 1e-8 : n;
+  const mean = round(sum / denominator);
+  let centered = 0;
   advantages.forEach((row, i) => {
+    for (let t = 0; t < row.length; t++) centered += (row[t] - mean) ** 2 * masks[i][t];
+  });
+  let variance = centered / denominator;
+  if (library !== "openrlhf" && n >= 2) variance *= n / (n - 1);
+  const scaled = library === "openrlhf" ? Math.max(variance, 1e-8) : variance + 1e-8;
+  const rstd = round(1 / Math.sqrt(round(scaled)));
+  return whitenRows(advantages, mean, rstd);
+}
+
+/** The whitening's batch sums: over mask-1 tokens, row by row (a later call carries them on, in the same order). */
+export interface WhitenSums {
+  n: number;
+  sum: number;
+  sumSquares: number;
+}
+
+export function emptyWhitenSums(): WhitenSums {
+  return { n: 0, sum: 0, sumSquares: 0 };
+}
+
+/** `rows` added to `sums`, in place: rows given a window at a time sum to the same bits as the batch at once. */
+export function addWhitenSums(sums: WhitenSums, rows: FloatArray[], masks: ArrayLike<number>[]): WhitenSums {
+  let { n, sum, sumSquares } = sums;
+  rows.forEach((row, i) => {
     for (let t = 0; t < row.length; t++) {
       n += masks[i][t];
       sum += row[t] * masks[i][t];
       sumSquares += row[t] * row[t] * masks[i][t];
     }
   });
-  if (library === "slime" && n === 0) throw new ScanInputError("no valid tokens to whiten advantages over (N = 0)");
-  if (library === "verl" && n < 2) {
-    throw new ScanInputError(`at least 2 valid tokens are needed to whiten advantages, got ${n}`);
-  }
-  const denominator = library === "verl" ? n + 1e-8 : n;
-  const mean = round(sum / denominator);
-  let variance: number;
-  if (library === "slime") {
-    variance = sumSquares / n - (sum / n) ** 2;
-  } else {
-    let centered = 0;
-    advantages.forEach((row, i) => {
-      for (let t = 0; t < row.length; t++) centered += (row[t] - mean) ** 2 * masks[i][t];
-    });
-    variance = centered / denominator;
-  }
-  if (library !== "openrlhf" && n >= 2) variance *= n / (n - 1);
-  const scaled = library === "openrlhf" ? Math.max(variance, 1e-8) : variance + 1e-8;
-  const rstd = round(1 / Math.sqrt(round(scaled)));
-  return advantages.map((row) => {
+  sums.n = n;
+  sums.sum = sum;
+  sums.sumSquares = sumSquares;
+  return sums;
+}
+
+/** slime's mean and rsqrt(var + 1e-8) from the batch sums (one-pass variance, Bessel when N ≥ 2); N = 0 raises. */
+export function slimeWhitenScalars(
+  { n, sum, sumSquares }: WhitenSums,
+  round: (x: number) => number,
+): { mean: number; rstd: number } {
+  if (n === 0) throw new ScanInputError("no valid tokens to whiten advantages over (N = 0)");
+  const mean = round(sum / n);
+  let variance = sumSquares / n - (sum / n) ** 2;
+  if (n >= 2) variance *= n / (n - 1);
+  return { mean, rstd: round(1 / Math.sqrt(round(variance + 1e-8))) };
+}
+
+/** Every token whitened with the batch's scalars, masked ones included. */
+export function whitenRows<A extends FloatArray>(rows: A[], mean: number, rstd: number): A[] {
+  return rows.map((row) => {
     const out = zerosLike(row, row.length);
     if (out instanceof Float32Array) whitenRow32(out, row, mean, rstd);
     else whitenRow64(out, row, mean, rstd);

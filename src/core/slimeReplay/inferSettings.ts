@@ -13,7 +13,7 @@ import { type KlRead, readKl } from "./inferKl";
 import type { InferredSettings, Pending } from "./inferredSettings";
 import { klByFit } from "./klByFit";
 import type { LeastSquaresFit } from "./leastSquares";
-import { readNormalization } from "./normalizationFit";
+import { readNormalizationOfRows } from "./normalizationFit";
 import { CP_CANDIDATES, inferPpoPlacement } from "./ppoPlacementFit";
 import { type DumpOutputs, replaySlime } from "./replayDump";
 import { ppoRewardIndices } from "./replayReference";
@@ -97,11 +97,15 @@ export function inferSettings(
   }
 
   const isPpo = estimator === "ppo";
-  const normalization = readNormalization(
-    used.map((f) => (isPpo ? rawPpoAdvantages(f) : f.returns)),
+  // Each row computed when read: ppo's raw advantages and their scale are not kept for the batch.
+  const normalization = readNormalizationOfRows(
+    {
+      count: used.length,
+      raw: (i) => (isPpo ? rawPpoAdvantages(used[i]) : used[i].returns),
+      scale: (i) => (isPpo ? absSum(used[i].returns, used[i].values as ArrayLike<number>) : absSum(used[i].returns)),
+    },
     fits.map((f) => f.advantages),
     used.map((f) => f.mask),
-    used.map((f) => (isPpo ? absSum(f.returns, f.values as ArrayLike<number>) : absSum(f.returns))),
   );
   // When the advantages do not tell, the replay does: try without normalisation, then with.
   if (normalization.normalized === null) {

@@ -25,17 +25,35 @@ export function readNormalization(
   masks: ArrayLike<number>[],
   rawScale: ArrayLike<number>[],
 ): NormalizationRead {
+  return readNormalizationOfRows(
+    { count: raw.length, raw: (i) => raw[i], scale: (i) => rawScale[i] },
+    advantages,
+    masks,
+  );
+}
+
+/**
+ * readNormalization with each sample's raw advantages and their scale computed when read (twice):
+ * ppo's `returns − values` and its scale, kept for the batch, were two float64 rows per sample
+ * (70 MB at 4.4 M tokens).
+ */
+export function readNormalizationOfRows(
+  rows: { count: number; raw(i: number): ArrayLike<number>; scale(i: number): ArrayLike<number> },
+  advantages: ArrayLike<number>[],
+  masks: ArrayLike<number>[],
+): NormalizationRead {
   let n = 0;
   let sum = 0;
   let sumSquares = 0;
-  raw.forEach((row, i) => {
+  for (let i = 0; i < rows.count; i++) {
+    const row = rows.raw(i);
     for (let t = 0; t < row.length; t++) {
       if (masks[i][t] !== 1 || !Number.isFinite(row[t])) continue;
       n += 1;
       sum += row[t];
       sumSquares += row[t] * row[t];
     }
-  });
+  }
   let isRaw = true;
   let isWhitened = n > 0;
   let compared = 0;
@@ -43,7 +61,9 @@ export function readNormalization(
   let variance = n > 0 ? sumSquares / n - mean * mean : 0;
   if (n >= 2) variance *= n / (n - 1);
   const rstd = 1 / Math.sqrt(Math.max(variance, 0) + 1e-8);
-  raw.forEach((row, i) => {
+  for (let i = 0; i < rows.count; i++) {
+    const row = rows.raw(i);
+    const rawScale = rows.scale(i);
     for (let t = 0; t < row.length; t++) {
       const a = advantages[i][t];
       const r = row[t];
@@ -56,13 +76,13 @@ export function readNormalization(
         isWhitened = false;
         continue;
       }
-      const error = 4 * u * (Math.abs(r) + rawScale[i][t]) + eta;
+      const error = 4 * u * (Math.abs(r) + rawScale[t]) + eta;
       if (Math.abs(a - r) > error) isRaw = false;
       const whitened = (r - mean) * rstd;
       const allowed = WHITEN_MATCH * (1 + Math.abs(whitened)) + 16 * rstd * (error + u * Math.abs(mean));
       if (Math.abs(a - whitened) > allowed) isWhitened = false;
     }
-  });
+  }
   if (compared === 0) return { normalized: null, reason: "no finite advantage to compare" };
   if (isRaw && !isWhitened) return { normalized: false };
   if (isWhitened && !isRaw) return { normalized: true };

@@ -32,6 +32,8 @@ export function replayBounds(
   samples: ReplaySample[],
   settings: SlimeSettings,
   reference: ReplayReference,
+  /** Each data-parallel rank's longest sample when `samples` are a window of the batch (rankLengths). */
+  paddedLengths?: Map<number, number>,
 ): ReplayBounds {
   const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
   const u = UNIT_ROUNDOFF.float32;
@@ -82,7 +84,8 @@ export function replayBounds(
       };
       const at = rewardAt && group.map((i) => rewardAt[i]);
       const kind = gae ? "gae" : "reinforce_pp";
-      const bounds = conventionErrorBounds("slime", kind, batch, params, "float32", undefined, at);
+      const padded = paddedLengths?.get(samples[group[0]].dataParallelRank ?? 0);
+      const bounds = conventionErrorBounds("slime", kind, batch, params, "float32", undefined, at, padded);
       group.forEach((i, j) => {
         own.returns[i] = bounds.returns[j];
         own.advantages[i] = bounds.advantages[j];
@@ -122,4 +125,14 @@ export function byDataParallelRank(samples: ReplaySample[]): number[][] {
     else groups.set(rank, [i]);
   });
   return [...groups.values()];
+}
+
+/** Each data-parallel rank's longest sample: the length its batch was padded to. */
+export function rankLengths(samples: ReplaySample[]): Map<number, number> {
+  const lengths = new Map<number, number>();
+  for (const s of samples) {
+    const rank = s.dataParallelRank ?? 0;
+    lengths.set(rank, Math.max(lengths.get(rank) ?? 0, s.lossMask.length));
+  }
+  return lengths;
 }

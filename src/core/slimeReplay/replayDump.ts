@@ -1,12 +1,20 @@
+import { roundingOf } from "../batch";
+import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
-import { type ReplayBounds, replayBounds } from "./replayBounds";
+import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
 import type { ReplaySample, SlimeSettings } from "./settings";
 import { settingsProblem } from "./settingsProblem";
-import { slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
-import { storedRawAdvantages } from "./storedRaw";
-import { fitWhitening, type WhitenFit } from "./whitenFit";
+import {
+  addWhitenBoundSums,
+  emptyWhitenBoundSums,
+  slimeWhitenBounds,
+  type WhitenBoundStats,
+  whitenStatsOf,
+} from "./slimeWhitenBound";
+import { storedRawRows } from "./storedRaw";
+import { fitWhitening, rawRowsOf, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
 export interface DumpOutputs {
@@ -44,35 +52,41 @@ export type ReplayResult =
  * normalisation the whitening checked as one shared map (whitenFit). Pure: typed arrays in,
  * typed arrays out (worker-friendly).
  */
-export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): ReplayResult {
+export function replaySlime(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  options: ReplayOptions = {},
+): ReplayResult {
   const problem = settingsProblem(settings) ?? nothingToCompare(samples);
   if (problem) return { ok: false, error: problem };
   // The whitening fitted first where the dump gives slime's own raw advantages: their two float64 rows
   // per sample (70 MB at 4.4 M tokens) are gone before the reference and its bounds are built.
   const ownFit = settings.normalizeAdvantages ? whiteningFitOnStored(samples, stored, settings) : undefined;
+  if (options.windowTokens !== undefined) {
+    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens);
+    if (windowed) return windowed;
+  }
   const built = referenceAndBounds(samples, stored, settings, ownFit);
   if ("error" in built) return { ok: false, error: built.error };
   const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
   const { stats, fit, rawBounds, sharedError } = built;
   const out = samples.map((s, i): SampleReplay => {
-    const advantages = judgeField(stored[i].advantages, refAdvantages[i], advantageBounds[i], {
-      alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
-      cause: fit ? whitenFitCause(fit, i) : null,
-      atLeast: rawBounds && stats ? inheritedError(stats, rawBounds[i], sharedError) : undefined,
+    const verdicts = judgeSample(s, stored[i], i, {
+      reference: refAdvantages[i],
+      refReturns: refReturns[i],
+      refKl: refKl[i],
+      bound: advantageBounds[i],
+      returnBound: returnBounds[i],
+      klBound: klBounds[i],
+      fit,
       holdWide: stats !== null,
+      atLeast: rawBounds && stats ? inheritedError(stats, rawBounds[i], sharedError) : undefined,
     });
-    const returns = judgeField(stored[i].returns, refReturns[i], returnBounds[i]);
-    const klBound = klBounds[i];
-    const storedKl = stored[i].kl;
-    const kl =
-      klBound && storedKl
-        ? judgeField(storedKl, refKl[i], klBound)
-        : storedKl && !s.refLogProbs
-          ? judgeZeroKl(storedKl)
-          : null;
+    const { passed, length, advantages, returns, kl } = verdicts;
     return {
-      passed: advantages.passed && returns.passed && (kl?.passed ?? true),
-      length: s.lossMask.length,
+      passed,
+      length,
       reference: { advantages: refAdvantages[i], returns: refReturns[i], kl: refKl[i] },
       bounds: { advantages: advantageBounds[i], returns: returnBounds[i] },
       advantages,
@@ -86,6 +100,205 @@ export function replaySlime(samples: ReplaySample[], stored: DumpOutputs[], sett
     passed: out.every((s) => s.passed),
     samples: out,
     whitening: stats ? { stats, fit } : null,
+  };
+}
+
+export interface ReplayOptions {
+  /**
+   * Replay and judge a window of samples at a time, of about this many tokens: memory bounded by the
+   * window, not the batch. Each sample's `reference` and `bounds` are then recomputed when read (its
+   * own rows, the same bits). Where the whitening is fitted on the reference, or the replay raises,
+   * the whole batch is replayed at once as without it.
+   */
+  windowTokens?: number;
+}
+
+/**
+ * The windowed replay (ReplayOptions): with normalisation, a first pass over the windows sums the
+ * whitening's statistics row by row, in the order the whole batch sums them (the same bits), then a
+ * second replays each window again, whitens and judges it (a cancelled whitening's verdicts read the
+ * raw bounds' mean over the batch: summed in the first pass too). Null where the whole batch must be
+ * replayed at once: the fit not on slime's own raw advantages, or a replay that raises (the whole
+ * batch names the sample).
+ */
+function replayByWindows(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  ownFit: { fit: WhitenFit | null } | undefined,
+  windowTokens: number,
+): ReplayResult | null {
+  const normalize = settings.normalizeAdvantages;
+  if (normalize && !ownFit) return null;
+  const fit = ownFit?.fit ?? null;
+  const raw = { ...settings, normalizeAdvantages: false };
+  const padded = rankLengths(samples);
+  const windows = sampleWindows(samples, windowTokens);
+  const masksOf = (lo: number, hi: number) => samples.slice(lo, hi).map((s) => s.lossMask);
+  const replayWindow = (lo: number, hi: number) => {
+    const part = samples.slice(lo, hi);
+    const reference = replayReference(part, raw);
+    return { reference, bounds: replayBounds(part, raw, reference, padded) };
+  };
+  let whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null = null;
+  let sharedError = 0;
+  try {
+    if (normalize) {
+      const sums = emptyWhitenSums();
+      const boundSums = emptyWhitenBoundSums();
+      // Rounded as the batch's first row is (whitenAdvantages): float64 rows, unless the stored KL came as float32.
+      let round: ((x: number) => number) | undefined;
+      // A cancelled whitening's verdicts read the raw bounds' mean over the batch (every token).
+      const rawBoundSum = { sum: 0, n: 0 };
+      for (const [lo, hi] of windows) {
+        const { reference, bounds } = replayWindow(lo, hi);
+        const masks = masksOf(lo, hi);
+        round ??= roundingOf(reference.rawAdvantages[0]);
+        addWhitenSums(sums, reference.rawAdvantages, masks);
+        addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
+        addToMean(rawBoundSum, bounds.rawAdvantages);
+      }
+      const stats = whitenStatsOf(boundSums);
+      whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
+      if (!stats.conditioned) sharedError = rawBoundSum.n > 0 ? rawBoundSum.sum / rawBoundSum.n : 0;
+    }
+    const stats = whitening?.stats ?? null;
+    const cancelled = fit !== null && stats !== null && !stats.conditioned;
+    const out: SampleReplay[] = [];
+    for (const [lo, hi] of windows) {
+      const { reference, bounds } = replayWindow(lo, hi);
+      const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
+      for (let j = 0; j < hi - lo; j++) {
+        const i = lo + j;
+        const verdicts = judgeSample(samples[i], stored[i], i, {
+          reference: whitened.reference[j],
+          refReturns: reference.returns[j],
+          refKl: reference.kl[j],
+          bound: whitened.bounds[j],
+          returnBound: bounds.returns[j],
+          klBound: bounds.kl[j],
+          fit,
+          holdWide: whitening !== null,
+          atLeast: cancelled && stats ? inheritedError(stats, bounds.rawAdvantages[j], sharedError) : undefined,
+        });
+        out.push(
+          withRecomputedRows(
+            verdicts,
+            () => referenceOf(i),
+            () => boundsOf(i),
+          ),
+        );
+      }
+    }
+    // One sample's rows are its own: the same bits as in its window.
+    const referenceOf = (i: number): SampleReplay["reference"] => {
+      const reference = replayReference(samples.slice(i, i + 1), raw);
+      const advantages = whitening
+        ? whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd)[0]
+        : reference.advantages[0];
+      return { advantages, returns: reference.returns[0], kl: reference.kl[0] };
+    };
+    const boundsOf = (i: number): SampleReplay["bounds"] => {
+      const { reference, bounds } = replayWindow(i, i + 1);
+      const whitened = whitenWindow(reference, bounds, masksOf(i, i + 1), whitening);
+      return { advantages: whitened.bounds[0], returns: bounds.returns[0] };
+    };
+    if (stats && !stats.conditioned) nameCancellation(out, stats);
+    return {
+      ok: true,
+      passed: out.every((s) => s.passed),
+      samples: out,
+      whitening: whitening ? { stats: whitening.stats, fit } : null,
+    };
+  } catch (error) {
+    if (error instanceof ScanInputError) return null;
+    throw error;
+  }
+}
+
+/** A window's advantages and their bounds after the whitening (as they are without normalisation). */
+function whitenWindow(
+  reference: ReplayReference,
+  bounds: ReplayBounds,
+  masks: ArrayLike<number>[],
+  whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null,
+): { reference: Float64Array[]; bounds: Float64Array[] } {
+  if (!whitening) return { reference: reference.advantages, bounds: bounds.advantages };
+  return {
+    reference: whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd),
+    bounds: slimeWhitenBounds(reference.rawAdvantages, bounds.rawAdvantages, masks, whitening.stats),
+  };
+}
+
+/** Consecutive samples, about `tokens` tokens a window (a longer sample is a window of its own). */
+function sampleWindows(samples: ReplaySample[], tokens: number): [number, number][] {
+  const windows: [number, number][] = [];
+  let lo = 0;
+  let count = 0;
+  samples.forEach((s, i) => {
+    if (i > lo && count + s.lossMask.length > tokens) {
+      windows.push([lo, i]);
+      lo = i;
+      count = 0;
+    }
+    count += s.lossMask.length;
+  });
+  if (lo < samples.length) windows.push([lo, samples.length]);
+  return windows;
+}
+
+/** A sample's verdicts, its reference and bounds recomputed (not kept) each time they are read. */
+function withRecomputedRows(
+  verdicts: Omit<SampleReplay, "reference" | "bounds">,
+  reference: () => SampleReplay["reference"],
+  bounds: () => SampleReplay["bounds"],
+): SampleReplay {
+  return Object.defineProperties(verdicts, {
+    reference: { get: reference, enumerable: true },
+    bounds: { get: bounds, enumerable: true },
+  }) as SampleReplay;
+}
+
+interface SampleRows {
+  reference: Float64Array;
+  refReturns: Float64Array;
+  refKl: Float64Array;
+  bound: Float64Array;
+  returnBound: Float64Array;
+  klBound: Float64Array | null;
+  fit: WhitenFit | null;
+  holdWide: boolean;
+  atLeast?: Float64Array;
+}
+
+/** One sample's advantages, returns and KL judged against its reference and bounds. */
+function judgeSample(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  i: number,
+  rows: SampleRows,
+): Omit<SampleReplay, "reference" | "bounds"> {
+  const { fit } = rows;
+  const advantages = judgeField(stored.advantages, rows.reference, rows.bound, {
+    alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
+    cause: fit ? whitenFitCause(fit, i) : null,
+    atLeast: rows.atLeast,
+    holdWide: rows.holdWide,
+  });
+  const returns = judgeField(stored.returns, rows.refReturns, rows.returnBound);
+  const storedKl = stored.kl;
+  const kl =
+    rows.klBound && storedKl
+      ? judgeField(storedKl, rows.refKl, rows.klBound)
+      : storedKl && !s.refLogProbs
+        ? judgeZeroKl(storedKl)
+        : null;
+  return {
+    passed: advantages.passed && returns.passed && (kl?.passed ?? true),
+    length: s.lossMask.length,
+    advantages,
+    returns,
+    kl,
   };
 }
 
@@ -150,7 +363,7 @@ function whiteningFitOnStored(
   stored: DumpOutputs[],
   settings: SlimeSettings,
 ): { fit: WhitenFit | null } | undefined {
-  const own = storedRawAdvantages(
+  const own = storedRawRows(
     samples,
     stored.map((s) => s.returns),
     stored.map((s) => s.kl),
@@ -158,8 +371,13 @@ function whiteningFitOnStored(
   );
   if (!own) return undefined;
   const advantages = stored.map((s) => s.advantages);
-  const masks = samples.map((s) => s.lossMask);
-  return { fit: fitWhitening(own.raw, own.errors, advantages, slimeWhitenStats(own.raw, own.errors, masks)) };
+  // The statistics summed a row at a time, in slimeWhitenStats' order.
+  const sums = emptyWhitenBoundSums();
+  for (let i = 0; i < own.count; i++) {
+    const { raw, errors } = own.row(i);
+    addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
+  }
+  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums)) };
 }
 
 function whiteningFitOnReference(
@@ -169,7 +387,7 @@ function whiteningFitOnReference(
 ): { fit: WhitenFit | null } {
   const advantages = stored.map((s) => s.advantages);
   const stats = bounds.whiten as WhitenBoundStats;
-  return { fit: fitWhitening(reference.rawAdvantages, bounds.rawAdvantages, advantages, stats) };
+  return { fit: fitWhitening(rawRowsOf(reference.rawAdvantages, bounds.rawAdvantages), advantages, stats) };
 }
 
 /**
@@ -186,14 +404,21 @@ function inheritedError(stats: WhitenBoundStats, rawErrors: Float64Array, shared
 
 /** The mean over every token of the batch: once per replay (per sample, it made a 1024-sample dump quadratic). */
 function meanOf(rows: Float64Array[]): number {
-  let sum = 0;
-  let n = 0;
+  const acc = addToMean({ sum: 0, n: 0 }, rows);
+  return acc.n > 0 ? acc.sum / acc.n : 0;
+}
+
+/** meanOf's sum and count carried on over more rows, in the same order (a window at a time: the same bits). */
+function addToMean(acc: { sum: number; n: number }, rows: Float64Array[]): { sum: number; n: number } {
+  let { sum, n } = acc;
   for (const row of rows)
     for (let t = 0; t < row.length; t++) {
       sum += row[t];
       n += 1;
     }
-  return n > 0 ? sum / n : 0;
+  acc.sum = sum;
+  acc.n = n;
+  return acc;
 }
 
 /**

@@ -49,14 +49,31 @@ export function slimeWhitenStats(
   errors: Float64Array[],
   masks: ArrayLike<number>[],
 ): WhitenBoundStats {
-  const u = UNIT_ROUNDOFF.float32;
-  const eta = SUBNORMAL_STEP.float32;
-  let n = 0;
-  let sum = 0;
-  let sumAbs = 0;
-  let sumSquares = 0;
-  let sumErrors = 0;
-  let sumCross = 0;
+  return whitenStatsOf(addWhitenBoundSums(emptyWhitenBoundSums(), advantages, errors, masks));
+}
+
+/** slimeWhitenStats' sums over mask-1 tokens, carried from row to row (and from one window of rows to the next). */
+export interface WhitenBoundSums {
+  n: number;
+  sum: number;
+  sumAbs: number;
+  sumSquares: number;
+  sumErrors: number;
+  sumCross: number;
+}
+
+export function emptyWhitenBoundSums(): WhitenBoundSums {
+  return { n: 0, sum: 0, sumAbs: 0, sumSquares: 0, sumErrors: 0, sumCross: 0 };
+}
+
+/** Rows added to `sums` in place, in the order slimeWhitenStats adds them: windows in order give the same bits. */
+export function addWhitenBoundSums(
+  sums: WhitenBoundSums,
+  advantages: Float64Array[],
+  errors: Float64Array[],
+  masks: ArrayLike<number>[],
+): WhitenBoundSums {
+  let { n, sum, sumAbs, sumSquares, sumErrors, sumCross } = sums;
   // Rows hoisted out of the token loop (4 M tokens); the sums run in the same order.
   for (let i = 0; i < advantages.length; i++) {
     const row = advantages[i];
@@ -74,6 +91,15 @@ export function slimeWhitenStats(
       sumCross += 2 * Math.abs(a) * e + e * e;
     }
   }
+  Object.assign(sums, { n, sum, sumAbs, sumSquares, sumErrors, sumCross });
+  return sums;
+}
+
+/** The whitening's scalars and their bounds from the batch's sums. */
+export function whitenStatsOf(sums: WhitenBoundSums): WhitenBoundStats {
+  const u = UNIT_ROUNDOFF.float32;
+  const eta = SUBNORMAL_STEP.float32;
+  const { n, sum, sumAbs, sumSquares, sumErrors, sumCross } = sums;
   const inf = Number.POSITIVE_INFINITY;
   if (n === 0) return { n, mean: 0, variance: 0, meanSquare: 0, rs: inf, dMean: inf, rho: inf, conditioned: false };
   const h = torchSumDepth(n);

@@ -1,5 +1,6 @@
 import { UNIT_ROUNDOFF } from "../errorBound";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
+import type { RawRows } from "./whitenFit";
 
 /**
  * The float32 advantages slime whitened, as far as the dump's own numbers give them, with how far
@@ -10,49 +11,60 @@ import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./s
  * - ppo: `returns = advantages + values` in float32, so raw = returns − values within u·|returns|;
  * - grpo, gspo, cispo: the float32 reward on every token;
  * - reinforce_plus_plus_baseline: `R − β·kl` in float32 on the stored kl, within its two roundings.
- * Null when a field it needs is not stored.
+ * Null when a field it needs is not stored. Each sample's row is computed when read: the batch's
+ * rows are two float64 rows per sample (70 MB at 4.4 M tokens), and the fit reads them a row at a time.
  */
-export function storedRawAdvantages(
+export function storedRawRows(
   samples: ReplaySample[],
   storedReturns: ArrayLike<number>[],
   storedKl: (ArrayLike<number> | undefined)[],
   settings: SlimeSettings,
-): { raw: Float64Array[]; errors: Float64Array[] } | null {
+): RawRows | null {
+  const estimator = settings.advantageEstimator;
+  const klOf = (i: number) => storedKl[i] ?? samples[i].kl;
+  for (let i = 0; i < samples.length; i++) {
+    const R = samples[i].lossMask.length;
+    if (storedReturns[i].length !== R) return null;
+    if (estimator === "reinforce_plus_plus" || isBroadcastEstimator(estimator)) continue;
+    const needed = estimator === "ppo" ? samples[i].values : klOf(i);
+    if (!needed || needed.length !== R) return null;
+  }
+  return {
+    count: samples.length,
+    row: (i) => rawRow(samples[i], storedReturns[i], klOf(i), settings),
+  };
+}
+
+function rawRow(
+  s: ReplaySample,
+  returns: ArrayLike<number>,
+  kl: ArrayLike<number> | undefined,
+  settings: SlimeSettings,
+): { raw: Float64Array; errors: Float64Array } {
   const u = UNIT_ROUNDOFF.float32;
   const estimator = settings.advantageEstimator;
-  const raw: Float64Array[] = [];
-  const errors: Float64Array[] = [];
-  for (let i = 0; i < samples.length; i++) {
-    const s = samples[i];
-    const R = s.lossMask.length;
-    const x = new Float64Array(R);
-    const e = new Float64Array(R);
-    const returns = storedReturns[i];
-    if (returns.length !== R) return null;
-    if (estimator === "reinforce_plus_plus") {
-      x.set(returns);
-    } else if (estimator === "ppo") {
-      const values = s.values;
-      if (!values || values.length !== R) return null;
-      for (let t = 0; t < R; t++) {
-        x[t] = returns[t] - values[t];
-        e[t] = u * Math.abs(returns[t]);
-      }
-    } else if (isBroadcastEstimator(estimator)) {
-      x.fill(Math.fround(s.reward));
-    } else {
-      const kl = storedKl[i] ?? s.kl;
-      if (!kl || kl.length !== R) return null;
-      const reward = Math.fround(s.reward);
-      const beta = Math.fround(settings.klCoef);
-      for (let t = 0; t < R; t++) {
-        const penalty = beta * kl[t];
-        x[t] = reward - penalty;
-        e[t] = u * (Math.abs(reward) + 2 * Math.abs(penalty));
-      }
+  const R = s.lossMask.length;
+  const x = new Float64Array(R);
+  const e = new Float64Array(R);
+  if (estimator === "reinforce_plus_plus") {
+    x.set(returns);
+  } else if (estimator === "ppo") {
+    const values = s.values as ArrayLike<number>;
+    for (let t = 0; t < R; t++) {
+      x[t] = returns[t] - values[t];
+      e[t] = u * Math.abs(returns[t]);
     }
-    raw.push(x);
-    errors.push(e);
+  } else if (isBroadcastEstimator(estimator)) {
+    x.fill(Math.fround(s.reward));
+  } else {
+    const stored = kl as ArrayLike<number>;
+    const reward = Math.fround(s.reward);
+    const beta = Math.fround(settings.klCoef);
+    for (let t = 0; t < R; t++) {
+      const penalty = beta * stored[t];
+      x[t] = reward - penalty;
+      e[t] = u * (Math.abs(reward) + 2 * Math.abs(penalty));
+    }
   }
-  return { raw, errors };
+  return { raw: x, errors: e };
 }

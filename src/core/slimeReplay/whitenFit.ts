@@ -29,29 +29,38 @@ export interface WhitenFit {
 }
 
 /**
- * Fits the whitening slime applied and checks it. `raw` are the float64 advantages before
- * whitening, `rawErrors` the float32 bounds on slime's own raw advantages, `stored` the dump's.
+ * The advantages before whitening and their float32 bounds, a sample's row at a time: rows
+ * recomputed from the dump on each read (storedRaw) need not be kept for the whole batch, two
+ * float64 rows per sample (70 MB at 4.4 M tokens).
+ */
+export interface RawRows {
+  count: number;
+  row(i: number): { raw: Float64Array; errors: Float64Array };
+}
+
+/** Rows kept whole. */
+export function rawRowsOf(raw: Float64Array[], errors: Float64Array[]): RawRows {
+  return { count: raw.length, row: (i) => ({ raw: raw[i], errors: errors[i] }) };
+}
+
+/**
+ * Fits the whitening slime applied and checks it. `rows` are the float64 advantages before
+ * whitening with the float32 bounds on slime's own raw advantages, `stored` the dump's.
  * Returns null when no line can be fitted (fewer than 3 usable tokens, or every raw value equal).
  */
-export function fitWhitening(
-  raw: Float64Array[],
-  rawErrors: Float64Array[],
-  stored: ArrayLike<number>[],
-  stats: WhitenBoundStats,
-): WhitenFit | null {
+export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: WhitenBoundStats): WhitenFit | null {
   // Tokens that stray from the exact map by more than its float32 bound allows are left out of the
   // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
-  const skip = strayFromExact(raw, rawErrors, stored, stats);
-  let line = fitLine(raw, rawErrors, stored, skip) ?? fitLine(raw, rawErrors, stored, none(stored));
+  const skip = strayFromExact(rows, stored, stats);
+  let line = fitLine(rows, stored, skip) ?? fitLine(rows, stored, none(stored));
   if (!line) return null;
   const first: Line = line;
   const offFirst = none(stored);
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
+  for (let i = 0; i < rows.count; i++) {
+    const { raw: xs, errors } = rows.row(i);
     const ys = stored[i];
-    const errors = rawErrors[i];
     const off = offFirst[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
@@ -59,14 +68,13 @@ export function fitWhitening(
       if (usable(x, y)) off[t] = Number(Math.abs(y - lineAt(first, x)) > lineTolerance(first, x, y, errors[t]));
     }
   }
-  line = fitLine(raw, rawErrors, stored, offFirst) ?? first;
+  line = fitLine(rows, stored, offFirst) ?? first;
   const offLine = none(stored);
   const fit: Line = line;
   let worstOffLine: WhitenFit["worstOffLine"] = null;
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
+  for (let i = 0; i < rows.count; i++) {
+    const { raw: xs, errors } = rows.row(i);
     const ys = stored[i];
-    const errors = rawErrors[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
       const y = ys[t];
@@ -86,17 +94,12 @@ export function fitWhitening(
     centreError: fit.centreError,
     offLine,
     worstOffLine,
-    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, raw),
+    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, rows),
   };
 }
 
 /** Tokens off the exact map `rs·(x − μ)` by more than its bound; none when fewer than a tenth would remain. */
-function strayFromExact(
-  raw: Float64Array[],
-  rawErrors: Float64Array[],
-  stored: ArrayLike<number>[],
-  stats: WhitenBoundStats,
-): Uint8Array[] {
+function strayFromExact(rows: RawRows, stored: ArrayLike<number>[], stats: WhitenBoundStats): Uint8Array[] {
   const u = UNIT_ROUNDOFF.float32;
   const { rs, mean, dMean, rho } = stats;
   const skip = none(stored);
@@ -104,10 +107,9 @@ function strayFromExact(
   const slopeBound = rs * Math.min(rho, ACCURACY_THRESHOLD);
   let used = 0;
   let kept = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const xs = raw[i];
+  for (let i = 0; i < rows.count; i++) {
+    const { raw: xs, errors } = rows.row(i);
     const ys = stored[i];
-    const errors = rawErrors[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
       const y = ys[t];
@@ -159,23 +161,18 @@ function lineTolerance(line: Line, x: number, y: number, rawError: number): numb
 }
 
 /** Least squares of stored against raw over the usable tokens not marked in `skip`. */
-function fitLine(
-  raw: Float64Array[],
-  rawErrors: Float64Array[],
-  stored: ArrayLike<number>[],
-  skip: Uint8Array[],
-): Line | null {
+function fitLine(rows: RawRows, stored: ArrayLike<number>[], skip: Uint8Array[]): Line | null {
   // Each pass is a function of one row, its running sums carried in `acc` from row to row (the
   // same additions in the same order): a loop written inline was compiled on the fly (OSR) and
   // thrown away at the next loop, three times per fit, 0.8 s of ppo512's replay.
   const acc = new Float64Array(3);
-  for (let i = 0; i < raw.length; i++) sumsRow(acc, raw[i], stored[i], skip[i]);
+  for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.row(i).raw, stored[i], skip[i]);
   const n = acc[0];
   if (n < 3) return null;
   const xBar = acc[1] / n;
   const yBar = acc[2] / n;
   acc.fill(0);
-  for (let i = 0; i < raw.length; i++) momentsRow(acc, raw[i], stored[i], skip[i], xBar, yBar);
+  for (let i = 0; i < rows.count; i++) momentsRow(acc, rows.row(i).raw, stored[i], skip[i], xBar, yBar);
   const sxx = acc[0];
   const sxy = acc[1];
   if (!(sxx > 0)) return null;
@@ -186,7 +183,10 @@ function fitLine(
   // The fit's own error at token t from every token's: the hat matrix row, bounded by
   // Σ|h_tj|·b_j ≤ A + |x_t − x̄|·B with A = Σb_j/N, B = Σ|x_j − x̄|·b_j/Sxx.
   acc.fill(0);
-  for (let i = 0; i < raw.length; i++) errorsRow(acc, raw[i], stored[i], skip[i], rawErrors[i], line);
+  for (let i = 0; i < rows.count; i++) {
+    const { raw, errors } = rows.row(i);
+    errorsRow(acc, raw, stored[i], skip[i], errors, line);
+  }
   line.centreError = acc[0] / n;
   line.slopeError = acc[1] / sxx;
   return line;
@@ -269,12 +269,14 @@ function scalarProblem(
   centreError: number,
   xBar: number,
   stats: WhitenBoundStats,
-  raw: Float64Array[],
+  rows: RawRows,
 ): string | null {
   const { rs, mean, dMean, rho } = stats;
   if (!Number.isFinite(rs)) return null;
   let spread = 0;
-  for (const row of raw) for (const x of row) if (Number.isFinite(x)) spread = Math.max(spread, Math.abs(x - mean));
+  for (let i = 0; i < rows.count; i++) {
+    for (const x of rows.row(i).raw) if (Number.isFinite(x)) spread = Math.max(spread, Math.abs(x - mean));
+  }
   const scale = spread * rs;
   const slopeBound = Math.min(rs * rho, rs * ACCURACY_THRESHOLD) + slopeError;
   const exactCentre = rs * (xBar - mean);

@@ -46,9 +46,24 @@ function replayOnce(
   const key = settingsKey(settings);
   const last = lastReplay.get(dump);
   if (last?.key === key) return last.result;
-  const result = replaySlime(samples, stored, settings);
+  const result = replaySlime(samples, stored, settings, windowed.has(dump) ? { windowTokens: WINDOW_TOKENS } : {});
   lastReplay.set(dump, { key, result });
   return result;
+}
+
+/**
+ * Dumps whose replays are judged a window of samples at a time (core's ReplayOptions): their memory
+ * is the window's, not the batch's, and each sample's reference and bounds are recomputed when read.
+ * The CLI's report reads the verdicts, and the reference a sample at a time; the run view draws every
+ * sample's reference and bounds, so its dumps are replayed whole.
+ */
+const windowed = new WeakSet<UnderstoodDump>();
+
+/** About 256 K tokens a window: 2 MB per float64 row of the window, some ten of them alive at once. */
+const WINDOW_TOKENS = 1 << 18;
+
+export function replayInWindows(dump: UnderstoodDump): void {
+  windowed.add(dump);
 }
 
 function settingsKey(settings: SlimeSettings): string {
