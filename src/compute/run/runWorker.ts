@@ -180,22 +180,31 @@ function answer(r: RunReport): OpenAnswer {
 /**
  * A run folder's steps read in turn (runDirectory's plan), each checked and summarised on its own
  * and posted as it finishes; only its row is kept, so memory is one step's. Cancelled by ending the
- * worker (runFolderClient), since a step's read is one synchronous task.
+ * worker (runFolderClient), since a step's read is one synchronous task. With `share`, this worker
+ * reads every `of`-th step from `part` on, beside others reading the rest; the plan is posted by part 0.
  */
-function summariseRun(files: RunFile[], given: Partial<SlimeSettings>, onEvent: (event: RunFolderEvent) => void): void {
+function summariseRun(
+  files: RunFile[],
+  given: Partial<SlimeSettings>,
+  onEvent: (event: RunFolderEvent) => void,
+  share: { part: number; of: number } = { part: 0, of: 1 },
+): void {
   const byPath = new Map(files.map((f) => [f.name, f.blob]));
   const plan = planRun(files.map((f) => f.name));
   const sizeOf = (step: RunStepPlan) =>
     [...step.train, ...(step.rollout ? [step.rollout] : [])].reduce((sum, p) => sum + (byPath.get(p)?.size ?? 0), 0);
-  onEvent({
-    type: "plan",
-    steps: plan.steps,
-    unused: plan.unused,
-    totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
-  });
-  // The settings read off one step are tried first on the next; a step that fails is read alone.
+  if (share.part === 0) {
+    onEvent({
+      type: "plan",
+      steps: plan.steps,
+      unused: plan.unused,
+      totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
+    });
+  }
+  // The settings read off one step are tried first on this worker's next; a step that fails is read alone.
   const memo = newRunSettingsMemo();
   plan.steps.forEach((step, index) => {
+    if (index % share.of !== share.part) return;
     const read1 = readRunStep(
       step,
       (path) => {

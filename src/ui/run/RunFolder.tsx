@@ -87,7 +87,7 @@ export function RunFolder({
         setRows((before) => before.map((r, i) => (i === event.index ? row : r)));
         if (event.unused.length > 0) setUnused((before) => [...before, ...event.unused]);
         setProgress((p) =>
-          p ? { ...p, done: event.index + 1, bytesDone: p.bytesDone + event.bytes, now: performance.now() } : p,
+          p ? { ...p, done: p.done + 1, bytesDone: p.bytesDone + event.bytes, now: performance.now() } : p,
         );
       };
       client
@@ -302,7 +302,7 @@ function RunProgress({ progress: p }: { progress: Progress }) {
     <div className="run-progress" data-testid="run-folder-progress">
       <progress max={p.total} value={p.done} />
       <span className="small">
-        step {Math.min(p.done + 1, p.total)} of {p.total}
+        {p.done} of {p.total} steps read
         {rate > 0 ? ` · ${(rate / 1e6).toFixed(1)} MB/s` : ""}
         {left !== null ? ` · about ${Math.ceil(left)} s left` : ""}
       </span>
