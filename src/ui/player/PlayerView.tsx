@@ -282,6 +282,15 @@ export function PlayerView({
   useEffect(() => {
     if (narrow && tourStop !== undefined) stageElement.current?.scrollIntoView({ block: "start" });
   }, [narrow, tourStop]);
+  // One column: the transport bar sticks over the words under the stage; a step brings its caption
+  // clear of it (only as far as needed: nothing moves when the caption is already in full view).
+  const captionElement = useRef<HTMLDivElement | null>(null);
+  const stepped = useRef(cursor);
+  useEffect(() => {
+    if (stepped.current === cursor) return;
+    stepped.current = cursor;
+    if (narrow && tourStop === undefined) captionElement.current?.scrollIntoView({ block: "nearest" });
+  }, [narrow, tourStop, cursor]);
 
   // Case files are read and parsed in a worker (a 200 MB file takes seconds); the newest choice wins.
   const [fileReader] = useState(
@@ -488,7 +497,7 @@ export function PlayerView({
             />
           </div>
           {narrow ? (
-            <div className="stage-caption">
+            <div className="stage-caption" ref={captionElement}>
               <StepCaption frame={f} />
             </div>
           ) : null}
