@@ -1,4 +1,6 @@
 import { useEffect, useReducer, useRef, useState } from "react";
+import type { CaseInfo } from "../../compute/conformance/caseBook";
+import { CaseFile } from "../../compute/conformance/caseFileClient";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { AdapterInfo, BackendRequest } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
@@ -6,8 +8,6 @@ import { noticeText } from "../strategyWords";
 import { type UrlState, writeUrlState } from "../urlState";
 import { CaseFileLoader } from "./CaseFileLoader";
 import { ConformanceResults } from "./ConformanceResults";
-import type { CaseInfo } from "./caseBook";
-import { CaseFile } from "./caseFileClient";
 import { EngineControls } from "./EngineControls";
 import { FaultControls } from "./FaultControls";
 import { Notices } from "./Notices";

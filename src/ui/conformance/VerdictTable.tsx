@@ -1,7 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef } from "react";
+import type { CaseInfo } from "../../compute/conformance/caseBook";
 import { VERDICT_WORDS as GLOSSARY } from "../../conformance/verdictWords";
-import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readCases } from "../../compute/conformance/readCases";
 import { importFile } from "../../compute/playground/importFile";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
@@ -12,7 +13,6 @@ import { smallValidFile } from "../../testing/caseFuzzKit";
 import { linkedSource } from "../player/playerLink";
 import { startupState } from "../playground/persistence";
 import { parseUrlState, VIEWS } from "../urlState";
-import { readCases } from "./readCases";
 
 /**
  * What every view does with what a user hands it (a file, an address, a saved session), fuzzed

@@ -1,7 +1,7 @@
 import * as Comlink from "comlink";
-import { LazyWorker } from "../../compute/workerClient/lazyWorker";
 import type { CaseVerdict } from "../../conformance";
 import type { ScanAlgorithm } from "../../core";
+import { LazyWorker } from "../workerClient/lazyWorker";
 import { answerBuffers, type CaseInfo, type EngineAnswer, type PreparedCases } from "./caseBook";
 import type { CaseFileWorkerApi } from "./caseFileWorker";
 
