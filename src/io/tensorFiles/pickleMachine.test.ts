@@ -78,6 +78,19 @@ describe("runPickle", () => {
     expect(refusal([0x80, 2, 0x29, 0x4b, 1, 0x4b, 2, 0x73, 0x2e]).message).toContain("SETITEM on a tuple");
   });
 
+  it("memoises at any index, far or sparse, and reads back what was written there", () => {
+    // LONG_BINPUT 4294967295 and BINPUT 3 of one list; a tuple of (LONG_BINGET far, BINGET 3, the list)
+    const far = [0x72, ...u32(0xffffffff)];
+    const program = [0x80, 2, 0x5d, ...far, 0x71, 3, 0x6a, ...u32(0xffffffff), 0x68, 3, 0x87, 0x2e];
+    const value = run(program) as StackValue[];
+    expect(value).toHaveLength(3);
+    expect(value[0]).toBe(value[1]);
+    expect(value[1]).toBe(value[2]);
+    // A list that was memoised is still a list (APPEND works), and a read before any write is named.
+    expect(run([0x80, 2, 0x5d, 0x71, 0, 0x4b, 1, 0x61, 0x2e])).toEqual([1]);
+    expect(refusal([0x80, 2, 0x68, 5, 0x2e]).message).toContain("memo entry 5 is read before it is written");
+  });
+
   it("refuses what would build or run arbitrary objects, and malformed programs, at their byte", () => {
     expect(refusal([0x80, 2, 0x4e, 0x81, 0x2e]).message).toContain("opcode NEWOBJ (0x81) is refused");
     expect(refusal([0x80, 2, 0x4e, 0x69, 0x2e]).message).toContain("opcode INST");

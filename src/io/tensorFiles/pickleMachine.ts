@@ -66,7 +66,10 @@ export function runPickle(
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: Slot[] = [];
   const marks: number[] = [];
-  const memo = new Map<number, StackValue>();
+  // An array, not a Map: indexes are written in order (0, 1, 2…) by every pickler, and a Map of
+  // millions of entries spent seconds in its own upkeep. A far index makes a sparse (dictionary) array.
+  const memo: StackValue[] = [];
+  let memoEntries = 0;
   let p = start;
   let op = start;
   let steps = 0;
@@ -129,11 +132,15 @@ export function runPickle(
     return items;
   };
   const setMemo = (index: number) => {
-    if (memo.size >= limits.maxMemo && !memo.has(index)) fail(`more than ${limits.maxMemo} memo entries`);
-    memo.set(index, top());
+    const value = top();
+    if (memo[index] === undefined) {
+      if (memoEntries >= limits.maxMemo) fail(`more than ${limits.maxMemo} memo entries`);
+      memoEntries++;
+    }
+    memo[index] = value;
   };
   const getMemo = (index: number) => {
-    const value = memo.get(index);
+    const value = memo[index];
     if (value === undefined) fail(`memo entry ${index} is read before it is written`);
     push(value as StackValue);
   };
@@ -326,7 +333,7 @@ export function runPickle(
         setMemo(u32());
         break;
       case 0x94: // MEMOIZE
-        setMemo(memo.size);
+        setMemo(memoEntries);
         break;
       case 0x68: // BINGET
         getMemo(u8());
