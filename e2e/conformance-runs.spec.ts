@@ -215,7 +215,8 @@ test.describe("one conformance page on wasm", () => {
     const seen = await seenInPage(page);
     expect(seen.choices).toBe(1);
     expect(seen.summaries.filter((t) => t === PUBLIC_OK)).toEqual([]);
-    expect(seen.summaries.filter((t) => t !== null)).toEqual([`${wrong.count - 1} passed, 1 failed`]);
+    // Every mutation while the summary shows records it again: what matters is that it was never another text.
+    expect(new Set(seen.summaries.filter((t) => t !== null))).toEqual(new Set([`${wrong.count - 1} passed, 1 failed`]));
     expect(seen.busy).toContain("true");
     // The wrong first case was never shown as passed (an old row under its name would be).
     expect(seen.passedNames).not.toContain(wrong.firstName);
