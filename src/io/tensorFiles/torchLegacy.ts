@@ -116,5 +116,9 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
     notes,
     object.value,
   );
-  return { format: "torch-legacy", root: checkTree(object.value, "the object pickle", source), notes };
+  return {
+    format: "torch-legacy",
+    root: checkTree(object.value, "the object pickle", source, object.end - sysInfo.end),
+    notes,
+  };
 }

@@ -75,5 +75,5 @@ export function readTorchZip(source: ByteSource, archive: ZipArchive = readZip(s
     notes,
     value,
   );
-  return { format: "torch-zip", root: checkTree(value, pickleName, name), notes };
+  return { format: "torch-zip", root: checkTree(value, pickleName, name, pickleBytes.length), notes };
 }

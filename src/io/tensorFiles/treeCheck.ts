@@ -6,12 +6,15 @@ import type { PyDict, PyValue } from "./tensorTypes";
 /**
  * The unpickled value as the tree readTensorFile promises: no globals or storages left in it
  * (only inside the tensors they built), no cycles, at most maxNesting deep, and at most
- * maxContainerItems values when every shared reference is walked as often as it appears (a
- * pickle can share one list many times at every level, a "billion laughs" that would make any
- * plain walk of the tree run forever).
+ * `max(maxContainerItems, pickleBytes)` values when every shared reference is walked as often as
+ * it appears (a pickle can share one list many times at every level, a "billion laughs" that would
+ * make any plain walk of the tree run forever). A pickle without shared containers builds at most
+ * one value per byte, so the pickle's own length admits every honest tree, a rollout dump of 1,024
+ * samples' token lists (17 M values) among them, while the laughs, exponential in their length,
+ * are still refused.
  */
-export function checkTree(root: StackValue, record: string, source: string): PyValue {
-  const limit = TENSOR_FILE_LIMITS.maxContainerItems;
+export function checkTree(root: StackValue, record: string, source: string, pickleBytes: number): PyValue {
+  const limit = Math.max(TENSOR_FILE_LIMITS.maxContainerItems, pickleBytes);
   const onPath = new Set<object>();
   // Each shared container's expanded size, computed once: linear in the pickle, however deep the sharing.
   const expanded = new Map<object, number>();
