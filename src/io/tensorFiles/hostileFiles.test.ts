@@ -90,7 +90,7 @@ describe("views that repeat their storage are charged against the file's size", 
     const error = refused(bytes);
     // The first view past the allowance: the twelfth sample's tokens (12 × 88,000 > 1 + 2^20).
     expect(error.where).toBe("field samples[11].tokens");
-    expect(error.message).toMatch(/more than the 1 its storages hold and the allowance of 1048576/);
+    expect(error.message).toMatch(/more than 2 views of the 1 its storages hold plus the allowance of 1048576/);
   });
 
   it("names the field where the reader gives the tree", () => {
@@ -104,6 +104,20 @@ describe("views that repeat their storage are charged against the file's size", 
     } catch (error) {
       expect((error as TensorFileError).where).toBe("field samples[11].tokens");
     }
+  });
+
+  it("advantages and returns as two views of one storage, as slime's GRPO steps write them, read past the allowance", async () => {
+    // 4 samples of 300,000 tokens: 2.4 M elements claimed from 1.2 M stored, 1.2 M beyond the allowance.
+    const stores = Array.from({ length: 4 }, (_, i) => storageOf("float32", new Float32Array(300_000).fill(i)));
+    const sample = (s: (typeof stores)[number], views: number) =>
+      Object.fromEntries(
+        ["advantages", "returns", "kl"].slice(0, views).map((k) => [k, new TorchTensor(s, [300_000])]),
+      );
+    const twice = readTensorFile(await torchZip({ samples: stores.map((s) => sample(s, 2)) }), "grpo.pt");
+    if (!twice.ok) throw new Error(twice.error.message);
+    // A third view of the same elements is past what slime writes: refused, and named.
+    const error = refused(await torchZip({ samples: stores.map((s) => sample(s, 3)) }));
+    expect(error.where).toBe("field samples[3].kl");
   });
 
   it("a few stride-0 views within the budget still read", async () => {

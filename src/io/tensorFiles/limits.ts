@@ -21,6 +21,14 @@ export const TENSOR_FILE_LIMITS = {
    * charged its other dimensions (shapeClaim): `[1e8, 0]` holds nothing but makes 1e8 rows.
    */
   viewAllowance: 2 ** 20,
+  /**
+   * How often a torch file's views may claim each stored element, before the allowance above.
+   * slime's own dumps view some elements twice: each sample's `advantages` and `returns` are two
+   * views of one storage in GRPO, GSPO and CISPO steps and in unwhitened REINFORCE++ ones (a real
+   * 1,024-sample GRPO step repeats a million tokens). A third view of the same elements costs its
+   * reader more than the file's own size, so it must fit in the allowance.
+   */
+  viewsPerElement: 2,
   /** Dimensions of one tensor. */
   maxDims: 8,
   /**

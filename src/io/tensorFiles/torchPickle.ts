@@ -189,9 +189,10 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
    * random access is never held whole, only the tensors read, until the tree is dropped. Every
    * claim is checked here, before anything is read: each
    * storage's bytes exist (`storageBytes` throws a located error when not), and the views together
-   * claim at most the storages' own elements plus a small allowance (a zero-size view is charged
-   * its other dimensions), so stride-0, overlapping or `[1e8, 0]` views cannot make a small file
-   * cost gigabytes. `root`, where given, lets the refusal name the field (`samples[3].tokens`).
+   * claim at most twice the storages' own elements (viewsPerElement: slime's advantages and
+   * returns share one) plus a small allowance (a zero-size view is charged its other dimensions),
+   * so stride-0, overlapping or `[1e8, 0]` views cannot make a small file cost gigabytes. `root`,
+   * where given, lets the refusal name the field (`samples[3].tokens`).
    */
   function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[], root?: StackValue): void {
     const found = new Map<string, StorageBytes>();
@@ -209,11 +210,11 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       }
       const count = view.tensor.shape.reduce((a, b) => a * b, 1);
       viewed += shapeClaim(view.tensor.shape);
-      if (viewed > stored + TENSOR_FILE_LIMITS.viewAllowance) {
+      if (viewed > TENSOR_FILE_LIMITS.viewsPerElement * stored + TENSOR_FILE_LIMITS.viewAllowance) {
         const field = root === undefined ? null : fieldPath(root, view.tensor);
         throw new TensorFileError(
           field === null ? at(record, view.byte) : `field ${field}`,
-          `a view of storage '${ref.key}' of shape (${view.tensor.shape.join(", ")}), stride (${view.stride.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than the ${stored} its storages hold and the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
+          `a view of storage '${ref.key}' of shape (${view.tensor.shape.join(", ")}), stride (${view.stride.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than ${TENSOR_FILE_LIMITS.viewsPerElement} views of the ${stored} its storages hold plus the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
           source,
         );
       }
