@@ -115,11 +115,12 @@ export interface ReplayOptions {
 
 /**
  * The windowed replay (ReplayOptions): with normalisation, a first pass over the windows sums the
- * whitening's statistics row by row, in the order the whole batch sums them (the same bits), then a
- * second replays each window again, whitens and judges it (a cancelled whitening's verdicts read the
- * raw bounds' mean over the batch: summed in the first pass too). Null where the whole batch must be
- * replayed at once: the fit not on slime's own raw advantages, or a replay that raises (the whole
- * batch names the sample).
+ * whitening's statistics row by row, in the order the whole batch sums them (the same bits), and
+ * judges each sample's returns and KL, which the whitening leaves alone; a second replays each window
+ * again, whitens and judges its advantages (a cancelled whitening's verdicts read the raw bounds' mean
+ * over the batch: summed in the first pass too). Without normalisation one pass judges all three.
+ * Null where the whole batch must be replayed at once: the fit not on slime's own raw advantages, or a
+ * replay that raises (the whole batch names the sample).
  */
 function replayByWindows(
   samples: ReplaySample[],
@@ -140,6 +141,17 @@ function replayByWindows(
     const reference = replayReference(part, raw);
     return { reference, bounds: replayBounds(part, raw, reference, padded) };
   };
+  // Each sample's returns and KL, judged in the pass that first replays it.
+  const returnsAndKl: ReturnType<typeof judgeReturnsAndKl>[] = [];
+  const judgeWindowReturns = (lo: number, reference: ReplayReference, bounds: ReplayBounds) => {
+    for (let j = 0; j < reference.returns.length; j++) {
+      const i = lo + j;
+      returnsAndKl[i] = judgeReturnsAndKl(samples[i], stored[i], reference.returns[j], bounds.returns[j], {
+        refKl: reference.kl[j],
+        klBound: bounds.kl[j],
+      });
+    }
+  };
   let whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null = null;
   let sharedError = 0;
   try {
@@ -157,6 +169,7 @@ function replayByWindows(
         addWhitenSums(sums, reference.rawAdvantages, masks);
         addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
         addToMean(rawBoundSum, bounds.rawAdvantages);
+        judgeWindowReturns(lo, reference, bounds);
       }
       const stats = whitenStatsOf(boundSums);
       whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
@@ -167,23 +180,20 @@ function replayByWindows(
     const out: SampleReplay[] = [];
     for (const [lo, hi] of windows) {
       const { reference, bounds } = replayWindow(lo, hi);
+      if (!normalize) judgeWindowReturns(lo, reference, bounds);
       const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
       for (let j = 0; j < hi - lo; j++) {
         const i = lo + j;
-        const verdicts = judgeSample(samples[i], stored[i], i, {
+        const advantages = judgeAdvantages(samples[i], stored[i], i, {
           reference: whitened.reference[j],
-          refReturns: reference.returns[j],
-          refKl: reference.kl[j],
           bound: whitened.bounds[j],
-          returnBound: bounds.returns[j],
-          klBound: bounds.kl[j],
           fit,
           holdWide: whitening !== null,
           atLeast: cancelled && stats ? inheritedError(stats, bounds.rawAdvantages[j], sharedError) : undefined,
         });
         out.push(
           withRecomputedRows(
-            verdicts,
+            verdictsOf(samples[i], advantages, returnsAndKl[i]),
             () => referenceOf(i),
             () => boundsOf(i),
           ),
@@ -278,14 +288,35 @@ function judgeSample(
   i: number,
   rows: SampleRows,
 ): Omit<SampleReplay, "reference" | "bounds"> {
+  const advantages = judgeAdvantages(s, stored, i, rows);
+  return verdictsOf(s, advantages, judgeReturnsAndKl(s, stored, rows.refReturns, rows.returnBound, rows));
+}
+
+/** A sample's stored advantages against its (whitened) reference, the whitening's fit and its tolerance. */
+function judgeAdvantages(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  i: number,
+  rows: Pick<SampleRows, "reference" | "bound" | "fit" | "holdWide" | "atLeast">,
+): FieldVerdict {
   const { fit } = rows;
-  const advantages = judgeField(stored.advantages, rows.reference, rows.bound, {
+  return judgeField(stored.advantages, rows.reference, rows.bound, {
     alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
     cause: fit ? whitenFitCause(fit, i) : null,
     atLeast: rows.atLeast,
     holdWide: rows.holdWide,
   });
-  const returns = judgeField(stored.returns, rows.refReturns, rows.returnBound);
+}
+
+/** A sample's stored returns and KL, which the whitening does not touch: judged as soon as they are replayed. */
+function judgeReturnsAndKl(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  refReturns: Float64Array,
+  returnBound: Float64Array,
+  rows: Pick<SampleRows, "refKl" | "klBound">,
+): { returns: FieldVerdict; kl: FieldVerdict | null } {
+  const returns = judgeField(stored.returns, refReturns, returnBound);
   const storedKl = stored.kl;
   const kl =
     rows.klBound && storedKl
@@ -293,6 +324,14 @@ function judgeSample(
       : storedKl && !s.refLogProbs
         ? judgeZeroKl(storedKl)
         : null;
+  return { returns, kl };
+}
+
+function verdictsOf(
+  s: ReplaySample,
+  advantages: FieldVerdict,
+  { returns, kl }: { returns: FieldVerdict; kl: FieldVerdict | null },
+): Omit<SampleReplay, "reference" | "bounds"> {
   return {
     passed: advantages.passed && returns.passed && (kl?.passed ?? true),
     length: s.lossMask.length,
