@@ -4,8 +4,9 @@ import { whitenAdvantages } from "../conventions/whiten";
 import { vanillaGae } from "../gae";
 import { tokenLevelRewards } from "../reinforcePP";
 import { serialDiscountedReturns } from "../serialScan";
-import { ScanInputError } from "../validation";
+import { checkDiscount, ScanInputError } from "../validation";
 import { approxKl } from "./klReplay";
+import { ppoReferenceRow } from "./ppoRows";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 
 /** What slime's `compute_advantages_and_returns` gives, recomputed in float64. */
@@ -75,6 +76,19 @@ export function replayReference(samples: ReplaySample[], settings: SlimeSettings
       if (!values) throw new ScanInputError(`sample ${i} has no values: the ppo estimator needs the critic's`);
       checkLength(values, kl[i].length, i, "values");
       const L = kl[i].length;
+      const row = kl[i];
+      const fast =
+        row instanceof Float64Array
+          ? ppoReferenceRow(row, values, rewards[i], rewardAt[i], klCoef, gamma, lambd)
+          : null;
+      if (fast) {
+        // vanillaGae's checks of γ and λ, which the loop does not make.
+        checkDiscount(lambd, "lambd");
+        checkDiscount(gamma * lambd);
+        checkDiscount(gamma, "gamma");
+        raw.push(fast.advantages);
+        return fast.returns;
+      }
       const tokens = kl[i].map((x) => x * -klCoef);
       if (L > 0) tokens[rewardAt[i]] += rewards[i];
       const gae = vanillaGae({ rows: 1, cols: L, data: tokens }, { rows: 1, cols: L, data: values }, gamma, lambd);
