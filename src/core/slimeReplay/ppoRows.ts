@@ -1,5 +1,6 @@
 import { DEFAULT_CHUNK_SIZE } from "../chunkedScan";
 import { POWER_ULPS, SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+import { type RowArena, rowOf } from "./rowArena";
 
 /**
  * ppo's float64 reference for one sample, one backward loop with no per-token rows between the steps:
@@ -17,10 +18,11 @@ export function ppoReferenceRow(
   klCoef: number,
   gamma: number,
   lambd: number,
+  arena?: RowArena,
 ): { advantages: Float64Array; returns: Float64Array } | null {
   const L = kl.length;
-  const advantages = new Float64Array(L);
-  const returns = new Float64Array(L);
+  const advantages = rowOf(arena, L);
+  const returns = rowOf(arena, L);
   const minusBeta = -klCoef;
   const d = gamma * lambd;
   let running = 0;
@@ -56,14 +58,15 @@ export function ppoBoundRows(
   gamma: number,
   discount: number,
   scanLength: number,
+  arena?: RowArena,
 ): { advantages: Float64Array; returns: Float64Array } {
   const u = UNIT_ROUNDOFF.float32;
   const eta = SUBNORMAL_STEP.float32;
   const u64 = UNIT_ROUNDOFF.float64;
   const L = kl.length;
   const T = Math.max(scanLength, L);
-  const advantages = new Float64Array(L);
-  const returns = new Float64Array(L);
+  const advantages = rowOf(arena, L);
+  const returns = rowOf(arena, L);
   const absGamma = Math.abs(gamma);
   const rewardMagnitude = Math.abs(reward);
   const rounded = Math.fround(discount);

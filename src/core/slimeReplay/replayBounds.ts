@@ -4,6 +4,7 @@ import { magnitudeScan } from "../outputBounds";
 import { klErrorBound } from "./klReplay";
 import { ppoBoundRows } from "./ppoRows";
 import { ppoRewardIndices, type ReplayReference } from "./replayReference";
+import { type RowArena, rowOf } from "./rowArena";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 import { slimeWhitenBounds, slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
 
@@ -35,6 +36,8 @@ export function replayBounds(
   reference: ReplayReference,
   /** Each data-parallel rank's longest sample when `samples` are a window of the batch (rankLengths). */
   paddedLengths?: Map<number, number>,
+  /** Where the KL's and ppo's rows are taken from, when they are dropped with the window (RowArena). */
+  arena?: RowArena,
 ): ReplayBounds {
   const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
   const u = UNIT_ROUNDOFF.float32;
@@ -49,7 +52,12 @@ export function replayBounds(
   const klBounds = samples.map((s, i) => {
     if (!reference.klRecomputed[i]) return null;
     const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as ArrayLike<number>;
-    return klErrorBound(logProbs, s.refLogProbs as ArrayLike<number>, settings.klLossType);
+    return klErrorBound(
+      logProbs,
+      s.refLogProbs as ArrayLike<number>,
+      settings.klLossType,
+      rowOf(arena, logProbs.length),
+    );
   });
   const klError = (i: number) => klBounds[i] ?? new Float64Array(usedKl[i].length);
 
@@ -70,7 +78,7 @@ export function replayBounds(
     });
     raw = returns;
   } else if (estimator === "ppo" && gamma * lambd !== 0) {
-    ({ returns, raw } = ppoBounds(samples, settings, usedKl, klBounds, paddedLengths));
+    ({ returns, raw } = ppoBounds(samples, settings, usedKl, klBounds, paddedLengths, arena));
   } else {
     const gae = estimator === "ppo";
     const params = { gamma, lambd, klCoef, normalize: false };
@@ -128,6 +136,7 @@ function ppoBounds(
   usedKl: ArrayLike<number>[],
   klBounds: (Float64Array | null)[],
   paddedLengths: Map<number, number> | undefined,
+  arena: RowArena | undefined,
 ): { returns: Float64Array[]; raw: Float64Array[] } {
   const rewardAt = ppoRewardIndices(samples, settings.contextParallelSize);
   const lengths = paddedLengths ?? rankLengths(samples);
@@ -148,6 +157,7 @@ function ppoBounds(
       settings.gamma,
       discount,
       scanLength,
+      arena,
     );
     returns.push(rows.returns);
     raw.push(rows.advantages);

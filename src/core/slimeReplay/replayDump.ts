@@ -4,6 +4,7 @@ import { ScanInputError } from "../validation";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
+import { RowArena } from "./rowArena";
 import type { ReplaySample, SlimeSettings } from "./settings";
 import { settingsProblem } from "./settingsProblem";
 import {
@@ -136,10 +137,13 @@ function replayByWindows(
   const padded = rankLengths(samples);
   const windows = sampleWindows(samples, windowTokens);
   const masksOf = (lo: number, hi: number) => samples.slice(lo, hi).map((s) => s.lossMask);
-  const replayWindow = (lo: number, hi: number) => {
+  // A pass's rows are dropped with their window: taken from one arena, handed out again for the next.
+  const arena = new RowArena(ROWS_PER_TOKEN * windowTokens);
+  const replayWindow = (lo: number, hi: number, rows?: RowArena) => {
     const part = samples.slice(lo, hi);
-    const reference = replayReference(part, raw);
-    return { reference, bounds: replayBounds(part, raw, reference, padded) };
+    rows?.reset();
+    const reference = replayReference(part, raw, rows);
+    return { reference, bounds: replayBounds(part, raw, reference, padded, rows) };
   };
   // Each sample's returns and KL, judged in the pass that first replays it.
   const returnsAndKl: ReturnType<typeof judgeReturnsAndKl>[] = [];
@@ -163,7 +167,7 @@ function replayByWindows(
       // A cancelled whitening's verdicts read the raw bounds' mean over the batch (every token).
       const rawBoundSum = { sum: 0, n: 0 };
       for (const [lo, hi] of windows) {
-        const { reference, bounds } = replayWindow(lo, hi);
+        const { reference, bounds } = replayWindow(lo, hi, arena);
         const masks = masksOf(lo, hi);
         round ??= roundingOf(reference.rawAdvantages[0]);
         addWhitenSums(sums, reference.rawAdvantages, masks);
@@ -179,7 +183,7 @@ function replayByWindows(
     const cancelled = fit !== null && stats !== null && !stats.conditioned;
     const out: SampleReplay[] = [];
     for (const [lo, hi] of windows) {
-      const { reference, bounds } = replayWindow(lo, hi);
+      const { reference, bounds } = replayWindow(lo, hi, arena);
       if (!normalize) judgeWindowReturns(lo, reference, bounds);
       const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
       for (let j = 0; j < hi - lo; j++) {
@@ -225,6 +229,9 @@ function replayByWindows(
     throw error;
   }
 }
+
+/** The rows a window's replay takes from its arena per token: ppo's reference (2) and bounds (2), the KL and its bound. */
+const ROWS_PER_TOKEN = 6;
 
 /** A window's advantages and their bounds after the whitening (as they are without normalisation). */
 function whitenWindow(
