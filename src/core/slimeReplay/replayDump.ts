@@ -65,10 +65,10 @@ export function replaySlime(
   // per sample (70 MB at 4.4 M tokens) are gone before the reference and its bounds are built.
   const ownFit = settings.normalizeAdvantages ? whiteningFitOnStored(samples, stored, settings) : undefined;
   if (options.windowTokens !== undefined) {
-    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens);
+    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens, options.paddedLengths);
     if (windowed) return windowed;
   }
-  const built = referenceAndBounds(samples, stored, settings, ownFit);
+  const built = referenceAndBounds(samples, stored, settings, ownFit, options.paddedLengths);
   if ("error" in built) return { ok: false, error: built.error };
   const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
   const { stats, fit, rawBounds, sharedError } = built;
@@ -112,6 +112,11 @@ export interface ReplayOptions {
    * the whole batch is replayed at once as without it.
    */
   windowTokens?: number;
+  /**
+   * Each data-parallel rank's padded length (rankLengths) when `samples` are some of a batch's: each
+   * sample's bounds, and without normalisation its verdicts, are then those it has in the whole batch.
+   */
+  paddedLengths?: Map<number, number>;
 }
 
 /**
@@ -129,12 +134,13 @@ function replayByWindows(
   settings: SlimeSettings,
   ownFit: { fit: WhitenFit | null } | undefined,
   windowTokens: number,
+  paddedLengths: Map<number, number> | undefined,
 ): ReplayResult | null {
   const normalize = settings.normalizeAdvantages;
   if (normalize && !ownFit) return null;
   const fit = ownFit?.fit ?? null;
   const raw = { ...settings, normalizeAdvantages: false };
-  const padded = rankLengths(samples);
+  const padded = paddedLengths ?? rankLengths(samples);
   const windows = sampleWindows(samples, windowTokens);
   const masksOf = (lo: number, hi: number) => samples.slice(lo, hi).map((s) => s.lossMask);
   // A pass's rows are dropped with their window: taken from one arena, handed out again for the next.
@@ -372,12 +378,13 @@ function referenceAndBounds(
   stored: DumpOutputs[],
   settings: SlimeSettings,
   ownFit: { fit: WhitenFit | null } | undefined,
+  paddedLengths: Map<number, number> | undefined,
 ): VerdictInputs | { error: string } {
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
     reference = replayReference(samples, settings);
-    bounds = replayBounds(samples, settings, reference);
+    bounds = replayBounds(samples, settings, reference, paddedLengths);
   } catch (error) {
     if (error instanceof ScanInputError) return { error: error.message };
     throw error;
