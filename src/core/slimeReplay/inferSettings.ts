@@ -97,12 +97,19 @@ export function inferSettings(
   }
 
   const isPpo = estimator === "ppo";
-  // Each row computed when read: ppo's raw advantages and their scale are not kept for the batch.
+  // Each row computed when read, into one reused row each: ppo's raw advantages and their scale are
+  // not kept for the batch, nor allocated per sample.
+  const longest = used.reduce((n, f) => Math.max(n, f.returns.length), 0);
+  const rawRow = new Float64Array(isPpo ? longest : 0);
+  const scaleRow = new Float64Array(longest);
   const normalization = readNormalizationOfRows(
     {
       count: used.length,
-      raw: (i) => (isPpo ? rawPpoAdvantages(used[i]) : used[i].returns),
-      scale: (i) => (isPpo ? absSum(used[i].returns, used[i].values as ArrayLike<number>) : absSum(used[i].returns)),
+      raw: (i) => (isPpo ? rawPpoAdvantages(used[i], rawRow) : used[i].returns),
+      scale: (i) =>
+        isPpo
+          ? absSum(scaleRow, used[i].returns, used[i].values as ArrayLike<number>)
+          : absSum(scaleRow, used[i].returns),
     },
     fits.map((f) => f.advantages),
     used.map((f) => f.mask),
@@ -419,16 +426,18 @@ function formatChi(x: number): string {
   return Number.isFinite(x) ? x.toPrecision(3) : "∞";
 }
 
-function rawPpoAdvantages(f: FitSample): Float64Array {
+/** `returns − values` into `buffer`'s first tokens: valid until the next call. */
+function rawPpoAdvantages(f: FitSample, buffer: Float64Array): Float64Array {
   const values = f.values as ArrayLike<number>;
-  const out = new Float64Array(f.returns.length);
+  const out = buffer.subarray(0, f.returns.length);
   for (let t = 0; t < out.length; t++) out[t] = f.returns[t] - values[t];
   return out;
 }
 
-function absSum(a: ArrayLike<number>, b?: ArrayLike<number>): Float64Array {
+/** |a| (+ |b|) into `buffer`'s first tokens: valid until the next call. */
+function absSum(buffer: Float64Array, a: ArrayLike<number>, b?: ArrayLike<number>): Float64Array {
   // Loops, not Float64Array.from(a, fn): that goes through the iterator and a call per token.
-  const out = new Float64Array(a.length);
+  const out = buffer.subarray(0, a.length);
   if (b) for (let t = 0; t < out.length; t++) out[t] = Math.abs(a[t]) + Math.abs(b[t]);
   else for (let t = 0; t < out.length; t++) out[t] = Math.abs(a[t]);
   return out;

@@ -5,8 +5,12 @@ import type { KlLossType } from "./settings";
  * slime's `compute_approx_kl` in float64, on log-probs that are float32 values: `x = log_probs −
  * ref`; k1 = x, k2 = x²/2, k3 (and low_var_kl, clamped to ±10) = e^(−x) − 1 + x.
  */
-export function approxKl(logProbs: ArrayLike<number>, ref: ArrayLike<number>, type: KlLossType): Float64Array {
-  const out = new Float64Array(logProbs.length);
+export function approxKl(
+  logProbs: ArrayLike<number>,
+  ref: ArrayLike<number>,
+  type: KlLossType,
+  out = new Float64Array(logProbs.length),
+): Float64Array {
   for (let t = 0; t < out.length; t++) out[t] = klOf(logProbs[t] - ref[t], type);
   return out;
 }
@@ -25,8 +29,12 @@ export function klOf(x: number, type: KlLossType): number {
  * error); k3 the input error through the slope |1 − e^(−x)|, exp within 2 ulp, and the two
  * subtractions. Clamping (low_var_kl) never increases an error.
  */
-export function klErrorBound(logProbs: ArrayLike<number>, ref: ArrayLike<number>, type: KlLossType): Float64Array {
-  const out = new Float64Array(logProbs.length);
+export function klErrorBound(
+  logProbs: ArrayLike<number>,
+  ref: ArrayLike<number>,
+  type: KlLossType,
+  out = new Float64Array(logProbs.length),
+): Float64Array {
   for (let t = 0; t < out.length; t++) out[t] = klErrorBoundOf(logProbs[t] - ref[t], type);
   return out;
 }

@@ -2,7 +2,9 @@ import { conventionErrorBounds } from "../conventions/conventionBounds";
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { magnitudeScan } from "../outputBounds";
 import { klErrorBound } from "./klReplay";
+import { ppoBoundRows } from "./ppoRows";
 import { ppoRewardIndices, type ReplayReference } from "./replayReference";
+import { type RowArena, rowOf } from "./rowArena";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 import { slimeWhitenBounds, slimeWhitenStats, type WhitenBoundStats } from "./slimeWhitenBound";
 
@@ -34,6 +36,8 @@ export function replayBounds(
   reference: ReplayReference,
   /** Each data-parallel rank's longest sample when `samples` are a window of the batch (rankLengths). */
   paddedLengths?: Map<number, number>,
+  /** Where the KL's and ppo's rows are taken from, when they are dropped with the window (RowArena). */
+  arena?: RowArena,
 ): ReplayBounds {
   const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
   const u = UNIT_ROUNDOFF.float32;
@@ -48,7 +52,12 @@ export function replayBounds(
   const klBounds = samples.map((s, i) => {
     if (!reference.klRecomputed[i]) return null;
     const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as ArrayLike<number>;
-    return klErrorBound(logProbs, s.refLogProbs as ArrayLike<number>, settings.klLossType);
+    return klErrorBound(
+      logProbs,
+      s.refLogProbs as ArrayLike<number>,
+      settings.klLossType,
+      rowOf(arena, logProbs.length),
+    );
   });
   const klError = (i: number) => klBounds[i] ?? new Float64Array(usedKl[i].length);
 
@@ -68,6 +77,8 @@ export function replayBounds(
       });
     });
     raw = returns;
+  } else if (estimator === "ppo" && gamma * lambd !== 0) {
+    ({ returns, raw } = ppoBounds(samples, settings, usedKl, klBounds, paddedLengths, arena));
   } else {
     const gae = estimator === "ppo";
     const params = { gamma, lambd, klCoef, normalize: false };
@@ -112,6 +123,46 @@ export function replayBounds(
   const whiten = settings.normalizeAdvantages ? slimeWhitenStats(reference.rawAdvantages, raw, masks) : null;
   const advantages = whiten ? slimeWhitenBounds(reference.rawAdvantages, raw, masks, whiten) : raw;
   return { advantages, returns, kl: klBounds, rawAdvantages: raw, whiten };
+}
+
+/**
+ * ppo's bounds a sample at a time (ppoBoundRows): the operations of conventionErrorBounds' slime GAE
+ * and of the KL's carried error below, in one loop with no intermediate rows (the same bits). Each
+ * sample is scanned at its data-parallel rank's padded length.
+ */
+function ppoBounds(
+  samples: ReplaySample[],
+  settings: SlimeSettings,
+  usedKl: ArrayLike<number>[],
+  klBounds: (Float64Array | null)[],
+  paddedLengths: Map<number, number> | undefined,
+  arena: RowArena | undefined,
+): { returns: Float64Array[]; raw: Float64Array[] } {
+  const rewardAt = ppoRewardIndices(samples, settings.contextParallelSize);
+  const lengths = paddedLengths ?? rankLengths(samples);
+  const beta = Math.abs(settings.klCoef);
+  const discount = settings.gamma * settings.lambd;
+  const returns: Float64Array[] = [];
+  const raw: Float64Array[] = [];
+  samples.forEach((s, i) => {
+    const scanLength = lengths.get(s.dataParallelRank ?? 0) ?? usedKl[i].length;
+    const values = s.values as ArrayLike<number>;
+    const rows = ppoBoundRows(
+      usedKl[i],
+      values,
+      s.reward,
+      rewardAt[i],
+      klBounds[i],
+      beta,
+      settings.gamma,
+      discount,
+      scanLength,
+      arena,
+    );
+    returns.push(rows.returns);
+    raw.push(rows.advantages);
+  });
+  return { returns, raw };
 }
 
 /** Sample indices grouped by data-parallel rank, in the dump's order (one group when ranks are not known). */

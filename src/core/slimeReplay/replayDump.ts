@@ -4,6 +4,7 @@ import { ScanInputError } from "../validation";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
+import { RowArena } from "./rowArena";
 import type { ReplaySample, SlimeSettings } from "./settings";
 import { settingsProblem } from "./settingsProblem";
 import {
@@ -64,10 +65,10 @@ export function replaySlime(
   // per sample (70 MB at 4.4 M tokens) are gone before the reference and its bounds are built.
   const ownFit = settings.normalizeAdvantages ? whiteningFitOnStored(samples, stored, settings) : undefined;
   if (options.windowTokens !== undefined) {
-    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens);
+    const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens, options.paddedLengths);
     if (windowed) return windowed;
   }
-  const built = referenceAndBounds(samples, stored, settings, ownFit);
+  const built = referenceAndBounds(samples, stored, settings, ownFit, options.paddedLengths);
   if ("error" in built) return { ok: false, error: built.error };
   const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
   const { stats, fit, rawBounds, sharedError } = built;
@@ -111,15 +112,21 @@ export interface ReplayOptions {
    * the whole batch is replayed at once as without it.
    */
   windowTokens?: number;
+  /**
+   * Each data-parallel rank's padded length (rankLengths) when `samples` are some of a batch's: each
+   * sample's bounds, and without normalisation its verdicts, are then those it has in the whole batch.
+   */
+  paddedLengths?: Map<number, number>;
 }
 
 /**
  * The windowed replay (ReplayOptions): with normalisation, a first pass over the windows sums the
- * whitening's statistics row by row, in the order the whole batch sums them (the same bits), then a
- * second replays each window again, whitens and judges it (a cancelled whitening's verdicts read the
- * raw bounds' mean over the batch: summed in the first pass too). Null where the whole batch must be
- * replayed at once: the fit not on slime's own raw advantages, or a replay that raises (the whole
- * batch names the sample).
+ * whitening's statistics row by row, in the order the whole batch sums them (the same bits), and
+ * judges each sample's returns and KL, which the whitening leaves alone; a second replays each window
+ * again, whitens and judges its advantages (a cancelled whitening's verdicts read the raw bounds' mean
+ * over the batch: summed in the first pass too). Without normalisation one pass judges all three.
+ * Null where the whole batch must be replayed at once: the fit not on slime's own raw advantages, or a
+ * replay that raises (the whole batch names the sample).
  */
 function replayByWindows(
   samples: ReplaySample[],
@@ -127,18 +134,33 @@ function replayByWindows(
   settings: SlimeSettings,
   ownFit: { fit: WhitenFit | null } | undefined,
   windowTokens: number,
+  paddedLengths: Map<number, number> | undefined,
 ): ReplayResult | null {
   const normalize = settings.normalizeAdvantages;
   if (normalize && !ownFit) return null;
   const fit = ownFit?.fit ?? null;
   const raw = { ...settings, normalizeAdvantages: false };
-  const padded = rankLengths(samples);
+  const padded = paddedLengths ?? rankLengths(samples);
   const windows = sampleWindows(samples, windowTokens);
   const masksOf = (lo: number, hi: number) => samples.slice(lo, hi).map((s) => s.lossMask);
-  const replayWindow = (lo: number, hi: number) => {
+  // A pass's rows are dropped with their window: taken from one arena, handed out again for the next.
+  const arena = new RowArena(ROWS_PER_TOKEN * windowTokens);
+  const replayWindow = (lo: number, hi: number, rows?: RowArena) => {
     const part = samples.slice(lo, hi);
-    const reference = replayReference(part, raw);
-    return { reference, bounds: replayBounds(part, raw, reference, padded) };
+    rows?.reset();
+    const reference = replayReference(part, raw, rows);
+    return { reference, bounds: replayBounds(part, raw, reference, padded, rows) };
+  };
+  // Each sample's returns and KL, judged in the pass that first replays it.
+  const returnsAndKl: ReturnType<typeof judgeReturnsAndKl>[] = [];
+  const judgeWindowReturns = (lo: number, reference: ReplayReference, bounds: ReplayBounds) => {
+    for (let j = 0; j < reference.returns.length; j++) {
+      const i = lo + j;
+      returnsAndKl[i] = judgeReturnsAndKl(samples[i], stored[i], reference.returns[j], bounds.returns[j], {
+        refKl: reference.kl[j],
+        klBound: bounds.kl[j],
+      });
+    }
   };
   let whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null = null;
   let sharedError = 0;
@@ -151,12 +173,13 @@ function replayByWindows(
       // A cancelled whitening's verdicts read the raw bounds' mean over the batch (every token).
       const rawBoundSum = { sum: 0, n: 0 };
       for (const [lo, hi] of windows) {
-        const { reference, bounds } = replayWindow(lo, hi);
+        const { reference, bounds } = replayWindow(lo, hi, arena);
         const masks = masksOf(lo, hi);
         round ??= roundingOf(reference.rawAdvantages[0]);
         addWhitenSums(sums, reference.rawAdvantages, masks);
         addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
         addToMean(rawBoundSum, bounds.rawAdvantages);
+        judgeWindowReturns(lo, reference, bounds);
       }
       const stats = whitenStatsOf(boundSums);
       whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
@@ -166,24 +189,21 @@ function replayByWindows(
     const cancelled = fit !== null && stats !== null && !stats.conditioned;
     const out: SampleReplay[] = [];
     for (const [lo, hi] of windows) {
-      const { reference, bounds } = replayWindow(lo, hi);
+      const { reference, bounds } = replayWindow(lo, hi, arena);
+      if (!normalize) judgeWindowReturns(lo, reference, bounds);
       const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
       for (let j = 0; j < hi - lo; j++) {
         const i = lo + j;
-        const verdicts = judgeSample(samples[i], stored[i], i, {
+        const advantages = judgeAdvantages(samples[i], stored[i], i, {
           reference: whitened.reference[j],
-          refReturns: reference.returns[j],
-          refKl: reference.kl[j],
           bound: whitened.bounds[j],
-          returnBound: bounds.returns[j],
-          klBound: bounds.kl[j],
           fit,
           holdWide: whitening !== null,
           atLeast: cancelled && stats ? inheritedError(stats, bounds.rawAdvantages[j], sharedError) : undefined,
         });
         out.push(
           withRecomputedRows(
-            verdicts,
+            verdictsOf(samples[i], advantages, returnsAndKl[i]),
             () => referenceOf(i),
             () => boundsOf(i),
           ),
@@ -215,6 +235,9 @@ function replayByWindows(
     throw error;
   }
 }
+
+/** The rows a window's replay takes from its arena per token: ppo's reference (2) and bounds (2), the KL and its bound. */
+const ROWS_PER_TOKEN = 6;
 
 /** A window's advantages and their bounds after the whitening (as they are without normalisation). */
 function whitenWindow(
@@ -278,14 +301,35 @@ function judgeSample(
   i: number,
   rows: SampleRows,
 ): Omit<SampleReplay, "reference" | "bounds"> {
+  const advantages = judgeAdvantages(s, stored, i, rows);
+  return verdictsOf(s, advantages, judgeReturnsAndKl(s, stored, rows.refReturns, rows.returnBound, rows));
+}
+
+/** A sample's stored advantages against its (whitened) reference, the whitening's fit and its tolerance. */
+function judgeAdvantages(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  i: number,
+  rows: Pick<SampleRows, "reference" | "bound" | "fit" | "holdWide" | "atLeast">,
+): FieldVerdict {
   const { fit } = rows;
-  const advantages = judgeField(stored.advantages, rows.reference, rows.bound, {
+  return judgeField(stored.advantages, rows.reference, rows.bound, {
     alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
     cause: fit ? whitenFitCause(fit, i) : null,
     atLeast: rows.atLeast,
     holdWide: rows.holdWide,
   });
-  const returns = judgeField(stored.returns, rows.refReturns, rows.returnBound);
+}
+
+/** A sample's stored returns and KL, which the whitening does not touch: judged as soon as they are replayed. */
+function judgeReturnsAndKl(
+  s: ReplaySample,
+  stored: DumpOutputs,
+  refReturns: Float64Array,
+  returnBound: Float64Array,
+  rows: Pick<SampleRows, "refKl" | "klBound">,
+): { returns: FieldVerdict; kl: FieldVerdict | null } {
+  const returns = judgeField(stored.returns, refReturns, returnBound);
   const storedKl = stored.kl;
   const kl =
     rows.klBound && storedKl
@@ -293,6 +337,14 @@ function judgeSample(
       : storedKl && !s.refLogProbs
         ? judgeZeroKl(storedKl)
         : null;
+  return { returns, kl };
+}
+
+function verdictsOf(
+  s: ReplaySample,
+  advantages: FieldVerdict,
+  { returns, kl }: { returns: FieldVerdict; kl: FieldVerdict | null },
+): Omit<SampleReplay, "reference" | "bounds"> {
   return {
     passed: advantages.passed && returns.passed && (kl?.passed ?? true),
     length: s.lossMask.length,
@@ -326,12 +378,13 @@ function referenceAndBounds(
   stored: DumpOutputs[],
   settings: SlimeSettings,
   ownFit: { fit: WhitenFit | null } | undefined,
+  paddedLengths: Map<number, number> | undefined,
 ): VerdictInputs | { error: string } {
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
     reference = replayReference(samples, settings);
-    bounds = replayBounds(samples, settings, reference);
+    bounds = replayBounds(samples, settings, reference, paddedLengths);
   } catch (error) {
     if (error instanceof ScanInputError) return { error: error.message };
     throw error;

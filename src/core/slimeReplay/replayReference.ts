@@ -4,8 +4,10 @@ import { whitenAdvantages } from "../conventions/whiten";
 import { vanillaGae } from "../gae";
 import { tokenLevelRewards } from "../reinforcePP";
 import { serialDiscountedReturns } from "../serialScan";
-import { ScanInputError } from "../validation";
+import { checkDiscount, ScanInputError } from "../validation";
 import { approxKl } from "./klReplay";
+import { ppoReferenceRow } from "./ppoRows";
+import { type RowArena, rowOf } from "./rowArena";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 
 /** What slime's `compute_advantages_and_returns` gives, recomputed in float64. */
@@ -34,7 +36,12 @@ export interface ReplayReference {
  * - `normalize_advantages`: masked whitening over the whole batch (distributed_masked_whiten,
  *   Bessel-corrected, shift_mean), applied to every token; returns untouched.
  */
-export function replayReference(samples: ReplaySample[], settings: SlimeSettings): ReplayReference {
+export function replayReference(
+  samples: ReplaySample[],
+  settings: SlimeSettings,
+  /** Where the KL and ppo's rows are taken from, when they are dropped with the window (RowArena). */
+  arena?: RowArena,
+): ReplayReference {
   const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
   const klRecomputed: boolean[] = [];
   const kl = samples.map((s, i) => {
@@ -46,7 +53,7 @@ export function replayReference(samples: ReplaySample[], settings: SlimeSettings
       checkLength(logProbs, R, i, settings.useRolloutLogprobs ? "rollout_log_probs" : "log_probs");
       checkLength(s.refLogProbs, R, i, "ref_log_probs");
       klRecomputed[i] = true;
-      return approxKl(logProbs, s.refLogProbs, settings.klLossType);
+      return approxKl(logProbs, s.refLogProbs, settings.klLossType, rowOf(arena, R));
     }
     if (s.kl) return checkLength(s.kl, R, i, "kl");
     throw new ScanInputError(
@@ -75,6 +82,19 @@ export function replayReference(samples: ReplaySample[], settings: SlimeSettings
       if (!values) throw new ScanInputError(`sample ${i} has no values: the ppo estimator needs the critic's`);
       checkLength(values, kl[i].length, i, "values");
       const L = kl[i].length;
+      const row = kl[i];
+      const fast =
+        row instanceof Float64Array
+          ? ppoReferenceRow(row, values, rewards[i], rewardAt[i], klCoef, gamma, lambd, arena)
+          : null;
+      if (fast) {
+        // vanillaGae's checks of γ and λ, which the loop does not make.
+        checkDiscount(lambd, "lambd");
+        checkDiscount(gamma * lambd);
+        checkDiscount(gamma, "gamma");
+        raw.push(fast.advantages);
+        return fast.returns;
+      }
       const tokens = kl[i].map((x) => x * -klCoef);
       if (L > 0) tokens[rewardAt[i]] += rewards[i];
       const gae = vanillaGae({ rows: 1, cols: L, data: tokens }, { rows: 1, cols: L, data: values }, gamma, lambd);

@@ -1,5 +1,6 @@
 import { cleanDecimal } from "./cleanDecimal";
 import type { Estimate, InferredParameter, InferredSettings, Pending } from "./inferredSettings";
+import { rankLengths } from "./replayBounds";
 import { type DumpOutputs, type ReplayResult, replaySlime } from "./replayDump";
 import type { ReplaySample, SlimeEstimator, SlimeSettings } from "./settings";
 
@@ -27,9 +28,13 @@ export function roundAndCheck(
     settings[key] = cleanValue(key, e, klZero);
   }
   let first: string | null = null;
+  const screen = screeningSubset(samples, stored);
   for (const alternative of [null, ...pending.alternatives]) {
     for (const rounding of [{}, raw]) {
       const trial = { ...settings, ...rounding, ...alternative?.settings };
+      // The first trial's verdict is noted, so it is always replayed whole; a later one that fails on
+      // the subset fails on the batch.
+      if (first !== null && screen && failsOnSubset(screen, trial)) continue;
       const verdict = replayVerdict(() => replay(samples, stored, trial));
       first ??= verdict;
       if (verdict !== "passed") continue;
@@ -64,6 +69,51 @@ export class InferredSettingsScratch {
       estimates: this.estimates,
       note: `read as ${estimator}`,
     };
+  }
+}
+
+/** Tokens of the subset a trial is screened on first. */
+const SCREEN_TOKENS = 1 << 16;
+
+interface Screen {
+  samples: ReplaySample[];
+  stored: DumpOutputs[];
+  paddedLengths: Map<number, number>;
+}
+
+/**
+ * Samples spread evenly over a batch of more than twice SCREEN_TOKENS tokens, about that many, with
+ * their ranks' padded lengths in the whole batch (null for a smaller batch: it is replayed whole).
+ */
+function screeningSubset(samples: ReplaySample[], stored: DumpOutputs[]): Screen | null {
+  const total = samples.reduce((n, s) => n + s.lossMask.length, 0);
+  if (total <= 2 * SCREEN_TOKENS) return null;
+  const step = Math.max(1, Math.floor(total / SCREEN_TOKENS));
+  const picked: number[] = [];
+  let tokens = 0;
+  for (let i = 0; i < samples.length && tokens < SCREEN_TOKENS; i += step) {
+    picked.push(i);
+    tokens += samples[i].lossMask.length;
+  }
+  return {
+    samples: picked.map((i) => samples[i]),
+    stored: picked.map((i) => stored[i]),
+    paddedLengths: rankLengths(samples),
+  };
+}
+
+/**
+ * Without normalisation each sample's verdict is its own (its bounds scanned at its rank's padded
+ * length in the whole batch): a sample of the subset outside its bounds is outside them in the
+ * batch. With normalisation the whitening is the batch's, so nothing is screened.
+ */
+function failsOnSubset(screen: Screen, settings: SlimeSettings): boolean {
+  if (settings.normalizeAdvantages) return false;
+  try {
+    const replay = replaySlime(screen.samples, screen.stored, settings, { paddedLengths: screen.paddedLengths });
+    return replay.ok && !replay.passed;
+  } catch {
+    return false;
   }
 }
 

@@ -31,7 +31,8 @@ export interface WhitenFit {
 /**
  * The advantages before whitening and their float32 bounds, a sample's row at a time: rows
  * recomputed from the dump on each read (storedRaw) need not be kept for the whole batch, two
- * float64 rows per sample (70 MB at 4.4 M tokens).
+ * float64 rows per sample (70 MB at 4.4 M tokens). A row read may be rewritten by the next read: it is
+ * used before another is asked for.
  */
 export interface RawRows {
   count: number;
@@ -58,26 +59,27 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
   if (!line) return null;
   const first: Line = line;
   const offFirst = none(stored);
+  // The refit's first sums (sumsRow's) in the same pass as the marks they skip: the same additions in the same order.
+  const sums = new Float64Array(3);
   for (let i = 0; i < rows.count; i++) {
     const { raw: xs, errors } = rows.row(i);
-    const ys = stored[i];
-    const off = offFirst[i];
-    for (let t = 0; t < xs.length; t++) {
-      const x = xs[t];
-      const y = ys[t];
-      if (usable(x, y)) off[t] = Number(Math.abs(y - lineAt(first, x)) > lineTolerance(first, x, y, errors[t]));
-    }
+    offFirstRow(offFirst[i], xs, stored[i], errors, first);
+    sumsRow(sums, xs, stored[i], offFirst[i]);
   }
-  line = fitLine(rows, stored, offFirst) ?? first;
+  line = fitLine(rows, stored, offFirst, sums) ?? first;
   const offLine = none(stored);
   const fit: Line = line;
   let worstOffLine: WhitenFit["worstOffLine"] = null;
+  // The raw values' spread about the exact mean (scalarProblem's), in the same pass: a maximum, in any order.
+  let spread = 0;
+  const exactMean = stats.mean;
   for (let i = 0; i < rows.count; i++) {
     const { raw: xs, errors } = rows.row(i);
     const ys = stored[i];
     for (let t = 0; t < xs.length; t++) {
       const x = xs[t];
       const y = ys[t];
+      if (Number.isFinite(x)) spread = Math.max(spread, Math.abs(x - exactMean));
       if (!usable(x, y)) continue;
       const gap = Math.abs(y - lineAt(fit, x));
       const tolerance = lineTolerance(fit, x, y, errors[t]);
@@ -94,7 +96,7 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
     centreError: fit.centreError,
     offLine,
     worstOffLine,
-    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, rows),
+    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, spread),
   };
 }
 
@@ -160,13 +162,17 @@ function lineTolerance(line: Line, x: number, y: number, rawError: number): numb
   return ownRounding(line, y, rawError) + line.centreError + Math.abs(x - line.xBar) * line.slopeError;
 }
 
-/** Least squares of stored against raw over the usable tokens not marked in `skip`. */
-function fitLine(rows: RawRows, stored: ArrayLike<number>[], skip: Uint8Array[]): Line | null {
+/**
+ * Least squares of stored against raw over the usable tokens not marked in `skip`; `sums`, where
+ * given, are the first pass's (sumsRow over every row) done already.
+ */
+function fitLine(rows: RawRows, stored: ArrayLike<number>[], skip: Uint8Array[], sums?: Float64Array): Line | null {
   // Each pass is a function of one row, its running sums carried in `acc` from row to row (the
   // same additions in the same order): a loop written inline was compiled on the fly (OSR) and
   // thrown away at the next loop, three times per fit, 0.8 s of ppo512's replay.
   const acc = new Float64Array(3);
-  for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.row(i).raw, stored[i], skip[i]);
+  if (sums) acc.set(sums);
+  else for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.row(i).raw, stored[i], skip[i]);
   const n = acc[0];
   if (n < 3) return null;
   const xBar = acc[1] / n;
@@ -190,6 +196,21 @@ function fitLine(rows: RawRows, stored: ArrayLike<number>[], skip: Uint8Array[])
   line.centreError = acc[0] / n;
   line.slopeError = acc[1] / sxx;
   return line;
+}
+
+/** Marks a row's usable tokens off the first fitted line by more than their tolerance. */
+function offFirstRow(
+  off: Uint8Array,
+  xs: Float64Array,
+  ys: ArrayLike<number>,
+  errors: Float64Array,
+  first: Line,
+): void {
+  for (let t = 0; t < xs.length; t++) {
+    const x = xs[t];
+    const y = ys[t];
+    if (usable(x, y)) off[t] = Number(Math.abs(y - lineAt(first, x)) > lineTolerance(first, x, y, errors[t]));
+  }
 }
 
 /** acc += [count, Σx, Σy] over a row's usable tokens not skipped. */
@@ -269,14 +290,11 @@ function scalarProblem(
   centreError: number,
   xBar: number,
   stats: WhitenBoundStats,
-  rows: RawRows,
+  /** The largest |x − μ| over the finite raw values. */
+  spread: number,
 ): string | null {
   const { rs, mean, dMean, rho } = stats;
   if (!Number.isFinite(rs)) return null;
-  let spread = 0;
-  for (let i = 0; i < rows.count; i++) {
-    for (const x of rows.row(i).raw) if (Number.isFinite(x)) spread = Math.max(spread, Math.abs(x - mean));
-  }
   const scale = spread * rs;
   const slopeBound = Math.min(rs * rho, rs * ACCURACY_THRESHOLD) + slopeError;
   const exactCentre = rs * (xBar - mean);
