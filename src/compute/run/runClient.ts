@@ -1,7 +1,8 @@
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
-import type { OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
+import type { GridField } from "./runGrid";
+import type { BitsAnswer, GridAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
 import type { SampleFieldsAnswer } from "./sampleFields";
 
 /** The run view's worker: reading, understanding and replaying a dump; the newest request wins. */
@@ -11,6 +12,7 @@ export class RunClient {
   );
   private readonly latest = new LatestOnly<OpenAnswer>();
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
+  private readonly latestGrid = new LatestOnly<GridAnswer>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -19,6 +21,16 @@ export class RunClient {
 
   replay(settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
     return this.latest.run(() => this.worker.remote().replay(settings));
+  }
+
+  /** One field of the last report's heatmap; a newer field's request supersedes a waiting one. */
+  grid(field: GridField): Promise<GridAnswer> {
+    return this.latestGrid.run(() => this.worker.remote().grid(field));
+  }
+
+  /** The last report's bit-for-bit comparison, which follows its verdict. */
+  bits(): Promise<BitsAnswer> {
+    return this.worker.remote().bits();
   }
 
   search(settings: Partial<SlimeSettings>) {

@@ -31,7 +31,7 @@ export interface WhitenFit {
 /**
  * The advantages before whitening and their float32 bounds, a sample's row at a time: rows
  * recomputed from the dump on each read (storedRaw) need not be kept for the whole batch, two
- * float64 rows per sample (70 MB at 4.4 M tokens).
+ * float64 rows per sample (70 MB at 4.4 M tokens). A row read may be overwritten by the next read.
  */
 export interface RawRows {
   count: number;
