@@ -20,7 +20,6 @@ import {
   planRun,
   type RunStepPlan,
   readRunStep,
-  replayInWindows,
   type SettingsTrial,
   type StageVerdict,
   type StepSummary,
@@ -308,9 +307,9 @@ const api = {
     // Either dump's rollout_id: a pair shares its step.
     const step = rollout?.step ?? train?.step ?? null;
     const readMillis = performance.now() - start;
-    // As the CLI: the replay judged a window of samples at a time, its rows recomputed when read, so
-    // that a 196 MB dump's replay is not held whole beside the dump.
-    replayInWindows(dump);
+    // Not replayed in windows as the CLI is: the page draws every sample's reference and bounds, which
+    // a windowed replay recomputes when read (ppo512: 2.5 s more of the worker's CPU after the verdict,
+    // and no lower peak, the rows and a grid being alive together).
     const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
     opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
     return answer(report(name, dump, given, opened));
