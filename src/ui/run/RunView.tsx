@@ -173,18 +173,24 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       })
       .catch(() => {}); // superseded by a newer field or report
   }, [client, replayId, fileName, hasGrid, shownField]);
+  const gridReady =
+    loadedGrid !== null && loadedGrid.replay === replayId && (loadedGrid.grid?.field ?? shownField) === shownField;
   const bitsPending = report?.check?.bitsPending ?? false;
+  // Asked for once the grid is in: the worker answers in turn, and the sample's fields, asked for
+  // when its chart mounts, then come before the seconds of the bits.
+  const bitsAsked = bitsPending && (gridReady || !hasGrid);
+  // Once per replay: a field switched while they come must not ask for seconds of work again.
+  const bitsAskedFor = useRef<number | null>(null);
   useEffect(() => {
-    if (replayId === undefined || !bitsPending) return;
+    if (replayId === undefined || !bitsAsked || bitsAskedFor.current === replayId) return;
+    bitsAskedFor.current = replayId;
     client
       .bits()
       .then((answer) => {
         if (answer.ok && answer.replay === replayId) setLoadedBits(answer);
       })
       .catch((reason: unknown) => setError(`The bit-for-bit comparison failed (${String(reason)})`));
-  }, [client, replayId, bitsPending]);
-  const gridReady =
-    loadedGrid !== null && loadedGrid.replay === replayId && (loadedGrid.grid?.field ?? shownField) === shownField;
+  }, [client, replayId, bitsAsked]);
   // While the next grid comes, the last one of the same file stays drawn (busy), not a blank.
   const keptGrid =
     loadedGrid?.grid && loadedGrid.fileName === report?.fileName && loadedGrid.grid.rows === report?.rows.length
