@@ -1,8 +1,7 @@
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
-import type { GridField } from "./runGrid";
-import type { BitsAnswer, GridAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
+import type { BitsAnswer, GridsAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
 import type { SampleFieldsAnswer } from "./sampleFields";
 
 /** The run view's worker: reading, understanding and replaying a dump; the newest request wins. */
@@ -12,7 +11,7 @@ export class RunClient {
   );
   private readonly latest = new LatestOnly<OpenAnswer>();
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
-  private readonly latestGrid = new LatestOnly<GridAnswer>();
+  private readonly latestGrids = new LatestOnly<GridsAnswer>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -23,9 +22,9 @@ export class RunClient {
     return this.latest.run(() => this.worker.remote().replay(settings));
   }
 
-  /** One field of the last report's heatmap; a newer field's request supersedes a waiting one. */
-  grid(field: GridField): Promise<GridAnswer> {
-    return this.latestGrid.run(() => this.worker.remote().grid(field));
+  /** The last report's grids, which follow its verdict; a newer report's request supersedes a waiting one. */
+  grids(): Promise<GridsAnswer> {
+    return this.latestGrids.run(() => this.worker.remote().grids());
   }
 
   /** The last report's bit-for-bit comparison, which follows its verdict. */

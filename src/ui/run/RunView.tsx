@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { RunClient } from "../../compute/run/runClient";
-import type { GridField, RunGrid } from "../../compute/run/runGrid";
+import type { GridField } from "../../compute/run/runGrid";
 import { worstFirst } from "../../compute/run/runModel";
-import type { PlaygroundAnswer, RunFile, RunReport } from "../../compute/run/runWorker";
+import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
@@ -56,9 +56,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // replay (worst first), and the chart and the heatmap follow the sample, not a row position.
   const [selected, setSelected] = useState(0);
   const [field, setField] = useState<GridField>("advantages");
-  // The shown field's grid and the bit-for-bit comparison follow the verdict, each tagged with the
-  // worker's replay it belongs to; one field's grid is held at a time.
-  const [loadedGrid, setLoadedGrid] = useState<{ replay: number; fileName: string; grid: RunGrid | null } | null>(null);
+  // The grids and the bit-for-bit comparison follow the verdict, each tagged with the worker's replay
+  // it belongs to.
+  const [loadedGrids, setLoadedGrids] = useState<{ replay: number; fileName: string; grids: RunGrids } | null>(null);
   const [loadedBits, setLoadedBits] = useState<{ replay: number; bits: string | null } | null>(null);
   const opened = useRef(false);
 
@@ -163,22 +163,22 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const replayId = report?.replayId;
   const fileName = report?.fileName ?? "";
   const hasGrid = report?.gridFields.includes(shownField) ?? false;
+  const anyGrid = (report?.gridFields.length ?? 0) > 0;
   useEffect(() => {
-    if (replayId === undefined || !hasGrid) return;
+    if (replayId === undefined || !anyGrid) return;
     client
-      .grid(shownField)
+      .grids()
       .then((answer) => {
         if (!answer.ok) setError(answer.message);
-        else if (answer.replay === replayId) setLoadedGrid({ replay: answer.replay, fileName, grid: answer.grid });
+        else if (answer.replay === replayId) setLoadedGrids({ replay: answer.replay, fileName, grids: answer.grids });
       })
-      .catch(() => {}); // superseded by a newer field or report
-  }, [client, replayId, fileName, hasGrid, shownField]);
-  const gridReady =
-    loadedGrid !== null && loadedGrid.replay === replayId && (loadedGrid.grid?.field ?? shownField) === shownField;
+      .catch(() => {}); // superseded by a newer report
+  }, [client, replayId, fileName, anyGrid]);
+  const gridReady = loadedGrids !== null && loadedGrids.replay === replayId;
   const bitsPending = report?.check?.bitsPending ?? false;
-  // Asked for once the grid is in: the worker answers in turn, and the sample's fields, asked for
+  // Asked for once the grids are in: the worker answers in turn, and the sample's fields, asked for
   // when its chart mounts, then come before the seconds of the bits.
-  const bitsAsked = bitsPending && (gridReady || !hasGrid);
+  const bitsAsked = bitsPending && (gridReady || !anyGrid);
   // Once per replay: a field switched while they come must not ask for seconds of work again.
   const bitsAskedFor = useRef<number | null>(null);
   useEffect(() => {
@@ -191,12 +191,12 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       })
       .catch((reason: unknown) => setError(`The bit-for-bit comparison failed (${String(reason)})`));
   }, [client, replayId, bitsAsked]);
-  // While the next grid comes, the last one of the same file stays drawn (busy), not a blank.
-  const keptGrid =
-    loadedGrid?.grid && loadedGrid.fileName === report?.fileName && loadedGrid.grid.rows === report?.rows.length
-      ? loadedGrid.grid
+  // While the next grids come, the last ones of the same file stay drawn (busy), not a blank.
+  const kept =
+    loadedGrids?.fileName === report?.fileName && loadedGrids?.grids.advantages?.rows === report?.rows.length
+      ? loadedGrids?.grids
       : null;
-  const grid = heatmapReport && hasGrid ? (gridReady ? (loadedGrid?.grid ?? null) : keptGrid) : null;
+  const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
   const sampleGrid = sampleReport ? grid : null;
   const sampleGrids = useMemo(
     () => ({
