@@ -391,7 +391,7 @@ const api = {
       entropy: s.entropy?.slice(),
       loss_masks: s.lossMask.slice(),
     };
-    // The replayed lines: the page holds one field's grid at a time.
+    // The replayed lines: the page's grids come after the verdict, and the fields may come first.
     const replayed = current && current.dump === opened?.dump ? replayedLines(index) : null;
     const buffers = [...Object.values(fields), ...Object.values(replayed ?? {})].flatMap((a) =>
       a ? [a.buffer as ArrayBuffer] : [],

@@ -27,7 +27,7 @@ export interface SampleFieldsAnswer {
   sample: number;
   length: number;
   fields: StoredFields;
-  /** The float64 replay's lines for this sample (the KL only where replayed): the page holds one field's grid at a time. */
+  /** The float64 replay's lines for this sample (the KL only where replayed): the grids may not be in the page yet. */
   replayed?: ReplayedLines | null;
 }
 
