@@ -43,15 +43,61 @@ interface Figure {
   /** From the change event to run-results no longer busy: the table, the heatmap and the chart drawn. */
   drawnMillis: number;
   worker: string;
+  /** The workers' thread CPU time from the change event on, ms. */
+  workerCpu: number;
   longest: number;
   /** The most thread CPU time one main-thread task over 50 ms took (the rest of its wall time it waited for a core). */
   cpu: number;
   over100: number;
+  /** A click on another sample's row to its chart and its fields drawn, ms (null: no row to click). */
+  selectMillis: number | null;
+  /** A click on the returns field to its heatmap drawn (run-results no longer busy), ms. */
+  fieldMillis: number | null;
   /** The renderer's peak resident memory, MB (its workers included). */
   rendererMb: number | null;
   summary: string;
   tasks: TaskFigure[];
 }
+
+/** In the page: a click on the third row's sample, then on the returns field, each timed to its drawing. */
+const USER_MOVES = `async () => {
+          const until = (done) =>
+            new Promise((resolve) => {
+              const poll = () => (done() ? resolve() : requestAnimationFrame(poll));
+              poll();
+            });
+          const busy = () =>
+            document.querySelector('[data-testid="run-results"]')?.getAttribute("aria-busy") !== "false";
+          const rows = [...document.querySelectorAll('[data-testid="run-samples"] tbody tr[data-sample]')];
+          const row = rows[Math.min(2, rows.length - 1)];
+          let select = null;
+          if (row) {
+            const sample = row.getAttribute("data-sample");
+            const t0 = performance.now();
+            row.querySelector("button")?.click();
+            await until(
+              () =>
+                document.querySelector('[data-testid="run-sample-chart"]')?.getAttribute("data-sample") === sample &&
+                document.querySelector('[data-testid="sample-fields"]')?.getAttribute("data-sample") === sample &&
+                document.querySelector('[data-testid="sample-fields"]')?.getAttribute("aria-busy") === "false" &&
+                !busy(),
+            );
+            select = performance.now() - t0;
+          }
+          const returns = document.querySelector('[data-testid="run-field-returns"]');
+          let field = null;
+          if (returns && !returns.disabled) {
+            const t0 = performance.now();
+            returns.click();
+            await until(
+              () =>
+                document.querySelector('[data-testid="run-heatmap"]')?.getAttribute("data-field") === "returns" &&
+                !busy(),
+            );
+            field = performance.now() - t0;
+          }
+          return [select, field].map((x) => (x === null ? null : Math.round(x)));
+        }`;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,6 +149,8 @@ try {
     await page.waitForTimeout(500);
     let millis = 0;
     let drawnMillis = 0;
+    let selectMillis: number | null = null;
+    let fieldMillis: number | null = null;
     const trace = await traceTasks(
       page,
       async () => {
@@ -121,6 +169,9 @@ try {
           return [Math.round(w.summaryAt - w.chosenAt), Math.round(w.drawnAt - w.chosenAt)];
         });
         await page.waitForTimeout(1000);
+        // Then a user's next moves, timed in the page: another sample, then another field.
+        // A string, not a function: tsx names the helpers with a __name the page does not have.
+        [selectMillis, fieldMillis] = (await page.evaluate(`(${USER_MOVES})()`)) as (number | null)[];
       },
       {
         mark: "scanlab-file-chosen",
@@ -133,6 +184,9 @@ try {
       millis,
       drawnMillis,
       worker: (await page.getByTestId("run-millis").textContent()) ?? "",
+      workerCpu: trace.workerCpuMs,
+      selectMillis,
+      fieldMillis,
       longest: Math.max(0, ...longTasks),
       cpu: Math.max(0, ...trace.tasks.map((t) => t.cpuMs)),
       over100: longTasks.filter((t) => t > 100).length,
@@ -151,15 +205,15 @@ try {
   );
   console.log(rows[0]?.summary);
   console.log(
-    "| repeat | change event → run-summary | → all drawn | in the worker | longest main-thread task after it | most CPU in one task | tasks > 100 ms | renderer peak RSS | tasks ≥ 50 ms: +at wall/CPU |",
+    "| repeat | change event → run-summary | → all drawn | in the worker | workers' CPU | select a sample | switch the field | longest main-thread task after it | most CPU in one task | tasks > 100 ms | renderer peak RSS | tasks ≥ 50 ms: +at wall/CPU |",
   );
   console.log(
-    "| ------ | -------------------------- | ----------- | ------------- | --------------------------------- | -------------------- | -------------- | ----------------- | --------------------------- |",
+    "| ------ | -------------------------- | ----------- | ------------- | ------------ | --------------- | ---------------- | --------------------------------- | -------------------- | -------------- | ----------------- | --------------------------- |",
   );
   rows.forEach((r, i) => {
     const tasks = r.tasks.map((t) => `+${t.at} ${t.wallMs}/${t.cpuMs}`).join(", ");
     console.log(
-      `| ${i + 1} | ${r.millis} ms | ${r.drawnMillis} ms | ${r.worker} | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${r.rendererMb ?? "?"} MB | ${tasks} |`,
+      `| ${i + 1} | ${r.millis} ms | ${r.drawnMillis} ms | ${r.worker} | ${(r.workerCpu / 1000).toFixed(1)} s | ${r.selectMillis ?? "–"} ms | ${r.fieldMillis ?? "–"} ms | ${r.longest} ms | ${r.cpu} ms | ${r.over100} | ${r.rendererMb ?? "?"} MB | ${tasks} |`,
     );
   });
   const longest = rows.map((r) => r.longest);

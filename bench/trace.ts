@@ -91,6 +91,8 @@ export interface TaskFigure {
 export interface Trace {
   /** The page's main-thread tasks of at least `minMs` since the mark, in order. */
   tasks: TaskFigure[];
+  /** Thread CPU time of the page's workers' tasks since the mark, ms: on a loaded machine their wall time says little. */
+  workerCpuMs: number;
   events: TraceEvent[];
 }
 
@@ -145,7 +147,13 @@ export async function traceTasks(
         functions: top(functions, 12),
       };
     });
-  return { tasks, events };
+  const workers = new Set<string>();
+  for (const e of events)
+    if (e.name === "thread_name" && e.args?.name?.startsWith("DedicatedWorker")) workers.add(`${e.pid}:${e.tid}`);
+  const workerCpuUs = runTasks
+    .filter((e) => workers.has(`${e.pid}:${e.tid}`) && e.ts >= markTs)
+    .reduce((sum, e) => sum + (e.tdur ?? 0), 0);
+  return { tasks, workerCpuMs: Math.round(workerCpuUs / 1000), events };
 }
 
 /** V8's samples on the main thread: when, how long (to the next sample), and the function on top. */

@@ -1,7 +1,7 @@
 import type { SlimeSettings } from "../../core";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
-import type { OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
+import type { BitsAnswer, GridsAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
 import type { SampleFieldsAnswer } from "./sampleFields";
 
 /** The run view's worker: reading, understanding and replaying a dump; the newest request wins. */
@@ -11,6 +11,7 @@ export class RunClient {
   );
   private readonly latest = new LatestOnly<OpenAnswer>();
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
+  private readonly latestGrids = new LatestOnly<GridsAnswer>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -19,6 +20,16 @@ export class RunClient {
 
   replay(settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
     return this.latest.run(() => this.worker.remote().replay(settings));
+  }
+
+  /** The last report's grids, which follow its verdict; a newer report's request supersedes a waiting one. */
+  grids(): Promise<GridsAnswer> {
+    return this.latestGrids.run(() => this.worker.remote().grids());
+  }
+
+  /** The last report's bit-for-bit comparison, which follows its verdict. */
+  bits(): Promise<BitsAnswer> {
+    return this.worker.remote().bits();
   }
 
   search(settings: Partial<SlimeSettings>) {

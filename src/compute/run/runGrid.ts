@@ -1,4 +1,4 @@
-import type { ReplayResult } from "../../core";
+import type { ReplayResult, SampleReplay } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
 
 /** The fields the heatmap can show: the two outputs, and the KL the estimator read. */
@@ -24,17 +24,39 @@ export interface RunGrid {
   lossMask: Uint8Array;
 }
 
-/** The heatmap's tables for one field; null where nothing was replayed, or the dump stores no KL. */
-export function runGrid(dump: UnderstoodDump, replay: ReplayResult, field: GridField): RunGrid | null {
+/** One sample's replayed rows, as read once off a replay. */
+export type ReplayedRows = Pick<SampleReplay, "reference" | "bounds">;
+
+/**
+ * Each sample's reference and bounds read once: a windowed replay (the page's, as the CLI's) recomputes
+ * them on every read, so the three grids and a sample's fields read these instead.
+ */
+export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
   if (!replay.ok) return null;
-  if (field === "kl" && !dump.samples.some((s) => s.kl)) return null;
+  return replay.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
+}
+
+/** The fields the heatmap can show for this replay: the outputs, and the KL where the dump stores one. */
+export function gridFields(dump: UnderstoodDump, replay: ReplayResult | null): GridField[] {
+  if (!replay?.ok) return [];
+  return dump.samples.some((s) => s.kl) ? ["advantages", "returns", "kl"] : ["advantages", "returns"];
+}
+
+/**
+ * The heatmap's tables for one field; null where nothing was replayed, or the dump stores no KL.
+ * `replayed`: the replay's rows already read (replayedRows), else read off `replay`.
+ */
+export function runGrid(
+  dump: UnderstoodDump,
+  replay: ReplayResult,
+  field: GridField,
+  replayed: ReplayedRows[] | null = replayedRows(replay),
+): RunGrid | null {
+  if (!replay.ok || !replayed) return null;
+  if (!gridFields(dump, replay).includes(field)) return null;
   const rows = dump.samples.length;
   const cols = dump.samples.reduce((max, s) => Math.max(max, s.responseLength), 0);
-  // The KL's gap is drawn only where the replay recomputed every stored KL from log-probs: a mix
-  // would colour two measures alike. (Without reference log-probs slime stores zeros, and the
-  // verdict holds the stored KL to them: the colour is then the stored KL itself.)
-  const recomputed =
-    field !== "kl" || dump.samples.every((s, b) => !s.kl || (s.refLogProbs && replay.samples[b].kl !== null));
+  const recomputed = field !== "kl" || klReplayed(dump, replay);
   const grid: RunGrid = {
     field,
     referenceIs: recomputed ? "replayed" : "zero",
@@ -48,13 +70,22 @@ export function runGrid(dump: UnderstoodDump, replay: ReplayResult, field: GridF
   };
   dump.samples.forEach((s, b) => {
     const stored = s[field];
-    const replayed = replay.samples[b];
+    const row = replayed[b];
     if (stored) grid.actual.set(stored, b * cols);
-    if (recomputed) grid.reference.set(replayed.reference[field], b * cols);
-    if (grid.bound && field !== "kl") grid.bound.set(replayed.bounds[field], b * cols);
+    if (recomputed) grid.reference.set(row.reference[field], b * cols);
+    if (grid.bound && field !== "kl") grid.bound.set(row.bounds[field], b * cols);
     grid.lossMask.set(s.lossMask, b * cols);
   });
   return grid;
+}
+
+/**
+ * The KL's gap is drawn only where the replay recomputed every stored KL from log-probs: a mix
+ * would colour two measures alike. (Without reference log-probs slime stores zeros, and the
+ * verdict holds the stored KL to them: the colour is then the stored KL itself.)
+ */
+export function klReplayed(dump: UnderstoodDump, replay: ReplayResult): boolean {
+  return replay.ok && dump.samples.every((s, b) => !s.kl || (s.refLogProbs && replay.samples[b].kl !== null));
 }
 
 /** The arrays to transfer with a grid. */

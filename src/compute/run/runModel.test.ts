@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { bySeverity, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
+import {
+  bitsSentence,
+  checkBits,
+  checkDump,
+  readTensorFile,
+  replayDump,
+  replayInWindows,
+  understandDump,
+} from "../../io/slimeDump";
 import { fixtureBytes, SHARED_TRAIN_DUMPS } from "../../io/slimeDump/dumpFixtures";
-import { runGrid } from "./runGrid";
+import { gridFields, replayedRows, runGrid } from "./runGrid";
 import { batchGlance, sampleRows, summaryText, worstFirst } from "./runModel";
 
 function open(file: string) {
@@ -55,6 +63,35 @@ describe("the run view's model", () => {
     const grid = runGrid(dump, replay, "advantages");
     expect(grid?.rows).toBe(8);
     expect(grid?.actual[0]).toBe(dump.samples[0].advantages?.[0]);
+  });
+});
+
+describe("the run view's verdict first, its grids and bits after", () => {
+  it("a field's grid from rows read once is the grid of a whole replay, windowed or not; the bits as checkDump's", () => {
+    const shared = SHARED_TRAIN_DUMPS[1];
+    const whole = open(shared.file);
+    const windowed = open(shared.file);
+    replayInWindows(windowed);
+    const settings = { ...SLIME_DEFAULTS, ...whole.settingsGuess, ...shared.settings } as SlimeSettings;
+    const a = replayDump(whole, settings);
+    const b = replayDump(windowed, settings);
+    expect(gridFields(whole, a)).toEqual(["advantages", "returns", "kl"]);
+    const rows = replayedRows(b);
+    for (const field of gridFields(whole, a)) {
+      const left = runGrid(whole, a, field);
+      const right = runGrid(windowed, b, field, rows);
+      expect(right?.referenceIs).toBe(left?.referenceIs);
+      expect(right?.reference).toEqual(left?.reference);
+      expect(right?.bound).toEqual(left?.bound);
+      expect(right?.actual).toEqual(left?.actual);
+      expect(right?.lossMask).toEqual(left?.lossMask);
+    }
+    const late = checkDump(whole, shared.settings, undefined, { bits: false });
+    expect(late.bits).toBeNull();
+    const bits = checkBits(whole, late.settings, late.stages);
+    const early = checkDump(whole, shared.settings);
+    expect(bits).not.toBeNull();
+    expect(bits && bitsSentence(bits)).toBe(early.bits && bitsSentence(early.bits));
   });
 });
 

@@ -8,6 +8,7 @@ import { type InferredSettings, type ReplayResult, SLIME_DEFAULTS, type SlimeSet
 import { encodeState } from "../../io/shareLink";
 import {
   bitsSentence,
+  checkBits,
   checkDump,
   type DumpCheck,
   dumpSettings,
@@ -29,7 +30,16 @@ import {
 import { blobSource } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
-import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
+import {
+  type GridField,
+  gridBuffers,
+  gridFields,
+  klReplayed,
+  type ReplayedRows,
+  type RunGrid,
+  replayedRows,
+  runGrid,
+} from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
@@ -53,7 +63,10 @@ export interface RunReport {
   rows: SampleRow[];
   summary: string;
   replayError: string | null;
-  grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
+  /** The fields the heatmap can show; their grids follow the verdict (RunClient.grids). */
+  gridFields: GridField[];
+  /** Which replay of the worker this report shows: its grids and bits answer with it (GridAnswer). */
+  replayId: number;
   /** slime's rollout_id, as the dump stores it (or the number of `train_data/{rollout_id}.pt`); null when neither says. */
   step: number | null;
   /** For a hand-saved file: the tensors found that no lane took. */
@@ -75,6 +88,8 @@ export interface RunCheck {
   notIdentifiable: string[];
   /** The stored returns against slime's float32 CPU arithmetic, bit for bit, in words (null: no scan to redo). */
   bits: string | null;
+  /** The bits are computed after the verdict is shown (RunClient.bits): seconds at 4 M tokens. */
+  bitsPending: boolean;
 }
 
 /** What a run folder's summary reports as it goes: the plan first, then each step as it is read. */
@@ -83,6 +98,10 @@ export type RunFolderEvent =
   | { type: "step"; index: number; summary: StepSummary; notes: string[]; unused: UnusedFile[]; bytes: number };
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
+/** The last report's grids (null: no such grid), tagged with that report's replay. */
+export type RunGrids = Record<GridField, RunGrid | null>;
+export type GridsAnswer = { ok: true; replay: number; grids: RunGrids } | Refusal;
+export type BitsAnswer = { ok: true; replay: number; bits: string | null } | Refusal;
 
 /** A page's request answered with a sentence instead (settings slime refuses, an estimator with no scan). */
 export type Refusal = { ok: false; message: string };
@@ -99,6 +118,38 @@ let opened: {
   /** Read off the dump's numbers once, when it is opened. */
   inferred: InferredSettings | null;
 } | null = null;
+
+/**
+ * The last report's replay, for its grids, its bits and a sample's replayed lines. Its rows are read
+ * off the replay once, when first asked for (the windowed replay recomputes them on each read).
+ */
+let current: {
+  id: number;
+  dump: UnderstoodDump;
+  replay: ReplayResult;
+  rows: ReplayedRows[] | null;
+  bits: () => string | null;
+} | null = null;
+let replays = 0;
+
+/** The last replay's lines for one sample, copied out: the KL where the grid would show it replayed. */
+function replayedLines(index: number): SampleFieldsAnswer["replayed"] {
+  if (!current?.replay.ok) return null;
+  const sample = current.replay.samples[index];
+  if (!sample) return null;
+  const reference = current.rows?.[index]?.reference ?? sample.reference;
+  return {
+    advantages: reference.advantages.slice(),
+    returns: reference.returns.slice(),
+    kl: klReplayed(current.dump, current.replay) ? reference.kl.slice() : null,
+  };
+}
+
+function currentRows(): ReplayedRows[] | null {
+  if (!current) return null;
+  current.rows ??= replayedRows(current.replay);
+  return current.rows;
+}
 
 /** The settings in force: what the user gave over what the open dump's numbers say. */
 function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
@@ -118,9 +169,22 @@ function report(
   spent: { readMillis: number; settingsMillis: number },
 ): RunReport {
   const start = performance.now();
-  const check = dump.kind === "train" ? checkDump(dump, given, opened?.inferred ?? undefined) : null;
+  // The bits follow the verdict (RunClient.bits): the float32 CPU scan of every sample takes seconds.
+  const check = dump.kind === "train" ? checkDump(dump, given, opened?.inferred ?? undefined, { bits: false }) : null;
   const settings = check?.settings ?? dumpSettings(dump, given);
   const replay: ReplayResult | null = check?.replay ?? null;
+  current = replay
+    ? {
+        id: ++replays,
+        dump,
+        replay,
+        rows: null,
+        bits: () => {
+          const bits = check ? checkBits(dump, settings, check.stages) : null;
+          return bits ? bitsSentence(bits) : null;
+        },
+      }
+    : null;
   const glance = batchGlance(dump);
   const rows = sampleRows(dump, replay);
   return {
@@ -134,11 +198,8 @@ function report(
     rows,
     summary: summaryText(name, dump, glance, rows, replay, settings, check?.passed ?? null),
     replayError: replay && !replay.ok ? replay.error : null,
-    grids: {
-      advantages: replay ? runGrid(dump, replay, "advantages") : null,
-      returns: replay ? runGrid(dump, replay, "returns") : null,
-      kl: replay ? runGrid(dump, replay, "kl") : null,
-    },
+    gridFields: gridFields(dump, replay),
+    replayId: current?.id ?? 0,
     step: opened?.step ?? null,
     unused: dump.lanes?.unused ?? [],
     millis: {
@@ -165,16 +226,13 @@ function runCheck(check: DumpCheck): RunCheck {
     advice: check.advice,
     estimates: check.inferred.estimates,
     notIdentifiable: Object.values(check.inferred.notIdentifiable).filter((why): why is string => Boolean(why)),
-    bits: check.bits ? bitsSentence(check.bits) : null,
+    bits: null,
+    bitsPending: check.stages.find((x) => x.stage === "returns")?.status === "pass",
   };
 }
 
 function answer(r: RunReport): OpenAnswer {
-  return Comlink.transfer({ ok: true, report: r }, [
-    ...gridBuffers(r.grids.advantages),
-    ...gridBuffers(r.grids.returns),
-    ...gridBuffers(r.grids.kl),
-  ]);
+  return { ok: true, report: r };
 }
 
 /**
@@ -247,6 +305,9 @@ const api = {
     // Either dump's rollout_id: a pair shares its step.
     const step = rollout?.step ?? train?.step ?? null;
     const readMillis = performance.now() - start;
+    // Not replayed in windows as the CLI is: the page draws every sample's reference and bounds, which
+    // a windowed replay recomputes when read (ppo512: 2.5 s more of the worker's CPU after the verdict,
+    // and no lower peak, the rows and a grid being alive together).
     const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
     opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
     return answer(report(name, dump, given, opened));
@@ -255,6 +316,28 @@ const api = {
   replay(given: Partial<SlimeSettings>): OpenAnswer {
     if (!opened) return { ok: false, message: "No dump is open" };
     return answer(report(opened.name, opened.dump, given, { readMillis: 0, settingsMillis: 0 }));
+  },
+  /**
+   * The last report's three grids, built after its verdict was posted, their buffers handed over, not
+   * copied. All three at once: a field's grid built when the field is switched took 2.4–4.4 s to draw
+   * at 512 × 16k under load, against 0.6–1.7 s for grids already in the page.
+   */
+  grids(): GridsAnswer {
+    if (!current) return { ok: false, message: "Nothing was replayed" };
+    const { dump, replay } = current;
+    const rows = currentRows();
+    const grids: RunGrids = {
+      advantages: runGrid(dump, replay, "advantages", rows),
+      returns: runGrid(dump, replay, "returns", rows),
+      kl: runGrid(dump, replay, "kl", rows),
+    };
+    const buffers = Object.values(grids).flatMap(gridBuffers);
+    return Comlink.transfer({ ok: true, replay: current.id, grids }, buffers);
+  },
+  /** The last report's stored returns against slime's float32 CPU arithmetic, bit for bit, in words. */
+  bits(): BitsAnswer {
+    if (!current) return { ok: false, message: "Nothing was replayed" };
+    return { ok: true, replay: current.id, bits: current.bits() };
   },
   /** Which estimator, normalisation and KL formula reproduce the open dump, with γ, λ and kl_coef as given. */
   search(given: Partial<SlimeSettings>): SettingsTrial[] {
@@ -308,8 +391,12 @@ const api = {
       entropy: s.entropy?.slice(),
       loss_masks: s.lossMask.slice(),
     };
-    const buffers = Object.values(fields).flatMap((a) => (a ? [a.buffer as ArrayBuffer] : []));
-    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields }, buffers);
+    // The replayed lines: the page's grids come after the verdict, and the fields may come first.
+    const replayed = current && current.dump === opened?.dump ? replayedLines(index) : null;
+    const buffers = [...Object.values(fields), ...Object.values(replayed ?? {})].flatMap((a) =>
+      a ? [a.buffer as ArrayBuffer] : [],
+    );
+    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields, replayed }, buffers);
   },
   /** A plain file's lanes as a playground batch. */
   plainInPlayground(): PlaygroundAnswer {

@@ -27,6 +27,8 @@ export interface SampleFieldsAnswer {
   sample: number;
   length: number;
   fields: StoredFields;
+  /** The float64 replay's lines for this sample (the KL only where replayed): the grids may not be in the page yet. */
+  replayed?: ReplayedLines | null;
 }
 
 /** The order the fields are listed and drawn in: outputs first, then what the KL and the estimator read. */

@@ -29,6 +29,10 @@ export function RunCheck({ check, onUseInferred }: { check: Check; onUseInferred
         <p className="muted small" data-testid="run-bits">
           <TermsText text={`Bit for bit: ${check.bits}.`} phrases={RUN_WORDS} taken={taken} />
         </p>
+      ) : check.bitsPending ? (
+        <p className="muted small" data-testid="run-bits-pending">
+          Bit for bit: comparing the stored returns with slime's float32 CPU arithmetic…
+        </p>
       ) : null}
       {check.diagnosis ? (
         <p className="run-diagnosis" data-testid="run-diagnosis">

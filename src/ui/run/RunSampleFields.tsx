@@ -69,7 +69,8 @@ export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
   const length = answer?.length ?? 0;
   const fields = useMemo(() => {
     if (!answer) return [];
-    const replayed = {
+    // The worker's lines for this sample; a grid the page holds where it sent none.
+    const replayed = answer.replayed ?? {
       advantages: replayedRow(grids.advantages, answer.sample),
       returns: replayedRow(grids.returns, answer.sample),
       kl: replayedRow(grids.kl, answer.sample),

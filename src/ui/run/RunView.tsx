@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { RunClient } from "../../compute/run/runClient";
 import type { GridField } from "../../compute/run/runGrid";
 import { worstFirst } from "../../compute/run/runModel";
-import type { PlaygroundAnswer, RunFile, RunReport } from "../../compute/run/runWorker";
+import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
@@ -56,6 +56,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // replay (worst first), and the chart and the heatmap follow the sample, not a row position.
   const [selected, setSelected] = useState(0);
   const [field, setField] = useState<GridField>("advantages");
+  // The grids and the bit-for-bit comparison follow the verdict, each tagged with the worker's replay
+  // it belongs to.
+  const [loadedGrids, setLoadedGrids] = useState<{ replay: number; fileName: string; grids: RunGrids } | null>(null);
+  const [loadedBits, setLoadedBits] = useState<{ replay: number; bits: string | null } | null>(null);
   const opened = useRef(false);
 
   const open = useCallback(
@@ -155,9 +159,61 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // the selected sample's chart, so that a 64 × 8192 dump's results never make one long main-thread task.
   const [, tableReport, heatmapReport, sampleReport] = useStaged(report, 4, { afterPaint: true });
   // The KL choice falls back to the advantages on a report that has no KL grid (a dump without kl).
-  const shownField: GridField = report?.grids[field] ? field : "advantages";
-  const grid = heatmapReport?.grids[shownField] ?? null;
-  const sampleGrid = sampleReport?.grids[shownField] ?? null;
+  const shownField: GridField = report?.gridFields.includes(field) ? field : "advantages";
+  const replayId = report?.replayId;
+  const fileName = report?.fileName ?? "";
+  const hasGrid = report?.gridFields.includes(shownField) ?? false;
+  const anyGrid = (report?.gridFields.length ?? 0) > 0;
+  useEffect(() => {
+    if (replayId === undefined || !anyGrid) return;
+    client
+      .grids()
+      .then((answer) => {
+        if (!answer.ok) setError(answer.message);
+        else if (answer.replay === replayId) setLoadedGrids({ replay: answer.replay, fileName, grids: answer.grids });
+      })
+      .catch(() => {}); // superseded by a newer report
+  }, [client, replayId, fileName, anyGrid]);
+  const gridReady = loadedGrids !== null && loadedGrids.replay === replayId;
+  const bitsPending = report?.check?.bitsPending ?? false;
+  // Asked for once the grids are in: the worker answers in turn, and the sample's fields, asked for
+  // when its chart mounts, then come before the seconds of the bits.
+  const bitsAsked = bitsPending && (gridReady || !anyGrid);
+  // Once per replay: a field switched while they come must not ask for seconds of work again.
+  const bitsAskedFor = useRef<number | null>(null);
+  useEffect(() => {
+    if (replayId === undefined || !bitsAsked || bitsAskedFor.current === replayId) return;
+    bitsAskedFor.current = replayId;
+    client
+      .bits()
+      .then((answer) => {
+        if (answer.ok && answer.replay === replayId) setLoadedBits(answer);
+      })
+      .catch((reason: unknown) => setError(`The bit-for-bit comparison failed (${String(reason)})`));
+  }, [client, replayId, bitsAsked]);
+  // While the next grids come, the last ones of the same file stay drawn (busy), not a blank.
+  const kept =
+    loadedGrids?.fileName === report?.fileName && loadedGrids?.grids.advantages?.rows === report?.rows.length
+      ? loadedGrids?.grids
+      : null;
+  const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
+  const sampleGrid = sampleReport ? grid : null;
+  const sampleGrids = useMemo(
+    () => ({
+      advantages: sampleGrid?.field === "advantages" ? sampleGrid : null,
+      returns: sampleGrid?.field === "returns" ? sampleGrid : null,
+      kl: sampleGrid?.field === "kl" ? sampleGrid : null,
+    }),
+    [sampleGrid],
+  );
+  const bitsReady = loadedBits !== null && loadedBits.replay === replayId;
+  const check = useMemo(
+    () =>
+      report?.check && bitsReady
+        ? { ...report.check, bits: loadedBits?.bits ?? null, bitsPending: false }
+        : (report?.check ?? null),
+    [report, bitsReady, loadedBits],
+  );
   const sample = useMemo(() => (sampleGrid ? sampleSeries(sampleGrid, selected) : null), [sampleGrid, selected]);
   const sampleReference = sample && sampleGrid ? chartReference(sampleGrid, sample) : null;
   // What the heatmap and the chart have drawn (by the identity of their reference arrays): the results
@@ -166,6 +222,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
   const drawing =
     sampleReport !== report ||
+    (hasGrid && !gridReady) ||
+    (bitsPending && !bitsReady) ||
     (grid !== null && heatmapDrawn !== grid.reference) ||
     (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
   const selectedRow = report?.rows[selected];
@@ -240,8 +298,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
               </span>
             </p>
           ) : null}
-          {report?.check ? (
-            <RunCheck check={report.check} onUseInferred={Object.keys(given).length > 0 ? () => replay({}) : null} />
+          {check ? (
+            <RunCheck check={check} onUseInferred={Object.keys(given).length > 0 ? () => replay({}) : null} />
           ) : null}
           {report?.notes.map((note) => (
             <p key={note} className="muted small">
@@ -264,13 +322,16 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           <h2 id="run-heatmap-title">{fieldHeading(grid)}</h2>
           <div className="run-field" role="radiogroup" aria-label="Field shown">
             {FIELDS.map((name) => (
-              <label key={name} title={name === "kl" && !report?.grids.kl ? "the dump stores no kl" : undefined}>
+              <label
+                key={name}
+                title={name === "kl" && !report?.gridFields.includes("kl") ? "the dump stores no kl" : undefined}
+              >
                 <input
                   type="radio"
                   name="run-field"
                   data-testid={`run-field-${name}`}
                   checked={shownField === name}
-                  disabled={!report?.grids[name]}
+                  disabled={!report?.gridFields.includes(name)}
                   onChange={() => setField(name)}
                 />{" "}
                 {name === "kl" ? "KL gap" : FIELD_NAMES[name]}
@@ -329,7 +390,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         </section>
       ) : null}
       {train && sampleReport && sampleReport.kind === "train" ? (
-        <RunSampleFields sample={selected} grids={sampleReport.grids} load={loadFields} />
+        <RunSampleFields sample={selected} grids={sampleGrids} load={loadFields} />
       ) : null}
     </div>
   );
