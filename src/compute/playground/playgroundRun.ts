@@ -46,6 +46,11 @@ export interface ComputedResult extends ResultTables {
   lengths: number[];
   summary: ErrorSummary;
   ran: RanWith;
+  /**
+   * The id under which the playground worker keeps this result's tables for the heatmap's pictures
+   * (resultPictures.ts); absent for a result computed on the page itself (teaching size).
+   */
+  pictures?: number;
 }
 
 /** A finished run, with the state it computed: figures belong to these inputs and settings only. */
@@ -76,6 +81,8 @@ export interface RunRequest {
   precision: PlaygroundPrecision;
   strategy: Strategy;
   lengths: number[];
+  /** The padded loss mask (0 = masked), kept by the worker for the heatmap's hatching. */
+  lossMask?: Uint8Array;
 }
 
 /**

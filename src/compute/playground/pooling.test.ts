@@ -26,22 +26,21 @@ describe("poolByMax", () => {
 
   it("tells cells only the chunked scan lost from cells both scans lost, the first outranking", () => {
     // The serial reference is NaN at tokens 0–1 only; the chunked scan lost tokens 0–3.
-    const reference = [Number.NaN, Number.NaN, 3, 4, 5, 6];
+    const lost = [1, 1, 0, 0, 0, 0];
     const error = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, 1e-7, 0];
     const pool = (maxBinsX: number) =>
-      Array.from(poolByMax({ rows: 1, cols: 6, lengths: [6], error, reference, maxBinsX, maxBinsY: 1 }).kind);
+      Array.from(poolByMax({ rows: 1, cols: 6, lengths: [6], error, lost, maxBinsX, maxBinsY: 1 }).kind);
     const { nonFinite, chunkedOnlyNonFinite: only, data } = BinKind;
     expect(pool(6)).toEqual([nonFinite, nonFinite, only, only, data, data]);
     expect(pool(3)).toEqual([nonFinite, only, data]);
     expect(pool(2)).toEqual([only, only]);
     // +∞ in both: 0 apart, still lost by both scans.
-    const inf = Number.POSITIVE_INFINITY;
     const both = poolByMax({
       rows: 1,
       cols: 2,
       lengths: [2],
       error: [0, 0],
-      reference: [inf, 1],
+      lost: [1, 0],
       maxBinsX: 2,
       maxBinsY: 1,
     });

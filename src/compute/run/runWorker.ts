@@ -31,6 +31,7 @@ import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { gridBuffers, type RunGrid, runGrid } from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
+import { keepRunPictures, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
@@ -170,6 +171,7 @@ function runCheck(check: DumpCheck): RunCheck {
 }
 
 function answer(r: RunReport): OpenAnswer {
+  keepRunPictures(r.grids);
   return Comlink.transfer({ ok: true, report: r }, [
     ...gridBuffers(r.grids.advantages),
     ...gridBuffers(r.grids.returns),
@@ -331,6 +333,8 @@ const api = {
     return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
   summariseRun,
+  /** The heatmap's pooled picture of a report's grid (its `pictureId`); null once a newer report replaced it. */
+  picture: runPicture,
 };
 
 export type RunWorkerApi = typeof api;

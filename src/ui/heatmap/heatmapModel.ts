@@ -1,11 +1,11 @@
 import {
-  type CellErrors,
+  cellOverBound,
   cellReadout,
   type ErrorMetric,
   type Precision,
   type SideNames,
 } from "../../compute/playground/cellErrors";
-import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "../../compute/playground/pooling";
+import { BinKind, type PooledGrid, pooledDomain, worstBin } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
 import { type DecadeScale, decadeScale } from "./colourScale";
 import type { HeatmapCell } from "./heatmapCell";
@@ -24,37 +24,17 @@ export interface HeatmapModel {
   worst: number;
 }
 
+/** What the legend says beside the pooled grid (the grid itself comes from a picture source). */
 export interface HeatmapModelInput {
-  rows: number;
-  cols: number;
-  lengths: ArrayLike<number>;
-  errors: CellErrors;
-  /** The serial reference: non-finite there too means both scans lost the cell. */
-  reference?: ArrayLike<number>;
-  lossMask?: ArrayLike<number>;
   hasBound: boolean;
   metric: ErrorMetric;
   precision: Precision;
-  maxBinsX: number;
-  maxBinsY: number;
+  /** The relative error's floor the cells were measured with (see relFloor). */
+  relFloor: number;
   scope: ColourScope;
   selectedRow: number;
   /** What is compared (default: the chunked scan against the serial reference). */
   sides?: SideNames;
-}
-
-export function pooledGrid(input: HeatmapModelInput): PooledGrid {
-  return poolByMax({
-    rows: input.rows,
-    cols: input.cols,
-    lengths: input.lengths,
-    error: input.errors.error,
-    reference: input.reference,
-    overBound: input.hasBound ? input.errors.overBound : undefined,
-    lossMask: input.lossMask,
-    maxBinsX: input.maxBinsX,
-    maxBinsY: input.maxBinsY,
-  });
 }
 
 export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): HeatmapModel {
@@ -83,7 +63,7 @@ export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): Heatma
     domain,
     scope: input.scope === "row" ? `row ${input.selectedRow}` : "batch",
     grid,
-    relFloor: input.errors.relFloor,
+    relFloor: input.relFloor,
     present,
     hasBound: input.hasBound,
     sides: input.sides,
@@ -99,9 +79,10 @@ export function heatmapCell(
     reference: ArrayLike<number>;
     actual: ArrayLike<number>;
     lossMask?: ArrayLike<number>;
+    bound?: ArrayLike<number>;
     chunkBoundaries: readonly number[];
     precision: Precision;
-    errors: CellErrors;
+    relFloor: number;
   },
   row: number,
   token: number,
@@ -116,9 +97,9 @@ export function heatmapCell(
     chunk: chunkOfToken(input.chunkBoundaries, token),
     serial,
     chunked,
-    ...cellReadout(serial, chunked, input.precision, input.errors.relFloor),
+    ...cellReadout(serial, chunked, input.precision, input.relFloor),
     masked: input.lossMask?.[i] === 0,
     padding,
-    overBound: !padding && input.errors.overBound[i] === 1,
+    overBound: !padding && cellOverBound(serial, chunked, input.bound?.[i]),
   };
 }
