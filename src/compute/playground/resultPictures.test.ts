@@ -31,7 +31,7 @@ function computed(id: number) {
 describe("the playground worker's heatmap pictures", () => {
   it("pools a kept result as the page would, after its tables were transferred", () => {
     const { result, lossMask } = computed(4);
-    const ask = { maxBinsX: 9, maxBinsY: 3, metric: "ulp" as const, precision: "float32" as const };
+    const ask = { maxBinsX: 9, maxBinsY: 3, metric: "ulp" as const, precision: "float32" as const, colourRow: -1 };
     const want = new BatchPictures({
       rows: result.rows,
       cols: result.cols,
@@ -53,7 +53,7 @@ describe("the playground worker's heatmap pictures", () => {
 
   it("answers null for an older result or an output it does not have", () => {
     keepResult(5, computed(5).result);
-    const ask = { maxBinsX: 4, maxBinsY: 2, metric: "abs" as const, precision: "float32" as const };
+    const ask = { maxBinsX: 4, maxBinsY: 2, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
     expect(resultPicture(5, "returns", ask)).not.toBeNull();
     expect(resultPicture(5, "token_level_rewards", ask)).toBeNull();
     keepResult(6, computed(6).result);

@@ -26,7 +26,7 @@ describe("the run worker's heatmap pictures", () => {
   it("pools each field as the page would, after its grid's arrays are gone", () => {
     const report = grids();
     keepRunPictures(report);
-    const ask = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const };
+    const ask = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
     for (const grid of Object.values(report)) {
       if (!grid?.pictureId) throw new Error("every field is kept");
       const { pictureId, ...data } = grid;
@@ -44,7 +44,7 @@ describe("the run worker's heatmap pictures", () => {
     const first = grids();
     keepRunPictures(first);
     const old = first.returns?.pictureId ?? -1;
-    const ask = { maxBinsX: 4, maxBinsY: 2, metric: "abs" as const, precision: "float32" as const };
+    const ask = { maxBinsX: 4, maxBinsY: 2, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
     expect(runPicture(old, ask)).not.toBeNull();
     expect(() => runPicture(old, { ...ask, metric: "ulp" })).toThrow(/measured in abs, not ulp/);
     const second = grids();

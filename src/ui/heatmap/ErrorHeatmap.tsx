@@ -95,17 +95,17 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const width = useWidth(wrapRef);
   const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
   const layout = useMemo(() => heatmapLayout(width, props.rows, dpr), [width, props.rows, dpr]);
-  const shown = usePicture(props, layout);
+  const scope = props.colourScope ?? "batch";
+  const colourRow = scope === "row" ? Math.max(0, selectedRow) : -1;
+  const shown = usePicture(props, { maxBinsX: layout.maxBinsX, maxBinsY: layout.maxBinsY, colourRow });
   const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries } = shown.data;
   const { grid, relFloor } = shown.picture;
-  const scope = props.colourScope ?? "batch";
   const sides = props.sides ?? SCAN_SIDES;
   const name = sides.gap === "difference" ? "Difference heatmap" : "Error heatmap";
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
 
-  const rowScoped = scope === "row" ? selectedRow : -1;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the selected row matters only for a row scope
+  // The legend names the row whose bins coloured the picture (in a row scope).
   const model = useMemo(
     () =>
       heatmapModel(
@@ -113,18 +113,17 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
           hasBound: bound !== undefined,
           metric: shown.data.metric,
           precision: shown.data.precision,
-          relFloor,
           scope,
-          selectedRow,
+          selectedRow: colourRow,
           sides,
         },
-        grid,
+        shown.picture,
       ),
-    [grid, relFloor, bound, shown.data.metric, shown.data.precision, scope, rowScoped, sides],
+    [shown.picture, bound, shown.data.metric, shown.data.precision, scope, colourRow, sides],
   );
   const picture: HeatmapPicture = useMemo(
-    () => ({ grid, scale: model.scale, rows, cols, layout, chunkBoundaries, worst: model.worst }),
-    [grid, model.scale, model.worst, rows, cols, layout, chunkBoundaries],
+    () => ({ grid, pixels: shown.picture.pixels, rows, cols, layout, chunkBoundaries, worst: shown.picture.worst }),
+    [grid, shown.picture, rows, cols, layout, chunkBoundaries],
   );
 
   const [cursor, setCursor] = useState<Bin | null>(null);

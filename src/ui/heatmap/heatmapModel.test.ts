@@ -14,10 +14,11 @@ function batch() {
 }
 
 /** The model of a batch's picture, pooled as a picture source pools it. */
-function modelOf(data: PictureData, maxBinsX: number, maxBinsY: number, input: Omit<HeatmapModelInput, "relFloor">) {
-  const ask = { maxBinsX, maxBinsY, metric: input.metric, precision: input.precision };
-  const { grid, relFloor } = new BatchPictures(data).picture(ask);
-  return { relFloor, model: heatmapModel({ ...input, relFloor }, grid) };
+function modelOf(data: PictureData, maxBinsX: number, maxBinsY: number, input: HeatmapModelInput) {
+  const colourRow = input.scope === "row" ? input.selectedRow : -1;
+  const ask = { maxBinsX, maxBinsY, metric: input.metric, precision: input.precision, colourRow };
+  const picture = new BatchPictures(data).picture(ask);
+  return { relFloor: picture.relFloor, model: heatmapModel(input, picture) };
 }
 
 function model(metric: "abs" | "rel" | "ulp", maxBinsX = 6, scope: "batch" | "row" = "batch", selectedRow = 0) {

@@ -1,3 +1,5 @@
+import type { DecadeScale } from "../../compute/heatmap/colourScale";
+import type { PooledPicture } from "../../compute/heatmap/picture";
 import {
   cellOverBound,
   cellReadout,
@@ -5,9 +7,8 @@ import {
   type Precision,
   type SideNames,
 } from "../../compute/playground/cellErrors";
-import { BinKind, type PooledGrid, pooledDomain, worstBin } from "../../compute/playground/pooling";
+import type { PooledGrid } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
-import { type DecadeScale, decadeScale } from "./colourScale";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
 
@@ -24,38 +25,20 @@ export interface HeatmapModel {
   worst: number;
 }
 
-/** What the legend says beside the pooled grid (the grid itself comes from a picture source). */
+/** What the legend says beside the pooled picture (the picture itself comes from a picture source). */
 export interface HeatmapModelInput {
   hasBound: boolean;
   metric: ErrorMetric;
   precision: Precision;
-  /** The relative error's floor the cells were measured with (see relFloor). */
-  relFloor: number;
   scope: ColourScope;
   selectedRow: number;
   /** What is compared (default: the chunked scan against the serial reference). */
   sides?: SideNames;
 }
 
-export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): HeatmapModel {
-  let binRows: [number, number] | undefined;
-  if (input.scope === "row") {
-    const by = Math.max(
-      0,
-      Array.from(grid.rowStart).findLastIndex((s) => s <= input.selectedRow),
-    );
-    binRows = [Math.min(by, grid.binsY - 1), Math.min(by, grid.binsY - 1) + 1];
-  }
-  const domain = pooledDomain(grid, binRows);
-  const scale = decadeScale(domain.min, domain.max);
-  const present = { nonFinite: false, chunkedOnlyNonFinite: false, padding: false, masked: false, overBound: false };
-  for (let b = 0; b < grid.kind.length; b++) {
-    if (grid.kind[b] === BinKind.nonFinite) present.nonFinite = true;
-    if (grid.kind[b] === BinKind.chunkedOnlyNonFinite) present.chunkedOnlyNonFinite = true;
-    if (grid.kind[b] === BinKind.padding) present.padding = true;
-    if (grid.masked[b]) present.masked = true;
-    if (grid.overBound[b]) present.overBound = true;
-  }
+/** The legend of a picture; no pass over its bins (the picture's source made them). */
+export function heatmapModel(input: HeatmapModelInput, picture: PooledPicture): HeatmapModel {
+  const { grid, scale, domain, present, relFloor } = picture;
   const legend = legendModel({
     metric: input.metric,
     precision: input.precision,
@@ -63,12 +46,12 @@ export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): Heatma
     domain,
     scope: input.scope === "row" ? `row ${input.selectedRow}` : "batch",
     grid,
-    relFloor: input.relFloor,
+    relFloor,
     present,
     hasBound: input.hasBound,
     sides: input.sides,
   });
-  return { grid, scale, domain, legend, worst: worstBin(grid) };
+  return { grid, scale, domain, legend, worst: picture.worst };
 }
 
 /** The hover readout of one cell, in all three measures. */

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { PictureAsk, PictureSource, PooledPicture } from "../../compute/heatmap/picture";
+import { colourPicture } from "../../compute/heatmap/picture";
 import type { ErrorMetric, Precision } from "../../compute/playground/cellErrors";
 import { poolByMax } from "../../compute/playground/pooling";
 
@@ -53,35 +54,35 @@ function blank(props: HeatmapData, ask: PictureAsk): Shown {
   const empty = new Float64Array(0);
   const data = { ...dataOf(props), rows: 0, lengths: [], reference: empty, actual: empty };
   const grid = poolByMax({ rows: 0, cols: props.cols, lengths: [], error: empty, ...ask });
-  return { data, picture: { grid, relFloor: 0 }, current: false, source: null };
+  return { data, picture: colourPicture(grid, 0, -1), current: false, source: null };
 }
 
 /**
- * The heatmap's picture for its room (`bins`), from its source: pooled in this render where the
+ * The heatmap's picture for its room (`bins`) and colour scope (`colourRow`, −1 for the batch), from its source: pooled in this render where the
  * source is `here`, else asked of the worker that owns the data, the last picture shown (with the
  * data it was pooled from) staying until the answer comes. Only the newest ask is drawn.
  */
 export function usePicture(
   props: HeatmapData & { source: PictureSource },
-  bins: { maxBinsX: number; maxBinsY: number },
+  bins: { maxBinsX: number; maxBinsY: number; colourRow: number },
 ): Shown {
   const { source, metric, precision } = props;
-  const { maxBinsX, maxBinsY } = bins;
+  const { maxBinsX, maxBinsY, colourRow } = bins;
   // A source stands for its data: the data read with a picture are those of the render that asked.
   const latest = useRef(props);
   latest.current = props;
   const here = useMemo<Shown | null>(() => {
     if (source.at !== "here") return null;
-    const picture = source.picture({ maxBinsX, maxBinsY, metric, precision });
+    const picture = source.picture({ maxBinsX, maxBinsY, metric, precision, colourRow });
     return { data: dataOf(latest.current), picture, current: true, source };
-  }, [source, maxBinsX, maxBinsY, metric, precision]);
+  }, [source, maxBinsX, maxBinsY, metric, precision, colourRow]);
 
   const [fromWorker, setFromWorker] = useState<Shown | null>(null);
   useEffect(() => {
     if (source.at !== "worker") return;
     let live = true;
     const data = dataOf(latest.current);
-    source.picture({ maxBinsX, maxBinsY, metric, precision }).then(
+    source.picture({ maxBinsX, maxBinsY, metric, precision, colourRow }).then(
       (picture) => {
         if (live && picture) setFromWorker({ data, picture, current: true, source });
       },
@@ -92,14 +93,14 @@ export function usePicture(
     return () => {
       live = false;
     };
-  }, [source, maxBinsX, maxBinsY, metric, precision]);
+  }, [source, maxBinsX, maxBinsY, metric, precision, colourRow]);
 
   const last = useRef<Shown | null>(null);
   const shown =
     here ??
     (fromWorker && fromWorker.source === source ? fromWorker : null) ??
     last.current ??
-    blank(props, { maxBinsX, maxBinsY, metric, precision });
+    blank(props, { maxBinsX, maxBinsY, metric, precision, colourRow });
   last.current = shown;
   return shown;
 }
