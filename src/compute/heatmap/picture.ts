@@ -52,7 +52,30 @@ export interface PooledPicture {
  */
 export type PictureSource =
   | { at: "here"; picture(ask: PictureAsk): PooledPicture }
-  | { at: "worker"; picture(ask: PictureAsk): Promise<PooledPicture | null> };
+  | {
+      at: "worker";
+      picture(ask: PictureAsk): Promise<PooledPicture | null>;
+      /** A picture the worker sent with the data, for the ask it expected (drawn at once when it matches). */
+      ready?(ask: PictureAsk): PooledPicture | null;
+    };
+
+/** A picture a worker pooled before it was asked, with the ask it answers. */
+export interface SentPicture<Output extends string = string> {
+  output: Output;
+  ask: PictureAsk;
+  picture: PooledPicture;
+}
+
+/** Whether two asks ask for the same picture. */
+export function sameAsk(a: PictureAsk, b: PictureAsk): boolean {
+  return (
+    a.maxBinsX === b.maxBinsX &&
+    a.maxBinsY === b.maxBinsY &&
+    a.metric === b.metric &&
+    a.precision === b.precision &&
+    a.colourRow === b.colourRow
+  );
+}
 
 /** The padded batch a picture is pooled from. */
 export interface PictureData {

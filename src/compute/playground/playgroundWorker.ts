@@ -11,7 +11,7 @@
 import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
-import type { PictureAsk, PooledPicture } from "../heatmap/picture";
+import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,
@@ -23,7 +23,7 @@ import {
   resultBuffers,
   startRun,
 } from "./playgroundRun";
-import { keepResult, resultPicture } from "./resultPictures";
+import { expectedPicture, keepResult, resultPicture } from "./resultPictures";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {
@@ -36,7 +36,9 @@ let prepared: RunParts | null = null;
 /** The result transferred to the page, its tables kept here for the heatmap's pictures. */
 function answerOf(request: RunRequest, result: ComputedResult): ComputedResult {
   keepResult(request.id, result, request.lossMask);
-  return Comlink.transfer({ ...result, pictures: request.id }, resultBuffers(result));
+  const sent = expectedPicture();
+  const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
+  return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
 }
 
 const api = {

@@ -5,7 +5,7 @@ import { BASE_SETTINGS } from "../../io/presets";
 import { BatchPictures } from "../heatmap/picture";
 import { finishRun, startRun } from "./playgroundRun";
 import { problemsFor } from "./problemCache";
-import { keepResult, resultPicture } from "./resultPictures";
+import { expectedPicture, keepResult, resultPicture } from "./resultPictures";
 
 const state: PlaygroundState = {
   ...BASE_SETTINGS,
@@ -58,5 +58,17 @@ describe("the playground worker's heatmap pictures", () => {
     expect(resultPicture(5, "token_level_rewards", ask)).toBeNull();
     keepResult(6, computed(6).result);
     expect(resultPicture(5, "returns", ask)).toBeNull();
+  });
+
+  it("pools the next result's picture for the page's last ask, to send with it", () => {
+    const ask = { maxBinsX: 5, maxBinsY: 3, metric: "rel" as const, precision: "float32" as const, colourRow: 1 };
+    keepResult(7, computed(7).result);
+    resultPicture(7, "returns", ask);
+    const { result } = computed(8);
+    keepResult(8, result);
+    const sent = expectedPicture();
+    expect(sent?.output).toBe("returns");
+    expect(sent?.ask).toEqual(ask);
+    expect(sent?.picture.grid).toEqual(resultPicture(8, "returns", ask)?.grid);
   });
 });

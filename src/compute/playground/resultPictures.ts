@@ -5,7 +5,13 @@
  * a picture of an older one answers null (the page shows the newer result's soon).
  */
 import * as Comlink from "comlink";
-import { BatchPictures, type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
+import {
+  BatchPictures,
+  type PictureAsk,
+  type PooledPicture,
+  pictureBuffers,
+  type SentPicture,
+} from "../heatmap/picture";
 import type { OutputName, OutputTables } from "./outputTables";
 import type { ComputedResult } from "./playgroundRun";
 
@@ -22,6 +28,8 @@ interface Kept {
 }
 
 let kept: Kept | null = null;
+/** The page's last ask: the next result's picture for it is pooled with the result and sent along. */
+let lastAsk: { output: OutputName; ask: PictureAsk } | null = null;
 
 function copy(tables: OutputTables): OutputTables {
   const out: OutputTables = {};
@@ -48,6 +56,23 @@ export function keepResult(id: number, result: ComputedResult, lossMask?: Uint8A
 
 /** The pooled picture of output `output` of result `id`, transferred; null once a newer result is kept. */
 export function resultPicture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
+  lastAsk = { output, ask };
+  const picture = pictureOf(id, output, ask);
+  return picture && Comlink.transfer(picture, pictureBuffers(picture));
+}
+
+/**
+ * The kept result's picture for the page's last ask, to send with the result (not transferred: the
+ * caller adds its buffers to the result's): the heatmap then draws it in the commit that brings the
+ * result, with no round trip. Null before the page has asked for any.
+ */
+export function expectedPicture(): SentPicture<OutputName> | null {
+  if (!kept || !lastAsk) return null;
+  const picture = pictureOf(kept.id, lastAsk.output, lastAsk.ask);
+  return picture && { ...lastAsk, picture };
+}
+
+function pictureOf(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
   if (!kept || kept.id !== id) return null;
   const reference = kept.reference[output];
   const actual = kept.chunked[output];
@@ -65,6 +90,5 @@ export function resultPicture(id: number, output: OutputName, ask: PictureAsk): 
     });
     kept.outputs.set(output, pictures);
   }
-  const picture = pictures.picture(ask);
-  return Comlink.transfer(picture, pictureBuffers(picture));
+  return pictures.picture(ask);
 }

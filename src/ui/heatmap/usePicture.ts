@@ -59,7 +59,7 @@ function blank(props: HeatmapData, ask: PictureAsk): Shown {
 
 /**
  * The heatmap's picture for its room (`bins`) and colour scope (`colourRow`, −1 for the batch), from its source: pooled in this render where the
- * source is `here`, else asked of the worker that owns the data, the last picture shown (with the
+ * source is `here` (or the worker sent it with the data, for this ask), else asked of the worker that owns the data, the last picture shown (with the
  * data it was pooled from) staying until the answer comes. Only the newest ask is drawn.
  */
 export function usePicture(
@@ -72,14 +72,14 @@ export function usePicture(
   const latest = useRef(props);
   latest.current = props;
   const here = useMemo<Shown | null>(() => {
-    if (source.at !== "here") return null;
-    const picture = source.picture({ maxBinsX, maxBinsY, metric, precision, colourRow });
-    return { data: dataOf(latest.current), picture, current: true, source };
+    const ask = { maxBinsX, maxBinsY, metric, precision, colourRow };
+    const picture = source.at === "here" ? source.picture(ask) : (source.ready?.(ask) ?? null);
+    return picture && { data: dataOf(latest.current), picture, current: true, source };
   }, [source, maxBinsX, maxBinsY, metric, precision, colourRow]);
 
   const [fromWorker, setFromWorker] = useState<Shown | null>(null);
   useEffect(() => {
-    if (source.at !== "worker") return;
+    if (source.at !== "worker" || here) return;
     let live = true;
     const data = dataOf(latest.current);
     source.picture({ maxBinsX, maxBinsY, metric, precision, colourRow }).then(
@@ -93,7 +93,7 @@ export function usePicture(
     return () => {
       live = false;
     };
-  }, [source, maxBinsX, maxBinsY, metric, precision, colourRow]);
+  }, [source, here, maxBinsX, maxBinsY, metric, precision, colourRow]);
 
   const last = useRef<Shown | null>(null);
   const shown =

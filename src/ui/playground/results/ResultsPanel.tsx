@@ -1,5 +1,5 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
-import { hereSource, type PictureSource } from "../../../compute/heatmap/picture";
+import { hereSource, type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundClient } from "../../../compute/playground/playgroundClient";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
@@ -238,7 +238,12 @@ function pictureSource(
   if (!reference || !actual) return null;
   const id = result.pictures;
   if (client && id !== undefined && result.rows * result.cols > HERE_CELLS) {
-    return { at: "worker", picture: (ask) => client.picture(id, output, ask) };
+    const sent = result.sentPicture;
+    return {
+      at: "worker",
+      picture: (ask) => client.picture(id, output, ask),
+      ready: (ask) => (sent && sent.output === output && sameAsk(sent.ask, ask) ? sent.picture : null),
+    };
   }
   const { rows, cols, lengths } = result;
   return hereSource({ rows, cols, lengths, reference, actual, bound: result.bound[output], lossMask });
