@@ -152,7 +152,8 @@ export function cellErrors(input: CellErrorInput): CellErrors {
   const overBound = new Uint8Array(n);
   const lost = new Uint8Array(n);
   const floor = relFloor(reference, precision);
-  for (let r = 0; r < rows; r++) {
+  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
+  const measureRow = (r: number) => {
     const from = r * cols;
     const to = from + Math.min(cols, Math.max(0, lengths[r] ?? cols));
     for (let i = from; i < to; i++) {
@@ -170,7 +171,8 @@ export function cellErrors(input: CellErrorInput): CellErrors {
       if (!Number.isFinite(ref)) lost[i] = 1;
       else if (bound && (!Number.isFinite(a) || Math.abs(a - ref) > bound[i])) overBound[i] = 1;
     }
-  }
+  };
+  for (let r = 0; r < rows; r++) measureRow(r);
   return { error, overBound, lost, relFloor: floor };
 }
 

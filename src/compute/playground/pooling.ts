@@ -91,42 +91,42 @@ export function poolByMax(input: PoolInput): PooledGrid {
   const worst = new Int32Array(bins).fill(-1);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
-  for (let by = 0; by < binsY; by++) {
-    for (let r = rowStart[by]; r < rowStart[by + 1]; r++) {
-      const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
-      const rowBase = r * cols;
-      for (let bx = 0; bx < binsX && colStart[bx] < length; bx++) {
-        const b = by * binsX + bx;
-        const from = rowBase + colStart[bx];
-        const to = rowBase + Math.min(colStart[bx + 1], length);
-        let max = value[b];
-        let w = worst[b];
-        let we = w < 0 ? Number.NEGATIVE_INFINITY : error[w];
-        let k: number = kind[b];
-        for (let i = from; i < to; i++) {
-          const e = error[i];
-          if (w < 0 || worse(e, we)) {
-            w = i;
-            we = e;
-          }
-          const finite = Number.isFinite(e);
-          if (finite && e > max) max = e;
-          // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
-          const lostByBoth = lost !== undefined && lost[i] === 1;
-          if (lostByBoth || !finite) {
-            if (!lostByBoth && lost) k = BinKind.chunkedOnlyNonFinite;
-            else if (k !== BinKind.chunkedOnlyNonFinite) k = BinKind.nonFinite;
-          }
+  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
+  const addRow = (r: number, by: number) => {
+    const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
+    const rowBase = r * cols;
+    for (let bx = 0; bx < binsX && colStart[bx] < length; bx++) {
+      const b = by * binsX + bx;
+      const from = rowBase + colStart[bx];
+      const to = rowBase + Math.min(colStart[bx + 1], length);
+      let max = value[b];
+      let w = worst[b];
+      let we = w < 0 ? Number.NEGATIVE_INFINITY : error[w];
+      let k: number = kind[b];
+      for (let i = from; i < to; i++) {
+        const e = error[i];
+        if (w < 0 || worse(e, we)) {
+          w = i;
+          we = e;
         }
-        value[b] = max;
-        worst[b] = w;
-        kind[b] = k;
-        validCount[b] += to - from;
-        if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;
-        if (overBound && !over[b]) for (let i = from; i < to; i++) if (overBound[i]) over[b] = 1;
+        const finite = Number.isFinite(e);
+        if (finite && e > max) max = e;
+        // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
+        const lostByBoth = lost !== undefined && lost[i] === 1;
+        if (lostByBoth || !finite) {
+          if (!lostByBoth && lost) k = BinKind.chunkedOnlyNonFinite;
+          else if (k !== BinKind.chunkedOnlyNonFinite) k = BinKind.nonFinite;
+        }
       }
+      value[b] = max;
+      worst[b] = w;
+      kind[b] = k;
+      validCount[b] += to - from;
+      if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;
+      if (overBound && !over[b]) for (let i = from; i < to; i++) if (overBound[i]) over[b] = 1;
     }
-  }
+  };
+  for (let by = 0; by < binsY; by++) for (let r = rowStart[by]; r < rowStart[by + 1]; r++) addRow(r, by);
   for (let b = 0; b < bins; b++) {
     if (validCount[b] === 0) continue;
     if (kind[b] === BinKind.padding) kind[b] = BinKind.data;
