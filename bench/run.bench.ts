@@ -8,6 +8,10 @@
  * largest committed dump. Settings: `--settings "advantage_estimator=ppo&gamma=1"` as the address takes them, else read off the dump. It asserts
  * nothing: it reports.
  *
+ * With `--switch N` (default 4) each repeat then switches the heatmap's field N times (returns, advantages, …)
+ * and times each from the radio's change event to `run-results` no longer busy (the heatmap and the chart
+ * drawn with the new field), with the longest main-thread task meanwhile.
+ *
  * Each repeat is traced (CDP, category `toplevel`), which gives each task's thread CPU time beside its wall time
  * (on a loaded machine the wall time grows with the wait for a core, the CPU time much less). Options: `--repeats N` (default 3); `--profile` adds V8's sampler and the timeline events to
  * the trace and prints, for each task over 50 ms, its layout, style, paint and script and the functions with the
@@ -30,10 +34,12 @@ const { values: options, positionals } = parseArgs({
     "trace-dir": { type: "string" },
     // The run's settings as the address gives them (`advantage_estimator=ppo&gamma=1`); none: read off the dump.
     settings: { type: "string" },
+    switch: { type: "string", default: "4" },
   },
 });
 const file = positionals[0] ?? "cases/dumps/slime-shared/train_rpp_g099_kl005.pt";
 const REPEATS = Number(options.repeats);
+const SWITCHES = Number(options.switch);
 if (!(REPEATS > 0)) throw new Error("usage: bench:run [FILE] [--repeats N] [--profile] [--trace-dir DIR]");
 const traceDir = options["trace-dir"];
 if (traceDir) mkdirSync(traceDir, { recursive: true });
@@ -57,6 +63,10 @@ interface Figure {
   rendererMb: number | null;
   summary: string;
   tasks: TaskFigure[];
+  /** Each field switch: change event → drawn, and the longest main-thread task meanwhile. */
+  switches: { field: string; millis: number; longest: number }[];
+  /** Main-thread tasks of 30 ms or more from the first switch on, with their CPU time. */
+  switchTasks: TaskFigure[];
 }
 
 /** In the page: a click on the third row's sample, then on the returns field, each timed to its drawing. */
@@ -115,8 +125,19 @@ try {
     await page.addInitScript(() => {
       // Long tasks from the moment the input has the file: Playwright hands the file over CDP, which
       // costs the page seconds of its own before the change event, and a real drop does not.
-      const w = window as unknown as { longTasks: number[]; chosenAt: number; summaryAt: number; drawnAt: number };
+      const w = window as unknown as {
+        longTasks: number[];
+        chosenAt: number;
+        summaryAt: number;
+        drawnAt: number;
+        switchAt: number;
+        switchDrawnAt: number;
+        switchTasks: number[];
+      };
       w.longTasks = [];
+      w.switchAt = Number.NaN;
+      w.switchDrawnAt = Number.NaN;
+      w.switchTasks = [];
       w.chosenAt = Number.POSITIVE_INFINITY;
       w.summaryAt = Number.NaN;
       w.drawnAt = Number.NaN;
@@ -129,10 +150,19 @@ try {
           w.summaryAt = performance.now();
         const busy = document.querySelector('[data-testid="run-results"]')?.getAttribute("aria-busy");
         if (!Number.isNaN(w.summaryAt) && Number.isNaN(w.drawnAt) && busy === "false") w.drawnAt = performance.now();
+        if (!Number.isNaN(w.switchAt) && Number.isNaN(w.switchDrawnAt) && busy === "false")
+          w.switchDrawnAt = performance.now();
       }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
       document.addEventListener(
         "change",
-        () => {
+        (event) => {
+          if ((event.target as HTMLInputElement | null)?.name === "run-field") {
+            w.switchAt = performance.now();
+            w.switchDrawnAt = Number.NaN;
+            w.switchTasks = [];
+            performance.mark("scanlab-field-switch");
+            return;
+          }
           w.chosenAt = performance.now();
           performance.mark("scanlab-file-chosen"); // where the trace's tasks start
         },
@@ -140,7 +170,8 @@ try {
       );
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) {
-          if (entry.startTime >= w.chosenAt) w.longTasks.push(Math.round(entry.duration));
+          if (entry.startTime >= w.switchAt) w.switchTasks.push(Math.round(entry.duration));
+          else if (entry.startTime >= w.chosenAt) w.longTasks.push(Math.round(entry.duration));
         }
       }).observe({ type: "longtask", buffered: true });
     });
@@ -180,6 +211,33 @@ try {
       },
     );
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+    const switches: Figure["switches"] = [];
+    const switchTrace = await traceTasks(
+      page,
+      async () => {
+        for (let k = 0; k < SWITCHES; k++) {
+          const field = k % 2 === 0 ? "returns" : "advantages";
+          await page.getByTestId(`run-field-${field}`).check();
+          await page.waitForFunction(
+            () => !Number.isNaN((window as unknown as { switchDrawnAt: number }).switchDrawnAt),
+            null,
+            { timeout: 60_000 },
+          );
+          await page.waitForTimeout(300); // long tasks are reported after they end
+          switches.push(
+            await page.evaluate((field) => {
+              const w = window as unknown as { switchAt: number; switchDrawnAt: number; switchTasks: number[] };
+              return {
+                field,
+                millis: Math.round(w.switchDrawnAt - w.switchAt),
+                longest: Math.max(0, ...w.switchTasks),
+              };
+            }, field),
+          );
+        }
+      },
+      { mark: "scanlab-field-switch", profile: options.profile, minMs: 30 },
+    );
     rows.push({
       millis,
       drawnMillis,
@@ -193,6 +251,8 @@ try {
       rendererMb: await rendererPeakMb(browser),
       summary: (await page.getByTestId("run-summary").textContent()) ?? "",
       tasks: trace.tasks,
+      switches,
+      switchTasks: switchTrace.tasks,
     });
     await context.close();
   }
@@ -221,6 +281,24 @@ try {
     `Longest task: median ${median(longest)} ms, worst ${Math.max(...longest)} ms (the most CPU one task took: ${Math.max(...rows.map((r) => r.cpu))} ms), ` +
       `under 100 ms in ${longest.filter((t) => t < 100).length} of ${rows.length}; to the summary: median ${median(rows.map((r) => r.millis))} ms, worst ${Math.max(...rows.map((r) => r.millis))} ms; all drawn: median ${median(rows.map((r) => r.drawnMillis))} ms.`,
   );
+  if (SWITCHES > 0) {
+    const all = rows.flatMap((r) => r.switches);
+    console.log(
+      `Field switch (change event → drawn), ${all.length} switches: ${all.map((x) => `${x.field} ${x.millis} ms (longest task ${x.longest} ms)`).join(", ")}; ` +
+        `median ${median(all.map((x) => x.millis))} ms, worst ${Math.max(...all.map((x) => x.millis))} ms, longest task ${Math.max(...all.map((x) => x.longest))} ms.`,
+    );
+    rows.forEach((r, i) => {
+      const tasks = r.switchTasks.map((t) => `+${t.at} ${t.wallMs}/${t.cpuMs}`).join(", ");
+      console.log(`repeat ${i + 1}, switches' tasks ≥ 30 ms (+at wall/CPU ms): ${tasks || "none"}`);
+      if (options.profile) {
+        for (const t of r.switchTasks) {
+          console.log(`  switch task at +${t.at} ms, ${t.wallMs} ms wall, ${t.cpuMs} ms CPU`);
+          console.log(`    parts: ${t.parts.map(([n, ms]) => `${n} ${ms}`).join(", ")}`);
+          for (const [name, ms] of t.functions) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${name}`);
+        }
+      }
+    });
+  }
   if (options.profile) {
     rows.forEach((r, i) => {
       for (const t of r.tasks) {

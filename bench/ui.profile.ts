@@ -119,7 +119,7 @@ const STEPS: [RegExp, string][] = [
   [/^(ConventionPanel|useConventions|useConventionCompute|ConventionChart)$/, "conventions"],
   [/^(usePersistence|replaceAddress|saveSession|encode|packState)$/, "persistence (address, session)"],
   [/^(ContextParallelPanel)$/, "context-parallel panel"],
-  [/^(ResultsPanel|useStaged)$/, "results panel (other)"],
+  [/^ResultsPanel$/, "results panel (other)"],
   [/^(PlaygroundView|usePlaygroundCompute|usePlaygroundStore)$/, "playground view (other)"],
   [
     /^(prepareProblem|prepareChecked|float32Batch|toFloat32|checkFiniteBatch|tdResiduals)$/,

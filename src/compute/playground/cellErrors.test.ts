@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { absError, cellErrors, cellLoss, cellLossText, relError, relFloor, ulpDistance } from "./cellErrors";
+import {
+  absError,
+  cellErrors,
+  cellLoss,
+  cellLossText,
+  cellOverBound,
+  relError,
+  relFloor,
+  ulpDistance,
+} from "./cellErrors";
 
 describe("ulpDistance", () => {
   it("counts float64 steps exactly, across zero and signs", () => {
@@ -103,17 +112,23 @@ describe("cellErrors", () => {
   it("flags NaN / ±Inf over its bound where the reference is finite, never a cell the reference lost", () => {
     const nan = Number.NaN;
     const inf = Number.POSITIVE_INFINITY;
-    const { overBound } = cellErrors({
+    const reference = [nan, 1, inf, 1, 1];
+    const actual = [nan, nan, inf, 1, 3];
+    const bound = [nan, 0.1, nan, nan, 0.1];
+    const { overBound, lost } = cellErrors({
       rows: 1,
       cols: 5,
       lengths: [5],
-      reference: [nan, 1, inf, 1, 1],
-      actual: [nan, nan, inf, 1, 3],
-      bound: [nan, 0.1, nan, nan, 0.1],
+      reference,
+      actual,
+      bound,
       metric: "abs",
       precision: "float64",
     });
     expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1]);
+    expect(Array.from(lost)).toEqual([1, 0, 1, 0, 0]);
+    // The readout's one-cell verdict agrees with the pass over the batch.
+    expect(reference.map((r, i) => (cellOverBound(r, actual[i], bound[i]) ? 1 : 0))).toEqual([0, 1, 0, 0, 1]);
   });
 
   it("rejects data shorter than the batch", () => {

@@ -132,55 +132,54 @@ export interface CellErrors {
    * or ±Inf is not measured, so neither over nor within (see cellLoss): the heatmap marks it as lost.
    */
   overBound: Uint8Array;
+  /** 1 where the reference itself is NaN or ±Inf (lost by both sides, or by the reference alone). */
+  lost: Uint8Array;
   /** The relative error's denominator floor used (see relFloor). */
   relFloor: number;
 }
 
+/**
+ * Measures every valid cell of the batch in one pass (after relFloor's pass over the reference).
+ * Padding cells keep error 0 and no flags.
+ */
 export function cellErrors(input: CellErrorInput): CellErrors {
-  const errors = emptyCellErrors(input);
-  measureRows(input, errors, 0, input.rows);
-  return errors;
-}
-
-/** Storage for cellErrors, all zero, with the batch's relative floor; measureRows fills it. */
-export function emptyCellErrors(input: CellErrorInput): CellErrors {
-  const { rows, cols, reference, actual, precision } = input;
+  const { rows, cols, lengths, reference, actual, bound, metric, precision } = input;
   const n = rows * cols;
   if (reference.length < n || actual.length < n) {
     throw new Error(`heatmap data has ${Math.min(reference.length, actual.length)} values, expected ${rows}×${cols}`);
   }
-  return { error: new Float64Array(n), overBound: new Uint8Array(n), relFloor: relFloor(reference, precision) };
+  const error = new Float64Array(n);
+  const overBound = new Uint8Array(n);
+  const lost = new Uint8Array(n);
+  const floor = relFloor(reference, precision);
+  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
+  const measureRow = (r: number) => {
+    const from = r * cols;
+    const to = from + Math.min(cols, Math.max(0, lengths[r] ?? cols));
+    for (let i = from; i < to; i++) {
+      const ref = reference[i];
+      const a = actual[i];
+      error[i] =
+        metric === "abs"
+          ? absError(ref, a)
+          : metric === "rel"
+            ? relError(ref, a, floor)
+            : ulpDistance(ref, a, precision);
+      // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound, and a
+      // finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing). A cell
+      // the reference lost has nothing to be measured against.
+      if (!Number.isFinite(ref)) lost[i] = 1;
+      else if (bound && (!Number.isFinite(a) || Math.abs(a - ref) > bound[i])) overBound[i] = 1;
+    }
+  };
+  for (let r = 0; r < rows; r++) measureRow(r);
+  return { error, overBound, lost, relFloor: floor };
 }
 
-/** Measures rows [fromRow, toRow) into errors, so a large batch can be measured a slice at a time. */
-export function measureRows(input: CellErrorInput, errors: CellErrors, fromRow: number, toRow: number): void {
-  const { cols, lengths, reference, actual, bound, metric, precision } = input;
-  const { error, overBound } = errors;
-  const floor = errors.relFloor;
-  // One loop per metric keeps the per-cell work branch-free for the common, finite case.
-  for (let r = fromRow; r < Math.min(toRow, input.rows); r++) {
-    const length = Math.min(cols, lengths[r] ?? cols);
-    const from = r * cols;
-    const to = from + length;
-    if (metric === "abs") {
-      for (let i = from; i < to; i++) error[i] = absError(reference[i], actual[i]);
-    } else if (metric === "rel") {
-      for (let i = from; i < to; i++) error[i] = relError(reference[i], actual[i], floor);
-    } else {
-      for (let i = from; i < to; i++) error[i] = ulpDistance(reference[i], actual[i], precision);
-    }
-    if (bound) {
-      for (let i = from; i < to; i++) {
-        // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound,
-        // and a finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing).
-        // A cell the reference lost has nothing to be measured against.
-        const a = actual[i];
-        const r = reference[i];
-        if (!Number.isFinite(r)) continue;
-        if (!Number.isFinite(a) || Math.abs(a - r) > bound[i]) overBound[i] = 1;
-      }
-    }
-  }
+/** Whether one cell is over its bound, as cellErrors flags it (for a readout of a single cell). */
+export function cellOverBound(reference: number, actual: number, bound: number | undefined): boolean {
+  if (bound === undefined || !Number.isFinite(reference)) return false;
+  return !Number.isFinite(actual) || Math.abs(actual - reference) > bound;
 }
 
 /** One cell's errors in all three measures, for the hover readout. */

@@ -1,8 +1,10 @@
 import * as Comlink from "comlink";
 import type { ScanProblem } from "../../core";
 import { CancelledError } from "../../engine/client";
+import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
+import type { OutputName } from "./outputTables";
 import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
 import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundWorker";
 import { cloneProblem } from "./rowProblem";
@@ -52,6 +54,7 @@ export class PlaygroundClient {
   );
   private runs = new LatestOnly<ComputedResult | null>();
   private rows = new LatestOnly<CoreChunkedRun>();
+  private pictures = new LatestOnly<PooledPicture | null>();
   private readonly pending = new Set<(reason: unknown) => void>();
 
   /**
@@ -88,6 +91,14 @@ export class PlaygroundClient {
     return this.cancellable(this.rows.run(() => this.worker.remote().chunked(sent)));
   }
 
+  /**
+   * The heatmap's pooled picture of an output of result `id` (its `pictures`); null once the worker
+   * keeps a newer result. A newer ask supersedes a waiting one (SupersededError).
+   */
+  picture(id: number, output: OutputName, ask: PictureAsk): Promise<PooledPicture | null> {
+    return this.cancellable(this.pictures.run(() => this.worker.remote().picture(id, output, ask)));
+  }
+
   /** Stops what the worker is doing: it is ended, and what was asked of it rejects with CancelledError. */
   cancel(): void {
     for (const reject of this.pending) reject(new CancelledError());
@@ -95,6 +106,7 @@ export class PlaygroundClient {
     this.worker.dispose();
     this.runs = new LatestOnly();
     this.rows = new LatestOnly();
+    this.pictures = new LatestOnly();
   }
 
   dispose(): void {

@@ -9,8 +9,9 @@ import {
 import { stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { STRATEGY_ALGORITHM, type Strategy } from "../../names/strategies";
+import type { SentPicture } from "../heatmap/picture";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
-import { type OutputTables, outputTables } from "./outputTables";
+import { type OutputName, type OutputTables, outputTables } from "./outputTables";
 import { paddedWidth, rowProblem } from "./rowProblem";
 
 /** What produced the chunked side of a result, as the page reports it. */
@@ -46,6 +47,13 @@ export interface ComputedResult extends ResultTables {
   lengths: number[];
   summary: ErrorSummary;
   ran: RanWith;
+  /**
+   * The id under which the playground worker keeps this result's tables for the heatmap's pictures
+   * (resultPictures.ts); absent for a result computed on the page itself (teaching size).
+   */
+  pictures?: number;
+  /** The heatmap's picture of this result for the page's last ask, pooled with it (resultPictures.ts). */
+  sentPicture?: SentPicture<OutputName>;
 }
 
 /** A finished run, with the state it computed: figures belong to these inputs and settings only. */
@@ -76,6 +84,8 @@ export interface RunRequest {
   precision: PlaygroundPrecision;
   strategy: Strategy;
   lengths: number[];
+  /** The padded loss mask (0 = masked), kept by the worker for the heatmap's hatching. */
+  lossMask?: Uint8Array;
 }
 
 /**

@@ -5,11 +5,14 @@
  * per-element bounds and the error summary, its tables transferred. For the engine's precision
  * the page forwards the engine's chunked outputs to `finish` (the engine's worker is the page's
  * own client, with its backend switching, cancel and watchdog); the serial scans and the bound
- * are computed in `prepare` meanwhile. Only the newest run's parts are kept.
+ * are computed in `prepare` meanwhile. Only the newest run's parts are kept, and the newest result's
+ * tables, from which `picture` pools the heatmap (resultPictures.ts).
  */
 import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
+import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
+import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,
   type ComputedResult,
@@ -20,6 +23,7 @@ import {
   resultBuffers,
   startRun,
 } from "./playgroundRun";
+import { expectedPicture, keepResult, resultPicture } from "./resultPictures";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {
@@ -29,15 +33,19 @@ export interface CoreChunkedRun {
 
 let prepared: RunParts | null = null;
 
-function answerOf(result: ComputedResult): ComputedResult {
-  return Comlink.transfer(result, resultBuffers(result));
+/** The result transferred to the page, its tables kept here for the heatmap's pictures. */
+function answerOf(request: RunRequest, result: ComputedResult): ComputedResult {
+  keepResult(request.id, result, request.lossMask);
+  const sent = expectedPicture();
+  const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
+  return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
 }
 
 const api = {
   /** The whole run on core's side (slime-exact, float64, or the engine's precision emulated until it answers). */
   run(request: RunRequest): ComputedResult {
     prepared = null;
-    return answerOf(finishRun(startRun(request)));
+    return answerOf(request, finishRun(startRun(request)));
   },
   /** The engine's precision: the serial scans and the bound, while the engine runs the chunked side. */
   prepare(request: RunRequest): void {
@@ -49,7 +57,11 @@ const api = {
     if (prepared?.request.id !== id) return null;
     const parts = prepared;
     prepared = null;
-    return answerOf(finishRun(parts, answer));
+    return answerOf(parts.request, finishRun(parts, answer));
+  },
+  /** The heatmap's pooled picture of one output of the newest result (null: a newer result replaced `id`). */
+  picture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
+    return resultPicture(id, output, ask);
   },
   /** Core's chunked scan of a problem (one row of a stroke). */
   chunked(problem: ScanProblem): CoreChunkedRun {

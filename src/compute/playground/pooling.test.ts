@@ -26,22 +26,21 @@ describe("poolByMax", () => {
 
   it("tells cells only the chunked scan lost from cells both scans lost, the first outranking", () => {
     // The serial reference is NaN at tokens 0–1 only; the chunked scan lost tokens 0–3.
-    const reference = [Number.NaN, Number.NaN, 3, 4, 5, 6];
+    const lost = [1, 1, 0, 0, 0, 0];
     const error = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, 1e-7, 0];
     const pool = (maxBinsX: number) =>
-      Array.from(poolByMax({ rows: 1, cols: 6, lengths: [6], error, reference, maxBinsX, maxBinsY: 1 }).kind);
+      Array.from(poolByMax({ rows: 1, cols: 6, lengths: [6], error, lost, maxBinsX, maxBinsY: 1 }).kind);
     const { nonFinite, chunkedOnlyNonFinite: only, data } = BinKind;
     expect(pool(6)).toEqual([nonFinite, nonFinite, only, only, data, data]);
     expect(pool(3)).toEqual([nonFinite, only, data]);
     expect(pool(2)).toEqual([only, only]);
     // +∞ in both: 0 apart, still lost by both scans.
-    const inf = Number.POSITIVE_INFINITY;
     const both = poolByMax({
       rows: 1,
       cols: 2,
       lengths: [2],
       error: [0, 0],
-      reference: [inf, 1],
+      lost: [1, 0],
       maxBinsX: 2,
       maxBinsY: 1,
     });
@@ -94,6 +93,99 @@ describe("worstBin", () => {
     expect(worstBin(grid([1e-7, 3e-6, 2e-6, 0]))).toBe(1);
     expect(worstBin(grid([1e-7, 3e-6, Number.NaN, 5e-6]))).toBe(3);
     expect(worstBin(grid([0, 0, 0, 0]))).toBe(-1);
+  });
+});
+
+/** poolByMax as its definition reads, cell by cell into its bin (the order the pass visits them). */
+function poolNaively(input: Parameters<typeof poolByMax>[0]) {
+  const { rows, cols, lengths, error, lost, overBound, lossMask } = input;
+  const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
+  const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
+  const colBin = (t: number) => {
+    let b = 0;
+    while (Math.floor(((b + 1) * cols) / binsX) <= t) b++;
+    return b;
+  };
+  const rowBin = (r: number) => {
+    let b = 0;
+    while (Math.floor(((b + 1) * rows) / binsY) <= r) b++;
+    return b;
+  };
+  const n = binsX * binsY;
+  const value = new Array(n).fill(0);
+  const kind = new Array(n).fill(BinKind.padding);
+  const worst = new Array(n).fill(-1);
+  const over = new Array(n).fill(0);
+  const valid = new Array(n).fill(0);
+  const maskedN = new Array(n).fill(0);
+  const isWorse = (a: number, b: number) => !Number.isNaN(b) && (Number.isNaN(a) || a > b);
+  for (let r = 0; r < rows; r++) {
+    for (let t = 0; t < Math.min(cols, lengths[r]); t++) {
+      const i = r * cols + t;
+      const b = rowBin(r) * binsX + colBin(t);
+      const e = error[i];
+      valid[b]++;
+      if (lossMask?.[i] === 0) maskedN[b]++;
+      if (overBound?.[i]) over[b] = 1;
+      if (worst[b] < 0 || isWorse(e, error[worst[b]])) worst[b] = i;
+      if (Number.isFinite(e)) value[b] = Math.max(value[b], e);
+      const both = lost?.[i] === 1;
+      if (!Number.isFinite(e) && !both && lost) kind[b] = BinKind.chunkedOnlyNonFinite;
+      else if ((both || !Number.isFinite(e)) && kind[b] !== BinKind.chunkedOnlyNonFinite) kind[b] = BinKind.nonFinite;
+    }
+  }
+  for (let b = 0; b < n; b++) if (valid[b] > 0 && kind[b] === BinKind.padding) kind[b] = BinKind.data;
+  const masked = maskedN.map((m, b) => (valid[b] > 0 && 2 * m >= valid[b] ? 1 : 0));
+  return { value, kind, worst, overBound: over, masked };
+}
+
+describe("poolByMax against its definition", () => {
+  it("pools ragged rows with NaN, ±∞, lost cells, masks and bounds exactly as cell by cell", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const rows = 9;
+    const cols = 37;
+    const lengths = Array.from({ length: rows }, (_, r) => (r === 3 ? 0 : Math.floor(random() * (cols + 1))));
+    const specials = [Number.NaN, Number.POSITIVE_INFINITY, 0];
+    const error = Array.from({ length: rows * cols }, () =>
+      random() < 0.1 ? specials[Math.floor(random() * 3)] : random() * 10 ** -Math.floor(random() * 8),
+    );
+    const lost = error.map((e) => (!Number.isFinite(e) && random() < 0.5 ? 1 : e === 0 && random() < 0.1 ? 1 : 0));
+    const overBound = error.map(() => (random() < 0.05 ? 1 : 0));
+    const lossMask = error.map(() => (random() < 0.4 ? 0 : 1));
+    for (const [maxBinsX, maxBinsY] of [
+      [37, 9],
+      [5, 2],
+      [1, 1],
+      [12, 4],
+      [100, 100],
+      [36, 8],
+    ]) {
+      for (const withLost of [true, false]) {
+        const input = {
+          rows,
+          cols,
+          lengths,
+          error,
+          lost: withLost ? lost : undefined,
+          overBound,
+          lossMask,
+          maxBinsX,
+          maxBinsY,
+        };
+        const grid = poolByMax(input);
+        const want = poolNaively(input);
+        const at = `${maxBinsX}×${maxBinsY}${withLost ? " with lost" : ""}`;
+        expect(Array.from(grid.value), at).toEqual(want.value);
+        expect(Array.from(grid.kind), at).toEqual(want.kind);
+        expect(Array.from(grid.worst), at).toEqual(want.worst);
+        expect(Array.from(grid.overBound), at).toEqual(want.overBound);
+        expect(Array.from(grid.masked), at).toEqual(want.masked);
+      }
+    }
   });
 });
 

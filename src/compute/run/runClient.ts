@@ -1,4 +1,5 @@
 import type { SlimeSettings } from "../../core";
+import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { BitsAnswer, GridsAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
@@ -12,6 +13,7 @@ export class RunClient {
   private readonly latest = new LatestOnly<OpenAnswer>();
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
   private readonly latestGrids = new LatestOnly<GridsAnswer>();
+  private readonly latestPicture = new LatestOnly<PooledPicture | null>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -39,6 +41,11 @@ export class RunClient {
   /** One sample's stored per-token fields; a newer sample's request supersedes a waiting one. */
   sampleFields(index: number): Promise<SampleFieldsAnswer | Refusal> {
     return this.latestFields.run(() => this.worker.remote().sampleFields(index));
+  }
+
+  /** The heatmap's pooled picture of a grid (its pictureId); a newer ask supersedes a waiting one. */
+  picture(pictureId: number, ask: PictureAsk): Promise<PooledPicture | null> {
+    return this.latestPicture.run(() => this.worker.remote().picture(pictureId, ask));
   }
 
   sampleInPlayground(index: number, settings: Partial<SlimeSettings>) {

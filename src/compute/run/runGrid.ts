@@ -22,6 +22,8 @@ export interface RunGrid {
   /** Per-token float32 bound; null for the KL, whose bound the replay judges but does not hand out per token. */
   bound: Float64Array | null;
   lossMask: Uint8Array;
+  /** The id under which the run worker keeps this grid's measured cells for the heatmap (runPictures.ts). */
+  pictureId?: number;
 }
 
 /** One sample's replayed rows, as read once off a replay. */

@@ -41,6 +41,7 @@ import {
   runGrid,
 } from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
+import { keepRunPictures, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
@@ -331,6 +332,8 @@ const api = {
       returns: runGrid(dump, replay, "returns", rows),
       kl: runGrid(dump, replay, "kl", rows),
     };
+    // The heatmap's pictures are pooled here: each field measured once, before its buffers go.
+    keepRunPictures(grids);
     const buffers = Object.values(grids).flatMap(gridBuffers);
     return Comlink.transfer({ ok: true, replay: current.id, grids }, buffers);
   },
@@ -418,6 +421,8 @@ const api = {
     return typeof file === "string" ? { ok: false, message: file } : { ok: true, ...file };
   },
   summariseRun,
+  /** The heatmap's pooled picture of a report's grid (its `pictureId`); null once a newer report replaced it. */
+  picture: runPicture,
 };
 
 export type RunWorkerApi = typeof api;

@@ -1,5 +1,5 @@
 import { type Ref, useMemo, useRef } from "react";
-import { decadeLabel } from "../heatmap/colourScale";
+import { decadeLabel } from "../../compute/heatmap/colourScale";
 import { ChartFrame } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";

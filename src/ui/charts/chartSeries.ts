@@ -1,5 +1,5 @@
 import { scaleLinear } from "d3-scale";
-import { decadeOf } from "../heatmap/colourScale";
+import { decadeOf } from "../../compute/heatmap/colourScale";
 import { envelopeIndices, PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
 

@@ -10,16 +10,17 @@ import {
   useRef,
   useState,
 } from "react";
+import type { PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
-import { type ColourScope, heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
+import { type ColourScope, heatmapCell, heatmapModel } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
-import { sameData, useShownData } from "./useShownData";
+import { sameData, usePicture } from "./usePicture";
 import "./heatmap.css";
 
 export type { ColourScope, HeatmapCell };
@@ -32,8 +33,14 @@ export interface HeatmapHandle {
   focusCell(row: number, token: number): void;
 }
 
-/** Canvas heatmap of |actual − reference| (chunked − serial by default) over the padded batch `[rows, cols]`. */
+/**
+ * Canvas heatmap of |actual − reference| (chunked − serial by default) over the padded batch
+ * `[rows, cols]`. It pools nothing itself: its `source` gives the pooled picture for the canvas's
+ * size; the arrays here give the readout of the one cell under the pointer.
+ */
 export interface ErrorHeatmapProps {
+  /** Where the pooled picture comes from (picture.ts): a new source for new data, the same one otherwise. */
+  source: PictureSource;
   /** Batch rows (B). */
   rows: number;
   /** Padded length (max_len). */
@@ -72,9 +79,8 @@ export interface ErrorHeatmapProps {
   ref?: Ref<HeatmapHandle>;
   /**
    * Told, after it is drawn, each picture that shows the current props (by its `reference` and
-   * `actual`, the very arrays of the props): the picture of a large batch lags new props by a few
-   * tasks while they are measured in slices. A new result may keep its reference (the same serial
-   * scan), never its `actual`.
+   * `actual`, the very arrays of the props): a picture a worker pools lags new props by its round
+   * trip. A new result may keep its reference (the same serial scan), never its `actual`.
    */
   onDrawn?(reference: ArrayLike<number>, actual: ArrayLike<number>): void;
 }
@@ -83,50 +89,41 @@ type Bin = { bx: number; by: number };
 
 export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const { selectedRow, onSelectRow, onHoverCell } = props;
-  // The picture lags the props by a task or two (see useShownData), so everything below reads the
-  // data it was computed from, never newer props.
+  // The picture may lag the props (a worker pools it), so everything below reads the data it was
+  // pooled from, never newer props.
   const wrapRef = useRef<HTMLDivElement>(null);
   const width = useWidth(wrapRef);
   const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
   const layout = useMemo(() => heatmapLayout(width, props.rows, dpr), [width, props.rows, dpr]);
-  const shown = useShownData(props, layout);
-  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, errors } = shown;
   const scope = props.colourScope ?? "batch";
+  const colourRow = scope === "row" ? Math.max(0, selectedRow) : -1;
+  const shown = usePicture(props, { maxBinsX: layout.maxBinsX, maxBinsY: layout.maxBinsY, colourRow });
+  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries } = shown.data;
+  const { grid, relFloor } = shown.picture;
   const sides = props.sides ?? SCAN_SIDES;
   const name = sides.gap === "difference" ? "Difference heatmap" : "Error heatmap";
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
 
-  const modelInput = {
-    rows,
-    cols,
-    lengths,
-    errors,
-    reference,
-    lossMask,
-    hasBound: bound !== undefined,
-    metric: shown.metric,
-    precision: shown.precision,
-    maxBinsX: layout.maxBinsX,
-    maxBinsY: layout.maxBinsY,
-    scope,
-    selectedRow,
-    sides,
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the grid depends on these fields only
-  const grid = useMemo(
+  // The legend names the row whose bins coloured the picture (in a row scope).
+  const model = useMemo(
     () =>
-      shown.pooled.maxBinsX === layout.maxBinsX && shown.pooled.maxBinsY === layout.maxBinsY
-        ? shown.pooled.grid
-        : pooledGrid(modelInput),
-    [rows, cols, lengths, errors, lossMask, bound, layout.maxBinsX, layout.maxBinsY],
+      heatmapModel(
+        {
+          hasBound: bound !== undefined,
+          metric: shown.data.metric,
+          precision: shown.data.precision,
+          scope,
+          selectedRow: colourRow,
+          sides,
+        },
+        shown.picture,
+      ),
+    [shown.picture, bound, shown.data.metric, shown.data.precision, scope, colourRow, sides],
   );
-  const rowScoped = scope === "row" ? selectedRow : -1;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the selected row matters only for a row scope
-  const model = useMemo(() => heatmapModel(modelInput, grid), [grid, scope, rowScoped, sides]);
   const picture: HeatmapPicture = useMemo(
-    () => ({ grid, scale: model.scale, rows, cols, layout, chunkBoundaries, worst: model.worst }),
-    [grid, model.scale, model.worst, rows, cols, layout, chunkBoundaries],
+    () => ({ grid, pixels: shown.picture.pixels, rows, cols, layout, chunkBoundaries, worst: shown.picture.worst }),
+    [grid, shown.picture, rows, cols, layout, chunkBoundaries],
   );
 
   const [cursor, setCursor] = useState<Bin | null>(null);
@@ -146,11 +143,11 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   }, [picture, layout, dpr]);
 
   const { onDrawn } = props;
-  const current = sameData(shown, props);
+  const current = shown.current && sameData(shown.data, props);
   // In the commit that draws the picture (its canvas is drawn in a layout effect above).
   useLayoutEffect(() => {
-    if (current) onDrawn?.(shown.reference, shown.actual);
-  }, [current, shown.reference, shown.actual, onDrawn]);
+    if (current) onDrawn?.(reference, actual);
+  }, [current, reference, actual, onDrawn]);
 
   const marked = hoverBin ?? cursor;
   const hoverToken = props.hoverToken ?? null;
@@ -174,9 +171,10 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     reference,
     actual,
     lossMask,
+    bound,
     chunkBoundaries,
-    precision: shown.precision,
-    errors,
+    precision: shown.data.precision,
+    relFloor,
   };
   const cellAt = (bin: Bin) => {
     const { row, token } = cellOfBin(grid, cols, bin.bx, bin.by);
@@ -194,7 +192,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   useEffect(() => {
     const { marked, cellAt, report } = liveRef.current;
     if (marked && marked.bx < grid.binsX && marked.by < grid.binsY) report(cellAt(marked));
-  }, [grid, errors]);
+  }, [grid, reference, actual]);
 
   const pointerBin = (e: MouseEvent<HTMLCanvasElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
@@ -266,7 +264,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
         </span>
         <output className="error-heatmap-readout" aria-live="polite">
           {readout ? (
-            <CellReadout cell={readout} precision={shown.precision} sides={sides} />
+            <CellReadout cell={readout} precision={shown.data.precision} sides={sides} />
           ) : (
             "hover or focus a cell for its values"
           )}

@@ -1,4 +1,4 @@
-import { rgbCss } from "./colourScale";
+import { rgbCss } from "../../compute/heatmap/colourScale";
 import type { LegendModel } from "./legendModel";
 
 /** The heatmap's legend: what the colour measures, one swatch per decade with its edges, the special cells and notes. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cellErrors } from "../../compute/playground/cellErrors";
+import { BatchPictures, type PictureData } from "../../compute/heatmap/picture";
 import { poolByMax } from "../../compute/playground/pooling";
-import { heatmapCell, heatmapModel, pooledGrid } from "./heatmapModel";
+import { type HeatmapModelInput, heatmapCell, heatmapModel } from "./heatmapModel";
 import { binningNote } from "./legendModel";
 
 /** 2 rows × 6 tokens: row 1 has 4 valid tokens; one masked hole, one NaN, one cell over its bound. */
@@ -13,21 +13,19 @@ function batch() {
   return { rows: 2, cols: 6, lengths: [6, 4], reference, actual, lossMask, bound };
 }
 
+/** The model of a batch's picture, pooled as a picture source pools it. */
+function modelOf(data: PictureData, maxBinsX: number, maxBinsY: number, input: HeatmapModelInput) {
+  const colourRow = input.scope === "row" ? input.selectedRow : -1;
+  const ask = { maxBinsX, maxBinsY, metric: input.metric, precision: input.precision, colourRow };
+  const picture = new BatchPictures(data).picture(ask);
+  return { relFloor: picture.relFloor, model: heatmapModel(input, picture) };
+}
+
 function model(metric: "abs" | "rel" | "ulp", maxBinsX = 6, scope: "batch" | "row" = "batch", selectedRow = 0) {
   const b = batch();
-  const errors = cellErrors({ ...b, metric, precision: "float32" });
-  const input = {
-    ...b,
-    errors,
-    hasBound: true,
-    metric,
-    precision: "float32" as const,
-    maxBinsX,
-    maxBinsY: 10,
-    scope,
-    selectedRow,
-  };
-  return { b, errors, model: heatmapModel(input, pooledGrid(input)) };
+  const input = { hasBound: true, metric, precision: "float32" as const, scope, selectedRow };
+  const { relFloor, model: m } = modelOf(b, maxBinsX, 10, input);
+  return { b, relFloor, model: m };
 }
 
 describe("heatmapModel", () => {
@@ -35,10 +33,9 @@ describe("heatmapModel", () => {
     const reference = [Number.NaN, 2, 3];
     const actual = [Number.NaN, Number.NaN, 3];
     const base = { rows: 1, cols: 3, lengths: [3], reference, actual };
-    const errors = cellErrors({ ...base, metric: "abs", precision: "float32" });
-    const input = { ...base, errors, hasBound: false, metric: "abs" as const, precision: "float32" as const };
-    const at = { ...input, maxBinsX: 3, maxBinsY: 1, scope: "batch" as const, selectedRow: 0 };
-    const keys = heatmapModel(at, pooledGrid(at)).legend.keys;
+    const input = { hasBound: false, metric: "abs" as const, precision: "float32" as const };
+    const at = { ...input, scope: "batch" as const, selectedRow: 0 };
+    const keys = modelOf(base, 3, 1, at).model.legend.keys;
     expect(keys.map((k) => k.label)).toEqual([
       "0 (exact)",
       "NaN / ∞ in both scans (dashed)",
@@ -51,21 +48,16 @@ describe("heatmapModel", () => {
     const reference = [Number.NaN, 2, 3];
     const actual = [1, Number.NaN, 3];
     const base = { rows: 1, cols: 3, lengths: [3], reference, actual };
-    const errors = cellErrors({ ...base, metric: "abs", precision: "float64" });
     const sides = { reference: "OpenRLHF", actual: "verl", gap: "difference" as const };
     const at = {
-      ...base,
-      errors,
       hasBound: false,
       metric: "abs" as const,
       precision: "float64" as const,
-      maxBinsX: 3,
-      maxBinsY: 1,
       scope: "batch" as const,
       selectedRow: 0,
       sides,
     };
-    const legend = heatmapModel(at, pooledGrid(at)).legend;
+    const legend = modelOf(base, 3, 1, at).model.legend;
     expect(legend.title).toBe("absolute difference |verl − OpenRLHF|");
     expect(legend.keys.map((k) => k.label)).toEqual([
       "0 (exact)",
@@ -108,8 +100,8 @@ describe("heatmapModel", () => {
   });
 
   it("reads one cell in all three measures", () => {
-    const { b, errors } = model("ulp");
-    const cell = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 0, 3);
+    const { b, relFloor } = model("ulp");
+    const cell = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", relFloor }, 0, 3);
     expect(cell).toMatchObject({
       row: 0,
       token: 3,
@@ -121,9 +113,9 @@ describe("heatmapModel", () => {
     });
     expect(cell.abs).toBeCloseTo(1e-3, 9);
     expect(cell.ulp).toBe((Math.fround(4.001) - 4) / 2 ** -21);
-    const pad = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 1, 5);
+    const pad = heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", relFloor }, 1, 5);
     expect(pad).toMatchObject({ padding: true, overBound: false, chunk: 0 });
-    expect(heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", errors }, 0, 1).chunk).toBe(1);
+    expect(heatmapCell({ ...b, chunkBoundaries: [0, 2], precision: "float32", relFloor }, 0, 1).chunk).toBe(1);
   });
 });
 

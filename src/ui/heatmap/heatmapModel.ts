@@ -1,13 +1,14 @@
+import type { DecadeScale } from "../../compute/heatmap/colourScale";
+import type { PooledPicture } from "../../compute/heatmap/picture";
 import {
-  type CellErrors,
+  cellOverBound,
   cellReadout,
   type ErrorMetric,
   type Precision,
   type SideNames,
 } from "../../compute/playground/cellErrors";
-import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "../../compute/playground/pooling";
+import type { PooledGrid } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
-import { type DecadeScale, decadeScale } from "./colourScale";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
 
@@ -24,58 +25,20 @@ export interface HeatmapModel {
   worst: number;
 }
 
+/** What the legend says beside the pooled picture (the picture itself comes from a picture source). */
 export interface HeatmapModelInput {
-  rows: number;
-  cols: number;
-  lengths: ArrayLike<number>;
-  errors: CellErrors;
-  /** The serial reference: non-finite there too means both scans lost the cell. */
-  reference?: ArrayLike<number>;
-  lossMask?: ArrayLike<number>;
   hasBound: boolean;
   metric: ErrorMetric;
   precision: Precision;
-  maxBinsX: number;
-  maxBinsY: number;
   scope: ColourScope;
   selectedRow: number;
   /** What is compared (default: the chunked scan against the serial reference). */
   sides?: SideNames;
 }
 
-export function pooledGrid(input: HeatmapModelInput): PooledGrid {
-  return poolByMax({
-    rows: input.rows,
-    cols: input.cols,
-    lengths: input.lengths,
-    error: input.errors.error,
-    reference: input.reference,
-    overBound: input.hasBound ? input.errors.overBound : undefined,
-    lossMask: input.lossMask,
-    maxBinsX: input.maxBinsX,
-    maxBinsY: input.maxBinsY,
-  });
-}
-
-export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): HeatmapModel {
-  let binRows: [number, number] | undefined;
-  if (input.scope === "row") {
-    const by = Math.max(
-      0,
-      Array.from(grid.rowStart).findLastIndex((s) => s <= input.selectedRow),
-    );
-    binRows = [Math.min(by, grid.binsY - 1), Math.min(by, grid.binsY - 1) + 1];
-  }
-  const domain = pooledDomain(grid, binRows);
-  const scale = decadeScale(domain.min, domain.max);
-  const present = { nonFinite: false, chunkedOnlyNonFinite: false, padding: false, masked: false, overBound: false };
-  for (let b = 0; b < grid.kind.length; b++) {
-    if (grid.kind[b] === BinKind.nonFinite) present.nonFinite = true;
-    if (grid.kind[b] === BinKind.chunkedOnlyNonFinite) present.chunkedOnlyNonFinite = true;
-    if (grid.kind[b] === BinKind.padding) present.padding = true;
-    if (grid.masked[b]) present.masked = true;
-    if (grid.overBound[b]) present.overBound = true;
-  }
+/** The legend of a picture; no pass over its bins (the picture's source made them). */
+export function heatmapModel(input: HeatmapModelInput, picture: PooledPicture): HeatmapModel {
+  const { grid, scale, domain, present, relFloor } = picture;
   const legend = legendModel({
     metric: input.metric,
     precision: input.precision,
@@ -83,12 +46,12 @@ export function heatmapModel(input: HeatmapModelInput, grid: PooledGrid): Heatma
     domain,
     scope: input.scope === "row" ? `row ${input.selectedRow}` : "batch",
     grid,
-    relFloor: input.errors.relFloor,
+    relFloor,
     present,
     hasBound: input.hasBound,
     sides: input.sides,
   });
-  return { grid, scale, domain, legend, worst: worstBin(grid) };
+  return { grid, scale, domain, legend, worst: picture.worst };
 }
 
 /** The hover readout of one cell, in all three measures. */
@@ -99,9 +62,10 @@ export function heatmapCell(
     reference: ArrayLike<number>;
     actual: ArrayLike<number>;
     lossMask?: ArrayLike<number>;
+    bound?: ArrayLike<number>;
     chunkBoundaries: readonly number[];
     precision: Precision;
-    errors: CellErrors;
+    relFloor: number;
   },
   row: number,
   token: number,
@@ -116,9 +80,9 @@ export function heatmapCell(
     chunk: chunkOfToken(input.chunkBoundaries, token),
     serial,
     chunked,
-    ...cellReadout(serial, chunked, input.precision, input.errors.relFloor),
+    ...cellReadout(serial, chunked, input.precision, input.relFloor),
     masked: input.lossMask?.[i] === 0,
     padding,
-    overBound: !padding && input.errors.overBound[i] === 1,
+    overBound: !padding && cellOverBound(serial, chunked, input.bound?.[i]),
   };
 }

@@ -1,5 +1,5 @@
+import { rgbCss } from "../../compute/heatmap/colourScale";
 import { canvasToBlob } from "../charts/chartPng";
-import { rgbCss } from "./colourScale";
 import { drawCross } from "./heatmapRender";
 import type { LegendModel } from "./legendModel";
 

@@ -1,13 +1,14 @@
+import { NON_FINITE_COLOUR } from "../../compute/heatmap/colourScale";
 import { BinKind, type PooledGrid } from "../../compute/playground/pooling";
 import { tokenTicks } from "../charts/chartSeries";
 import { drawableBoundaries } from "../charts/chunkBoundaries";
-import { colourOf, type DecadeScale, NON_FINITE_COLOUR, PADDING_COLOUR } from "./colourScale";
 import { binRect, binRuns, type HeatmapLayout } from "./heatmapGeometry";
 
 /** Everything one picture of the heatmap depends on. */
 export interface HeatmapPicture {
   grid: PooledGrid;
-  scale: DecadeScale;
+  /** One RGBA pixel per bin, coloured where the grid was pooled (picture.ts). */
+  pixels: Uint8ClampedArray<ArrayBuffer>;
   rows: number;
   cols: number;
   layout: HeatmapLayout;
@@ -17,26 +18,6 @@ export interface HeatmapPicture {
 }
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-
-/** RGBA pixels of the pooled grid, one per bin: the ImageData drawn scaled up without smoothing. */
-export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArray<ArrayBuffer> {
-  const pixels = new Uint8ClampedArray(grid.binsX * grid.binsY * 4);
-  for (let b = 0; b < grid.kind.length; b++) {
-    const kind = grid.kind[b];
-    const c =
-      kind === BinKind.padding
-        ? PADDING_COLOUR
-        : kind === BinKind.nonFinite || kind === BinKind.chunkedOnlyNonFinite
-          ? NON_FINITE_COLOUR
-          : colourOf(scale, grid.value[b]);
-    const p = 4 * b;
-    pixels[p] = c[0];
-    pixels[p + 1] = c[1];
-    pixels[p + 2] = c[2];
-    pixels[p + 3] = 255;
-  }
-  return pixels;
-}
 
 /** Both diagonals of a rectangle, repeated along a long one every `h` pixels, so each cross stays square. */
 export function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number): void {
@@ -74,7 +55,7 @@ export function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | nul
 
 /** The static picture: cells, masks, cells over bound, chunk boundaries, row labels and the token axis. */
 export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapPicture, dpr: number): void {
-  const { grid, scale, rows, cols, layout } = picture;
+  const { grid, rows, cols, layout } = picture;
   const { left, top, plotWidth, plotHeight } = layout;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = "#fff";
@@ -84,7 +65,7 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   cells.width = grid.binsX;
   cells.height = grid.binsY;
   const cellsCtx = cells.getContext("2d");
-  if (cellsCtx) cellsCtx.putImageData(new ImageData(paintBins(grid, scale), grid.binsX, grid.binsY), 0, 0);
+  if (cellsCtx) cellsCtx.putImageData(new ImageData(picture.pixels, grid.binsX, grid.binsY), 0, 0);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(cells, left, top, plotWidth, plotHeight);

@@ -1,7 +1,14 @@
+import {
+  type DecadeScale,
+  decadeLabel,
+  NON_FINITE_COLOUR,
+  PADDING_COLOUR,
+  type Rgb,
+  ZERO_COLOUR,
+} from "../../compute/heatmap/colourScale";
 import { type ErrorMetric, type Precision, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import type { PooledGrid } from "../../compute/playground/pooling";
 import { formatShort } from "../charts/formatNumber";
-import { type DecadeScale, decadeLabel, NON_FINITE_COLOUR, PADDING_COLOUR, type Rgb, ZERO_COLOUR } from "./colourScale";
 
 /** Everything the heatmap legend shows, computed once and drawn both in HTML and into the PNG export. */
 export interface LegendModel {

@@ -271,6 +271,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 returnsRef={returnsRef}
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
+                pictures={worker}
                 dump={committed.dump}
                 showCarries={committed.showCarries}
                 onCarries={userSetView}

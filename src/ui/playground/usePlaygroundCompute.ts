@@ -30,6 +30,7 @@ import {
   sameInputs,
   viewOf,
 } from "./computeMachine";
+import { maskTable } from "./results/rowView";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;
@@ -116,7 +117,12 @@ function chunkedSolver(
 function requestOf(id: number, state: PlaygroundState, rows: PlaygroundRow[]): RunRequest & { p32: ScanProblem } {
   const { p64, p32 } = problemsFor(state, rows);
   const lengths = rows.map((row) => row.length);
-  return { id, problem: p64, p32, precision: state.precision, strategy: state.strategy, lengths };
+  // For the heatmap's hatching: the worker keeps it beside the result's tables (resultPictures.ts).
+  const lossMask = maskTable(
+    rows,
+    lengths.reduce((max, n) => Math.max(max, n), 0),
+  );
+  return { id, problem: p64, p32, precision: state.precision, strategy: state.strategy, lengths, lossMask };
 }
 
 /** The settings and data that change what is computed (not the selected row or the heatmap metric). */

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
-import type { GridField } from "../../compute/run/runGrid";
+import type { GridField, RunGrid } from "../../compute/run/runGrid";
 import { worstFirst } from "../../compute/run/runModel";
 import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
 import type { SlimeSettings } from "../../core";
@@ -9,7 +10,6 @@ import { stateFragment } from "../../io/shareLink";
 import { formatShort } from "../charts/formatNumber";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
-import { useStaged } from "../useStaged";
 import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
@@ -154,10 +154,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const exportIndices = failing.length > 0 ? failing : [selected];
   const train = report?.kind === "train";
 
-  // A new report is drawn in four commits, each after the last one was painted: the summary and the
-  // settings, then the samples table, then the heatmap's frame (its picture follows in slices), then
-  // the selected sample's chart, so that a 64 × 8192 dump's results never make one long main-thread task.
-  const [, tableReport, heatmapReport, sampleReport] = useStaged(report, 4, { afterPaint: true });
+  // A new report is drawn in one commit: the heatmap's picture is pooled in the run worker (runPictures.ts).
+  const tableReport = report;
+  const heatmapReport = report;
+  const sampleReport = report;
   // The KL choice falls back to the advantages on a report that has no KL grid (a dump without kl).
   const shownField: GridField = report?.gridFields.includes(field) ? field : "advantages";
   const replayId = report?.replayId;
@@ -197,6 +197,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       ? loadedGrids?.grids
       : null;
   const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
+  const heatmapSource = useMemo(() => gridPictures(client, grid), [client, grid]);
   const sampleGrid = sampleReport ? grid : null;
   const sampleGrids = useMemo(
     () => ({
@@ -312,7 +313,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       {train && tableReport && tableReport.kind === "train" && tableReport.rows.length > 0 ? (
         <RunSamples rows={tableReport.rows} selected={selected} onSelect={setSelected} />
       ) : null}
-      {train && grid ? (
+      {train && grid && heatmapSource ? (
         <section
           className="panel"
           aria-labelledby="run-heatmap-title"
@@ -342,6 +343,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             {fieldCaption(grid)}
           </p>
           <ErrorHeatmap
+            source={heatmapSource}
             rows={grid.rows}
             cols={grid.cols}
             lengths={grid.lengths}
@@ -394,6 +396,13 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       ) : null}
     </div>
   );
+}
+
+/** The heatmap's picture of a grid, pooled by the run worker that keeps its measured cells. */
+function gridPictures(client: RunClient, grid: RunGrid | null): PictureSource | null {
+  const id = grid?.pictureId;
+  if (id === undefined) return null;
+  return { at: "worker", picture: (ask) => client.picture(id, ask) };
 }
 
 /** The sample to show first: the first of the table's worst-first order. */

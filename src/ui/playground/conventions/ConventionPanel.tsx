@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, useState } from "react";
 import { type Difference, LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import { CONVENTION_OUTPUTS, type ConventionOutput } from "../../../compute/conventions/conventionRun";
+import { hereSource } from "../../../compute/heatmap/picture";
 import { cellLoss, cellLossText, type SideNames } from "../../../compute/playground/cellErrors";
 import type { Library } from "../../../core";
 import type { Unread } from "../../../io/laneUse";
@@ -87,6 +88,16 @@ function ConventionBody({
   const shown = view.runs[0];
   const otherRun = view.runs.find((run) => run.library === other);
   const refused = view.runs.filter((run) => !run.ok);
+  const reference = shown?.ok ? shown.tables[output] : undefined;
+  const actual = otherRun?.ok ? otherRun.tables[output] : undefined;
+  // Pooled here: the tables are the page's (the convention worker sends them whole for the charts).
+  const heatmapSource = useMemo(
+    () =>
+      reference && actual
+        ? hereSource({ rows: view.rows, cols: view.cols, lengths: view.lengths, reference, actual, lossMask: masks })
+        : null,
+    [view.rows, view.cols, view.lengths, reference, actual, masks],
+  );
   const hoverToken = hover && hover.row === row ? hover.token : null;
   const onHoverToken = useCallback(
     (t: number | null) => onHover(t === null ? null : { row, token: t }),
@@ -165,7 +176,7 @@ function ConventionBody({
       ) : view.libraries.length > 1 ? null : (
         <p className="muted small">Tick a library under “Compare with” to see where they differ, token by token.</p>
       )}
-      {shown?.ok && otherRun?.ok && other ? (
+      {shown?.ok && otherRun?.ok && other && heatmapSource ? (
         <div className="convention-heatmap" data-testid="convention-heatmap">
           <div className="convention-heatmap-head">
             <h3>
@@ -192,6 +203,7 @@ function ConventionBody({
             aria-label={`Difference heatmap: |${LIBRARY_LABELS[other]} − ${LIBRARY_LABELS[shown.library]}| per token`}
           >
             <ErrorHeatmap
+              source={heatmapSource}
               rows={view.rows}
               cols={view.cols}
               lengths={view.lengths}

@@ -1,5 +1,7 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
+import { hereSource, type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
 import type { OutputName } from "../../../compute/playground/outputTables";
+import type { PlaygroundClient } from "../../../compute/playground/playgroundClient";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
 import type { CarryParts } from "../../charts/CarryBands";
@@ -51,6 +53,8 @@ export interface ResultsPanelProps {
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
+  /** The playground worker, which pools the heatmap of the results it computed (stable). */
+  pictures: Pick<PlaygroundClient, "picture"> | null;
   /** Row 0 is a sample of a slime dump: its stored output is drawn in the returns chart. */
   dump?: DumpComparison;
   /** The returns chart splits the row in focus into local sums and carries (the state's showCarries). */
@@ -84,6 +88,10 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const masks = useMemo(
     () => (rows.length === result.rows ? maskTable(rows, result.cols) : undefined),
     [rows, result.rows, result.cols],
+  );
+  const heatmapSource = useMemo(
+    () => pictureSource(result, output, masks, props.pictures),
+    [result, output, masks, props.pictures],
   );
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const chunkedLabel = `chunked ${precision} (${result.ran.backend}${result.ran.precision === "float32-engine" ? `, ${result.ran.strategy}` : ""})`;
@@ -180,8 +188,9 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
       ) : (
         <p className="muted">Row {selectedRow} has no tokens: give it a length to see its returns.</p>
       )}
-      {result.reference[output] && result.chunked[output] ? (
+      {heatmapSource && result.reference[output] && result.chunked[output] ? (
         <ErrorHeatmap
+          source={heatmapSource}
           ref={props.heatmapRef}
           rows={result.rows}
           cols={result.cols}
@@ -209,6 +218,36 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     </div>
   );
 });
+
+/** Batches up to this many cells are pooled on the page, in the render that brings them (a frame's work). */
+export const HERE_CELLS = 2 ** 13;
+
+/**
+ * Where the heatmap's picture of a result is pooled: by the playground worker that computed it and
+ * keeps its tables, or here for a teaching-size batch (its picture is then drawn in the frame of
+ * the edit, with the result the page computed in that frame itself).
+ */
+function pictureSource(
+  result: PlaygroundResult,
+  output: OutputName,
+  lossMask: Uint8Array | undefined,
+  client: Pick<PlaygroundClient, "picture"> | null,
+): PictureSource | null {
+  const reference = result.reference[output];
+  const actual = result.chunked[output];
+  if (!reference || !actual) return null;
+  const id = result.pictures;
+  if (client && id !== undefined && result.rows * result.cols > HERE_CELLS) {
+    const sent = result.sentPicture;
+    return {
+      at: "worker",
+      picture: (ask) => client.picture(id, output, ask),
+      ready: (ask) => (sent && sent.output === output && sameAsk(sent.ask, ask) ? sent.picture : null),
+    };
+  }
+  const { rows, cols, lengths } = result;
+  return hereSource({ rows, cols, lengths, reference, actual, bound: result.bound[output], lossMask });
+}
 
 /** What the returns chart draws of a split row: its chunks are the batch's, over its padded length. */
 function carryPartsOf(row: CarryRow): CarryParts {

@@ -1,0 +1,203 @@
+/**
+ * The heatmap's pooled picture, computed where its data lives: the playground worker for a run's
+ * result, the run worker for a dump's fields, or the main thread for a batch it computed itself (a
+ * teaching-size result, drawn in the frame of the edit). The page asks a picture source for the
+ * bins its canvas has room for and gets back the pooled grid, a few thousand bins, never the batch.
+ */
+import { type CellErrors, cellErrors, type ErrorMetric, type Precision } from "../playground/cellErrors";
+import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "../playground/pooling";
+import { colourOf, type DecadeScale, decadeScale, NON_FINITE_COLOUR, PADDING_COLOUR, type Rgb } from "./colourScale";
+
+/** What the heatmap asks for: its room in bins, and the error measure it colours. */
+export interface PictureAsk {
+  maxBinsX: number;
+  maxBinsY: number;
+  metric: ErrorMetric;
+  precision: Precision;
+  /** The row whose bins set the colour domain (the heatmap's row scope); −1: the whole batch. */
+  colourRow: number;
+}
+
+/** Which kinds of bin a picture holds: the legend lists only those. */
+export interface PicturePresent {
+  nonFinite: boolean;
+  chunkedOnlyNonFinite: boolean;
+  padding: boolean;
+  masked: boolean;
+  overBound: boolean;
+}
+
+/**
+ * The pooled grid coloured: everything the page needs to draw the picture and its legend, so it
+ * never loops over the bins (half a million of them at 512 rows) itself.
+ */
+export interface PooledPicture {
+  grid: PooledGrid;
+  /** The relative floor the cells were measured with (the readout uses it too). */
+  relFloor: number;
+  /** Smallest positive and largest finite pooled value of the colour scope. */
+  domain: { min: number; max: number };
+  scale: DecadeScale;
+  /** Bin of the largest finite error (worstBin), −1 if none. */
+  worst: number;
+  present: PicturePresent;
+  /** One RGBA pixel per bin, row-major binsY × binsX. */
+  pixels: Uint8ClampedArray<ArrayBuffer>;
+}
+
+/**
+ * Where a heatmap gets its picture. `here`: the data is on this thread and small, so the picture is
+ * pooled in the render that asks (drawn in the same frame). `worker`: asked of the worker that owns
+ * the data; null when that worker holds newer data now (a newer result replaced it).
+ */
+export type PictureSource =
+  | { at: "here"; picture(ask: PictureAsk): PooledPicture }
+  | {
+      at: "worker";
+      picture(ask: PictureAsk): Promise<PooledPicture | null>;
+      /** A picture the worker sent with the data, for the ask it expected (drawn at once when it matches). */
+      ready?(ask: PictureAsk): PooledPicture | null;
+    };
+
+/** A picture a worker pooled before it was asked, with the ask it answers. */
+export interface SentPicture<Output extends string = string> {
+  output: Output;
+  ask: PictureAsk;
+  picture: PooledPicture;
+}
+
+/** Whether two asks ask for the same picture. */
+export function sameAsk(a: PictureAsk, b: PictureAsk): boolean {
+  return (
+    a.maxBinsX === b.maxBinsX &&
+    a.maxBinsY === b.maxBinsY &&
+    a.metric === b.metric &&
+    a.precision === b.precision &&
+    a.colourRow === b.colourRow
+  );
+}
+
+/** The padded batch a picture is pooled from. */
+export interface PictureData {
+  rows: number;
+  cols: number;
+  lengths: ArrayLike<number>;
+  reference: ArrayLike<number>;
+  actual: ArrayLike<number>;
+  bound?: ArrayLike<number>;
+  /** Row-major loss mask, 0 = masked. */
+  lossMask?: ArrayLike<number>;
+}
+
+/** Pools measured cells into the bins asked for, and colours the bins. */
+export function poolErrors(
+  errors: CellErrors,
+  data: { rows: number; cols: number; lengths: ArrayLike<number>; lossMask?: ArrayLike<number>; hasBound: boolean },
+  ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY" | "colourRow">,
+): PooledPicture {
+  const grid = poolByMax({
+    rows: data.rows,
+    cols: data.cols,
+    lengths: data.lengths,
+    error: errors.error,
+    lost: errors.lost,
+    overBound: data.hasBound ? errors.overBound : undefined,
+    lossMask: data.lossMask,
+    maxBinsX: ask.maxBinsX,
+    maxBinsY: ask.maxBinsY,
+  });
+  return colourPicture(grid, errors.relFloor, ask.colourRow);
+}
+
+/** The bin rows of a row scope: the one holding the row. */
+export function binRowsOf(grid: PooledGrid, row: number): [number, number] {
+  let by = 0;
+  while (by + 1 < grid.binsY && grid.rowStart[by + 1] <= row) by++;
+  return [by, by + 1];
+}
+
+/** The grid's domain, colour scale, worst bin, kinds present and pixels. */
+export function colourPicture(grid: PooledGrid, relFloor: number, colourRow: number): PooledPicture {
+  const domain = pooledDomain(grid, colourRow >= 0 ? binRowsOf(grid, colourRow) : undefined);
+  const scale = decadeScale(domain.min, domain.max);
+  const present = { nonFinite: false, chunkedOnlyNonFinite: false, padding: false, masked: false, overBound: false };
+  for (let b = 0; b < grid.kind.length; b++) {
+    const k = grid.kind[b];
+    if (k === BinKind.nonFinite) present.nonFinite = true;
+    else if (k === BinKind.chunkedOnlyNonFinite) present.chunkedOnlyNonFinite = true;
+    else if (k === BinKind.padding) present.padding = true;
+    if (grid.masked[b]) present.masked = true;
+    if (grid.overBound[b]) present.overBound = true;
+  }
+  return { grid, relFloor, domain, scale, worst: worstBin(grid), present, pixels: paintBins(grid, scale) };
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** An opaque colour as the 32-bit word of its RGBA bytes in memory. */
+function word([r, g, b]: Rgb): number {
+  return LITTLE_ENDIAN
+    ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0
+    : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+}
+
+/** RGBA pixels of the pooled grid, one per bin, a word per pixel (the ImageData drawn scaled up). */
+export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArray<ArrayBuffer> {
+  const pixels = new Uint8ClampedArray(grid.binsX * grid.binsY * 4);
+  const words = new Uint32Array(pixels.buffer);
+  const padding = word(PADDING_COLOUR);
+  const lost = word(NON_FINITE_COLOUR);
+  const zero = word(colourOf(scale, 0));
+  const swatches = scale.swatches.map(word);
+  const { edges } = scale;
+  for (let b = 0; b < grid.kind.length; b++) {
+    const kind = grid.kind[b];
+    if (kind === BinKind.padding) words[b] = padding;
+    else if (kind !== BinKind.data) words[b] = lost;
+    else {
+      const v = grid.value[b];
+      if (v === 0) words[b] = zero;
+      else {
+        let k = 0;
+        while (k < edges.length && v >= edges[k]) k++;
+        words[b] = swatches[k];
+      }
+    }
+  }
+  return pixels;
+}
+
+/**
+ * The pictures of one batch: its cells measured once per error measure (the last one kept), then
+ * pooled for each size asked, so a resize or a new row height costs one pooling pass.
+ */
+export class BatchPictures {
+  private measured: { metric: ErrorMetric; precision: Precision; errors: CellErrors } | null = null;
+
+  constructor(readonly data: PictureData) {}
+
+  picture(ask: PictureAsk): PooledPicture {
+    const { data } = this;
+    let m = this.measured;
+    if (!m || m.metric !== ask.metric || m.precision !== ask.precision) {
+      const errors = cellErrors({ ...data, metric: ask.metric, precision: ask.precision });
+      m = { metric: ask.metric, precision: ask.precision, errors };
+      this.measured = m;
+    }
+    return poolErrors(m.errors, { ...data, hasBound: data.bound !== undefined }, ask);
+  }
+}
+
+/** A source for data on this thread (pooled in the render that asks). */
+export function hereSource(data: PictureData): PictureSource {
+  const pictures = new BatchPictures(data);
+  return { at: "here", picture: (ask) => pictures.picture(ask) };
+}
+
+/** The typed arrays of a picture, to transfer it out of a worker. */
+export function pictureBuffers(picture: PooledPicture): ArrayBuffer[] {
+  const g = picture.grid;
+  return [g.colStart, g.rowStart, g.value, g.kind, g.masked, g.overBound, g.worst, picture.pixels].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
+}
