@@ -1,5 +1,6 @@
 import type { FieldVerdict, SampleReplay, SlimeSettings } from "../core";
 import { caseFileText } from "../io/caseFileText";
+import { IoError } from "../io/ioError";
 import { printable } from "../io/printable";
 import {
   bitsSentence,
@@ -43,9 +44,24 @@ export class DumpFileError extends Error {}
 export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
   // One file keeps the single-dump report; a directory or several paths are a run, step by step.
   if (args.paths.length > 1 || (args.file !== "-" && io.listDir(args.file) !== null)) return runDumpRun(args, io);
-  let dump = await openDump(args.file, io);
+  // The train dump's long fields are read from its file a window of samples at a time (openDump's
+  // `streamed`): the file stays open until the report is written.
+  const opened = await openDump(args.file, io, true);
+  try {
+    return await reportDump(args, io, opened.dump);
+  } catch (error) {
+    // A field read late: the file changed or ended since it was opened.
+    if (error instanceof IoError) throw new DumpFileError(printable(error.message));
+    throw error;
+  } finally {
+    opened.close();
+  }
+}
+
+async function reportDump(args: DumpArgs, io: DumpIO, train: UnderstoodDump): Promise<number> {
+  let dump = train;
   if (args.rollout !== null) {
-    const rollout = await openDump(args.rollout, io);
+    const rollout = (await openDump(args.rollout, io, false)).dump;
     if (rollout.kind !== "rollout")
       throw new DumpFileError(
         `${printable(args.rollout)}: --rollout takes a rollout dump; this is a ${rollout.kind} file`,
@@ -93,7 +109,11 @@ export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
   return check.passed ? 0 : 1;
 }
 
-async function openDump(path: string, io: DumpIO): Promise<UnderstoodDump> {
+async function openDump(
+  path: string,
+  io: DumpIO,
+  streamed: boolean,
+): Promise<{ dump: UnderstoodDump; close: () => void }> {
   const name = path === "-" ? "standard input" : (path.split("/").pop() ?? path);
   let source: ByteSource & { close?(): void };
   try {
@@ -101,12 +121,15 @@ async function openDump(path: string, io: DumpIO): Promise<UnderstoodDump> {
   } catch (error) {
     throw new DumpFileError(`cannot read ${printable(path)}: ${printable((error as Error).message)}`);
   }
+  const close = () => source.close?.();
   try {
-    const opened = openDumpSource(source);
+    const opened = openDumpSource(source, { streamed });
     if (!opened.ok) throw new DumpFileError(printable(opened.error.message));
-    return opened.value.dump;
-  } finally {
-    source.close?.();
+    if (!streamed) close();
+    return { dump: opened.value.dump, close };
+  } catch (error) {
+    close();
+    throw error;
   }
 }
 

@@ -51,3 +51,24 @@ export function chunkedReads(source: ByteSource, end: number): (offset: number, 
     return chunk.slice(0, length);
   };
 }
+
+/**
+ * A file in memory read as a file on disk is (src/cli/fileSource.ts): every read a fresh copy
+ * (readsAreFresh), so the paths only a positioned read takes (chunked reads, elements used in place)
+ * are tested without a file. `swap` changes what later reads see (a file that changes or ends while
+ * it is read).
+ */
+export function freshBytesSource(bytes: Uint8Array, name: string): ByteSource & { swap(next: Uint8Array): void } {
+  let current = bytes;
+  return {
+    name,
+    get size() {
+      return bytes.length;
+    },
+    read: (offset, length) => current.slice(offset, Math.min(current.length, offset + length)),
+    readsAreFresh: true,
+    swap(next) {
+      current = next;
+    },
+  };
+}

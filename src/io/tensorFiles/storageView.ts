@@ -64,6 +64,15 @@ export class StorageView implements Tensor {
     this.held = value;
   }
 
+  /**
+   * The elements read again from the storage and not held (those held where `data` was read): a
+   * streamed sample's field (slimeDump/streamedFields.ts) is read on each pass, then dropped.
+   */
+  readAgain(): TensorData {
+    if (this.held !== null) return this.held;
+    return this.bytes === null ? allocate(this.dtype, 0) : this.load(this.bytes);
+  }
+
   /** The first `first` elements: read alone where they are not held yet (a sample's prompt is a few hundred of its 32k tokens). */
   leadingElements(first: number): TensorData {
     const bytes = this.bytes;
