@@ -6,6 +6,8 @@
  *   npx tsx bench/dumpInputs.ts ppo512     # 512 samples, responses 1,018–16,013, prompt 512: ≈196 MB
  *   npx tsx bench/dumpInputs.ts big1024    # 1024 samples, responses up to 32,768, with entropy: ≈1.5 GB
  *   npx tsx bench/dumpInputs.ts run50      # a run directory: train_data/0.pt … 49.pt, ≈20 MB each
+ *   npx tsx bench/dumpInputs.ts shared20000   # 20,000 samples of 1–4 tokens, each field one shared storage
+ *                                             # (src/testing/flatTrainDump.ts; also shared60000, shared150000)
  *   … --check                              # also open each file with openDump and run checkDump
  *
  * Prints the path on stdout (the file, or for run50 the run directory holding train_data/), the
@@ -18,14 +20,27 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openFileSource } from "../src/cli/fileSource";
 import { checkDump, openDump } from "../src/io/slimeDump";
+import { manySamples, trainDumpBytes } from "../src/testing/flatTrainDump";
 import { type PpoDumpParams, writePpoTrainDump } from "../src/testing/ppoTrainDump";
 import { FileSink } from "../src/testing/torchZipWriter";
 
 /** Bump when the generator's output changes, so a stale cache is written again. */
 const GENERATOR_VERSION = 2;
 
-export type DumpInputName = "ppo512" | "big1024" | "run50";
-export const DUMP_INPUT_NAMES: DumpInputName[] = ["ppo512", "big1024", "run50"];
+export type DumpInputName = "ppo512" | "big1024" | "run50" | SharedInputName;
+/** Many short samples whose fields are row views of one storage each: the cost is per sample, not per byte (issue 28, part 7). */
+type SharedInputName = "shared20000" | "shared60000" | "shared150000";
+const SHARED_INPUTS: Record<SharedInputName, number> = {
+  shared20000: 20_000,
+  shared60000: 60_000,
+  shared150000: 150_000,
+};
+export const DUMP_INPUT_NAMES: DumpInputName[] = [
+  "ppo512",
+  "big1024",
+  "run50",
+  ...(Object.keys(SHARED_INPUTS) as SharedInputName[]),
+];
 
 /** The settings every generated dump was written with (slime's flags), for the bench's `scanlab dump` calls. */
 export const DUMP_INPUT_SETTINGS = {
@@ -115,6 +130,7 @@ export interface DumpInput {
 /** The input `name`, written into os.tmpdir()/scanlab-bench/<name>/ unless it is there already. */
 export async function ensureDumpInput(name: DumpInputName, log = (_: string) => {}): Promise<DumpInput> {
   const dir = join(tmpdir(), "scanlab-bench", name);
+  if (name in SHARED_INPUTS) return sharedInput(name as SharedInputName, dir);
   const files = plan(name);
   const stamp = JSON.stringify({ version: GENERATOR_VERSION, files });
   const stampPath = join(dir, "params.json");
@@ -147,6 +163,23 @@ export async function ensureDumpInput(name: DumpInputName, log = (_: string) => 
   const seconds = (performance.now() - t0) / 1000;
   writeFileSync(stampPath, stamp);
   return { name, path, files: paths, bytes, seconds, reused: false };
+}
+
+/** A shared-storage dump of many short samples: small (a few MB), written in memory. */
+async function sharedInput(name: SharedInputName, dir: string): Promise<DumpInput> {
+  const count = SHARED_INPUTS[name];
+  const path = join(dir, `${name}.pt`);
+  const stampPath = join(dir, "params.json");
+  const stamp = JSON.stringify({ version: GENERATOR_VERSION, count, lengths: "1 + i % 4" });
+  if (existsSync(stampPath) && readFileSync(stampPath, "utf8") === stamp && existsSync(path))
+    return { name, path, files: [path], bytes: statSync(path).size, seconds: 0, reused: true };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  const bytes = await trainDumpBytes(manySamples(count, (i) => 1 + (i % 4)));
+  writeFileSync(path, bytes);
+  writeFileSync(stampPath, stamp);
+  return { name, path, files: [path], bytes: bytes.length, seconds: (performance.now() - t0) / 1000, reused: false };
 }
 
 /** openDump + checkDump of one generated file under the settings it was written with. */

@@ -40,12 +40,23 @@ export function compareWithSlimeCpu(
         ? "gae"
         : null;
   if (estimator === null) return null;
+  const scan: "gae" | "reinforce_pp" = estimator;
   if (samples.some((s) => s.lossMask.length === 0 || (settings.klCoef !== 0 && !s.kl))) return null;
   if (estimator === "gae" && samples.some((s) => !s.values)) return null;
   const out: BitComparison = { compared: 0, identical: 0, maxUlps: 0, first: null };
   const { gamma, lambd, klCoef } = settings;
   const params = { gamma, lambd, klCoef, normalize: false };
-  for (const rank of byDataParallelRank(samples)) {
+  for (const wholeRank of byDataParallelRank(samples)) {
+    // The rank's longest row sets every row's padding; its rows are scanned a window at a time, so
+    // a dump read from its file (a 1.5 GB one) holds a window's float32 copies, not the rank's.
+    const cols = wholeRank.reduce((max, i) => Math.max(max, samples[i].lossMask.length), 0);
+    for (const rank of windowsOf(wholeRank, samples)) {
+      if (!compareRows(rank, cols)) return null;
+    }
+  }
+  return out;
+
+  function compareRows(rank: number[], cols: number): boolean {
     const batch = {
       rewards: rank.map((i) => samples[i].reward),
       kl: rank.map((i) => {
@@ -53,14 +64,13 @@ export function compareWithSlimeCpu(
         return kl ? new Float32Array(kl) : new Float32Array(samples[i].lossMask.length);
       }),
       lossMasks: rank.map((i) => samples[i].lossMask),
-      values: estimator === "gae" ? rank.map((i) => new Float32Array(samples[i].values as FloatArray)) : undefined,
+      values: scan === "gae" ? rank.map((i) => new Float32Array(samples[i].values as FloatArray)) : undefined,
     };
     try {
       // What runConvention("slime", …) checks and forms before its scan, on the rank's rows.
-      checkConventionInputs(estimator, batch, params);
-      const tokens = conventionTokenRewards("slime", estimator, batch, params).tokenLevelRewards;
-      const cols = tokens.reduce((max, row) => Math.max(max, row.length), 0);
-      const short = shortPadding(estimator === "gae" ? gamma * lambd : gamma);
+      checkConventionInputs(scan, batch, params);
+      const tokens = conventionTokenRewards("slime", scan, batch, params).tokenLevelRewards;
+      const short = shortPadding(scan === "gae" ? gamma * lambd : gamma);
       for (let j = 0; j < rank.length; j++) {
         const length = tokens[j].length;
         const padded = short ? length + ((cols - length) % DEFAULT_CHUNK_SIZE) : cols;
@@ -69,10 +79,32 @@ export function compareWithSlimeCpu(
         compareRow(out, rank[j], mine, storedReturns[rank[j]]);
       }
     } catch {
-      return null;
+      return false;
     }
+    return true;
   }
-  return out;
+}
+
+/** Tokens of one window of a rank's rows (about 2 MB a float64 row of the window). */
+const WINDOW_TOKENS = 1 << 18;
+
+/** A rank's sample indices in order, cut into windows of about WINDOW_TOKENS tokens (a longer row is a window of its own). */
+function windowsOf(rank: number[], samples: ReplaySample[]): number[][] {
+  const windows: number[][] = [];
+  let window: number[] = [];
+  let tokens = 0;
+  for (const i of rank) {
+    const length = samples[i].lossMask.length;
+    if (window.length > 0 && tokens + length > WINDOW_TOKENS) {
+      windows.push(window);
+      window = [];
+      tokens = 0;
+    }
+    window.push(i);
+    tokens += length;
+  }
+  if (window.length > 0) windows.push(window);
+  return windows;
 }
 
 /**

@@ -8,6 +8,7 @@ export * from "./inferredSettings";
 export * from "./inferSettings";
 export * from "./klReplay";
 export * from "./klSource";
+export * from "./lazyRows";
 export * from "./leastSquares";
 export * from "./normalizationFit";
 export * from "./ppoPlacementFit";

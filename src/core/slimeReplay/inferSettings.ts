@@ -65,7 +65,8 @@ export function inferSettings(
     return result;
   }
 
-  const kl = readKl(fits.map(({ index, fit }) => ({ ...samples[index], kl: fit.kl })));
+  // The sample under its fit's KL, its other fields read through it (a spread would read every field of every sample at once).
+  const kl = readKl(fits.map(({ index, fit }) => Object.create(samples[index], { kl: { get: () => fit.kl } })));
   Object.assign(settings, kl.settings);
   Object.assign(why, kl.notIdentifiable);
   result.notes.push(...kl.notes);
@@ -160,10 +161,32 @@ function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: strin
       return;
     }
     const storedKl = st.kl ?? s.kl;
-    const kl = storedKl && storedKl.length === R ? storedKl : new Float64Array(R);
-    const values = s.values && s.values.length === R ? s.values : undefined;
-    const fit: FitSample = { reward: Math.fround(s.reward), mask: s.lossMask, kl, returns: st.returns, values };
-    out.push({ index, fit, advantages: st.advantages });
+    const hasKl = storedKl !== undefined && storedKl.length === R;
+    const zeros = hasKl ? null : new Float64Array(R);
+    const hasValues = s.values !== undefined && s.values.length === R;
+    // Each field read from the sample when asked for, not held here: a streamed dump's sample reads it
+    // from its file (src/io/slimeDump/streamedFields.ts); a sample held whole gives the same array.
+    const fit: FitSample = {
+      reward: Math.fround(s.reward),
+      get mask() {
+        return s.lossMask;
+      },
+      get kl() {
+        return zeros ?? ((st.kl ?? s.kl) as ArrayLike<number>);
+      },
+      get returns() {
+        return st.returns;
+      },
+      values: undefined,
+    };
+    if (hasValues) Object.defineProperty(fit, "values", { get: () => s.values, enumerable: true });
+    out.push({
+      index,
+      fit,
+      get advantages() {
+        return st.advantages;
+      },
+    });
   });
   return out;
 }

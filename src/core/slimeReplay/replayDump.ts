@@ -1,6 +1,7 @@
 import { roundingOf } from "../batch";
 import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
+import { rowsOf } from "./lazyRows";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
@@ -416,14 +417,9 @@ function whiteningFitOnStored(
   stored: DumpOutputs[],
   settings: SlimeSettings,
 ): { fit: WhitenFit | null } | undefined {
-  const own = storedRawRows(
-    samples,
-    stored.map((s) => s.returns),
-    stored.map((s) => s.kl),
-    settings,
-  );
+  const own = storedRawRows(samples, rowsOf(stored, "returns"), rowsOf(stored, "kl"), settings);
   if (!own) return undefined;
-  const advantages = stored.map((s) => s.advantages);
+  const advantages = rowsOf(stored, "advantages");
   // The statistics summed a row at a time, in slimeWhitenStats' order.
   const sums = emptyWhitenBoundSums();
   for (let i = 0; i < own.count; i++) {

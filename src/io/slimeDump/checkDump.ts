@@ -5,6 +5,7 @@ import {
   type InferredSettings,
   type ReplayResult,
   type RewardStageVerdict,
+  rowsOf,
   type SlimeSettings,
 } from "../../core";
 import { diagnoseDump, diagnoseOverCpSizes } from "./diagnoseDump";
@@ -197,11 +198,7 @@ function uniq<T>(values: readonly T[]): T[] {
 
 function bitsOf(dump: UnderstoodDump, settings: SlimeSettings): BitComparison | null {
   const { samples, stored } = dumpReplayInputs(dump);
-  return compareWithSlimeCpu(
-    samples,
-    stored.map((s) => s.returns),
-    settings,
-  );
+  return compareWithSlimeCpu(samples, rowsOf(stored, "returns"), settings);
 }
 
 /** The bit-level comparison in words: what the float32 bound cannot see. */

@@ -1,5 +1,6 @@
 import type { FloatArray } from "../../core";
 import { beyondSafeInteger } from "../tensorFiles/elementTypes";
+import type { StorageView } from "../tensorFiles/storageView";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
 import {
   isTensor,
@@ -58,6 +59,11 @@ export class FieldReader {
     } else {
       return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a tensor`);
     }
+    return this.asTokens(key, R, data);
+  }
+
+  /** A per-token field's elements as `tokens` gives them: R of them, float32 or float64. */
+  asTokens(key: string, R: number, data: ArrayLike<number>): FloatArray {
     if (data.length !== R)
       this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
     // A float tensor's elements are used as read (float32 stays float32: half the memory, no copy);
@@ -71,6 +77,11 @@ export class FieldReader {
    */
   elements(key: string, tensor: Tensor): TensorData {
     return exactElements(tensor, (detail) => this.fail(key, detail));
+  }
+
+  /** A streamed tensor's elements read again and not held (streamedFields.ts), refused as `elements` refuses. */
+  elementsAgain(key: string, tensor: StorageView): TensorData {
+    return exactData(tensor.readAgain(), (detail) => this.fail(key, detail));
   }
 
   /** A tensor's first `count` elements, read alone where it is streamed, refused as `elements` is. */

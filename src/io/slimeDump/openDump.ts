@@ -3,6 +3,7 @@ import type { ByteSource } from "../tensorFiles/byteSource";
 import { readTensorSource, refusal } from "../tensorFiles/readTensorFile";
 import { isDict, type PyValue } from "../tensorFiles/tensorTypes";
 import type { UnderstoodDump } from "./dumpTypes";
+import type { StreamOptions } from "./streamedFields";
 import { understandDump } from "./understandDump";
 
 /** A dump file read and understood: what the CLI and the run view open, one file at a time. */
@@ -15,14 +16,17 @@ export interface OpenedDump {
 /**
  * Reads one dump from its source; the notes of reading and understanding are the dump's notes.
  * The tensors are read from the source while the dump is understood (each field copied once),
- * so the file is never held whole; the source can be closed when this returns.
+ * so the file is never held whole; the source can be closed when this returns. `streamed`: a
+ * train dump's long per-token fields are checked now but read again from the source whenever a
+ * pass over the samples asks for them (streamedFields.ts), so the source must stay open while
+ * the dump is used, and a late read can throw an IoError naming the field.
  */
-export function openDump(source: ByteSource): IoResult<OpenedDump> {
+export function openDump(source: ByteSource, options: StreamOptions = {}): IoResult<OpenedDump> {
   const tree = readTensorSource(source);
   if (!tree.ok) return failure(tree.error);
   let understood: ReturnType<typeof understandDump>;
   try {
-    understood = understandDump(tree.value.root, source.name);
+    understood = understandDump(tree.value.root, source.name, options);
   } catch (error) {
     // A tensor read late: the file changed or ended, or an element the reader refuses (an int64 past 2^53).
     return failure(refusal(error, source.name));

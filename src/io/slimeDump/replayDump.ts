@@ -14,7 +14,8 @@ import {
   SLIME_ESTIMATORS,
   type SlimeSettings,
 } from "../../core";
-import type { UnderstoodDump } from "./dumpTypes";
+import type { DumpSample, UnderstoodDump } from "./dumpTypes";
+import { streamedOutputs, streamedReplaySample } from "./streamedFields";
 
 /**
  * A train dump replayed with the run's settings: slime's advantages and returns recomputed in
@@ -90,17 +91,24 @@ export function dumpReplayInputs(dump: UnderstoodDump): { samples: ReplaySample[
 const replayInputs = new WeakMap<UnderstoodDump, { samples: ReplaySample[]; stored: DumpOutputs[] }>();
 
 function replayInputsOf(dump: UnderstoodDump): { samples: ReplaySample[]; stored: DumpOutputs[] } {
-  const stored = dump.samples.map((s) => ({
-    advantages: s.advantages ?? new Float64Array(0),
-    returns: s.returns ?? new Float64Array(0),
-    kl: s.kl,
-  }));
+  const stored = dump.samples.map(
+    (s) =>
+      streamedOutputs(s) ?? {
+        advantages: s.advantages ?? new Float64Array(0),
+        returns: s.returns ?? new Float64Array(0),
+        kl: s.kl,
+      },
+  );
   return { samples: replaySamples(dump), stored };
 }
 
 /** A dump's samples as the core replay takes them (absent where the dump says null). */
 export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
-  return dump.samples.map((s) => ({
+  return dump.samples.map((s) => streamedReplaySample(s) ?? replaySample(s));
+}
+
+function replaySample(s: DumpSample): ReplaySample {
+  return {
     reward: s.reward,
     lossMask: s.lossMask,
     totalLength: s.totalLength ?? undefined,
@@ -113,7 +121,7 @@ export function replaySamples(dump: UnderstoodDump): ReplaySample[] {
     values: s.values,
     rawReward: s.rawReward ?? undefined,
     group: s.group ?? undefined,
-  }));
+  };
 }
 
 /**

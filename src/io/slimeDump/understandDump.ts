@@ -1,3 +1,4 @@
+import type { FloatArray } from "../../core";
 import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
 import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
@@ -8,6 +9,7 @@ import { promptOf, recoverPromptGroups } from "./promptGroupRecovery";
 import { isRankDump } from "./rankFiles";
 import { type MergedRankRoot, mergeRankRoots } from "./rankMerge";
 import { guessSettings } from "./settingsGuess";
+import { FieldCache, type StreamOptions, streamedField, streamFields, withFields } from "./streamedFields";
 
 /**
  * What a tensor file from a slime run holds (DUMPS.md):
@@ -19,23 +21,24 @@ import { guessSettings } from "./settingsGuess";
  * - anything else is a plain file a user saved by hand: its lanes are picked by name.
  * A context-parallel run's train dump holds the restored full-length fields and reads the same.
  */
-export function understandDump(root: PyValue, source: string): IoResult<UnderstoodDump> {
+export function understandDump(root: PyValue, source: string, options: StreamOptions = {}): IoResult<UnderstoodDump> {
   try {
-    return success(understand(root, source));
+    return success(understand(root, source, options.streamed ? new FieldCache(options.streamMinTokens) : null));
   } catch (error) {
     if (error instanceof IoError) return failure(error);
     return failure(new IoError("", `could not be understood (${describeThrown(error)})`, source));
   }
 }
 
-function understand(root: PyValue, source: string): UnderstoodDump {
+/** `cache`, where given, streams a train dump's long per-token fields (streamedFields.ts). */
+function understand(root: PyValue, source: string, cache: FieldCache | null = null): UnderstoodDump {
   if (isRankDump(root)) return mergedTrainDump(mergeRankRoots([{ source, root }]));
   const samples = isDict(root) ? root.get("samples") : undefined;
   const first = Array.isArray(samples) ? samples[0] : undefined;
   if (isDict(root) && Array.isArray(samples) && (samples.length === 0 || isDict(first))) {
     if (samples.length === 0) throw new TensorFileError("field samples", "is an empty list: nothing to replay", source);
     if (isDict(first) && first.has("response_lengths") && first.has("loss_masks"))
-      return trainDump(root, samples, source);
+      return trainDump(root, samples, source, cache);
     if (isDict(first) && first.has("response_length") && first.has("reward")) return rolloutDump(samples, source);
   }
   return { kind: "plain", samples: [], settingsGuess: {}, lanes: plainLanes(root, source), notes: [] };
@@ -49,7 +52,7 @@ export function mergedTrainDump(merged: MergedRankRoot): UnderstoodDump {
   return { ...dump, settingsGuess, notes: [...merged.notes, ...dump.notes] };
 }
 
-function trainDump(root: PyDict, samples: PyValue[], source: string): UnderstoodDump {
+function trainDump(root: PyDict, samples: PyValue[], source: string, cache: FieldCache | null): UnderstoodDump {
   const notes: string[] = [];
   const version = root.get("format_version");
   if (version !== 2) notes.push(`${source}: format_version ${String(version)}; read as version 2`);
@@ -59,14 +62,29 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
     const f = new FieldReader(source, `samples[${i}]`, value);
     const R = f.number("response_lengths");
     if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
-    const lossMask = f.tokens("loss_masks", R);
-    for (let t = 0; t < R; t++)
-      if (lossMask[t] !== 0 && lossMask[t] !== 1)
-        f.fail("loss_masks", `holds ${lossMask[t]} at token ${t}, not 0 or 1`);
+    const checkMask = (lossMask: FloatArray) => {
+      for (let t = 0; t < R; t++)
+        if (lossMask[t] !== 0 && lossMask[t] !== 1)
+          f.fail("loss_masks", `holds ${lossMask[t]} at token ${t}, not 0 or 1`);
+    };
+    // A long field of a streamed dump is checked now and read again when a pass asks for it.
+    const streamed: [keyof DumpSample, () => FloatArray][] = [];
+    const tokens = (key: string, field: keyof DumpSample, optional: boolean, check?: (data: FloatArray) => void) => {
+      if (optional && !f.has(key)) return undefined;
+      const read = streamedField(f, key, R, cache, check);
+      if (read) {
+        streamed.push([field, read]);
+        return undefined;
+      }
+      const data = f.tokens(key, R);
+      check?.(data);
+      return data;
+    };
+    const lossMask = tokens("loss_masks", "lossMask", false, checkMask) as FloatArray;
     const totalLength = f.optionalNumber("total_lengths");
     // The prompt's tokens group the samples: only they are read, refused if a float64 cannot hold them.
     prompts.push(promptOf(value.get("tokens"), totalLength, R, (t, P) => f.leading("tokens", t, P)));
-    return {
+    const sample: DumpSample = {
       rolloutPosition: f.optionalNumber("rollout_position"),
       sampleIndex: f.optionalNumber("sample_index"),
       dataParallelRank: f.optionalNumber("data_parallel_rank"),
@@ -76,15 +94,16 @@ function trainDump(root: PyDict, samples: PyValue[], source: string): Understood
       rawReward: f.optionalNumber("local_raw_reward"),
       group: null,
       lossMask,
-      logProbs: f.optionalTokens("log_probs", R),
-      refLogProbs: f.optionalTokens("ref_log_probs", R),
-      rolloutLogProbs: f.optionalTokens("rollout_log_probs", R),
-      values: f.optionalTokens("values", R),
-      entropy: f.optionalTokens("entropy", R),
-      kl: f.optionalTokens("kl", R),
-      advantages: f.tokens("advantages", R),
-      returns: f.tokens("returns", R),
+      logProbs: tokens("log_probs", "logProbs", true),
+      refLogProbs: tokens("ref_log_probs", "refLogProbs", true),
+      rolloutLogProbs: tokens("rollout_log_probs", "rolloutLogProbs", true),
+      values: tokens("values", "values", true),
+      entropy: tokens("entropy", "entropy", true),
+      kl: tokens("kl", "kl", true),
+      advantages: tokens("advantages", "advantages", false),
+      returns: tokens("returns", "returns", false),
     };
+    return cache ? streamFields(sample, cache, streamed) : sample;
   });
   const positions = out.map((s) => s.rolloutPosition);
   if (
@@ -174,7 +193,7 @@ export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source
   const samples = train.samples.map((s) => {
     const same =
       indexed && s.rolloutPosition === null && s.sampleIndex !== null ? byIndex.get(s.sampleIndex) : undefined;
-    if (same) s = { ...s, rolloutPosition: same.rolloutPosition };
+    if (same) s = withFields(s, { rolloutPosition: same.rolloutPosition });
     const pos = s.rolloutPosition;
     const match = pos === null ? undefined : rollout.samples[pos];
     if (!match) {
@@ -186,7 +205,7 @@ export function pairDumps(train: UnderstoodDump, rollout: UnderstoodDump, source
         `${source}: rollout_position ${pos}: response length ${s.responseLength} in the train dump, ${match.responseLength} in the rollout dump (another step's file?)`,
       );
     }
-    return { ...s, rawReward: s.rawReward ?? match.rawReward, rollout: match.rollout };
+    return withFields(s, { rawReward: s.rawReward ?? match.rawReward, rollout: match.rollout });
   });
   return { ...train, samples, notes };
 }

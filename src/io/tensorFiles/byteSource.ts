@@ -24,3 +24,51 @@ export function bytesSource(bytes: Uint8Array, name: string): ByteSource {
     read: (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)),
   };
 }
+
+/** Bytes read at once for the small views of one storage (chunkedReads). */
+const CHUNK_BYTES = 1 << 16;
+
+/**
+ * Reads of a source's range that ends at `end`, where many small views share one storage (150,000
+ * samples' one-token rows of a flat storage): a read of less than a quarter chunk takes a whole
+ * chunk from its offset and the next reads inside it are copied out of it, instead of a system call
+ * and a fresh buffer each. Reads that are large, or that reach the range's end anyway, and every
+ * read of a source already in memory, go straight to the source. Every read is a new array where
+ * the source's are (readsAreFresh): a copy out of the chunk.
+ */
+export function chunkedReads(source: ByteSource, end: number): (offset: number, length: number) => Uint8Array {
+  if (!source.readsAreFresh) return (offset, length) => source.read(offset, length);
+  let chunk: Uint8Array | null = null;
+  let chunkAt = 0;
+  return (offset, length) => {
+    if (chunk !== null && offset >= chunkAt && offset + length <= chunkAt + chunk.length)
+      return chunk.slice(offset - chunkAt, offset - chunkAt + length);
+    if (length * 4 > CHUNK_BYTES || offset + length >= end) return source.read(offset, length);
+    const read = source.read(offset, Math.min(CHUNK_BYTES, end - offset));
+    // A plain Uint8Array over the read, so that slice copies (a Buffer's slice is a view).
+    chunk = new Uint8Array(read.buffer, read.byteOffset, read.length);
+    chunkAt = offset;
+    return chunk.slice(0, length);
+  };
+}
+
+/**
+ * A file in memory read as a file on disk is (src/cli/fileSource.ts): every read a fresh copy
+ * (readsAreFresh), so the paths only a positioned read takes (chunked reads, elements used in place)
+ * are tested without a file. `swap` changes what later reads see (a file that changes or ends while
+ * it is read).
+ */
+export function freshBytesSource(bytes: Uint8Array, name: string): ByteSource & { swap(next: Uint8Array): void } {
+  let current = bytes;
+  return {
+    name,
+    get size() {
+      return bytes.length;
+    },
+    read: (offset, length) => current.slice(offset, Math.min(current.length, offset + length)),
+    readsAreFresh: true,
+    swap(next) {
+      current = next;
+    },
+  };
+}

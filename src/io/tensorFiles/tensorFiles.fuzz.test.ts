@@ -3,8 +3,9 @@ import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
 import { IoError } from "../ioError";
-import { dumpSettings, replayDump, understandDump } from "../slimeDump";
+import { dumpSettings, openDump, replayDump, understandDump } from "../slimeDump";
 import { fixtureBytes } from "../slimeDump/dumpFixtures";
+import { type ByteSource, bytesSource, freshBytesSource } from "./byteSource";
 import { readTensorFile } from "./readTensorFile";
 import { isTensor, type PyValue } from "./tensorTypes";
 
@@ -313,5 +314,36 @@ describe("the whole path, file to verdict", () => {
     );
     // Most edits land in storage bytes: the numbers change and the replay still runs (and judges them).
     expect(replayed).toBeGreaterThan(50); // about half of the runs, whatever the seed (96 to 130 of 200 seen)
+  });
+
+  it("streamed, every field read from the file when used: refused the same way, or the same verdicts", () => {
+    const bytes = fixtureBytes("generated/ppo_norm_g099_l09_kl0.pt");
+    const sets = fc.array(fc.tuple(fc.constant("set" as const), fc.nat(), fc.integer({ min: 0, max: 255 })), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    const outcome = (source: ByteSource, streamed: boolean): string => {
+      const opened = openDump(source, { streamed, streamMinTokens: 1 });
+      if (!opened.ok) return `refused ${opened.error.where}: ${opened.error.message}`;
+      try {
+        const dump = opened.value.dump;
+        const result = replayDump(dump, dumpSettings(dump, {}));
+        return result.ok ? `verdicts ${result.samples.map((s) => `${s.passed} ${s.advantages.maxGap}`)}` : result.error;
+      } catch (thrown) {
+        // A field read late is a located refusal too.
+        if (thrown instanceof IoError) return `late ${thrown.where}: ${thrown.message}`;
+        throw thrown;
+      }
+    };
+    fc.assert(
+      fc.property(sets, (edits) => {
+        const damaged = mutateBytes(bytes, edits);
+        const whole = outcome(bytesSource(damaged, "damaged.pt"), false);
+        const streamed = outcome(freshBytesSource(damaged, "damaged.pt"), true);
+        // A field the whole read refuses at open when it is read may be refused later when streamed: same words.
+        expect(streamed.replace(/^late /, "refused ")).toBe(whole.replace(/^late /, "refused "));
+      }),
+      { seed, numRuns: 150 },
+    );
   });
 });

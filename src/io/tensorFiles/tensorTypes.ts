@@ -27,20 +27,15 @@ export interface Tensor {
   origin: string;
 }
 
-const leadingReaders = new WeakMap<Tensor, (count: number) => TensorData>();
-
 /**
  * A tensor's first `count` elements (C order). A streamed tensor whose elements are not read yet
- * reads only their bytes: a sample's prompt is a few hundred of its 32k tokens.
+ * (storageView.ts) reads only their bytes: a sample's prompt is a few hundred of its 32k tokens.
  */
 export function leadingElements(tensor: Tensor, count: number): TensorData {
-  const read = leadingReaders.get(tensor);
-  return read ? read(count) : tensor.data.subarray(0, count);
-}
-
-/** Registers how a streamed tensor reads its first elements alone (torchPickle's lazy views). */
-export function readsLeadingElements(tensor: Tensor, read: (count: number) => TensorData): void {
-  leadingReaders.set(tensor, read);
+  const streamed = tensor as Tensor & { leadingElements?: (count: number) => TensorData };
+  return typeof streamed.leadingElements === "function"
+    ? streamed.leadingElements(count)
+    : tensor.data.subarray(0, count);
 }
 
 export function isTensor(value: unknown): value is Tensor {

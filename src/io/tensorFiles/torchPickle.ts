@@ -1,17 +1,10 @@
-import {
-  allocate,
-  beyondSafeInteger,
-  decodeElements,
-  heldAs,
-  ITEM_SIZE,
-  markBeyondSafeInteger,
-  type StoredType,
-} from "./elementTypes";
+import { ITEM_SIZE, type StoredType } from "./elementTypes";
 import { shapeClaim, TENSOR_FILE_LIMITS } from "./limits";
 import type { PickleHooks } from "./pickleMachine";
 import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, typeName } from "./pickleValues";
+import { type StorageBytes, StorageView } from "./storageView";
 import { at, TensorFileError } from "./tensorFileError";
-import { readsLeadingElements, type Tensor, type TensorData } from "./tensorTypes";
+import type { Tensor } from "./tensorTypes";
 import { fieldPath } from "./treeCheck";
 
 /**
@@ -52,20 +45,17 @@ export interface StorageRef {
   byte: number;
 }
 
-interface PendingView {
-  tensor: Tensor;
-  storage: StorageRef;
-  offset: number;
-  stride: number[];
-  byte: number;
-}
+export type { StorageBytes } from "./storageView";
 
 /**
  * The hooks for one pickle, and `resolve`, which fills every tensor from its storage's bytes
  * once the container has found them (`storageBytes(ref)` throws a located error when it cannot).
  */
 export function torchPickleHooks(record: string, source: string, legacy: boolean) {
-  const pending: PendingView[] = [];
+  // The views in pickle order, each with its storage and the byte of its REDUCE (for messages).
+  const pending: StorageView[] = [];
+  const pendingRefs: StorageRef[] = [];
+  const pendingBytes: number[] = [];
   const storages = new Map<string, StorageRef>();
   const fail = (byte: number, detail: string): never => {
     throw new TensorFileError(at(record, byte), detail, source);
@@ -161,15 +151,10 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
         `tensor of shape (${shape.join(", ")}), stride (${strides.join(", ")}) at offset ${offset} reaches element ${last} of storage '${ref.key}', which has ${ref.numel}`,
       );
     }
-    const tensor: Tensor = {
-      kind: "tensor",
-      storedDtype: ref.type,
-      dtype: heldAs(ref.type),
-      shape,
-      data: allocate(heldAs(ref.type), 0),
-      origin: `storage '${ref.key}'`,
-    };
-    pending.push({ tensor, storage: ref, offset, stride: strides, byte });
+    const tensor = new StorageView(ref.type, shape, ref.key, offset, strides);
+    pending.push(tensor);
+    pendingRefs.push(ref);
+    pendingBytes.push(byte);
     return tensor;
   }
 
@@ -198,8 +183,9 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
     const found = new Map<string, StorageBytes>();
     let stored = 0;
     let viewed = 0;
-    for (const view of pending) {
-      const ref = view.storage;
+    for (let v = 0; v < pending.length; v++) {
+      const view = pending[v];
+      const ref = pendingRefs[v];
       let bytes = found.get(ref.key);
       if (!bytes) {
         bytes = storageBytes(ref);
@@ -208,113 +194,20 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
         if (ref.type === "bfloat16" || ref.type === "float16")
           notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);
       }
-      const count = view.tensor.shape.reduce((a, b) => a * b, 1);
-      viewed += shapeClaim(view.tensor.shape);
+      viewed += shapeClaim(view.shape);
       if (viewed > TENSOR_FILE_LIMITS.viewsPerElement * stored + TENSOR_FILE_LIMITS.viewAllowance) {
-        const field = root === undefined ? null : fieldPath(root, view.tensor);
+        const field = root === undefined ? null : fieldPath(root, view);
         throw new TensorFileError(
-          field === null ? at(record, view.byte) : `field ${field}`,
-          `a view of storage '${ref.key}' of shape (${view.tensor.shape.join(", ")}), stride (${view.stride.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than ${TENSOR_FILE_LIMITS.viewsPerElement} views of the ${stored} its storages hold plus the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
+          field === null ? at(record, pendingBytes[v]) : `field ${field}`,
+          `a view of storage '${ref.key}' of shape (${view.shape.join(", ")}), stride (${view.strides.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than ${TENSOR_FILE_LIMITS.viewsPerElement} views of the ${stored} its storages hold plus the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
           source,
         );
       }
-      lazyElements(view, bytes, count);
+      view.attach(bytes);
     }
   }
 
   return { hooks, storages, resolve };
-}
-
-/** Where a view's elements are read from: raw little-endian bytes of `count` elements from element `first`. */
-export interface StorageBytes {
-  read(first: number, count: number): Uint8Array;
-  /** Each read is a new array no one else holds (ByteSource.readsAreFresh): its elements are used in place. */
-  fresh?: boolean;
-  /** For messages: `record archive/data/3` or `byte 1024`. */
-  place: string;
-}
-
-/** Makes `view.tensor.data` read the view's elements from its storage when first asked for. */
-function lazyElements(view: PendingView, bytes: StorageBytes, count: number): void {
-  const { tensor, storage: ref, stride, offset } = view;
-  const shape = tensor.shape;
-  tensor.origin = `storage '${ref.key}', offset ${offset}`;
-  const contiguous = shape.every(
-    (_, d) => stride[d] === shape.slice(d + 1).reduce((a, b) => a * b, 1) || shape[d] === 1,
-  );
-  // Strides are counts (never negative), so a view spans its offset to its last element.
-  let span = count === 0 ? 0 : 1;
-  if (count > 0) for (let d = 0; d < shape.length; d++) span += (shape[d] - 1) * stride[d];
-  const load = (): TensorData => {
-    if (contiguous) return decodeElements(bytes.read(offset, count), ref.type, count, bytes.fresh);
-    const elements = decodeElements(bytes.read(offset, span), ref.type, span, bytes.fresh);
-    const out = gatherView(elements, shape, stride, count);
-    // An int64 a float64 cannot hold is NaN in the view too: named by its index in the view.
-    const inexact = beyondSafeInteger(elements);
-    if (inexact) {
-      const element = out.findIndex((x) => Number.isNaN(x));
-      if (element >= 0)
-        markBeyondSafeInteger(out, element, viewValue(bytes.read(offset, span), shape, stride, element));
-    }
-    return out;
-  };
-  let kept = false;
-  const keep = (value: TensorData) => {
-    kept = true;
-    Object.defineProperty(tensor, "data", { value, enumerable: true, configurable: true, writable: true });
-  };
-  readsLeadingElements(tensor, (first) => {
-    if (kept || !contiguous || first >= count) return tensor.data.subarray(0, first);
-    return decodeElements(bytes.read(offset, first), ref.type, first, bytes.fresh);
-  });
-  Object.defineProperty(tensor, "data", {
-    enumerable: true,
-    configurable: true,
-    // Read on first use, then held with the tree (which the reader that asked drops when it is done).
-    get: () => {
-      const data = load();
-      keep(data);
-      return data;
-    },
-    // A test or tool that swaps a tensor's elements gets a plain value from then on.
-    set: keep,
-  });
-}
-
-/** The int64 at a view's C-ordered `element`, read again from the raw bytes of its span. */
-function viewValue(raw: Uint8Array, shape: number[], stride: number[], element: number): bigint {
-  let at = 0;
-  let rest = element;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    at += (rest % shape[d]) * stride[d];
-    rest = Math.floor(rest / shape[d]);
-  }
-  return new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigInt64(8 * at, true);
-}
-
-/** The C-ordered elements of a strided view whose first element is `elements[0]`. */
-function gatherView<T extends TensorData>(elements: T, shape: number[], stride: number[], count: number): T {
-  const out = allocate(elementsDtype(elements), count) as T;
-  const index = new Array(shape.length).fill(0);
-  for (let i = 0; i < count; i++) {
-    let at = 0;
-    for (let d = 0; d < shape.length; d++) at += index[d] * stride[d];
-    out[i] = elements[at];
-    for (let d = shape.length - 1; d >= 0; d--) {
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
-function elementsDtype(elements: TensorData) {
-  if (elements instanceof Float32Array) return "float32" as const;
-  if (elements instanceof Float64Array) return "float64" as const;
-  if (elements instanceof Int32Array) return "int32" as const;
-  if (elements instanceof Int16Array) return "int16" as const;
-  if (elements instanceof Int8Array) return "int8" as const;
-  return "uint8" as const;
 }
 
 function isCount(value: unknown): value is number {

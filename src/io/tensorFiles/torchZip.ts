@@ -1,4 +1,4 @@
-import type { ByteSource } from "./byteSource";
+import { type ByteSource, chunkedReads } from "./byteSource";
 import { ITEM_SIZE } from "./elementTypes";
 import { runPickle } from "./pickleMachine";
 import { at, TensorFileError } from "./tensorFileError";
@@ -66,9 +66,18 @@ export function readTorchZip(source: ByteSource, archive: ZipArchive = readZip(s
           read: (first, count) => archive.read(found).subarray(first * item, (first + count) * item),
         };
       }
+      // The local header is read with the storage's first bytes: a storage nobody reads costs nothing.
+      let start = -1;
+      let read: ReturnType<typeof chunkedReads> | null = null;
       return {
         place: `record ${record}`,
-        read: (first, count) => source.read(archive.dataOffset(found) + first * item, count * item),
+        read: (first, count) => {
+          if (read === null) {
+            start = archive.dataOffset(found);
+            read = chunkedReads(source, start + found.size);
+          }
+          return read(start + first * item, count * item);
+        },
         fresh: source.readsAreFresh,
       };
     },
