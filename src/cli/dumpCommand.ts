@@ -128,7 +128,12 @@ async function openDump(
   } catch (error) {
     throw new DumpFileError(`cannot read ${printable(path)}: ${printable((error as Error).message)}`);
   }
-  const close = () => source.close?.();
+  // Closed once: here when read whole, else by the caller once the report is written.
+  let open = true;
+  const close = () => {
+    if (open) source.close?.();
+    open = false;
+  };
   const streamed = streaming === "by size" ? source.size > STREAM_ABOVE_BYTES : streaming;
   try {
     const opened = openDumpSource(source, { streamed });

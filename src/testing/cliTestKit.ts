@@ -31,7 +31,13 @@ export async function scanlab(
     readStdin: async () => bytesOf(stdin),
     openFile: (path, name) => {
       if (!(path in files)) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
-      return { ...bytesSource(bytesOf(files[path]), name), close: () => {} };
+      // Closed twice is an error, as a file descriptor's second close is (EBADF).
+      let open = true;
+      const close = () => {
+        if (!open) throw new Error("EBADF: bad file descriptor, close");
+        open = false;
+      };
+      return { ...bytesSource(bytesOf(files[path]), name), close };
     },
     // A directory is any prefix of the files' paths that ends at a "/".
     listDir: (path) => listInMemory(Object.keys(files), path),
