@@ -25,6 +25,7 @@ describe("a picture's colours", () => {
       padding: true,
       masked: false,
       overBound: false,
+      unchecked: false,
     });
     expect(picture.worst).toBe(3);
     expect(picture.domain).toEqual({ min: 1e-9, max: 2e-3 });

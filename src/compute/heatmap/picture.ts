@@ -25,6 +25,8 @@ export interface PicturePresent {
   padding: boolean;
   masked: boolean;
   overBound: boolean;
+  /** Some cell's bound is NaN or ±Inf: it checks nothing there. */
+  unchecked: boolean;
 }
 
 /**
@@ -102,6 +104,7 @@ export function poolErrors(
     error: errors.error,
     lost: errors.lost,
     overBound: data.hasBound ? errors.overBound : undefined,
+    unchecked: data.hasBound ? errors.unchecked : undefined,
     lossMask: data.lossMask,
     maxBinsX: ask.maxBinsX,
     maxBinsY: ask.maxBinsY,
@@ -120,7 +123,14 @@ export function binRowsOf(grid: PooledGrid, row: number): [number, number] {
 export function colourPicture(grid: PooledGrid, relFloor: number, colourRow: number): PooledPicture {
   const domain = pooledDomain(grid, colourRow >= 0 ? binRowsOf(grid, colourRow) : undefined);
   const scale = decadeScale(domain.min, domain.max);
-  const present = { nonFinite: false, chunkedOnlyNonFinite: false, padding: false, masked: false, overBound: false };
+  const present: PicturePresent = {
+    nonFinite: false,
+    chunkedOnlyNonFinite: false,
+    padding: false,
+    masked: false,
+    overBound: false,
+    unchecked: false,
+  };
   for (let b = 0; b < grid.kind.length; b++) {
     const k = grid.kind[b];
     if (k === BinKind.nonFinite) present.nonFinite = true;
@@ -128,6 +138,7 @@ export function colourPicture(grid: PooledGrid, relFloor: number, colourRow: num
     else if (k === BinKind.padding) present.padding = true;
     if (grid.masked[b]) present.masked = true;
     if (grid.overBound[b]) present.overBound = true;
+    if (grid.unchecked[b]) present.unchecked = true;
   }
   return { grid, relFloor, domain, scale, worst: worstBin(grid), present, pixels: paintBins(grid, scale) };
 }
@@ -197,7 +208,7 @@ export function hereSource(data: PictureData): PictureSource {
 /** The typed arrays of a picture, to transfer it out of a worker. */
 export function pictureBuffers(picture: PooledPicture): ArrayBuffer[] {
   const g = picture.grid;
-  return [g.colStart, g.rowStart, g.value, g.kind, g.masked, g.overBound, g.worst, picture.pixels].map(
+  return [g.colStart, g.rowStart, g.value, g.kind, g.masked, g.overBound, g.unchecked, g.worst, picture.pixels].map(
     (a) => a.buffer as ArrayBuffer,
   );
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   absError,
+  BoundVerdict,
+  boundVerdict,
   cellErrors,
   cellLoss,
   cellLossText,
-  cellOverBound,
   relError,
   relFloor,
   ulpDistance,
@@ -128,7 +129,39 @@ describe("cellErrors", () => {
     expect(Array.from(overBound)).toEqual([0, 1, 0, 0, 1]);
     expect(Array.from(lost)).toEqual([1, 0, 1, 0, 0]);
     // The readout's one-cell verdict agrees with the pass over the batch.
-    expect(reference.map((r, i) => (cellOverBound(r, actual[i], bound[i]) ? 1 : 0))).toEqual([0, 1, 0, 0, 1]);
+    expect(reference.map((r, i) => (boundVerdict(r, actual[i], bound[i]) === BoundVerdict.over ? 1 : 0))).toEqual([
+      0, 1, 0, 0, 1,
+    ]);
+  });
+
+  it("marks a finite cell whose bound is NaN or ±Inf as not checked, never as within", () => {
+    const nan = Number.NaN;
+    const inf = Number.POSITIVE_INFINITY;
+    const reference = [1, 1, 1, 1, 1, nan];
+    const actual = [1.5, 1.5, 1.5, 1.5, nan, 1];
+    const bound = [nan, inf, -inf, 1, nan, nan];
+    const { overBound, unchecked, lost } = cellErrors({
+      rows: 1,
+      cols: 6,
+      lengths: [6],
+      reference,
+      actual,
+      bound,
+      metric: "abs",
+      precision: "float64",
+    });
+    expect(Array.from(unchecked)).toEqual([1, 1, 1, 0, 0, 0]);
+    expect(Array.from(overBound)).toEqual([0, 0, 0, 0, 1, 0]);
+    expect(Array.from(lost)).toEqual([0, 0, 0, 0, 0, 1]);
+    const verdicts = reference.map((r, i) => boundVerdict(r, actual[i], bound[i]));
+    expect(verdicts).toEqual([
+      BoundVerdict.unchecked,
+      BoundVerdict.unchecked,
+      BoundVerdict.unchecked,
+      BoundVerdict.within,
+      BoundVerdict.over,
+      BoundVerdict.none,
+    ]);
   });
 
   it("rejects data shorter than the batch", () => {

@@ -134,6 +134,12 @@ export interface CellErrors {
   overBound: Uint8Array;
   /** 1 where the reference itself is NaN or ±Inf (lost by both sides, or by the reference alone). */
   lost: Uint8Array;
+  /**
+   * 1 where both values are finite but the bound is NaN or ±Inf (it came from NaN or infinite
+   * inputs): a bound that checks nothing, so the cell is neither over nor within it (not checked),
+   * as errorSummary's `unbounded` counts it.
+   */
+  unchecked: Uint8Array;
   /** The relative error's denominator floor used (see relFloor). */
   relFloor: number;
 }
@@ -151,6 +157,7 @@ export function cellErrors(input: CellErrorInput): CellErrors {
   const error = new Float64Array(n);
   const overBound = new Uint8Array(n);
   const lost = new Uint8Array(n);
+  const unchecked = new Uint8Array(n);
   const floor = relFloor(reference, precision);
   // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
   const measureRow = (r: number) => {
@@ -165,21 +172,32 @@ export function cellErrors(input: CellErrorInput): CellErrors {
           : metric === "rel"
             ? relError(ref, a, floor)
             : ulpDistance(ref, a, precision);
-      // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound, and a
-      // finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing). A cell
-      // the reference lost has nothing to be measured against.
       if (!Number.isFinite(ref)) lost[i] = 1;
-      else if (bound && (!Number.isFinite(a) || Math.abs(a - ref) > bound[i])) overBound[i] = 1;
+      else if (bound) {
+        const verdict = boundVerdict(ref, a, bound[i]);
+        if (verdict === BoundVerdict.over) overBound[i] = 1;
+        else if (verdict === BoundVerdict.unchecked) unchecked[i] = 1;
+      }
     }
   };
   for (let r = 0; r < rows; r++) measureRow(r);
-  return { error, overBound, lost, relFloor: floor };
+  return { error, overBound, lost, unchecked, relFloor: floor };
 }
 
-/** Whether one cell is over its bound, as cellErrors flags it (for a readout of a single cell). */
-export function cellOverBound(reference: number, actual: number, bound: number | undefined): boolean {
-  if (bound === undefined || !Number.isFinite(reference)) return false;
-  return !Number.isFinite(actual) || Math.abs(actual - reference) > bound;
+/** What a cell's bound says of it: the heatmap's flags, its readout and errorSummary agree on this. */
+export const BoundVerdict = { none: 0, within: 1, over: 2, unchecked: 3 } as const;
+type BoundVerdictValue = (typeof BoundVerdict)[keyof typeof BoundVerdict];
+
+/**
+ * One cell against its bound. Only against a finite reference (a cell the reference lost has
+ * nothing to be measured against): there NaN or ±Inf is infinitely wrong, over any bound; a finite
+ * value is compared with a finite bound, and a bound of NaN or ±Inf checks nothing.
+ */
+export function boundVerdict(reference: number, actual: number, bound: number | undefined): BoundVerdictValue {
+  if (bound === undefined || !Number.isFinite(reference)) return BoundVerdict.none;
+  if (!Number.isFinite(actual)) return BoundVerdict.over;
+  if (!Number.isFinite(bound)) return BoundVerdict.unchecked;
+  return Math.abs(actual - reference) > bound ? BoundVerdict.over : BoundVerdict.within;
 }
 
 /** One cell's errors in all three measures, for the hover readout. */

@@ -98,7 +98,7 @@ describe("worstBin", () => {
 
 /** poolByMax as its definition reads, cell by cell into its bin (the order the pass visits them). */
 function poolNaively(input: Parameters<typeof poolByMax>[0]) {
-  const { rows, cols, lengths, error, lost, overBound, lossMask } = input;
+  const { rows, cols, lengths, error, lost, overBound, unchecked, lossMask } = input;
   const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
   const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
   const colBin = (t: number) => {
@@ -116,6 +116,7 @@ function poolNaively(input: Parameters<typeof poolByMax>[0]) {
   const kind = new Array(n).fill(BinKind.padding);
   const worst = new Array(n).fill(-1);
   const over = new Array(n).fill(0);
+  const notChecked = new Array(n).fill(0);
   const valid = new Array(n).fill(0);
   const maskedN = new Array(n).fill(0);
   const isWorse = (a: number, b: number) => !Number.isNaN(b) && (Number.isNaN(a) || a > b);
@@ -127,6 +128,7 @@ function poolNaively(input: Parameters<typeof poolByMax>[0]) {
       valid[b]++;
       if (lossMask?.[i] === 0) maskedN[b]++;
       if (overBound?.[i]) over[b] = 1;
+      if (unchecked?.[i]) notChecked[b] = 1;
       if (worst[b] < 0 || isWorse(e, error[worst[b]])) worst[b] = i;
       if (Number.isFinite(e)) value[b] = Math.max(value[b], e);
       const both = lost?.[i] === 1;
@@ -136,7 +138,7 @@ function poolNaively(input: Parameters<typeof poolByMax>[0]) {
   }
   for (let b = 0; b < n; b++) if (valid[b] > 0 && kind[b] === BinKind.padding) kind[b] = BinKind.data;
   const masked = maskedN.map((m, b) => (valid[b] > 0 && 2 * m >= valid[b] ? 1 : 0));
-  return { value, kind, worst, overBound: over, masked };
+  return { value, kind, worst, overBound: over, unchecked: notChecked, masked };
 }
 
 describe("poolByMax against its definition", () => {
@@ -155,6 +157,7 @@ describe("poolByMax against its definition", () => {
     );
     const lost = error.map((e) => (!Number.isFinite(e) && random() < 0.5 ? 1 : e === 0 && random() < 0.1 ? 1 : 0));
     const overBound = error.map(() => (random() < 0.05 ? 1 : 0));
+    const unchecked = error.map((_, i) => (overBound[i] === 0 && random() < 0.05 ? 1 : 0));
     const lossMask = error.map(() => (random() < 0.4 ? 0 : 1));
     for (const [maxBinsX, maxBinsY] of [
       [37, 9],
@@ -172,6 +175,7 @@ describe("poolByMax against its definition", () => {
           error,
           lost: withLost ? lost : undefined,
           overBound,
+          unchecked,
           lossMask,
           maxBinsX,
           maxBinsY,
@@ -183,6 +187,7 @@ describe("poolByMax against its definition", () => {
         expect(Array.from(grid.kind), at).toEqual(want.kind);
         expect(Array.from(grid.worst), at).toEqual(want.worst);
         expect(Array.from(grid.overBound), at).toEqual(want.overBound);
+        expect(Array.from(grid.unchecked), at).toEqual(want.unchecked);
         expect(Array.from(grid.masked), at).toEqual(want.masked);
       }
     }

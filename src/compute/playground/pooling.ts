@@ -29,6 +29,8 @@ export interface PooledGrid {
   masked: Uint8Array;
   /** 1 when any valid cell of the bin is over its bound. */
   overBound: Uint8Array;
+  /** 1 when any valid cell of the bin has a bound of NaN or ±Inf, which checks nothing (cellErrors' `unchecked`). */
+  unchecked: Uint8Array;
   /** Flat index (row·cols + token) of the bin's worst valid cell, −1 for padding bins. */
   worst: Int32Array;
 }
@@ -45,6 +47,7 @@ export interface PoolInput {
    */
   lost?: ArrayLike<number>;
   overBound?: ArrayLike<number>;
+  unchecked?: ArrayLike<number>;
   /** Row-major loss mask, 0 = masked. */
   lossMask?: ArrayLike<number>;
   /** The most bins wanted across (pixels available) and down. */
@@ -78,7 +81,7 @@ function worse(a: number, b: number): boolean {
  * one comparison per cell (8 M cells of a 512-sample dump in tens of milliseconds, in a worker).
  */
 export function poolByMax(input: PoolInput): PooledGrid {
-  const { rows, cols, lengths, error, lost, overBound, lossMask } = input;
+  const { rows, cols, lengths, error, lost, overBound, unchecked, lossMask } = input;
   const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
   const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
   const colStart = binStarts(cols, binsX);
@@ -88,6 +91,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
   const kind = new Uint8Array(bins).fill(BinKind.padding);
   const masked = new Uint8Array(bins);
   const over = new Uint8Array(bins);
+  const notChecked = new Uint8Array(bins);
   const worst = new Int32Array(bins).fill(-1);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
@@ -124,6 +128,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
       validCount[b] += to - from;
       if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;
       if (overBound && !over[b]) for (let i = from; i < to; i++) if (overBound[i]) over[b] = 1;
+      if (unchecked && !notChecked[b]) for (let i = from; i < to; i++) if (unchecked[i]) notChecked[b] = 1;
     }
   };
   for (let by = 0; by < binsY; by++) for (let r = rowStart[by]; r < rowStart[by + 1]; r++) addRow(r, by);
@@ -143,6 +148,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
     kind,
     masked,
     overBound: over,
+    unchecked: notChecked,
     worst,
   };
 }

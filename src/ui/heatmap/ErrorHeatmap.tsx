@@ -327,6 +327,7 @@ function CellReadout({
       {formatShort(cell.ulp)} ulp
       {masked}
       {cell.overBound ? " · over bound ▲" : ""}
+      {cell.unchecked ? " · bound NaN / ∞: not checked" : ""}
     </>
   );
 }

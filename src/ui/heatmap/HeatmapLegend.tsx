@@ -45,7 +45,7 @@ export function HeatmapLegend({ model }: { model: LegendModel }) {
 
 function keyBackground(key: LegendModel["keys"][number]): string | undefined {
   if (key.kind === "masked") return undefined; // hatched by CSS
-  if (key.kind === "overBound" || key.kind === "worst") return "#fff";
+  if (key.kind === "overBound" || key.kind === "unchecked" || key.kind === "worst") return "#fff";
   if (key.kind === "chunkedOnlyNonFinite") {
     // The cross drawn on the heatmap's cells, over their colour.
     const line = (to: string) => `linear-gradient(to ${to}, transparent 44%, #000 44% 56%, transparent 56%)`;

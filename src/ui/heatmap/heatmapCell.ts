@@ -22,4 +22,6 @@ export interface HeatmapCell {
   padding: boolean;
   /** The error is over the per-element bound given to the heatmap. */
   overBound: boolean;
+  /** The cell's bound is NaN or ±Inf: it checks nothing, so the cell is neither over nor within it. */
+  unchecked: boolean;
 }

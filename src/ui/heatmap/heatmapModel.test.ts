@@ -43,6 +43,29 @@ describe("heatmapModel", () => {
     ]);
   });
 
+  it("never says 'none over bound' where a bound of NaN or ∞ checked nothing", () => {
+    // Token 0 within its bound, token 1's bound NaN (from NaN inputs), token 2's infinite.
+    const data = {
+      rows: 1,
+      cols: 3,
+      lengths: [3],
+      reference: [1, 2, 3],
+      actual: [1, 2.5, 9],
+      bound: [1, NaN, Infinity],
+    };
+    const at = { hasBound: true, metric: "abs" as const, precision: "float32" as const, scope: "batch" as const };
+    const { model: m } = modelOf(data, 3, 1, { ...at, selectedRow: 0 });
+    const labels = m.legend.keys.map((k) => k.label);
+    expect(labels).toContain("none over a finite bound");
+    expect(labels).toContain("bound NaN / ∞: not checked (dotted)");
+    expect(labels).not.toContain("none over bound");
+    expect(Array.from(m.grid.unchecked)).toEqual([0, 1, 1]);
+    expect(heatmapCell({ ...data, chunkBoundaries: [0], precision: "float32", relFloor: 0 }, 0, 2)).toMatchObject({
+      overBound: false,
+      unchecked: true,
+    });
+  });
+
   it("names two libraries, not two scans, in a difference heatmap's title and keys", () => {
     // The shown library (reference) lost token 0 on its own; the compared one lost token 1.
     const reference = [Number.NaN, 2, 3];

@@ -1,7 +1,8 @@
 import type { DecadeScale } from "../../compute/heatmap/colourScale";
 import type { PooledPicture } from "../../compute/heatmap/picture";
 import {
-  cellOverBound,
+  BoundVerdict,
+  boundVerdict,
   cellReadout,
   type ErrorMetric,
   type Precision,
@@ -74,6 +75,7 @@ export function heatmapCell(
   const serial = input.reference[i];
   const chunked = input.actual[i];
   const padding = token >= (input.lengths[row] ?? input.cols);
+  const verdict = boundVerdict(serial, chunked, input.bound?.[i]);
   return {
     row,
     token,
@@ -83,6 +85,7 @@ export function heatmapCell(
     ...cellReadout(serial, chunked, input.precision, input.relFloor),
     masked: input.lossMask?.[i] === 0,
     padding,
-    overBound: !padding && cellOverBound(serial, chunked, input.bound?.[i]),
+    overBound: !padding && verdict === BoundVerdict.over,
+    unchecked: !padding && verdict === BoundVerdict.unchecked,
   };
 }

@@ -58,7 +58,8 @@ export function drawLegend(
 
 function drawKey(ctx: CanvasRenderingContext2D, key: LegendModel["keys"][number], x: number, y: number) {
   const outlined = key.kind === "overBound" || key.kind === "worst";
-  ctx.fillStyle = outlined || key.kind === "masked" ? "#fff" : rgbCss(key.colour);
+  const blank = outlined || key.kind === "masked" || key.kind === "unchecked";
+  ctx.fillStyle = blank ? "#fff" : rgbCss(key.colour);
   ctx.fillRect(x, y, 14, 12);
   ctx.strokeStyle = "#6b7280";
   ctx.lineWidth = 1;
@@ -77,10 +78,11 @@ function drawKey(ctx: CanvasRenderingContext2D, key: LegendModel["keys"][number]
     ctx.restore();
   }
   if (key.kind === "nonFinite") ctx.setLineDash([2, 2]);
-  const marked = key.kind === "nonFinite" || key.kind === "chunkedOnlyNonFinite";
+  if (key.kind === "unchecked") ctx.setLineDash([1, 2]);
+  const marked = key.kind === "nonFinite" || key.kind === "chunkedOnlyNonFinite" || key.kind === "unchecked";
   ctx.strokeStyle = outlined || marked ? "#000" : "#6b7280";
   if (key.kind === "chunkedOnlyNonFinite") drawCross(ctx, x + 0.5, y + 0.5, 13, 11);
-  ctx.lineWidth = key.kind === "overBound" ? 1.5 : 1;
+  ctx.lineWidth = key.kind === "overBound" || key.kind === "unchecked" ? 1.5 : 1;
   ctx.strokeRect(x + 0.5, y + 0.5, 13, 11);
   ctx.setLineDash([]);
   if (outlined) {

@@ -109,6 +109,16 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   markNonFinite(BinKind.nonFinite, false);
   markNonFinite(BinKind.chunkedOnlyNonFinite, true);
 
+  // Cells whose bound is NaN or ±Inf (it checks nothing): a dotted outline, never taken for within.
+  ctx.setLineDash([1, 2]);
+  ctx.strokeStyle = "#000";
+  ctx.lineWidth = 1.5;
+  for (const run of binRuns(grid, grid.unchecked)) {
+    const r = runRect(run);
+    ctx.strokeRect(r.x + 0.75, r.y + 0.75, Math.max(r.w - 1.5, 0.5), Math.max(r.h - 1.5, 0.5));
+  }
+  ctx.setLineDash([]);
+
   // Cells over their bound: a solid outline and, where the row is tall enough, a ▲ glyph.
   for (const run of binRuns(grid, grid.overBound)) {
     const r = runRect(run);

@@ -20,7 +20,7 @@ export interface LegendModel {
   ticks: string[];
   /** Swatches outside the ramp: only those present in the data, plus zero. */
   keys: {
-    kind: "zero" | "nonFinite" | "chunkedOnlyNonFinite" | "padding" | "masked" | "overBound" | "worst";
+    kind: "zero" | "nonFinite" | "chunkedOnlyNonFinite" | "padding" | "masked" | "overBound" | "unchecked" | "worst";
     label: string;
     colour: Rgb;
   }[];
@@ -44,6 +44,8 @@ export interface LegendInput {
     padding: boolean;
     masked: boolean;
     overBound: boolean;
+    /** Some cell's bound is NaN or ±Inf, so it was not checked. */
+    unchecked?: boolean;
   };
   hasBound: boolean;
   /** What is compared (default: the chunked scan against the serial reference). */
@@ -101,11 +103,12 @@ export function legendModel(input: LegendInput): LegendModel {
   if (present.masked) keys.push({ kind: "masked", label: "masked (hatched)", colour: [120, 120, 120] });
   if (present.padding) keys.push({ kind: "padding", label: "padding", colour: PADDING_COLOUR });
   if (input.hasBound) {
-    keys.push({
-      kind: "overBound",
-      label: present.overBound ? "over bound (▲, outlined)" : "none over bound",
-      colour: [0, 0, 0],
-    });
+    // "none over bound" only where every measured cell had a bound to be held to.
+    const none = present.unchecked ? "none over a finite bound" : "none over bound";
+    keys.push({ kind: "overBound", label: present.overBound ? "over bound (▲, outlined)" : none, colour: [0, 0, 0] });
+    if (present.unchecked) {
+      keys.push({ kind: "unchecked", label: "bound NaN / ∞: not checked (dotted)", colour: [0, 0, 0] });
+    }
   }
   if (domain.max > 0) keys.push({ kind: "worst", label: "largest error", colour: [0, 0, 0] });
   const notes = [
