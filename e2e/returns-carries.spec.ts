@@ -3,6 +3,7 @@ import { scanErrorBound, serialDiscountedReturns } from "../src/core";
 import { FIRST_VISIT_STATE } from "../src/io/presets";
 import { decodeState, encodeState, linkText } from "../src/io/shareLink";
 import { PLOT_LEFT, PLOT_RIGHT } from "../src/ui/charts/plotLayout";
+import { docsImage } from "./docsImage";
 import { longTasksSince, pageNow, watchLongTasks } from "./longTasks";
 import { collectProblems } from "./pageProblems";
 
@@ -114,7 +115,9 @@ test("Show carries: bands for the row in focus, and local + carried = total = se
   expect(problems).toEqual([]);
 });
 
-test("the picture in docs/playground.md: the first visit, on the engine, with the carries on", async ({ page }) => {
+test("the picture in docs/playground.md: the first visit, on the engine, with the carries on", async ({
+  page,
+}, info) => {
   const problems = collectProblems(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto("/");
@@ -124,7 +127,7 @@ test("the picture in docs/playground.md: the first visit, on the engine, with th
   await hoverToken(page, 18, 48);
   const split = await readSplit(page);
   expect(split.local + split.carried).toBe(split.total);
-  await page.screenshot({ path: "docs/images/playground-carries.png" });
+  await page.screenshot({ path: docsImage(info, "playground-carries.png") });
   expect(problems).toEqual([]);
 });
 

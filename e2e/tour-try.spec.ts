@@ -6,14 +6,15 @@ import { tourReference } from "../src/testing/tourTryReference";
 import { PLAYER_EXAMPLES } from "../src/ui/player/source";
 import { TOUR, TOUR_EXAMPLE } from "../src/ui/player/tour";
 import type { TourNumber } from "../src/ui/player/tourTry";
+import { docsImage } from "./docsImage";
 import { collectProblems } from "./pageProblems";
 
 /**
  * Every tour stop's one change to try, at a desktop and a phone: the change reruns the scan, the
  * outcome's numbers are core's float64 serial reference of the changed inputs (computed here from
  * those inputs, never from the page), Undo brings back the inputs and the picture, and nothing the
- * stop talks about sits under the sticky bars. SCANLAB_SHOTS is not needed: the two screenshots go
- * to docs/images (tour-try-1280.png, tour-try-390.png).
+ * stop talks about sits under the sticky bars. Its two screenshots (tour-try-1280.png, tour-try-390.png)
+ * go to docs/images with SCANLAB_DOCS_IMAGES=1, else to the test's output folder.
  */
 const WIDTHS = [
   { width: 1280, height: 800 },
@@ -85,7 +86,7 @@ for (const size of WIDTHS) {
 
     test("every stop's try reruns the scan, its numbers are the serial reference's, Undo restores", async ({
       page,
-    }) => {
+    }, testInfo) => {
       // Eighteen reruns of the scan (a try and an Undo per stop) on a shared 2-core machine.
       test.setTimeout(240_000);
       const problems = collectProblems(page);
@@ -165,7 +166,7 @@ for (const size of WIDTHS) {
         if (size.width > 900) await expectClear(page, tour, `${stop.title}: the tour stop with its outcome`);
         if (n === SHOWN_STOP) {
           expect(await blockingAxe(page), "axe, serious or critical").toEqual([]);
-          await page.screenshot({ path: `docs/images/tour-try-${size.width}.png` });
+          await page.screenshot({ path: docsImage(testInfo, `tour-try-${size.width}.png`) });
         }
 
         // Undo: the inputs, the source, the step and its words are the ones before the try.
