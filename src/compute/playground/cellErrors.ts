@@ -143,37 +143,53 @@ export interface CellErrors {
  * Padding cells keep error 0 and no flags.
  */
 export function cellErrors(input: CellErrorInput): CellErrors {
-  const { rows, cols, lengths, reference, actual, bound, metric, precision } = input;
+  const { rows, cols, lengths, reference, actual, metric, precision } = input;
   const n = rows * cols;
   if (reference.length < n || actual.length < n) {
     throw new Error(`heatmap data has ${Math.min(reference.length, actual.length)} values, expected ${rows}×${cols}`);
   }
-  const error = new Float64Array(n);
-  const overBound = new Uint8Array(n);
-  const lost = new Uint8Array(n);
-  const floor = relFloor(reference, precision);
-  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
-  const measureRow = (r: number) => {
-    const from = r * cols;
-    const to = from + Math.min(cols, Math.max(0, lengths[r] ?? cols));
-    for (let i = from; i < to; i++) {
-      const ref = reference[i];
-      const a = actual[i];
-      error[i] =
-        metric === "abs"
-          ? absError(ref, a)
-          : metric === "rel"
-            ? relError(ref, a, floor)
-            : ulpDistance(ref, a, precision);
-      // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound, and a
-      // finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing). A cell
-      // the reference lost has nothing to be measured against.
-      if (!Number.isFinite(ref)) lost[i] = 1;
-      else if (bound && (!Number.isFinite(a) || Math.abs(a - ref) > bound[i])) overBound[i] = 1;
-    }
+  const out: CellErrors = {
+    error: new Float64Array(n),
+    overBound: new Uint8Array(n),
+    lost: new Uint8Array(n),
+    relFloor: relFloor(reference, precision),
   };
-  for (let r = 0; r < rows; r++) measureRow(r);
-  return { error, overBound, lost, relFloor: floor };
+  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
+  for (let r = 0; r < rows; r++) {
+    const from = r * cols;
+    measureCells(out, from, input, from, Math.min(cols, Math.max(0, lengths[r] ?? cols)), metric, precision);
+  }
+  return out;
+}
+
+/**
+ * Measures `n` cells read from `cells` at `from` on into `out` at `to` on: one row of a padded
+ * batch (cellErrors), or one sample's row read off its own arrays into the padded batch's place
+ * (the run worker, which never builds the padded batch). `out.relFloor` must be set already.
+ */
+export function measureCells(
+  out: CellErrors,
+  to: number,
+  cells: Pick<CellErrorInput, "reference" | "actual" | "bound">,
+  from: number,
+  n: number,
+  metric: ErrorMetric,
+  precision: Precision,
+): void {
+  const { error, overBound, lost, relFloor: floor } = out;
+  const { reference, actual, bound } = cells;
+  for (let k = 0; k < n; k++) {
+    const ref = reference[from + k];
+    const a = actual[from + k];
+    const i = to + k;
+    error[i] =
+      metric === "abs" ? absError(ref, a) : metric === "rel" ? relError(ref, a, floor) : ulpDistance(ref, a, precision);
+    // Only against a finite reference: there NaN or ±Inf is infinitely wrong, over any bound, and a
+    // finite value is compared with its bound (a NaN bound, from NaN inputs, flags nothing). A cell
+    // the reference lost has nothing to be measured against.
+    if (!Number.isFinite(ref)) lost[i] = 1;
+    else if (bound && (!Number.isFinite(a) || Math.abs(a - ref) > bound[from + k])) overBound[i] = 1;
+  }
 }
 
 /** Whether one cell is over its bound, as cellErrors flags it (for a readout of a single cell). */
