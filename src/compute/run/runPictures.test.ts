@@ -53,12 +53,18 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     }
   });
 
-  it("the picture after a field switch is the switched-to field's full grid's", () => {
+  it("the picture after a field switch is the switched-to field's full grid's, pooled ahead or not", async () => {
     const { fields } = kept();
-    const [advantages, returns] = fields;
+    const [advantages, returns, kl] = fields;
     runPicture(advantages.info.pictureId, ASK);
     expect(runPicture(returns.info.pictureId, ASK)?.grid).toEqual(gridPicture(returns.grid, ASK).grid);
     expect(runPicture(advantages.info.pictureId, ASK)?.grid).toEqual(gridPicture(advantages.grid, ASK).grid);
+    // The other fields are pooled for this size in tasks of their own, after the answer.
+    const other = { ...ASK, maxBinsX: 11 };
+    runPicture(advantages.info.pictureId, other);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runPicture(kl.info.pictureId, other)?.pixels).toEqual(gridPicture(kl.grid, other).pixels);
+    expect(runPicture(returns.info.pictureId, other)?.grid).toEqual(gridPicture(returns.grid, other).grid);
   });
 
   it("a cell's values are the grid's at that cell, the padding's zeros included", () => {

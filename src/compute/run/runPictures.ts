@@ -1,17 +1,17 @@
 /**
- * The run view's heatmap, kept in the run worker. Each field's cells are measured here once
- * (|stored − reference|, the one measure the run view draws) straight off the samples' own rows,
- * what slime stored and the replay's reference and bound, into the places a padded `[B, max length]`
- * grid would give them; the grid itself is never built. Three padded float64 grids were 600 MB at
- * 512 × 16k, handed to the page whole (its renderer peaked at 1.1 GB); the page now holds each
+ * The run view's heatmap, drawn from the run worker. Three padded float64 grids were 600 MB at
+ * 512 × 16k, handed to the page whole (its renderer peaked at 1.1–1.3 GB); the page now holds each
  * field's shape (GridInfo) and asks here for what it draws: a pooled picture (a few thousand bins)
- * and the values of the one cell under its pointer.
+ * and the values of the one cell under its pointer. Neither the grids nor their measured cells are
+ * kept: a picture measures each sample's row (|stored − reference|, the one measure the run view
+ * draws) straight off what slime stored and the replay's reference and bound, as it pools it, into
+ * the bins the padded grid's cells would fall in. Kept measured, the three fields were 240 MB more.
  */
-import * as Comlink from "comlink";
 import type { FloatArray, ReplayResult } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
-import { type CellValues, type PictureAsk, type PooledPicture, pictureBuffers, poolErrors } from "../heatmap/picture";
+import { type CellValues, colourPicture, type PictureAsk, type PooledPicture, sameAsk } from "../heatmap/picture";
 import { type CellErrors, measureCells, relFloor } from "../playground/cellErrors";
+import { type PoolRow, poolByMax } from "../playground/pooling";
 import { type GridField, type GridInfo, gridFields, klReplayed, type ReplayedRows } from "./runGrid";
 
 /** The one measure kept: the run view colours |stored − reference| (abs); ulp would count float32 steps. */
@@ -23,17 +23,19 @@ interface FieldRow {
   actual?: FloatArray;
   reference?: FloatArray;
   bound?: FloatArray;
+  lossMask: FloatArray;
 }
 
 interface KeptField {
   rows: number;
   cols: number;
   lengths: Int32Array;
-  /** Padded like the grid's, shared by a report's fields (the loss mask is the sample's, whatever the field). */
-  lossMask: Uint8Array;
   hasBound: boolean;
-  errors: CellErrors;
+  /** The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's). */
+  relFloor: number;
   row(b: number): FieldRow;
+  /** The last picture pooled, kept for a switch back to this field at the same size (a few MB). */
+  pooled?: { ask: PictureAsk; picture: PooledPicture };
 }
 
 /** Each field's shape and picture id (null: no such field for this replay); what the page holds. */
@@ -51,26 +53,26 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
   kept = new Map();
   const grids: RunGrids = { advantages: null, returns: null, kl: null };
   if (!replay.ok || !replayed) return grids;
-  const fields = gridFields(dump, replay);
-  if (fields.length === 0) return grids;
   const rows = dump.samples.length;
   const cols = dump.samples.reduce((max, s) => Math.max(max, s.responseLength), 0);
   const lengths = Int32Array.from(dump.samples, (s) => s.responseLength);
-  const lossMask = new Uint8Array(rows * cols);
-  dump.samples.forEach((s, b) => {
-    lossMask.set(s.lossMask, b * cols);
-  });
-  for (const field of fields) {
+  for (const field of gridFields(dump, replay)) {
     const recomputed = field !== "kl" || klReplayed(dump, replay);
     const hasBound = field !== "kl";
     const row = (b: number): FieldRow => ({
       actual: dump.samples[b][field],
       reference: recomputed ? replayed[b].reference[field] : undefined,
       bound: field !== "kl" ? replayed[b].bounds[field] : undefined,
+      lossMask: dump.samples[b].lossMask,
     });
-    const errors = measureRows(rows, cols, lengths, hasBound, row);
+    // The padded grid's floor is its largest reference's: the largest of the rows' (padding adds zeros).
+    let floor = relFloor([], PRECISION);
+    for (let b = 0; b < rows; b++) {
+      const reference = row(b).reference;
+      if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
+    }
     const id = nextId++;
-    kept.set(id, { rows, cols, lengths, lossMask, hasBound, errors, row });
+    kept.set(id, { rows, cols, lengths, hasBound, relFloor: floor, row });
     grids[field] = {
       field,
       referenceIs: recomputed ? "replayed" : "zero",
@@ -85,59 +87,86 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
 }
 
 /**
- * cellErrors of the padded grid, one sample's row at a time: each row is laid into float64 scratch
- * rows as the grid would hold it (float32 widened, zeros where a side is absent), then measured into
- * its padded place. The relative floor is the batch's, as the grid's: the largest of the rows'.
+ * The padded grid's picture, pooled one sample's row at a time: each row is laid into float64
+ * scratch rows as the grid would hold it (float32 widened, zeros where a side is absent), measured
+ * as cellErrors measures the grid, and pooled (poolByMax's `row`) before the next is laid.
  */
-function measureRows(
-  rows: number,
-  cols: number,
-  lengths: Int32Array,
-  hasBound: boolean,
-  row: (b: number) => FieldRow,
-): CellErrors {
-  let floor = relFloor([], PRECISION);
-  for (let b = 0; b < rows; b++) {
-    const reference = row(b).reference;
-    if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
-  }
-  const n = rows * cols;
-  const out: CellErrors = {
-    error: new Float64Array(n),
-    overBound: new Uint8Array(n),
-    lost: new Uint8Array(n),
-    relFloor: floor,
-  };
-  const scratch = {
+function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY" | "colourRow">): PooledPicture {
+  const { rows, cols, lengths, hasBound } = field;
+  const sides = {
     reference: new Float64Array(cols),
     actual: new Float64Array(cols),
     bound: hasBound ? new Float64Array(cols) : undefined,
   };
-  for (let b = 0; b < rows; b++) {
-    const sides = row(b);
+  const measured: CellErrors = {
+    error: new Float64Array(cols),
+    overBound: new Uint8Array(cols),
+    lost: new Uint8Array(cols),
+    relFloor: field.relFloor,
+  };
+  const lossMask = new Uint8Array(cols);
+  const pooled: PoolRow = { base: 0, ...measured, overBound: hasBound ? measured.overBound : undefined, lossMask };
+  const row = (b: number): PoolRow => {
+    const from = field.row(b);
     const length = Math.min(cols, Math.max(0, lengths[b]));
-    layRow(scratch.reference, sides.reference, length);
-    layRow(scratch.actual, sides.actual, length);
-    if (scratch.bound) layRow(scratch.bound, sides.bound, length);
-    measureCells(out, b * cols, scratch, 0, length, METRIC, PRECISION);
-  }
-  return out;
+    layRow(sides.reference, from.reference, length);
+    layRow(sides.actual, from.actual, length);
+    if (sides.bound) layRow(sides.bound, from.bound, length);
+    measured.overBound.fill(0, 0, length);
+    measured.lost.fill(0, 0, length);
+    measureCells(measured, 0, sides, 0, length, METRIC, PRECISION);
+    // As a Uint8Array.set of the sample's mask gives the grid's bytes.
+    const mask = from.lossMask;
+    const n = Math.min(length, mask.length);
+    lossMask.set(n < mask.length ? mask.subarray(0, n) : mask);
+    lossMask.fill(0, n, length);
+    return pooled;
+  };
+  const grid = poolByMax({
+    rows,
+    cols,
+    lengths,
+    error: measured.error,
+    row,
+    maxBinsX: ask.maxBinsX,
+    maxBinsY: ask.maxBinsY,
+  });
+  return colourPicture(grid, field.relFloor, ask.colourRow);
 }
 
-/** The first `length` places of `into` as the padded grid's row: `from` widened, zeros past its end. */
-function layRow(into: Float64Array, from: FloatArray | undefined, length: number): void {
-  const n = Math.min(length, from?.length ?? 0);
-  if (from && n > 0) into.set(n < from.length ? from.subarray(0, n) : from);
-  into.fill(0, n, length);
-}
-
-/** The pooled picture of a kept field, transferred; null once a newer report replaced it. */
+/**
+ * The pooled picture of a kept field (cloned to the page: the worker keeps its own); null once a
+ * newer report replaced it. Then the report's other fields are pooled for the same size, a field
+ * a task, so a field switch finds its picture made (a pass over 4 M tokens is 0.1–0.3 s of CPU).
+ */
 export function runPicture(id: number, ask: PictureAsk): PooledPicture | null {
   const field = kept.get(id);
   if (!field) return null;
   if (ask.metric !== METRIC) throw new Error(`the run view's heatmap is measured in ${METRIC}, not ${ask.metric}`);
-  const picture = poolErrors(field.errors, field, ask);
-  return Comlink.transfer(picture, pictureBuffers(picture));
+  const picture = pictureOf(field, ask);
+  poolOthersLater(ask);
+  return picture;
+}
+
+function pictureOf(field: KeptField, ask: PictureAsk): PooledPicture {
+  if (field.pooled && sameAsk(field.pooled.ask, ask)) return field.pooled.picture;
+  const picture = poolRows(field, ask);
+  field.pooled = { ask, picture };
+  return picture;
+}
+
+let later: ReturnType<typeof setTimeout> | undefined;
+
+/** The next kept field without a picture of this size, pooled in a task of its own (a newer ask goes first). */
+function poolOthersLater(ask: PictureAsk): void {
+  clearTimeout(later);
+  const next = [...kept.values()].find((f) => !(f.pooled && sameAsk(f.pooled.ask, ask)));
+  if (!next) return;
+  later = setTimeout(() => {
+    if (![...kept.values()].includes(next)) return;
+    pictureOf(next, ask);
+    poolOthersLater(ask);
+  }, 0);
 }
 
 /** One cell of a kept field, read off the sample's rows; null once a newer report replaced it, or off the grid. */
@@ -150,6 +179,21 @@ export function runCell(id: number, row: number, token: number): CellValues | nu
     reference: at(sides.reference),
     actual: at(sides.actual),
     bound: field.hasBound ? at(sides.bound) : undefined,
-    lossMask: field.lossMask[row * field.cols + token],
+    lossMask: maskByte(sides.lossMask, token),
   };
+}
+
+const BYTE = new Uint8Array(1);
+
+/** The sample's loss mask at a token as the grid's byte holds it (a Uint8Array's conversion; 0 past its end). */
+function maskByte(mask: FloatArray, token: number): number {
+  BYTE[0] = token < mask.length ? mask[token] : 0;
+  return BYTE[0];
+}
+
+/** The first `length` places of `into` as the padded grid's row: `from` widened, zeros past its end. */
+function layRow(into: Float64Array, from: FloatArray | undefined, length: number): void {
+  const n = Math.min(length, from?.length ?? 0);
+  if (from && n > 0) into.set(n < from.length ? from.subarray(0, n) : from);
+  into.fill(0, n, length);
 }
