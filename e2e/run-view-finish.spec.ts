@@ -188,6 +188,20 @@ test("the heatmap shows the KL: the gap to the recomputed KL, or the stored KL i
   );
   await expect(page.getByTestId("run-sample-chart")).toHaveAttribute("data-field", "kl");
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+  // The hovered cell's values come from the run worker, which keeps the grids: the page holds none.
+  const overlay = page.getByTestId("run-heatmap").locator(".error-heatmap-overlay");
+  const box = await overlay.boundingBox();
+  if (!box) throw new Error("the heatmap is drawn");
+  await overlay.hover({ position: { x: box.width * 0.6, y: box.height * 0.3 } });
+  await expect(page.getByTestId("run-heatmap").locator(".error-heatmap-readout")).toContainText(
+    /row \d+ · t \d+ · .*(recomputed kl -?[\d.e+-]+ · stored kl -?[\d.e+-]+ · abs|padding)/,
+  );
+  await page.getByTestId("run-field-advantages").check();
+  await overlay.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("run-heatmap").locator(".error-heatmap-readout")).toContainText(
+    /row \d+ · t \d+ · chunk \d+ · reference -?[\d.e+-]+ · dump -?[\d.e+-]+ · abs .* ulp/,
+  );
 
   // kl_coef 0: the replay recomputes no KL, so the colour is the stored KL itself.
   await page.goto("/?view=run&advantage_estimator=grpo");

@@ -61,6 +61,18 @@ export type PictureSource =
       ready?(ask: PictureAsk): PooledPicture | null;
     };
 
+/** One cell's values, for a readout asked of the worker that holds the batch (zeros in the padding). */
+export interface CellValues {
+  reference: number;
+  actual: number;
+  /** The cell's bound; undefined where the batch has none. */
+  bound: number | undefined;
+  lossMask: number;
+}
+
+/** A readout's cell asked of the worker that holds the batch; null once it holds newer data. */
+export type CellLookup = (row: number, token: number) => Promise<CellValues | null>;
+
 /** A picture a worker pooled before it was asked, with the ask it answers. */
 export interface SentPicture<Output extends string = string> {
   output: Output;

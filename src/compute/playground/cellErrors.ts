@@ -149,39 +149,55 @@ export interface CellErrors {
  * Padding cells keep error 0 and no flags.
  */
 export function cellErrors(input: CellErrorInput): CellErrors {
-  const { rows, cols, lengths, reference, actual, bound, metric, precision } = input;
+  const { rows, cols, lengths, reference, actual, metric, precision } = input;
   const n = rows * cols;
   if (reference.length < n || actual.length < n) {
     throw new Error(`heatmap data has ${Math.min(reference.length, actual.length)} values, expected ${rows}×${cols}`);
   }
-  const error = new Float64Array(n);
-  const overBound = new Uint8Array(n);
-  const lost = new Uint8Array(n);
-  const unchecked = new Uint8Array(n);
-  const floor = relFloor(reference, precision);
-  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
-  const measureRow = (r: number) => {
-    const from = r * cols;
-    const to = from + Math.min(cols, Math.max(0, lengths[r] ?? cols));
-    for (let i = from; i < to; i++) {
-      const ref = reference[i];
-      const a = actual[i];
-      error[i] =
-        metric === "abs"
-          ? absError(ref, a)
-          : metric === "rel"
-            ? relError(ref, a, floor)
-            : ulpDistance(ref, a, precision);
-      if (!Number.isFinite(ref)) lost[i] = 1;
-      else if (bound) {
-        const verdict = boundVerdict(ref, a, bound[i]);
-        if (verdict === BoundVerdict.over) overBound[i] = 1;
-        else if (verdict === BoundVerdict.unchecked) unchecked[i] = 1;
-      }
-    }
+  const out: CellErrors = {
+    error: new Float64Array(n),
+    overBound: new Uint8Array(n),
+    lost: new Uint8Array(n),
+    unchecked: new Uint8Array(n),
+    relFloor: relFloor(reference, precision),
   };
-  for (let r = 0; r < rows; r++) measureRow(r);
-  return { error, overBound, lost, unchecked, relFloor: floor };
+  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
+  for (let r = 0; r < rows; r++) {
+    const from = r * cols;
+    measureCells(out, from, input, from, Math.min(cols, Math.max(0, lengths[r] ?? cols)), metric, precision);
+  }
+  return out;
+}
+
+/**
+ * Measures `n` cells read from `cells` at `from` on into `out` at `to` on: one row of a padded
+ * batch (cellErrors), or one sample's row read off its own arrays into the padded batch's place
+ * (the run worker, which never builds the padded batch). `out.relFloor` must be set already.
+ */
+export function measureCells(
+  out: CellErrors,
+  to: number,
+  cells: Pick<CellErrorInput, "reference" | "actual" | "bound">,
+  from: number,
+  n: number,
+  metric: ErrorMetric,
+  precision: Precision,
+): void {
+  const { error, overBound, lost, unchecked, relFloor: floor } = out;
+  const { reference, actual, bound } = cells;
+  for (let k = 0; k < n; k++) {
+    const ref = reference[from + k];
+    const a = actual[from + k];
+    const i = to + k;
+    error[i] =
+      metric === "abs" ? absError(ref, a) : metric === "rel" ? relError(ref, a, floor) : ulpDistance(ref, a, precision);
+    if (!Number.isFinite(ref)) lost[i] = 1;
+    else if (bound) {
+      const verdict = boundVerdict(ref, a, bound[from + k]);
+      if (verdict === BoundVerdict.over) overBound[i] = 1;
+      else if (verdict === BoundVerdict.unchecked) unchecked[i] = 1;
+    }
+  }
 }
 
 /** What a cell's bound says of it: the heatmap's flags, its readout and errorSummary agree on this. */

@@ -189,6 +189,30 @@ describe("poolByMax against its definition", () => {
         expect(Array.from(grid.overBound), at).toEqual(want.overBound);
         expect(Array.from(grid.unchecked), at).toEqual(want.unchecked);
         expect(Array.from(grid.masked), at).toEqual(want.masked);
+        // The same rows handed over one at a time in one reused scratch row (the run worker's way),
+        // from an offset, NaN before it: the same grid, its worst cells indexed in the padded batch.
+        const scratch = { error: new Float64Array(cols + 3), lost: new Uint8Array(cols + 3) };
+        const others = {
+          overBound: new Uint8Array(cols + 3),
+          unchecked: new Uint8Array(cols + 3),
+          lossMask: new Uint8Array(cols + 3),
+        };
+        const byRow = poolByMax({
+          ...input,
+          error: [],
+          row: (r) => {
+            scratch.error.fill(Number.NaN);
+            for (let t = 0; t < cols; t++) {
+              scratch.error[3 + t] = error[r * cols + t];
+              scratch.lost[3 + t] = lost[r * cols + t];
+              others.overBound[3 + t] = overBound[r * cols + t];
+              others.unchecked[3 + t] = unchecked[r * cols + t];
+              others.lossMask[3 + t] = lossMask[r * cols + t];
+            }
+            return { base: 3, ...scratch, lost: withLost ? scratch.lost : undefined, ...others };
+          },
+        });
+        expect(byRow, at).toEqual(grid);
       }
     }
   });

@@ -35,11 +35,21 @@ export interface PooledGrid {
   worst: Int32Array;
 }
 
+/** One row's cells as pooling reads them, from `base` on in their arrays (PoolInput.row). */
+export interface PoolRow {
+  base: number;
+  error: ArrayLike<number>;
+  lost?: ArrayLike<number>;
+  overBound?: ArrayLike<number>;
+  unchecked?: ArrayLike<number>;
+  lossMask?: ArrayLike<number>;
+}
+
 export interface PoolInput {
   rows: number;
   cols: number;
   lengths: ArrayLike<number>;
-  /** Row-major per-cell error (NaN / Infinity allowed). */
+  /** Row-major per-cell error (NaN / Infinity allowed); unread where `row` gives each row's cells. */
   error: ArrayLike<number>;
   /**
    * 1 where the reference is NaN or ±Inf (cellErrors' `lost`), to tell a non-finite cell of both
@@ -53,6 +63,12 @@ export interface PoolInput {
   /** The most bins wanted across (pixels available) and down. */
   maxBinsX: number;
   maxBinsY: number;
+  /**
+   * Row r's cells, asked once, in order, just before they are pooled, instead of read off the padded
+   * arrays above: the run worker measures each sample's row as it pools it and keeps no batch of
+   * errors (three padded fields were 240 MB at 512 × 16k). The row's arrays may be reused for the next.
+   */
+  row?(r: number): PoolRow;
 }
 
 /** Bin starts splitting n items into bins as even as integers allow. */
@@ -81,7 +97,14 @@ function worse(a: number, b: number): boolean {
  * one comparison per cell (8 M cells of a 512-sample dump in tens of milliseconds, in a worker).
  */
 export function poolByMax(input: PoolInput): PooledGrid {
-  const { rows, cols, lengths, error, lost, overBound, unchecked, lossMask } = input;
+  const { rows, cols, lengths } = input;
+  const padded = {
+    error: input.error,
+    lost: input.lost,
+    overBound: input.overBound,
+    unchecked: input.unchecked,
+    lossMask: input.lossMask,
+  };
   const binsX = Math.max(1, Math.min(cols, Math.floor(input.maxBinsX)));
   const binsY = Math.max(1, Math.min(rows, Math.floor(input.maxBinsY)));
   const colStart = binStarts(cols, binsX);
@@ -93,24 +116,28 @@ export function poolByMax(input: PoolInput): PooledGrid {
   const over = new Uint8Array(bins);
   const notChecked = new Uint8Array(bins);
   const worst = new Int32Array(bins).fill(-1);
+  // The worst cell's error beside its index: a row's arrays may be gone by the next row of its bin.
+  const worstError = new Float64Array(bins);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
   // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
   const addRow = (r: number, by: number) => {
     const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
-    const rowBase = r * cols;
+    const { base, error, lost, overBound, unchecked, lossMask } = input.row?.(r) ?? { ...padded, base: r * cols };
+    // What is added to an index of the row's arrays to make it the padded batch's (row·cols + token).
+    const shift = r * cols - base;
     for (let bx = 0; bx < binsX && colStart[bx] < length; bx++) {
       const b = by * binsX + bx;
-      const from = rowBase + colStart[bx];
-      const to = rowBase + Math.min(colStart[bx + 1], length);
+      const from = base + colStart[bx];
+      const to = base + Math.min(colStart[bx + 1], length);
       let max = value[b];
       let w = worst[b];
-      let we = w < 0 ? Number.NEGATIVE_INFINITY : error[w];
+      let we = worstError[b];
       let k: number = kind[b];
       for (let i = from; i < to; i++) {
         const e = error[i];
         if (w < 0 || worse(e, we)) {
-          w = i;
+          w = i + shift;
           we = e;
         }
         const finite = Number.isFinite(e);
@@ -124,6 +151,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
       }
       value[b] = max;
       worst[b] = w;
+      worstError[b] = we;
       kind[b] = k;
       validCount[b] += to - from;
       if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;

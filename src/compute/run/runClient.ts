@@ -1,5 +1,5 @@
 import type { SlimeSettings } from "../../core";
-import type { PictureAsk, PooledPicture } from "../heatmap/picture";
+import type { CellValues, PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { BitsAnswer, GridsAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
@@ -14,6 +14,7 @@ export class RunClient {
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
   private readonly latestGrids = new LatestOnly<GridsAnswer>();
   private readonly latestPicture = new LatestOnly<PooledPicture | null>();
+  private readonly latestCell = new LatestOnly<CellValues | null>();
 
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
@@ -24,7 +25,7 @@ export class RunClient {
     return this.latest.run(() => this.worker.remote().replay(settings));
   }
 
-  /** The last report's grids, which follow its verdict; a newer report's request supersedes a waiting one. */
+  /** The last report's grids' shapes, which follow its verdict; a newer report's request supersedes a waiting one. */
   grids(): Promise<GridsAnswer> {
     return this.latestGrids.run(() => this.worker.remote().grids());
   }
@@ -46,6 +47,11 @@ export class RunClient {
   /** The heatmap's pooled picture of a grid (its pictureId); a newer ask supersedes a waiting one. */
   picture(pictureId: number, ask: PictureAsk): Promise<PooledPicture | null> {
     return this.latestPicture.run(() => this.worker.remote().picture(pictureId, ask));
+  }
+
+  /** One cell's values of a grid (its pictureId), for the heatmap's readout; the pointer's newest cell supersedes a waiting one. */
+  cell(pictureId: number, row: number, token: number): Promise<CellValues | null> {
+    return this.latestCell.run(() => this.worker.remote().cell(pictureId, row, token));
   }
 
   sampleInPlayground(index: number, settings: Partial<SlimeSettings>) {

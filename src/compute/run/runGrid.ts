@@ -4,7 +4,11 @@ import type { UnderstoodDump } from "../../io/slimeDump";
 /** The fields the heatmap can show: the two outputs, and the KL the estimator read. */
 export type GridField = "advantages" | "returns" | "kl";
 
-/** One stored field of every sample beside its float64 reference and bound, padded to `[B, max length]`. */
+/**
+ * One stored field of every sample beside its float64 reference and bound, padded to `[B, max length]`.
+ * The run worker never builds it (runPictures.ts measures the samples' own rows into the padded
+ * places); it is the measure the tests hold the worker's pictures and readouts to.
+ */
 export interface RunGrid {
   field: GridField;
   /**
@@ -22,8 +26,23 @@ export interface RunGrid {
   /** Per-token float32 bound; null for the KL, whose bound the replay judges but does not hand out per token. */
   bound: Float64Array | null;
   lossMask: Uint8Array;
-  /** The id under which the run worker keeps this grid's measured cells for the heatmap (runPictures.ts). */
-  pictureId?: number;
+}
+
+/**
+ * What the page holds of a field's grid: its shape and kind, never its batch-sized arrays (three
+ * padded float64 grids are 600 MB at 512 × 16k). Its picture and each cell's values are asked of
+ * the run worker by `pictureId` (runPictures.ts); a sample's rows come with its fields (sampleFields).
+ */
+export interface GridInfo {
+  field: GridField;
+  referenceIs: RunGrid["referenceIs"];
+  rows: number;
+  cols: number;
+  lengths: Int32Array;
+  /** Whether the field has a per-token bound (the outputs; not the KL). */
+  hasBound: boolean;
+  /** The id under which the run worker keeps this field's measured cells (runPictures.ts). */
+  pictureId: number;
 }
 
 /** One sample's replayed rows, as read once off a replay. */
@@ -88,11 +107,4 @@ export function runGrid(
  */
 export function klReplayed(dump: UnderstoodDump, replay: ReplayResult): boolean {
   return replay.ok && dump.samples.every((s, b) => !s.kl || (s.refLogProbs && replay.samples[b].kl !== null));
-}
-
-/** The arrays to transfer with a grid. */
-export function gridBuffers(grid: RunGrid | null): ArrayBuffer[] {
-  if (!grid) return [];
-  const arrays = [grid.lengths, grid.actual, grid.reference, grid.lossMask, ...(grid.bound ? [grid.bound] : [])];
-  return arrays.map((a) => a.buffer as ArrayBuffer);
 }

@@ -3,53 +3,114 @@ import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
 import { fixtureBytes } from "../../io/slimeDump/dumpFixtures";
 import { BatchPictures } from "../heatmap/picture";
-import { runGrid } from "./runGrid";
-import { keepRunPictures, runPicture } from "./runPictures";
+import { gridFields, type RunGrid, replayedRows, runGrid } from "./runGrid";
+import { keepRunPictures, runCell, runPicture } from "./runPictures";
 
 const RPP: SlimeSettings = { ...SLIME_DEFAULTS, advantageEstimator: "reinforce_plus_plus", gamma: 0.99, klCoef: 0.05 };
 
-function grids() {
+/** The shared fixture replayed, its fields kept by the worker, and the padded grids the page used to hold. */
+function kept(settings: SlimeSettings = RPP) {
   const file = "train_rpp_g099_kl005.pt";
   const tree = readTensorFile(fixtureBytes(`slime-shared/${file}`), file);
   if (!tree.ok) throw new Error(tree.error.message);
   const dump = understandDump(tree.value.root, file);
   if (!dump.ok) throw new Error(dump.error.message);
-  const replay = replayDump(dump.value, RPP);
-  return {
-    advantages: runGrid(dump.value, replay, "advantages"),
-    returns: runGrid(dump.value, replay, "returns"),
-    kl: runGrid(dump.value, replay, "kl"),
-  };
+  const replay = replayDump(dump.value, settings);
+  const infos = keepRunPictures(dump.value, replay, replayedRows(replay));
+  const fields = gridFields(dump.value, replay).map((field) => {
+    const grid = runGrid(dump.value, replay, field);
+    const info = infos[field];
+    if (!grid || !info) throw new Error(`${field} is kept`);
+    return { grid, info };
+  });
+  return { infos, fields };
 }
 
-describe("the run worker's heatmap pictures", () => {
-  it("pools each field as the page would, after its grid's arrays are gone", () => {
-    const report = grids();
-    keepRunPictures(report);
-    const ask = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
-    for (const grid of Object.values(report)) {
-      if (!grid?.pictureId) throw new Error("every field is kept");
-      const { pictureId, ...data } = grid;
-      const want = new BatchPictures({ ...data, bound: data.bound ?? undefined }).picture(ask);
-      // What the transfer to the page leaves behind: the grid's own arrays are no longer readable here.
-      for (const a of [grid.actual, grid.reference, grid.lossMask, grid.lengths]) a.fill(0);
-      const got = runPicture(pictureId, ask);
-      expect(got?.grid).toEqual(want.grid);
-      expect(got?.relFloor).toBe(want.relFloor);
-      expect(got?.grid.kind.some((k) => k === 0)).toBe(true); // data bins, not an empty picture
+const ASK = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
+
+function gridPicture(grid: RunGrid, ask: typeof ASK) {
+  return new BatchPictures({ ...grid, bound: grid.bound ?? undefined }).picture(ask);
+}
+
+describe("the run worker's heatmap, kept without its padded grids", () => {
+  it("pools each field's picture as the full padded grid would, for each size and colour scope asked", () => {
+    const { fields } = kept();
+    expect(fields.map((f) => f.info.field)).toEqual(["advantages", "returns", "kl"]);
+    for (const { grid, info } of fields) {
+      expect(info).toMatchObject({ rows: grid.rows, cols: grid.cols, referenceIs: grid.referenceIs });
+      expect(info.lengths).toEqual(grid.lengths);
+      expect(info.hasBound).toBe(grid.bound !== null);
+      for (const ask of [ASK, { ...ASK, maxBinsX: 4000, maxBinsY: 400 }, { ...ASK, colourRow: 1 }]) {
+        const want = gridPicture(grid, ask);
+        const got = runPicture(info.pictureId, ask);
+        expect(got?.grid).toEqual(want.grid);
+        expect(got?.relFloor).toBe(want.relFloor);
+        expect(got?.pixels).toEqual(want.pixels);
+        expect(got?.present).toEqual(want.present);
+      }
+      // Data bins, not an empty picture; and over-bound cells where the fixture has them.
+      expect(runPicture(info.pictureId, ASK)?.grid.kind.some((k) => k === 0)).toBe(true);
     }
   });
 
+  it("the picture after a field switch is the switched-to field's full grid's, pooled ahead or not", async () => {
+    const { fields } = kept();
+    const [advantages, returns, kl] = fields;
+    runPicture(advantages.info.pictureId, ASK);
+    expect(runPicture(returns.info.pictureId, ASK)?.grid).toEqual(gridPicture(returns.grid, ASK).grid);
+    expect(runPicture(advantages.info.pictureId, ASK)?.grid).toEqual(gridPicture(advantages.grid, ASK).grid);
+    // The other fields are pooled for this size in tasks of their own, after the answer.
+    const other = { ...ASK, maxBinsX: 11 };
+    runPicture(advantages.info.pictureId, other);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runPicture(kl.info.pictureId, other)?.pixels).toEqual(gridPicture(kl.grid, other).pixels);
+    expect(runPicture(returns.info.pictureId, other)?.grid).toEqual(gridPicture(returns.grid, other).grid);
+  });
+
+  it("a cell's values are the grid's at that cell, the padding's zeros included", () => {
+    const { fields } = kept();
+    for (const { grid, info } of fields) {
+      for (let row = 0; row < grid.rows; row++) {
+        for (let token = 0; token < grid.cols; token++) {
+          const i = row * grid.cols + token;
+          expect(runCell(info.pictureId, row, token)).toEqual({
+            reference: grid.reference[i],
+            actual: grid.actual[i],
+            bound: grid.bound ? grid.bound[i] : undefined,
+            lossMask: grid.lossMask[i],
+          });
+        }
+      }
+      expect(runCell(info.pictureId, grid.rows, 0)).toBeNull();
+      expect(runCell(info.pictureId, 0, grid.cols)).toBeNull();
+      expect(runCell(info.pictureId, -1, 0)).toBeNull();
+    }
+  });
+
+  it("keeps a KL the replay did not recompute as the grid does: the stored KL against zeros", () => {
+    const { fields } = kept({ ...RPP, klCoef: 0 });
+    const kl = fields.find((f) => f.info.field === "kl");
+    if (!kl) throw new Error("the fixture stores a KL");
+    expect(kl.info.referenceIs).toBe("zero");
+    expect(kl.grid.referenceIs).toBe("zero");
+    expect(runPicture(kl.info.pictureId, ASK)?.grid).toEqual(gridPicture(kl.grid, ASK).grid);
+    expect(runCell(kl.info.pictureId, 0, 0)).toEqual({
+      reference: kl.grid.reference[0],
+      actual: kl.grid.actual[0],
+      bound: undefined,
+      lossMask: kl.grid.lossMask[0],
+    });
+  });
+
   it("answers null for a replaced report, and refuses a measure it did not keep", () => {
-    const first = grids();
-    keepRunPictures(first);
+    const first = kept().infos;
     const old = first.returns?.pictureId ?? -1;
-    const ask = { maxBinsX: 4, maxBinsY: 2, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
-    expect(runPicture(old, ask)).not.toBeNull();
-    expect(() => runPicture(old, { ...ask, metric: "ulp" })).toThrow(/measured in abs, not ulp/);
-    const second = grids();
-    keepRunPictures(second);
-    expect(runPicture(old, ask)).toBeNull();
-    expect(runPicture(second.returns?.pictureId ?? -1, ask)).not.toBeNull();
+    expect(runPicture(old, ASK)).not.toBeNull();
+    expect(() => runPicture(old, { ...ASK, metric: "ulp" })).toThrow(/measured in abs, not ulp/);
+    const second = kept().infos;
+    expect(runPicture(old, ASK)).toBeNull();
+    expect(runCell(old, 0, 0)).toBeNull();
+    expect(runPicture(second.returns?.pictureId ?? -1, ASK)).not.toBeNull();
+    expect(runCell(second.returns?.pictureId ?? -1, 0, 0)).not.toBeNull();
   });
 });

@@ -30,18 +30,9 @@ import {
 import { blobSource } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
-import {
-  type GridField,
-  gridBuffers,
-  gridFields,
-  klReplayed,
-  type ReplayedRows,
-  type RunGrid,
-  replayedRows,
-  runGrid,
-} from "./runGrid";
+import { type GridField, gridFields, klReplayed, type ReplayedRows, replayedRows } from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
-import { keepRunPictures, runPicture } from "./runPictures";
+import { keepRunPictures, type RunGrids, runCell, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
@@ -99,8 +90,8 @@ export type RunFolderEvent =
   | { type: "step"; index: number; summary: StepSummary; notes: string[]; unused: UnusedFile[]; bytes: number };
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
-/** The last report's grids (null: no such grid), tagged with that report's replay. */
-export type RunGrids = Record<GridField, RunGrid | null>;
+/** The last report's fields' shapes (null: no such field), tagged with that report's replay. */
+export type { RunGrids };
 export type GridsAnswer = { ok: true; replay: number; grids: RunGrids } | Refusal;
 export type BitsAnswer = { ok: true; replay: number; bits: string | null } | Refusal;
 
@@ -319,23 +310,14 @@ const api = {
     return answer(report(opened.name, opened.dump, given, { readMillis: 0, settingsMillis: 0 }));
   },
   /**
-   * The last report's three grids, built after its verdict was posted, their buffers handed over, not
-   * copied. All three at once: a field's grid built when the field is switched took 2.4–4.4 s to draw
-   * at 512 × 16k under load, against 0.6–1.7 s for grids already in the page.
+   * The last report's fields measured for the heatmap, after its verdict was posted: each field's
+   * shape and picture id go to the page, the measured cells stay here (runPictures.ts). All three at
+   * once: a field's grid built when the field is switched took 2.4–4.4 s to draw at 512 × 16k under load.
    */
   grids(): GridsAnswer {
     if (!current) return { ok: false, message: "Nothing was replayed" };
-    const { dump, replay } = current;
-    const rows = currentRows();
-    const grids: RunGrids = {
-      advantages: runGrid(dump, replay, "advantages", rows),
-      returns: runGrid(dump, replay, "returns", rows),
-      kl: runGrid(dump, replay, "kl", rows),
-    };
-    // The heatmap's pictures are pooled here: each field measured once, before its buffers go.
-    keepRunPictures(grids);
-    const buffers = Object.values(grids).flatMap(gridBuffers);
-    return Comlink.transfer({ ok: true, replay: current.id, grids }, buffers);
+    const grids = keepRunPictures(current.dump, current.replay, currentRows());
+    return { ok: true, replay: current.id, grids };
   },
   /** The last report's stored returns against slime's float32 CPU arithmetic, bit for bit, in words. */
   bits(): BitsAnswer {
@@ -394,12 +376,13 @@ const api = {
       entropy: s.entropy?.slice(),
       loss_masks: s.lossMask.slice(),
     };
-    // The replayed lines: the page's grids come after the verdict, and the fields may come first.
+    // The replayed lines: the page draws the sample's chart and its fields from these, never from a grid.
     const replayed = current && current.dump === opened?.dump ? replayedLines(index) : null;
     const buffers = [...Object.values(fields), ...Object.values(replayed ?? {})].flatMap((a) =>
       a ? [a.buffer as ArrayBuffer] : [],
     );
-    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields, replayed }, buffers);
+    const replay = replayed ? current?.id : undefined;
+    return Comlink.transfer({ ok: true, sample: index, length: s.responseLength, fields, replayed, replay }, buffers);
   },
   /** A plain file's lanes as a playground batch. */
   plainInPlayground(): PlaygroundAnswer {
@@ -423,6 +406,8 @@ const api = {
   summariseRun,
   /** The heatmap's pooled picture of a report's grid (its `pictureId`); null once a newer report replaced it. */
   picture: runPicture,
+  /** One cell's values of a report's grid (its `pictureId`), for the heatmap's readout; null once replaced. */
+  cell: runCell,
 };
 
 export type RunWorkerApi = typeof api;

@@ -1,31 +1,37 @@
 import { describe, expect, it } from "vitest";
-import type { RunGrid } from "./runGrid";
-import { firstPicked, KL_REPLAY_ENGINE, REPLAY_ENGINE, replayedRow, STORED_ENGINE, tokenFields } from "./sampleFields";
+import {
+  firstPicked,
+  KL_REPLAY_ENGINE,
+  REPLAY_ENGINE,
+  type SampleFieldsAnswer,
+  STORED_ENGINE,
+  sampleSeries,
+  tokenFields,
+} from "./sampleFields";
 
 const f = (...xs: number[]) => Float64Array.from(xs);
 
-function grid(field: RunGrid["field"], referenceIs: RunGrid["referenceIs"]): RunGrid {
-  // Two samples of 2 and 3 tokens, padded to 3.
-  return {
-    field,
-    referenceIs,
-    rows: 2,
-    cols: 3,
-    lengths: Int32Array.from([2, 3]),
-    actual: new Float64Array(6),
-    reference: f(1, 2, 0, 3, 4, 5),
-    bound: null,
-    lossMask: new Uint8Array(6),
-  };
-}
-
 describe("a sample's per-token fields", () => {
-  it("takes the sample's row of a grid's reference, without its padding", () => {
-    expect([...(replayedRow(grid("advantages", "replayed"), 0) ?? [])]).toEqual([1, 2]);
-    expect([...(replayedRow(grid("advantages", "replayed"), 1) ?? [])]).toEqual([3, 4, 5]);
-    expect(replayedRow(grid("advantages", "replayed"), 2)).toBeNull();
-    // A KL that was not recomputed has no replayed line: its grid's reference is zeros, not a replay.
-    expect(replayedRow(grid("kl", "zero"), 1)).toBeNull();
+  it("gives the chart a grid field's row as the padded grid held it: float32 widened, zeros for what is absent", () => {
+    const answer: SampleFieldsAnswer = {
+      ok: true,
+      sample: 1,
+      length: 3,
+      fields: { advantages: Float32Array.of(0.1, 0.2, 0.3), kl: Float32Array.of(0.5, 0, 1), loss_masks: f(1, 0, 1) },
+      replayed: { advantages: f(1, 2, 3), returns: f(4, 5, 6), kl: null },
+      replay: 7,
+    };
+    const advantages = sampleSeries(answer, { field: "advantages", referenceIs: "replayed" });
+    expect(advantages?.reference).toEqual(f(1, 2, 3));
+    expect(advantages?.actual).toEqual(Float64Array.from(Float32Array.of(0.1, 0.2, 0.3)));
+    expect(advantages?.lossMask).toEqual(Uint8Array.of(1, 0, 1));
+    // The dump stores no returns: zeros, as in the grid.
+    expect(sampleSeries(answer, { field: "returns", referenceIs: "replayed" })?.actual).toEqual(new Float64Array(3));
+    // A KL not recomputed: its reference is zeros, and the chart draws the stored KL alone.
+    expect(sampleSeries(answer, { field: "kl", referenceIs: "zero" })?.reference).toEqual(new Float64Array(3));
+    // A replayed field whose line did not come: no chart, never a line of zeros passed off as the replay.
+    expect(sampleSeries(answer, { field: "kl", referenceIs: "replayed" })).toBeNull();
+    expect(sampleSeries({ ...answer, replayed: null }, { field: "advantages", referenceIs: "replayed" })).toBeNull();
   });
 
   it("lists only the fields the sample has, in order, each line naming its engine", () => {

@@ -1,5 +1,4 @@
 import type { FloatArray } from "../../core";
-import type { RunGrid } from "./runGrid";
 
 /**
  * Every per-token field of one sample, on one token axis: what slime stored for it (read off the
@@ -27,8 +26,10 @@ export interface SampleFieldsAnswer {
   sample: number;
   length: number;
   fields: StoredFields;
-  /** The float64 replay's lines for this sample (the KL only where replayed): the grids may not be in the page yet. */
+  /** The float64 replay's lines for this sample (the KL only where replayed); the page holds no grid to read them off. */
   replayed?: ReplayedLines | null;
+  /** The worker's replay the lines are of (RunReport.replayId); absent with no lines. */
+  replay?: number;
 }
 
 /** The order the fields are listed and drawn in: outputs first, then what the KL and the estimator read. */
@@ -77,19 +78,11 @@ export interface TokenField {
   lines: FieldLine[];
 }
 
-/** The replay's references for this sample, from the report's grids (null: that field was not replayed). */
+/** The replay's references for this sample (null: that field was not replayed). */
 export interface ReplayedLines {
   advantages: Float64Array | null;
   returns: Float64Array | null;
   kl: Float64Array | null;
-}
-
-/** The sample's row of a grid's float64 reference; null when the grid holds no replay of it. */
-export function replayedRow(grid: RunGrid | null, sample: number): Float64Array | null {
-  if (!grid || sample < 0 || sample >= grid.rows) return null;
-  if (grid.field === "kl" && grid.referenceIs !== "replayed") return null;
-  const start = sample * grid.cols;
-  return grid.reference.subarray(start, start + grid.lengths[sample]);
 }
 
 /** The sample's fields in FIELD_ORDER, only those it has; a replayed line only where its length matches. */
@@ -111,4 +104,35 @@ export function tokenFields(stored: StoredFields, replayed: ReplayedLines, lengt
 export function firstPicked(fields: readonly TokenField[]): StoredFieldName[] {
   const usual = fields.filter((f) => SHOWN_FIRST.has(f.name)).map((f) => f.name);
   return usual.length > 0 ? usual : fields.map((f) => f.name);
+}
+
+/** One grid field of the selected sample, for its chart: as the padded grid's row held it. */
+export interface SampleSeries {
+  reference: Float64Array;
+  actual: Float64Array;
+  lossMask: Uint8Array;
+}
+
+/**
+ * The sample's row of a grid field, from its fields answer (the page holds no grid): float32 widened,
+ * zeros for a side the dump lacks, the loss mask as bytes, like the grid's. `referenceIs` zero: the
+ * KL was not recomputed, and the reference is zeros (the chart draws the stored KL alone). Null when
+ * a replayed field's line did not come.
+ */
+export function sampleSeries(
+  answer: SampleFieldsAnswer,
+  grid: { field: "advantages" | "returns" | "kl"; referenceIs: "replayed" | "zero" },
+): SampleSeries | null {
+  const { length } = answer;
+  const replayed = grid.referenceIs === "replayed" ? (answer.replayed?.[grid.field] ?? null) : null;
+  if (grid.referenceIs === "replayed" && !replayed) return null;
+  const widen = (values: ArrayLike<number> | null | undefined) => {
+    const out = new Float64Array(length);
+    for (let t = 0; t < Math.min(length, values?.length ?? 0); t++) out[t] = values?.[t] ?? 0;
+    return out;
+  };
+  const lossMask = new Uint8Array(length);
+  const mask = answer.fields.loss_masks;
+  if (mask) lossMask.set(mask.length > length ? mask.subarray(0, length) : mask);
+  return { reference: widen(replayed), actual: widen(answer.fields[grid.field]), lossMask };
 }

@@ -10,14 +10,14 @@ import {
   useRef,
   useState,
 } from "react";
-import type { PictureSource } from "../../compute/heatmap/picture";
+import type { CellLookup, PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
-import { type ColourScope, heatmapCell, heatmapModel } from "./heatmapModel";
+import { type ColourScope, heatmapCell, heatmapCellOf, heatmapModel } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
 import { sameData, usePicture } from "./usePicture";
@@ -36,7 +36,8 @@ export interface HeatmapHandle {
 /**
  * Canvas heatmap of |actual − reference| (chunked − serial by default) over the padded batch
  * `[rows, cols]`. It pools nothing itself: its `source` gives the pooled picture for the canvas's
- * size; the arrays here give the readout of the one cell under the pointer.
+ * size; the arrays here give the readout of the one cell under the pointer, or, for a batch that
+ * stays in a worker, `cells` asks the worker for that cell.
  */
 export interface ErrorHeatmapProps {
   /** Where the pooled picture comes from (picture.ts): a new source for new data, the same one otherwise. */
@@ -47,10 +48,17 @@ export interface ErrorHeatmapProps {
   cols: number;
   /** Valid tokens per row; cells beyond are padding and drawn grey. */
   lengths: ArrayLike<number>;
-  /** Float64 serial reference, row-major rows × cols. */
-  reference: ArrayLike<number>;
-  /** Chunked result, row-major rows × cols. */
-  actual: ArrayLike<number>;
+  /** Float64 serial reference, row-major rows × cols (absent with `cells`). */
+  reference?: ArrayLike<number>;
+  /** Chunked result, row-major rows × cols (absent with `cells`). */
+  actual?: ArrayLike<number>;
+  /**
+   * The readout's cell asked of the worker that holds the batch, instead of read off the arrays (the
+   * run view's batch is hundreds of MB, never copied to the page); the latest ask is drawn.
+   */
+  cells?: CellLookup;
+  /** With `cells`: whether the batch has a per-element bound (the legend's "over bound"). */
+  hasBound?: boolean;
   /** Loss mask, row-major (0 = masked, hatched). */
   lossMask?: ArrayLike<number>;
   /** Per-element allowed absolute error; cells over it get an outline and a ▲. */
@@ -79,13 +87,16 @@ export interface ErrorHeatmapProps {
   ref?: Ref<HeatmapHandle>;
   /**
    * Told, after it is drawn, each picture that shows the current props (by its `reference` and
-   * `actual`, the very arrays of the props): a picture a worker pools lags new props by its round
-   * trip. A new result may keep its reference (the same serial scan), never its `actual`.
+   * `actual`, the very arrays of the props; undefined with `cells`, whose page knows its data by its
+   * callback): a picture a worker pools lags new props by its round trip. A new result may keep its
+   * reference (the same serial scan), never its `actual`.
    */
-  onDrawn?(reference: ArrayLike<number>, actual: ArrayLike<number>): void;
+  onDrawn?(reference: ArrayLike<number> | undefined, actual: ArrayLike<number> | undefined): void;
 }
 
 type Bin = { bx: number; by: number };
+type Cell = { row: number; token: number };
+const NONE = new Float64Array(0);
 
 export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const { selectedRow, onSelectRow, onHoverCell } = props;
@@ -98,7 +109,8 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const scope = props.colourScope ?? "batch";
   const colourRow = scope === "row" ? Math.max(0, selectedRow) : -1;
   const shown = usePicture(props, { maxBinsX: layout.maxBinsX, maxBinsY: layout.maxBinsY, colourRow });
-  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries } = shown.data;
+  const { rows, cols, lengths, reference, actual, lossMask, bound, cells, chunkBoundaries } = shown.data;
+  const hasBound = cells ? shown.data.hasBound === true : bound !== undefined;
   const { grid, relFloor } = shown.picture;
   const sides = props.sides ?? SCAN_SIDES;
   const name = sides.gap === "difference" ? "Difference heatmap" : "Error heatmap";
@@ -110,7 +122,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     () =>
       heatmapModel(
         {
-          hasBound: bound !== undefined,
+          hasBound,
           metric: shown.data.metric,
           precision: shown.data.precision,
           scope,
@@ -119,7 +131,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
         },
         shown.picture,
       ),
-    [shown.picture, bound, shown.data.metric, shown.data.precision, scope, colourRow, sides],
+    [shown.picture, hasBound, shown.data.metric, shown.data.precision, scope, colourRow, sides],
   );
   const picture: HeatmapPicture = useMemo(
     () => ({ grid, pixels: shown.picture.pixels, rows, cols, layout, chunkBoundaries, worst: shown.picture.worst }),
@@ -168,21 +180,31 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const cellInput = {
     cols,
     lengths,
-    reference,
-    actual,
+    reference: reference ?? NONE,
+    actual: actual ?? NONE,
     lossMask,
     bound,
     chunkBoundaries,
     precision: shown.data.precision,
     relFloor,
   };
-  const cellAt = (bin: Bin) => {
-    const { row, token } = cellOfBin(grid, cols, bin.bx, bin.by);
-    return heatmapCell(cellInput, row, token);
-  };
-  const report = (cell: HeatmapCell | null) => {
-    setReadout(cell);
-    onHoverCell?.(cell);
+  const cellAt = (bin: Bin): Cell => cellOfBin(grid, cols, bin.bx, bin.by);
+  // Each report numbered: a worker's answer to an older one is not drawn over a newer.
+  const asked = useRef(0);
+  const report = (at: Cell | null) => {
+    const n = ++asked.current;
+    const show = (cell: HeatmapCell | null) => {
+      if (n !== asked.current) return;
+      setReadout(cell);
+      onHoverCell?.(cell);
+    };
+    if (!at) show(null);
+    else if (!cells) show(heatmapCell(cellInput, at.row, at.token));
+    else
+      cells(at.row, at.token).then(
+        (values) => values && show(heatmapCellOf(cellInput, at.row, at.token, values)),
+        () => {}, // superseded by a newer ask, or the worker holds newer data
+      );
   };
 
   // The reported cell's numbers stay live when the data under it changes.
@@ -192,7 +214,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   useEffect(() => {
     const { marked, cellAt, report } = liveRef.current;
     if (marked && marked.bx < grid.binsX && marked.by < grid.binsY) report(cellAt(marked));
-  }, [grid, reference, actual]);
+  }, [grid, reference, actual, cells]);
 
   const pointerBin = (e: MouseEvent<HTMLCanvasElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
@@ -252,7 +274,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
       const bin = binOfCell(grid, row, token);
       setCursor(bin);
       overlayRef.current?.focus();
-      report(heatmapCell(cellInput, row, token));
+      report({ row, token });
     },
   }));
 

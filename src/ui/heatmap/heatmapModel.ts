@@ -1,5 +1,5 @@
 import type { DecadeScale } from "../../compute/heatmap/colourScale";
-import type { PooledPicture } from "../../compute/heatmap/picture";
+import type { CellValues, PooledPicture } from "../../compute/heatmap/picture";
 import {
   BoundVerdict,
   boundVerdict,
@@ -55,27 +55,47 @@ export function heatmapModel(input: HeatmapModelInput, picture: PooledPicture): 
   return { grid, scale, domain, legend, worst: picture.worst };
 }
 
-/** The hover readout of one cell, in all three measures. */
+/** What a readout needs besides the cell's own values. */
+export interface CellContext {
+  cols: number;
+  lengths: ArrayLike<number>;
+  chunkBoundaries: readonly number[];
+  precision: Precision;
+  relFloor: number;
+}
+
+/** The hover readout of one cell, in all three measures, read off the batch's arrays. */
 export function heatmapCell(
-  input: {
-    cols: number;
-    lengths: ArrayLike<number>;
+  input: CellContext & {
     reference: ArrayLike<number>;
     actual: ArrayLike<number>;
     lossMask?: ArrayLike<number>;
     bound?: ArrayLike<number>;
-    chunkBoundaries: readonly number[];
-    precision: Precision;
-    relFloor: number;
   },
   row: number,
   token: number,
 ): HeatmapCell {
   const i = row * input.cols + token;
-  const serial = input.reference[i];
-  const chunked = input.actual[i];
+  const values = {
+    reference: input.reference[i],
+    actual: input.actual[i],
+    lossMask: input.lossMask?.[i],
+    bound: input.bound?.[i],
+  };
+  return heatmapCellOf(input, row, token, values);
+}
+
+/** The hover readout of one cell from its values (read off the arrays, or asked of the worker that holds them). */
+export function heatmapCellOf(
+  input: CellContext,
+  row: number,
+  token: number,
+  values: Pick<CellValues, "reference" | "actual"> & { lossMask: number | undefined; bound: number | undefined },
+): HeatmapCell {
+  const serial = values.reference;
+  const chunked = values.actual;
   const padding = token >= (input.lengths[row] ?? input.cols);
-  const verdict = boundVerdict(serial, chunked, input.bound?.[i]);
+  const verdict = boundVerdict(serial, chunked, values.bound);
   return {
     row,
     token,
@@ -83,7 +103,7 @@ export function heatmapCell(
     serial,
     chunked,
     ...cellReadout(serial, chunked, input.precision, input.relFloor),
-    masked: input.lossMask?.[i] === 0,
+    masked: values.lossMask === 0,
     padding,
     overBound: !padding && verdict === BoundVerdict.over,
     unchecked: !padding && verdict === BoundVerdict.unchecked,

@@ -1,18 +1,23 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { PictureAsk, PictureSource, PooledPicture } from "../../compute/heatmap/picture";
+import type { CellLookup, PictureAsk, PictureSource, PooledPicture } from "../../compute/heatmap/picture";
 import { colourPicture } from "../../compute/heatmap/picture";
 import type { ErrorMetric, Precision } from "../../compute/playground/cellErrors";
 import { poolByMax } from "../../compute/playground/pooling";
 
-/** The data one heatmap picture is drawn from (its readouts read these arrays). */
+/**
+ * The data one heatmap picture is drawn from: its readouts read these arrays, or, where the batch
+ * stays in a worker, ask `cells` (then no arrays: `hasBound` says whether it has a bound).
+ */
 export interface HeatmapData {
   rows: number;
   cols: number;
   lengths: ArrayLike<number>;
-  reference: ArrayLike<number>;
-  actual: ArrayLike<number>;
+  reference?: ArrayLike<number>;
+  actual?: ArrayLike<number>;
   lossMask?: ArrayLike<number>;
   bound?: ArrayLike<number>;
+  cells?: CellLookup;
+  hasBound?: boolean;
   chunkBoundaries: number[];
   metric: ErrorMetric;
   precision: Precision;
@@ -34,6 +39,8 @@ const KEYS = [
   "actual",
   "lossMask",
   "bound",
+  "cells",
+  "hasBound",
   "chunkBoundaries",
   "metric",
   "precision",
@@ -45,8 +52,34 @@ export function sameData(a: HeatmapData, b: HeatmapData): boolean {
 }
 
 function dataOf(props: HeatmapData): HeatmapData {
-  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision } = props;
-  return { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries, metric, precision };
+  const {
+    rows,
+    cols,
+    lengths,
+    reference,
+    actual,
+    lossMask,
+    bound,
+    cells,
+    hasBound,
+    chunkBoundaries,
+    metric,
+    precision,
+  } = props;
+  return {
+    rows,
+    cols,
+    lengths,
+    reference,
+    actual,
+    lossMask,
+    bound,
+    cells,
+    hasBound,
+    chunkBoundaries,
+    metric,
+    precision,
+  };
 }
 
 /** No rows of the same kind of data: the frame shown while the first picture is pooled by a worker. */

@@ -1,12 +1,13 @@
 import { useMemo } from "react";
-import type { RunGrid } from "../../compute/run/runGrid";
+import type { GridInfo } from "../../compute/run/runGrid";
+import type { SampleSeries } from "../../compute/run/sampleFields";
 import { ReturnsChart } from "../charts/ReturnsChart";
 
 /** No chunk lines: slime pads each data-parallel rank's samples to that rank's longest, so a dump's chunks fall differently per rank. */
 const NO_BOUNDARIES: number[] = [];
 
 export interface RunSampleChartProps {
-  grid: RunGrid;
+  grid: Pick<GridInfo, "field" | "referenceIs">;
   /** The sample's index in the dump (its identity: the table's order changes with every replay). */
   sample: number;
   rolloutPosition: number | null;
@@ -15,26 +16,8 @@ export interface RunSampleChartProps {
   series: SampleSeries;
 }
 
-export interface SampleSeries {
-  reference: Float64Array;
-  actual: Float64Array;
-  lossMask: Uint8Array;
-}
-
-/** Sample `b`'s tokens out of the padded grid; null when the grid has no such row. */
-export function sampleSeries(grid: RunGrid, b: number): SampleSeries | null {
-  if (b < 0 || b >= grid.rows) return null;
-  const start = b * grid.cols;
-  const end = start + grid.lengths[b];
-  return {
-    reference: grid.reference.subarray(start, end),
-    actual: grid.actual.subarray(start, end),
-    lossMask: grid.lossMask.subarray(start, end),
-  };
-}
-
 /** The array the chart draws as its first line (and reports drawn): the stored KL itself where nothing recomputed it. */
-export function chartReference(grid: RunGrid, series: SampleSeries): Float64Array {
+export function chartReference(grid: Pick<GridInfo, "field" | "referenceIs">, series: SampleSeries): Float64Array {
   return grid.field === "kl" && grid.referenceIs === "zero" ? series.actual : series.reference;
 }
 

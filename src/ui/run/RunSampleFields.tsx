@@ -1,10 +1,7 @@
-import { memo, type PointerEvent, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
-import type { RunGrid } from "../../compute/run/runGrid";
-import type { Refusal } from "../../compute/run/runWorker";
+import { memo, type PointerEvent, useDeferredValue, useMemo, useRef, useState } from "react";
 import {
   firstPicked,
   REPLAY_ENGINE,
-  replayedRow,
   type SampleFieldsAnswer,
   STORED_ENGINE,
   type StoredFieldName,
@@ -21,11 +18,15 @@ import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";
 
 export interface RunSampleFieldsProps {
-  /** The sample's index in the dump. */
+  /** The selected sample's index in the dump. */
   sample: number;
-  grids: { advantages: RunGrid | null; returns: RunGrid | null; kl: RunGrid | null };
-  /** Asks the worker for one sample's stored fields (the page never holds the whole batch's). */
-  load(sample: number): Promise<SampleFieldsAnswer | Refusal>;
+  /**
+   * The last sample's stored fields and replayed lines the worker sent (the page never holds the whole
+   * batch's): busy while they are not the selected sample's.
+   */
+  answer: SampleFieldsAnswer | null;
+  /** Why the worker sent no fields. */
+  problem: string | null;
 }
 
 /** Each field's chart: tall enough to read a line's shape, short enough that six fit on a screen. */
@@ -41,42 +42,19 @@ const STORED_STYLE = SERIES.stored;
  * and observation tokens) shaded in each, and one hover line through all of them with every shown
  * field's value at that token.
  */
-export function RunSampleFields({ sample, grids, load }: RunSampleFieldsProps) {
-  const [answer, setAnswer] = useState<SampleFieldsAnswer | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProps) {
   const [picked, setPicked] = useState<StoredFieldName[] | null>(null);
   const [hover, setHover] = useState<number | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
   const width = useWidth(wrap);
 
-  useEffect(() => {
-    let live = true;
-    load(sample)
-      .then((got) => {
-        if (!live) return;
-        if (got.ok) {
-          setAnswer(got);
-          setProblem(null);
-        } else setProblem(got.message);
-      })
-      .catch(() => {}); // superseded by a newer sample's request
-    return () => {
-      live = false;
-    };
-  }, [sample, load]);
-
   const shownSample = answer?.sample ?? null;
   const length = answer?.length ?? 0;
   const fields = useMemo(() => {
     if (!answer) return [];
-    // The worker's lines for this sample; a grid the page holds where it sent none.
-    const replayed = answer.replayed ?? {
-      advantages: replayedRow(grids.advantages, answer.sample),
-      returns: replayedRow(grids.returns, answer.sample),
-      kl: replayedRow(grids.kl, answer.sample),
-    };
+    const replayed = answer.replayed ?? { advantages: null, returns: null, kl: null };
     return tokenFields(answer.fields, replayed, answer.length);
-  }, [answer, grids]);
+  }, [answer]);
   const chosen = useMemo(() => picked ?? firstPicked(fields), [picked, fields]);
   const shown = useMemo(() => fields.filter((f) => chosen.includes(f.name)), [fields, chosen]);
   // The charts follow in a deferred render, which React splits into short tasks between the charts:

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
-import type { GridField, RunGrid } from "../../compute/run/runGrid";
+import type { GridField, GridInfo } from "../../compute/run/runGrid";
 import { worstFirst } from "../../compute/run/runModel";
 import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
+import { type SampleFieldsAnswer, sampleSeries } from "../../compute/run/sampleFields";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { stateFragment } from "../../io/shareLink";
@@ -14,7 +15,7 @@ import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
 import { RunFolder } from "./RunFolder";
-import { chartReference, RunSampleChart, sampleSeries } from "./RunSampleChart";
+import { chartReference, RunSampleChart } from "./RunSampleChart";
 import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
 import { RunSettings } from "./RunSettings";
@@ -56,8 +57,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   // replay (worst first), and the chart and the heatmap follow the sample, not a row position.
   const [selected, setSelected] = useState(0);
   const [field, setField] = useState<GridField>("advantages");
-  // The grids and the bit-for-bit comparison follow the verdict, each tagged with the worker's replay
-  // it belongs to.
+  // The grids' shapes and the bit-for-bit comparison follow the verdict, each tagged with the worker's
+  // replay it belongs to; the grids themselves stay in the worker, which pools their pictures.
   const [loadedGrids, setLoadedGrids] = useState<{ replay: number; fileName: string; grids: RunGrids } | null>(null);
   const [loadedBits, setLoadedBits] = useState<{ replay: number; bits: string | null } | null>(null);
   const opened = useRef(false);
@@ -164,6 +165,22 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const fileName = report?.fileName ?? "";
   const hasGrid = report?.gridFields.includes(shownField) ?? false;
   const anyGrid = (report?.gridFields.length ?? 0) > 0;
+  // The selected sample's every stored field and replayed line, asked again for each report (a replay
+  // with other settings replays other lines): the sample's chart and its fields are drawn from them.
+  const [fields, setFields] = useState<SampleFieldsAnswer | null>(null);
+  const [fieldsProblem, setFieldsProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (report?.kind !== "train") return;
+    client
+      .sampleFields(selected)
+      .then((answer) => {
+        if (answer.ok) {
+          setFields(answer);
+          setFieldsProblem(null);
+        } else setFieldsProblem(answer.message);
+      })
+      .catch(() => {}); // superseded by a newer sample's request
+  }, [client, selected, report]);
   useEffect(() => {
     if (replayId === undefined || !anyGrid) return;
     client
@@ -198,15 +215,13 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       : null;
   const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
   const heatmapSource = useMemo(() => gridPictures(client, grid), [client, grid]);
-  const sampleGrid = sampleReport ? grid : null;
-  const sampleGrids = useMemo(
-    () => ({
-      advantages: sampleGrid?.field === "advantages" ? sampleGrid : null,
-      returns: sampleGrid?.field === "returns" ? sampleGrid : null,
-      kl: sampleGrid?.field === "kl" ? sampleGrid : null,
-    }),
-    [sampleGrid],
+  const heatmapCells = useMemo(
+    () => (grid ? (row: number, token: number) => client.cell(grid.pictureId, row, token) : undefined),
+    [client, grid],
   );
+  // What the heatmap has drawn, known by its grid (its arrays stay in the worker).
+  const onHeatmapDrawn = useCallback(() => setHeatmapDrawn(grid), [grid]);
+  const sampleGrid = sampleReport ? grid : null;
   const bitsReady = loadedBits !== null && loadedBits.replay === replayId;
   const check = useMemo(
     () =>
@@ -215,20 +230,24 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         : (report?.check ?? null),
     [report, bitsReady, loadedBits],
   );
-  const sample = useMemo(() => (sampleGrid ? sampleSeries(sampleGrid, selected) : null), [sampleGrid, selected]);
+  // The chart's sample: its rows come with its fields (the page holds no grid); the last sample's stay
+  // drawn, busy, until the selected one's come.
+  const chartSample = fields?.sample ?? selected;
+  const sample = useMemo(() => (fields && sampleGrid ? sampleSeries(fields, sampleGrid) : null), [fields, sampleGrid]);
   const sampleReference = sample && sampleGrid ? chartReference(sampleGrid, sample) : null;
-  // What the heatmap and the chart have drawn (by the identity of their reference arrays): the results
-  // stay busy until both show the current report (a sample of no tokens has no line to wait for).
-  const [heatmapDrawn, setHeatmapDrawn] = useState<ArrayLike<number> | null>(null);
+  // What the heatmap and the chart have drawn (the heatmap by its grid, the chart by its reference
+  // array): the results stay busy until both show the current report and sample (a sample of no
+  // tokens has no line to wait for).
+  const [heatmapDrawn, setHeatmapDrawn] = useState<GridInfo | null>(null);
   const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
   const drawing =
     sampleReport !== report ||
     (hasGrid && !gridReady) ||
     (bitsPending && !bitsReady) ||
-    (grid !== null && heatmapDrawn !== grid.reference) ||
+    (grid !== null && heatmapDrawn !== grid) ||
+    (grid !== null && (fields?.sample !== selected || fields.replay !== replayId)) ||
     (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
-  const selectedRow = report?.rows[selected];
-  const loadFields = useCallback((index: number) => client.sampleFields(index), [client]);
+  const selectedRow = report?.rows[chartSample];
 
   return (
     <div className="run-view">
@@ -347,28 +366,26 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             rows={grid.rows}
             cols={grid.cols}
             lengths={grid.lengths}
-            reference={grid.reference}
-            actual={grid.actual}
-            lossMask={grid.lossMask}
-            bound={grid.bound ?? undefined}
+            cells={heatmapCells}
+            hasBound={grid.hasBound}
             chunkBoundaries={NO_BOUNDARIES}
             metric="abs"
             precision="float32"
             selectedRow={selected}
             onSelectRow={setSelected}
             sides={fieldSides(grid)}
-            onDrawn={setHeatmapDrawn}
+            onDrawn={onHeatmapDrawn}
           />
         </section>
       ) : null}
       {train && sample && sampleGrid ? (
         <section className="panel" aria-labelledby="run-sample-title">
           <h2 id="run-sample-title">
-            Sample {selected}: {FIELD_NAMES[sampleGrid.field]}
+            Sample {chartSample}: {FIELD_NAMES[sampleGrid.field]}
           </h2>
           <RunSampleChart
             grid={sampleGrid}
-            sample={selected}
+            sample={chartSample}
             rolloutPosition={selectedRow?.rolloutPosition ?? null}
             series={sample}
             onDrawn={setChartDrawn}
@@ -392,16 +409,16 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         </section>
       ) : null}
       {train && sampleReport && sampleReport.kind === "train" ? (
-        <RunSampleFields sample={selected} grids={sampleGrids} load={loadFields} />
+        <RunSampleFields sample={selected} answer={fields} problem={fieldsProblem} />
       ) : null}
     </div>
   );
 }
 
 /** The heatmap's picture of a grid, pooled by the run worker that keeps its measured cells. */
-function gridPictures(client: RunClient, grid: RunGrid | null): PictureSource | null {
-  const id = grid?.pictureId;
-  if (id === undefined) return null;
+function gridPictures(client: RunClient, grid: GridInfo | null): PictureSource | null {
+  if (!grid) return null;
+  const id = grid.pictureId;
   return { at: "worker", picture: (ask) => client.picture(id, ask) };
 }
 

@@ -1,8 +1,10 @@
 import type { SideNames } from "../../compute/playground/cellErrors";
-import type { GridField, RunGrid } from "../../compute/run/runGrid";
+import type { GridField, GridInfo } from "../../compute/run/runGrid";
+
+type Field = Pick<GridInfo, "field" | "referenceIs">;
 
 /** What the heatmap compares for each field, in its legend's words. */
-export function fieldSides(grid: RunGrid): SideNames {
+export function fieldSides(grid: Field): SideNames {
   if (grid.field !== "kl")
     return {
       reference: "the float64 reference",
@@ -26,7 +28,7 @@ export function fieldSides(grid: RunGrid): SideNames {
 }
 
 /** The heatmap's heading: which field, measured how, and by what. */
-export function fieldHeading(grid: RunGrid): string {
+export function fieldHeading(grid: Field): string {
   if (grid.field !== "kl") return `|dump − float64 reference| of the ${grid.field}, sample × token`;
   return grid.referenceIs === "replayed"
     ? "|stored kl − kl recomputed in float64|, sample × token"
@@ -34,7 +36,7 @@ export function fieldHeading(grid: RunGrid): string {
 }
 
 /** One line under the heading: where the reference comes from. */
-export function fieldCaption(grid: RunGrid): string {
+export function fieldCaption(grid: Field): string {
   if (grid.field !== "kl")
     return "Reference: Scanlab's float64 replay of slime's compute_advantages_and_returns (serial loops, in this page's worker); dump: slime's stored float32.";
   return grid.referenceIs === "replayed"
