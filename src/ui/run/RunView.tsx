@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
 import type { GridField, RunGrid } from "../../compute/run/runGrid";
@@ -198,7 +198,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       : null;
   const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
   const heatmapSource = useMemo(() => gridPictures(client, grid), [client, grid]);
-  const sampleGrid = sampleReport ? grid : null;
+  // The sample's chart and fields take a new grid in a deferred render, a task after the heatmap's
+  // mount: the grids' arrival drew the heatmap, the chart and six field charts in one long task.
+  const wantedSampleGrid = sampleReport ? grid : null;
+  const sampleGrid = useDeferredValue(wantedSampleGrid);
   const sampleGrids = useMemo(
     () => ({
       advantages: sampleGrid?.field === "advantages" ? sampleGrid : null,
@@ -223,6 +226,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
   const drawing =
     sampleReport !== report ||
+    sampleGrid !== wantedSampleGrid ||
     (hasGrid && !gridReady) ||
     (bitsPending && !bitsReady) ||
     (grid !== null && heatmapDrawn !== grid.reference) ||
