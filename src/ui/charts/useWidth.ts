@@ -14,3 +14,24 @@ export function useWidth(ref: RefObject<HTMLElement | null>, fallback = 640): nu
   }, [ref]);
   return width;
 }
+
+/**
+ * The element's content width in CSS pixels, following resizes; null until the browser's own layout
+ * first reports it. Not read in the mount's commit (useWidth's clientWidth forces the whole page's
+ * layout there, and its new width draws a canvas again in the same task): a canvas drawn at this
+ * width is drawn once, in a task of its own after the frame that laid it out.
+ */
+export function useMeasuredWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver((entries) => {
+      const box = entries.at(-1)?.contentRect;
+      if (box) setWidth(Math.max(120, Math.floor(box.width)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}

@@ -13,7 +13,7 @@ import {
 import type { CellLookup, PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
-import { useWidth } from "../charts/useWidth";
+import { useMeasuredWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
@@ -98,17 +98,29 @@ type Bin = { bx: number; by: number };
 type Cell = { row: number; token: number };
 const NONE = new Float64Array(0);
 
+/** The width laid out (and asked of the picture's source) in the render before the first measure. */
+const FALLBACK_WIDTH = 640;
+
 export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const { selectedRow, onSelectRow, onHoverCell } = props;
   // The picture may lag the props (a worker pools it), so everything below reads the data it was
   // pooled from, never newer props.
   const wrapRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrapRef);
+  // Nothing is asked or drawn before the browser's layout reports the width: measured in the mount's
+  // commit, it forced the page's layout there and drew both canvases twice (a guessed width, then the
+  // real one) in the task that mounts the heatmap.
+  const measured = useMeasuredWidth(wrapRef);
+  const width = measured ?? FALLBACK_WIDTH;
   const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
   const layout = useMemo(() => heatmapLayout(width, props.rows, dpr), [width, props.rows, dpr]);
   const scope = props.colourScope ?? "batch";
   const colourRow = scope === "row" ? Math.max(0, selectedRow) : -1;
-  const shown = usePicture(props, { maxBinsX: layout.maxBinsX, maxBinsY: layout.maxBinsY, colourRow });
+  const shown = usePicture(props, {
+    maxBinsX: layout.maxBinsX,
+    maxBinsY: layout.maxBinsY,
+    colourRow,
+    measured: measured !== null,
+  });
   const { rows, cols, lengths, reference, actual, lossMask, bound, cells, chunkBoundaries } = shown.data;
   const hasBound = cells ? shown.data.hasBound === true : bound !== undefined;
   const { grid, relFloor } = shown.picture;
@@ -145,17 +157,17 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
 
   useLayoutEffect(() => {
     const canvas = baseRef.current;
-    const ctx = canvas?.getContext("2d");
+    const ctx = measured === null ? null : canvas?.getContext("2d");
     if (!canvas || !ctx) return;
     const started = performance.now();
     canvas.width = Math.round(layout.width * dpr);
     canvas.height = Math.round(layout.height * dpr);
     drawHeatmapBase(ctx, picture, dpr);
     setDrawMs(performance.now() - started);
-  }, [picture, layout, dpr]);
+  }, [picture, layout, dpr, measured]);
 
   const { onDrawn } = props;
-  const current = shown.current && sameData(shown.data, props);
+  const current = measured !== null && shown.current && sameData(shown.data, props);
   // In the commit that draws the picture (its canvas is drawn in a layout effect above).
   useLayoutEffect(() => {
     if (current) onDrawn?.(reference, actual);
@@ -165,7 +177,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const hoverToken = props.hoverToken ?? null;
   useLayoutEffect(() => {
     const canvas = overlayRef.current;
-    const ctx = canvas?.getContext("2d");
+    const ctx = measured === null ? null : canvas?.getContext("2d");
     if (!canvas || !ctx) return;
     const w = Math.round(layout.width * dpr);
     const h = Math.round(layout.height * dpr);
@@ -175,7 +187,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     }
     const inGrid = marked && marked.bx < picture.grid.binsX && marked.by < picture.grid.binsY ? marked : null;
     drawHeatmapOverlay(ctx, picture, { selectedRow, cursor: inGrid, hoverToken }, dpr);
-  }, [picture, layout, dpr, selectedRow, marked, hoverToken]);
+  }, [picture, layout, dpr, selectedRow, marked, hoverToken, measured]);
 
   const cellInput = {
     cols,

@@ -97,22 +97,24 @@ function blank(props: HeatmapData, ask: PictureAsk): Shown {
  */
 export function usePicture(
   props: HeatmapData & { source: PictureSource },
-  bins: { maxBinsX: number; maxBinsY: number; colourRow: number },
+  bins: { maxBinsX: number; maxBinsY: number; colourRow: number; measured: boolean },
 ): Shown {
   const { source, metric, precision } = props;
-  const { maxBinsX, maxBinsY, colourRow } = bins;
+  // Nothing is asked before the room is measured: a picture for a guessed room is pooled, sent and drawn for nothing.
+  const { maxBinsX, maxBinsY, colourRow, measured } = bins;
   // A source stands for its data: the data read with a picture are those of the render that asked.
   const latest = useRef(props);
   latest.current = props;
   const here = useMemo<Shown | null>(() => {
+    if (!measured) return null;
     const ask = { maxBinsX, maxBinsY, metric, precision, colourRow };
     const picture = source.at === "here" ? source.picture(ask) : (source.ready?.(ask) ?? null);
     return picture && { data: dataOf(latest.current), picture, current: true, source };
-  }, [source, maxBinsX, maxBinsY, metric, precision, colourRow]);
+  }, [source, maxBinsX, maxBinsY, metric, precision, colourRow, measured]);
 
   const [fromWorker, setFromWorker] = useState<Shown | null>(null);
   useEffect(() => {
-    if (source.at !== "worker" || here) return;
+    if (source.at !== "worker" || here || !measured) return;
     let live = true;
     const data = dataOf(latest.current);
     source.picture({ maxBinsX, maxBinsY, metric, precision, colourRow }).then(
@@ -126,7 +128,7 @@ export function usePicture(
     return () => {
       live = false;
     };
-  }, [source, here, maxBinsX, maxBinsY, metric, precision, colourRow]);
+  }, [source, here, maxBinsX, maxBinsY, metric, precision, colourRow, measured]);
 
   const last = useRef<Shown | null>(null);
   const shown =

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
 import type { GridField, GridInfo } from "../../compute/run/runGrid";
@@ -221,7 +221,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   );
   // What the heatmap has drawn, known by its grid (its arrays stay in the worker).
   const onHeatmapDrawn = useCallback(() => setHeatmapDrawn(grid), [grid]);
-  const sampleGrid = sampleReport ? grid : null;
+  // The sample's chart and fields take a new grid in a deferred render, a task after the heatmap's
+  // mount: the grids' arrival drew the heatmap, the chart and six field charts in one long task.
+  const wantedSampleGrid = sampleReport ? grid : null;
+  const sampleGrid = useDeferredValue(wantedSampleGrid);
   const bitsReady = loadedBits !== null && loadedBits.replay === replayId;
   const check = useMemo(
     () =>
@@ -242,6 +245,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [chartDrawn, setChartDrawn] = useState<ArrayLike<number> | null>(null);
   const drawing =
     sampleReport !== report ||
+    sampleGrid !== wantedSampleGrid ||
     (hasGrid && !gridReady) ||
     (bitsPending && !bitsReady) ||
     (grid !== null && heatmapDrawn !== grid) ||
