@@ -275,6 +275,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
         className="error-heatmap-canvases"
         style={{ height: layout.height }}
         data-draw-ms={drawMs.toFixed(1)}
+        data-bins={`${grid.binsX}×${grid.binsY}`}
       >
         <canvas ref={baseRef} style={{ width: layout.width, height: layout.height }} />
         <canvas
