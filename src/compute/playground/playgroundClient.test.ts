@@ -1,14 +1,10 @@
 import type * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { CancelledError } from "../../engine/client";
-import { materializeRows } from "../../io/playgroundProblem";
-import type { PlaygroundState } from "../../io/playgroundState";
-import { BASE_SETTINGS } from "../../io/presets";
+import { pooledHere, presetRequest } from "../../testing/playgroundRunKit";
 import type { PictureAsk } from "../heatmap/picture";
-import { BatchPictures } from "../heatmap/picture";
 import { type PlaygroundWorkerApi, playgroundApi } from "./playgroundApi";
 import { PlaygroundClient, type PlaygroundWorkerHandle } from "./playgroundClient";
-import { problemsFor } from "./problemCache";
 
 /**
  * The worker's api on this thread: `dispose` drops its state as ending a worker does, and a run
@@ -41,23 +37,8 @@ class SameThreadWorker implements PlaygroundWorkerHandle {
   }
 }
 
-const state: PlaygroundState = {
-  ...BASE_SETTINGS,
-  estimator: "gae",
-  gamma: 0.99,
-  lambd: 0.95,
-  chunkSize: 8,
-  precision: "slime-exact",
-  data: { source: "preset", preset: "dense", rows: 4, tokens: 300, seed: 3, ragged: true },
-};
-
-function request(id: number) {
-  const rows = materializeRows(state);
-  const { p64 } = problemsFor(state, rows);
-  const lengths = rows.map((row) => row.length);
-  const lossMask = new Uint8Array(4 * 300).fill(1).fill(0, 40, 90);
-  return { id, problem: p64, precision: "slime-exact" as const, strategy: "chunked" as const, lengths, lossMask };
-}
+/** A 4 × 300 GAE run whose flat tokens 40–89 are masked. */
+const request = (id: number) => presetRequest(id, { rows: 4, tokens: 300, seed: 3 }, [40, 90]);
 
 describe("the playground client's pictures", () => {
   it("pools the result still shown after a cancel ended the worker that computed it", async () => {
@@ -82,15 +63,7 @@ describe("the playground client's pictures", () => {
     // A resize asks the next worker for a picture of the result on screen: pooled for the new room.
     const resized = await client.picture(1, "advantages", narrow, shown);
     expect(worker.started).toBe(2);
-    const want = new BatchPictures({
-      rows: shown.rows,
-      cols: shown.cols,
-      lengths: shown.lengths,
-      reference: shown.reference.advantages ?? [],
-      actual: shown.chunked.advantages ?? [],
-      bound: shown.bound.advantages,
-      lossMask: asked.lossMask,
-    }).picture(narrow);
+    const want = pooledHere(shown, "advantages", asked.lossMask, narrow);
     expect(resized?.grid.binsX).toBe(37);
     expect(resized?.grid).toEqual(want.grid);
     expect(resized?.grid.masked.some((m) => m === 1)).toBe(true);

@@ -1,47 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { materializeRows } from "../../io/playgroundProblem";
-import type { PlaygroundState } from "../../io/playgroundState";
-import { BASE_SETTINGS } from "../../io/presets";
-import { BatchPictures } from "../heatmap/picture";
-import { finishRun, startRun } from "./playgroundRun";
-import { problemsFor } from "./problemCache";
+import { pooledHere, presetResult } from "../../testing/playgroundRunKit";
 import { ResultPictures } from "./resultPictures";
 
-const state: PlaygroundState = {
-  ...BASE_SETTINGS,
-  estimator: "gae",
-  gamma: 0.99,
-  lambd: 0.95,
-  chunkSize: 4,
-  precision: "slime-exact",
-  data: { source: "preset", preset: "dense", rows: 3, tokens: 50, seed: 5, ragged: true },
-};
-
-function computed(id: number) {
-  const rows = materializeRows(state);
-  const { p64 } = problemsFor(state, rows);
-  const lengths = rows.map((row) => row.length);
-  const lossMask = new Uint8Array(3 * 50).fill(1).fill(0, 10, 30);
-  return {
-    lossMask,
-    result: finishRun(startRun({ id, problem: p64, precision: "slime-exact", strategy: "chunked", lengths })),
-  };
-}
+/** A 3 × 50 GAE run whose flat tokens 10–29 are masked. */
+const computed = (id: number) => presetResult(id, { rows: 3, tokens: 50, seed: 5 }, [10, 30]);
 
 describe("the playground worker's heatmap pictures", () => {
   const pictures = new ResultPictures();
   it("pools a kept result as the page would, after its tables were transferred", () => {
     const { result, lossMask } = computed(4);
     const ask = { maxBinsX: 9, maxBinsY: 3, metric: "ulp" as const, precision: "float32" as const, colourRow: -1 };
-    const want = new BatchPictures({
-      rows: result.rows,
-      cols: result.cols,
-      lengths: result.lengths,
-      reference: result.reference.advantages ?? [],
-      actual: result.chunked.advantages ?? [],
-      bound: result.bound.advantages,
-      lossMask,
-    }).picture(ask);
+    const want = pooledHere(result, "advantages", lossMask, ask);
     pictures.keep(4, result, lossMask);
     // What the transfer leaves behind: the result's own tables are no longer readable here.
     for (const tables of [result.reference, result.chunked, result.bound])

@@ -17,7 +17,7 @@ import { useWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
-import { type ColourScope, heatmapCell, heatmapModel } from "./heatmapModel";
+import { type ColourScope, type HeatmapData, heatmapCell, heatmapModel } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
 import { sameData, usePicture } from "./usePicture";
@@ -38,29 +38,9 @@ export interface HeatmapHandle {
  * `[rows, cols]`. It pools nothing itself: its `source` gives the pooled picture for the canvas's
  * size; the arrays here give the readout of the one cell under the pointer.
  */
-export interface ErrorHeatmapProps {
+export interface ErrorHeatmapProps extends HeatmapData {
   /** Where the pooled picture comes from (picture.ts): a new source for new data, the same one otherwise. */
   source: PictureSource;
-  /** Batch rows (B). */
-  rows: number;
-  /** Padded length (max_len). */
-  cols: number;
-  /** Valid tokens per row; cells beyond are padding and drawn grey. */
-  lengths: ArrayLike<number>;
-  /** Float64 serial reference, row-major rows × cols. */
-  reference: ArrayLike<number>;
-  /** Chunked result, row-major rows × cols. */
-  actual: ArrayLike<number>;
-  /** Loss mask, row-major (0 = masked, hatched). */
-  lossMask?: ArrayLike<number>;
-  /** Per-element allowed absolute error; cells over it get an outline and a ▲. */
-  bound?: ArrayLike<number>;
-  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length; chunkStarts). */
-  chunkBoundaries: number[];
-  /** Error measure coloured: absolute, relative or units in the last place. */
-  metric: "abs" | "rel" | "ulp";
-  /** Precision of the chunked result: the ulp counted and the digits shown. */
-  precision: "float32" | "float64";
   /** Colour domain over the whole batch (default) or the selected row only; printed in the legend. */
   colourScope?: ColourScope;
   /** Row drawn as selected. */
@@ -98,7 +78,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const scope = props.colourScope ?? "batch";
   const colourRow = scope === "row" ? Math.max(0, selectedRow) : -1;
   const shown = usePicture(props, { maxBinsX: layout.maxBinsX, maxBinsY: layout.maxBinsY, colourRow });
-  const { rows, cols, lengths, reference, actual, lossMask, bound, chunkBoundaries } = shown.data;
+  const { rows, cols, reference, actual, bound, chunkBoundaries } = shown.data;
   const { grid, relFloor } = shown.picture;
   const sides = props.sides ?? SCAN_SIDES;
   const name = sides.gap === "difference" ? "Difference heatmap" : "Error heatmap";
@@ -165,17 +145,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
     drawHeatmapOverlay(ctx, picture, { selectedRow, cursor: inGrid, hoverToken }, dpr);
   }, [picture, layout, dpr, selectedRow, marked, hoverToken]);
 
-  const cellInput = {
-    cols,
-    lengths,
-    reference,
-    actual,
-    lossMask,
-    bound,
-    chunkBoundaries,
-    precision: shown.data.precision,
-    relFloor,
-  };
+  const cellInput = { ...shown.data, relFloor };
   const cellAt = (bin: Bin) => {
     const { row, token } = cellOfBin(grid, cols, bin.bx, bin.by);
     return heatmapCell(cellInput, row, token);

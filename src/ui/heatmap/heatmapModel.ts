@@ -1,5 +1,5 @@
 import type { DecadeScale } from "../../compute/heatmap/colourScale";
-import type { PooledPicture } from "../../compute/heatmap/picture";
+import type { PictureData, PooledPicture } from "../../compute/heatmap/picture";
 import {
   cellOverBound,
   cellReadout,
@@ -11,6 +11,20 @@ import type { PooledGrid } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
+
+/**
+ * The batch a heatmap shows, padded `[rows, cols]` row-major (the reference is the float64 serial
+ * scan, `actual` the chunked side; `bound` outlines cells over it with a ▲): its picture is pooled
+ * from these, its readouts read them.
+ */
+export interface HeatmapData extends PictureData {
+  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length; chunkStarts). */
+  chunkBoundaries: number[];
+  /** Error measure coloured: absolute, relative or units in the last place. */
+  metric: ErrorMetric;
+  /** Precision of the chunked result: the ulp counted and the digits shown. */
+  precision: Precision;
+}
 
 /** Where the colour domain is taken from: the whole batch, or the selected row only. */
 export type ColourScope = "batch" | "row";
@@ -56,17 +70,7 @@ export function heatmapModel(input: HeatmapModelInput, picture: PooledPicture): 
 
 /** The hover readout of one cell, in all three measures. */
 export function heatmapCell(
-  input: {
-    cols: number;
-    lengths: ArrayLike<number>;
-    reference: ArrayLike<number>;
-    actual: ArrayLike<number>;
-    lossMask?: ArrayLike<number>;
-    bound?: ArrayLike<number>;
-    chunkBoundaries: readonly number[];
-    precision: Precision;
-    relFloor: number;
-  },
+  input: Omit<HeatmapData, "rows" | "metric"> & { relFloor: number },
   row: number,
   token: number,
 ): HeatmapCell {
