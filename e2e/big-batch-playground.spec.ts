@@ -34,7 +34,8 @@ test(`${ROWS} × ${TOKENS} tokens: progress, cancel keeps the previous result, a
       for (const entry of list.getEntries()) w.longest = Math.max(w.longest, entry.duration);
     }).observe({ type: "longtask", buffered: true });
   });
-  await page.goto(`/?preset=dense&rows=2&tokens=64&seed=1&precision=float32-engine&backend=${BACKEND}`);
+  // Beyond teaching size: the first result's heatmap is pooled by the playground worker.
+  await page.goto(`/?preset=dense&rows=16&tokens=1024&seed=1&precision=float32-engine&backend=${BACKEND}`);
   const results = page.getByTestId("results");
   await expect(results).toHaveAttribute("data-run", "1", slow);
   await expect(results).toHaveAttribute("aria-busy", "false", slow);
@@ -76,6 +77,17 @@ test(`${ROWS} × ${TOKENS} tokens: progress, cancel keeps the previous result, a
   await expect(results).toHaveAttribute("data-run", "1");
   await expect(results).toHaveAttribute("aria-busy", "false");
   await page.screenshot({ path: "/tmp/bigbatch/cancelled.png" });
+  // The cancel ended the worker that kept the result shown: a narrower window still gets a picture
+  // of it pooled for the new width (one bin per device pixel at most), not the old one stretched.
+  const canvases = results.locator(".error-heatmap-canvases");
+  const binsX = async () => Number((await canvases.getAttribute("data-bins"))?.split("×")[0]);
+  const wide = await binsX();
+  await page.setViewportSize({ width: 390, height: 900 });
+  await expect
+    .poll(async () => (await binsX()) <= (await canvases.evaluate((e) => e.clientWidth * devicePixelRatio)))
+    .toBe(true);
+  expect(await binsX()).toBeLessThan(wide);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Second run of the same batch: it completes, and the notes go.
   const started = Date.now();

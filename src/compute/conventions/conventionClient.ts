@@ -1,11 +1,12 @@
 import * as Comlink from "comlink";
-import type { ConventionBatch, ConventionResult } from "../../core";
+import type { ConventionBatch, ConventionResult, Library } from "../../core";
+import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { Difference } from "./conventionDifferences";
-import type { ConventionReference, ConventionRequest, EngineInputs, LibraryRun, WorkerRequest } from "./conventionRun";
+import type { ConventionOutput, ConventionRequest, EngineInputs, LibraryRun, WorkerRequest } from "./conventionRun";
 import type { ConventionSummary } from "./conventionSummary";
-import type { ConventionWorkerApi, Float32Answer, Float32Input } from "./conventionWorker";
+import type { ConventionWorkerApi, Float32Answer, Float32Input, ReferenceAnswer } from "./conventionWorker";
 
 /**
  * The main thread's handle on conventionWorker, started on first use; the newest waiting request
@@ -16,7 +17,8 @@ export class ConventionClient {
   private readonly worker = new LazyWorker<ConventionWorkerApi>(
     () => new Worker(new URL("./conventionWorker.ts", import.meta.url), { type: "module" }),
   );
-  private readonly references = new LatestOnly<ConventionReference>();
+  private readonly references = new LatestOnly<ReferenceAnswer>();
+  private readonly pictures = new LatestOnly<PooledPicture | null>();
   private readonly float32Runs = new LatestOnly<Float32Answer>();
   private readonly batchIds = new WeakMap<ConventionBatch<Float64Array>, number>();
   private lastBatch = 0;
@@ -38,7 +40,7 @@ export class ConventionClient {
   }
 
   /** The float64 runs of request `id`; the worker keeps them for `summarize` and `sentences`. */
-  reference(id: number, request: ConventionRequest): Promise<ConventionReference> {
+  reference(id: number, request: ConventionRequest): Promise<ReferenceAnswer> {
     const wire = this.wire(request);
     return this.references.run(() => this.worker.remote().reference(id, wire));
   }
@@ -71,6 +73,14 @@ export class ConventionClient {
           ? [input.tables.returns, input.tables.advantages, input.tables.tokenLevelRewards]
           : [];
     return this.worker.remote().summarize(id, Comlink.transfer(input, uniqueBuffers(arrays)), focusRow);
+  }
+
+  /**
+   * The difference heatmap's picture of |`other` − the library shown| in `output` of run `id`,
+   * pooled in the worker; null once a newer run is kept there. A newer ask supersedes a waiting one.
+   */
+  picture(id: number, other: Library, output: ConventionOutput, ask: PictureAsk): Promise<PooledPicture | null> {
+    return this.pictures.run(() => this.worker.remote().picture(id, other, output, ask));
   }
 
   sentences(id: number, focusRow: number): Promise<Difference[] | null> {

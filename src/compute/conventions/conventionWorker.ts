@@ -8,9 +8,11 @@
  * the page a task of over a second on every change).
  */
 import * as Comlink from "comlink";
-import type { ConventionBatch, ConventionResult } from "../../core";
+import type { ConventionBatch, ConventionResult, Library } from "../../core";
+import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import type { Difference } from "./conventionDifferences";
 import {
+  type ConventionOutput,
   type ConventionReference,
   type ConventionRequest,
   type ConventionTables,
@@ -24,6 +26,7 @@ import {
   type WorkerRequest,
 } from "./conventionRun";
 import { type ConventionSummary, sentencesFor, summarize } from "./conventionSummary";
+import { DifferencePictures, type SentDifference } from "./differencePictures";
 
 export interface Float32Answer {
   run: LibraryRun<Float32Array>;
@@ -39,6 +42,11 @@ export type Float32Input =
 const batches = new Map<number, ConventionBatch<Float64Array>>();
 /** The last reference computed, kept here for its summary and sentences. */
 let kept: { id: number; request: ConventionRequest; reference: ConventionReference } | null = null;
+/** The difference heatmap's pictures of the kept reference. */
+const differences = new DifferencePictures();
+
+/** A reference as the page gets it, with the difference heatmap's picture for the page's last ask. */
+export type ReferenceAnswer = ConventionReference & { sentPicture?: SentDifference };
 
 function requestOf(wire: WorkerRequest): ConventionRequest {
   const batch = batches.get(wire.batchId);
@@ -65,19 +73,31 @@ const api = {
     const buffers = [...kl, ...(values ?? []), ...(lossMasks as Uint8Array[])].map((a) => a.buffer);
     return Comlink.transfer(inputs, buffers);
   },
-  /** Every library of the request in float64 and the bound of the first; `id` names the run for `summarize`. */
-  reference(id: number, wire: WorkerRequest): ConventionReference {
+  /**
+   * Every library of the request in float64 and the bound of the first; `id` names the run for
+   * `summarize`, `sentences` and `picture`. The difference heatmap's picture for the page's last
+   * ask comes with it, so the heatmap draws it in the commit that brings the run.
+   */
+  reference(id: number, wire: WorkerRequest): ReferenceAnswer {
     const request = requestOf(wire);
     const reference = conventionReference(request);
     kept = { id, request, reference };
-    // The page gets copies: the worker keeps its tables for the sentences.
-    const copy: ConventionReference = {
+    differences.keep(id, reference, request.batch.lossMasks);
+    const sent = differences.expected();
+    // The page gets copies: the worker keeps its tables for the sentences and the pictures.
+    const copy: ReferenceAnswer = {
       ...reference,
       runs: reference.runs.map((run) => (run.ok ? { ...run, tables: copyTables(run.tables) } : run)),
       bound: reference.bound ? copyTables(reference.bound) : null,
+      ...(sent ? { sentPicture: sent } : {}),
     };
     const tables = [...copy.runs.flatMap((run) => (run.ok ? [run.tables] : [])), copy.bound];
-    return Comlink.transfer(copy, buffersOf(tables));
+    return Comlink.transfer(copy, [...buffersOf(tables), ...(sent ? pictureBuffers(sent.picture) : [])]);
+  },
+  /** The difference heatmap's picture of |`other` − shown| in `output` of run `id`; null once a newer run is kept. */
+  picture(id: number, other: Library, output: ConventionOutput, ask: PictureAsk): PooledPicture | null {
+    const picture = differences.picture(id, other, output, ask);
+    return picture && Comlink.transfer(picture, pictureBuffers(picture));
   },
   /** The library shown, in float32 with core's rounding after every operation. */
   float32(wire: WorkerRequest): Float32Answer {

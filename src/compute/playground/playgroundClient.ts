@@ -5,8 +5,9 @@ import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { OutputName } from "./outputTables";
+import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundApi";
 import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
-import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundWorker";
+import type { KeptTables } from "./resultPictures";
 import { cloneProblem } from "./rowProblem";
 
 /**
@@ -43,15 +44,35 @@ function float64(row: ArrayLike<number>): Float64Array {
   return row instanceof Float64Array ? row.slice() : Float64Array.from(row);
 }
 
+/** A handle on a worker running playgroundApi: a test gives one on the same thread. */
+export interface PlaygroundWorkerHandle {
+  remote(): Comlink.Remote<PlaygroundWorkerApi>;
+  /** Ends the worker (what it kept is lost); a later remote() starts a fresh one. */
+  dispose(): void;
+}
+
+/** The loss masks of this many of the newest results are remembered, to send back with a shown one. */
+const MASKS_KEPT = 4;
+
 /**
  * The main thread's handle on playgroundWorker: one run at a time, the newest waiting one next (an
  * older waiting one rejects with SupersededError); the same for a stroke's rows. `cancel` ends the
  * worker (a fresh one starts on the next run) and rejects what was asked of it with CancelledError.
  */
 export class PlaygroundClient {
-  private readonly worker = new LazyWorker<PlaygroundWorkerApi>(
-    () => new Worker(new URL("./playgroundWorker.ts", import.meta.url), { type: "module" }),
-  );
+  /** The result whose tables the worker keeps for pictures, and which of its outputs ("all": as computed). */
+  private kept: { id: number; outputs: "all" | Set<OutputName> } | null = null;
+  /** The loss mask each of the newest results was run with (the heatmap's hatching when one is sent back). */
+  private readonly masks = new Map<number, Uint8Array | undefined>();
+  /** Counts the workers ended: an answer of an ended one keeps nothing in the next. */
+  private ended = 0;
+
+  constructor(
+    private readonly worker: PlaygroundWorkerHandle = new LazyWorker<PlaygroundWorkerApi>(
+      () => new Worker(new URL("./playgroundWorker.ts", import.meta.url), { type: "module" }),
+    ),
+  ) {}
+
   private runs = new LatestOnly<ComputedResult | null>();
   private rows = new LatestOnly<CoreChunkedRun>();
   private pictures = new LatestOnly<PooledPicture | null>();
@@ -69,7 +90,8 @@ export class PlaygroundClient {
     return this.cancellable(
       this.runs.run(async () => {
         const remote = this.worker.remote();
-        if (!engine) return remote.run(sent);
+        const ended = this.ended;
+        if (!engine) return this.delivered(request, await remote.run(sent), ended);
         const prepared = remote.prepare(sent);
         prepared.catch(() => {});
         let answer: ChunkedAnswer;
@@ -80,9 +102,22 @@ export class PlaygroundClient {
           throw error;
         }
         await prepared;
-        return remote.finish(request.id, Comlink.transfer(answer, outputBuffers(answer.outputs)));
+        return this.delivered(
+          request,
+          await remote.finish(request.id, Comlink.transfer(answer, outputBuffers(answer.outputs))),
+          ended,
+        );
       }),
     );
+  }
+
+  /** Notes a result the worker answered with: it keeps its tables now. */
+  private delivered(request: RunRequest, result: ComputedResult | null, ended: number): ComputedResult | null {
+    if (!result || ended !== this.ended) return result;
+    this.kept = { id: request.id, outputs: "all" };
+    this.masks.set(request.id, request.lossMask);
+    for (const id of this.masks.keys()) if (this.masks.size > MASKS_KEPT) this.masks.delete(id);
+    return result;
   }
 
   /** Core's chunked scan of one row (a stroke's live row). */
@@ -92,11 +127,35 @@ export class PlaygroundClient {
   }
 
   /**
-   * The heatmap's pooled picture of an output of result `id` (its `pictures`); null once the worker
-   * keeps a newer result. A newer ask supersedes a waiting one (SupersededError).
+   * The heatmap's pooled picture of an output of result `id` (its `pictures`), which the page shows
+   * (`shown`, its tables). The worker that computed it keeps its tables; one started since (after a
+   * cancel ended that one) or that computed a result the page dropped (a newer run failed) is sent the
+   * output's tables first, so a resize still gets a picture of what is shown. Null when the worker
+   * has no such output. A newer ask supersedes a waiting one (SupersededError).
    */
-  picture(id: number, output: OutputName, ask: PictureAsk): Promise<PooledPicture | null> {
-    return this.cancellable(this.pictures.run(() => this.worker.remote().picture(id, output, ask)));
+  picture(id: number, output: OutputName, ask: PictureAsk, shown: KeptTables): Promise<PooledPicture | null> {
+    return this.cancellable(
+      this.pictures.run(async () => {
+        const remote = this.worker.remote();
+        const { kept } = this;
+        const has = kept?.id === id && (kept.outputs === "all" || kept.outputs.has(output));
+        const reference = shown.reference[output];
+        const actual = shown.chunked[output];
+        if (!has && reference && actual) {
+          const { rows, cols, lengths } = shown;
+          // Copied (not transferred): the page reads these tables still.
+          await remote.restore(
+            id,
+            output,
+            { rows, cols, lengths, reference, actual, bound: shown.bound[output] },
+            this.masks.get(id),
+          );
+          const outputs = kept?.id === id && kept.outputs !== "all" ? kept.outputs : new Set<OutputName>();
+          this.kept = { id, outputs: outputs.add(output) };
+        }
+        return remote.picture(id, output, ask);
+      }),
+    );
   }
 
   /** Stops what the worker is doing: it is ended, and what was asked of it rejects with CancelledError. */
@@ -104,6 +163,8 @@ export class PlaygroundClient {
     for (const reject of this.pending) reject(new CancelledError());
     this.pending.clear();
     this.worker.dispose();
+    this.ended++;
+    this.kept = null;
     this.runs = new LatestOnly();
     this.rows = new LatestOnly();
     this.pictures = new LatestOnly();

@@ -2,9 +2,11 @@
  * The heatmap's pictures of the playground worker's newest result: its tables are transferred to
  * the page, so copies of the three the heatmap measures (the reference, the chunked side and the
  * bound) stay here, with the loss mask the page sent with the run. Only the newest result is kept:
- * a picture of an older one answers null (the page shows the newer result's soon).
+ * a picture of another one answers null. A worker ended by a cancel takes its copies with it; the
+ * page then sends the output it still shows to the next worker (`restore`).
  */
 import * as Comlink from "comlink";
+import type { FloatArray } from "../../core";
 import {
   BatchPictures,
   type PictureAsk,
@@ -13,82 +15,117 @@ import {
   type SentPicture,
 } from "../heatmap/picture";
 import type { OutputName, OutputTables } from "./outputTables";
-import type { ComputedResult } from "./playgroundRun";
+import type { ResultTables } from "./playgroundRun";
 
-interface Kept {
-  id: number;
+/** What the heatmap's pictures of a result are pooled from. */
+export type KeptTables = Pick<ResultTables, "reference" | "chunked" | "bound"> & {
   rows: number;
   cols: number;
   lengths: number[];
-  reference: OutputTables;
-  chunked: OutputTables;
-  bound: OutputTables;
+};
+
+/** One output of a result, as the page sends it back to a new worker. */
+export interface RestoredOutput {
+  rows: number;
+  cols: number;
+  lengths: number[];
+  reference: Float64Array;
+  actual: FloatArray;
+  bound?: Float64Array;
+}
+
+interface Kept extends KeptTables {
+  id: number;
   lossMask?: Uint8Array;
   outputs: Map<OutputName, BatchPictures>;
 }
 
-let kept: Kept | null = null;
-/** The page's last ask: the next result's picture for it is pooled with the result and sent along. */
-let lastAsk: { output: OutputName; ask: PictureAsk } | null = null;
-
-function copy(tables: OutputTables): OutputTables {
-  const out: OutputTables = {};
-  for (const [name, a] of Object.entries(tables) as [OutputName, OutputTables[OutputName]][]) out[name] = a?.slice();
+function copy<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
+  const out: OutputTables<A> = {};
+  for (const [name, a] of Object.entries(tables) as [OutputName, A | undefined][]) out[name] = a?.slice() as A;
   return out;
 }
 
-/** Keeps copies of a result's tables for its pictures (the originals are about to be transferred). */
-export function keepResult(id: number, result: ComputedResult, lossMask?: Uint8Array): void {
-  kept = null; // the older copies go before the new ones are made
-  const { rows, cols, lengths } = result;
-  kept = {
-    id,
-    rows,
-    cols,
-    lengths,
-    reference: copy(result.reference),
-    chunked: copy(result.chunked),
-    bound: copy(result.bound),
-    lossMask: lossMask && lossMask.length === rows * cols ? lossMask : undefined,
-    outputs: new Map(),
-  };
-}
+/** The kept result of one worker, and the page's last ask of it. */
+export class ResultPictures {
+  private kept: Kept | null = null;
+  /** The page's last ask: the next result's picture for it is pooled with the result and sent along. */
+  private lastAsk: { output: OutputName; ask: PictureAsk } | null = null;
 
-/** The pooled picture of output `output` of result `id`, transferred; null once a newer result is kept. */
-export function resultPicture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
-  lastAsk = { output, ask };
-  const picture = pictureOf(id, output, ask);
-  return picture && Comlink.transfer(picture, pictureBuffers(picture));
-}
-
-/**
- * The kept result's picture for the page's last ask, to send with the result (not transferred: the
- * caller adds its buffers to the result's): the heatmap then draws it in the commit that brings the
- * result, with no round trip. Null before the page has asked for any.
- */
-export function expectedPicture(): SentPicture<OutputName> | null {
-  if (!kept || !lastAsk) return null;
-  const picture = pictureOf(kept.id, lastAsk.output, lastAsk.ask);
-  return picture && { ...lastAsk, picture };
-}
-
-function pictureOf(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
-  if (!kept || kept.id !== id) return null;
-  const reference = kept.reference[output];
-  const actual = kept.chunked[output];
-  if (!reference || !actual) return null;
-  let pictures = kept.outputs.get(output);
-  if (!pictures) {
-    pictures = new BatchPictures({
-      rows: kept.rows,
-      cols: kept.cols,
-      lengths: kept.lengths,
-      reference,
-      actual,
-      bound: kept.bound[output],
-      lossMask: kept.lossMask,
-    });
-    kept.outputs.set(output, pictures);
+  /**
+   * Keeps a result's tables for its pictures: copies where the originals are about to be
+   * transferred (`copied` false), the tables themselves where they are this worker's own already.
+   */
+  keep(id: number, result: KeptTables, lossMask?: Uint8Array, copied = false): void {
+    this.kept = null; // the older copies go before the new ones are made
+    const { rows, cols, lengths } = result;
+    const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : copy(tables));
+    this.kept = {
+      id,
+      rows,
+      cols,
+      lengths,
+      reference: own(result.reference),
+      chunked: own(result.chunked),
+      bound: own(result.bound),
+      lossMask: lossMask && lossMask.length === rows * cols ? lossMask : undefined,
+      outputs: new Map(),
+    };
   }
-  return pictures.picture(ask);
+
+  /**
+   * Keeps one output of result `id` as the page sent it back (this worker's own copies), beside the
+   * outputs of `id` restored before: the page shows it still, and the worker that computed it was ended.
+   */
+  restore(id: number, output: OutputName, tables: RestoredOutput, lossMask?: Uint8Array): void {
+    const { rows, cols, lengths } = tables;
+    if (this.kept?.id !== id)
+      this.keep(id, { rows, cols, lengths, reference: {}, chunked: {}, bound: {} }, lossMask, true);
+    const kept = this.kept as Kept;
+    kept.reference[output] = tables.reference;
+    kept.chunked[output] = tables.actual;
+    kept.bound[output] = tables.bound;
+    kept.outputs.delete(output);
+  }
+
+  /** The pooled picture of output `output` of result `id`, transferred; null when another result is kept. */
+  picture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
+    this.lastAsk = { output, ask };
+    const picture = this.pictureOf(id, output, ask);
+    return picture && Comlink.transfer(picture, pictureBuffers(picture));
+  }
+
+  /**
+   * The kept result's picture for the page's last ask, to send with the result (not transferred: the
+   * caller adds its buffers to the result's): the heatmap then draws it in the commit that brings the
+   * result, with no round trip. Null before the page has asked for any.
+   */
+  expected(): SentPicture<OutputName> | null {
+    const { kept, lastAsk } = this;
+    if (!kept || !lastAsk) return null;
+    const picture = this.pictureOf(kept.id, lastAsk.output, lastAsk.ask);
+    return picture && { ...lastAsk, picture };
+  }
+
+  private pictureOf(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
+    const { kept } = this;
+    if (!kept || kept.id !== id) return null;
+    const reference = kept.reference[output];
+    const actual = kept.chunked[output];
+    if (!reference || !actual) return null;
+    let pictures = kept.outputs.get(output);
+    if (!pictures) {
+      pictures = new BatchPictures({
+        rows: kept.rows,
+        cols: kept.cols,
+        lengths: kept.lengths,
+        reference,
+        actual,
+        bound: kept.bound[output],
+        lossMask: kept.lossMask,
+      });
+      kept.outputs.set(output, pictures);
+    }
+    return pictures.picture(ask);
+  }
 }

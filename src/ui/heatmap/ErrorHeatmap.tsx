@@ -10,14 +10,14 @@ import {
   useRef,
   useState,
 } from "react";
-import type { CellLookup, PictureSource } from "../../compute/heatmap/picture";
+import type { PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
 import { useMeasuredWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
-import { type ColourScope, heatmapCell, heatmapCellOf, heatmapModel } from "./heatmapModel";
+import { type ColourScope, type HeatmapData, heatmapCell, heatmapCellOf, heatmapModel } from "./heatmapModel";
 import { heatmapPng } from "./heatmapPng";
 import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heatmapRender";
 import { sameData, usePicture } from "./usePicture";
@@ -39,36 +39,9 @@ export interface HeatmapHandle {
  * size; the arrays here give the readout of the one cell under the pointer, or, for a batch that
  * stays in a worker, `cells` asks the worker for that cell.
  */
-export interface ErrorHeatmapProps {
+export interface ErrorHeatmapProps extends HeatmapData {
   /** Where the pooled picture comes from (picture.ts): a new source for new data, the same one otherwise. */
   source: PictureSource;
-  /** Batch rows (B). */
-  rows: number;
-  /** Padded length (max_len). */
-  cols: number;
-  /** Valid tokens per row; cells beyond are padding and drawn grey. */
-  lengths: ArrayLike<number>;
-  /** Float64 serial reference, row-major rows × cols (absent with `cells`). */
-  reference?: ArrayLike<number>;
-  /** Chunked result, row-major rows × cols (absent with `cells`). */
-  actual?: ArrayLike<number>;
-  /**
-   * The readout's cell asked of the worker that holds the batch, instead of read off the arrays (the
-   * run view's batch is hundreds of MB, never copied to the page); the latest ask is drawn.
-   */
-  cells?: CellLookup;
-  /** With `cells`: whether the batch has a per-element bound (the legend's "over bound"). */
-  hasBound?: boolean;
-  /** Loss mask, row-major (0 = masked, hatched). */
-  lossMask?: ArrayLike<number>;
-  /** Per-element allowed absolute error; cells over it get an outline and a ▲. */
-  bound?: ArrayLike<number>;
-  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length; chunkStarts). */
-  chunkBoundaries: number[];
-  /** Error measure coloured: absolute, relative or units in the last place. */
-  metric: "abs" | "rel" | "ulp";
-  /** Precision of the chunked result: the ulp counted and the digits shown. */
-  precision: "float32" | "float64";
   /** Colour domain over the whole batch (default) or the selected row only; printed in the legend. */
   colourScope?: ColourScope;
   /** Row drawn as selected. */
@@ -309,6 +282,7 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
         className="error-heatmap-canvases"
         style={{ height: layout.height }}
         data-draw-ms={drawMs.toFixed(1)}
+        data-bins={`${grid.binsX}×${grid.binsY}`}
       >
         <canvas ref={baseRef} style={{ width: layout.width, height: layout.height }} />
         <canvas

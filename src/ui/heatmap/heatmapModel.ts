@@ -1,5 +1,5 @@
 import type { DecadeScale } from "../../compute/heatmap/colourScale";
-import type { CellValues, PooledPicture } from "../../compute/heatmap/picture";
+import type { CellLookup, CellValues, PictureData, PooledPicture } from "../../compute/heatmap/picture";
 import {
   BoundVerdict,
   boundVerdict,
@@ -12,6 +12,25 @@ import type { PooledGrid } from "../../compute/playground/pooling";
 import { chunkOfToken } from "../charts/chunkBoundaries";
 import type { HeatmapCell } from "./heatmapCell";
 import { type LegendModel, legendModel } from "./legendModel";
+
+/**
+ * The batch a heatmap shows, padded `[rows, cols]` row-major (the reference is the float64 serial
+ * scan, `actual` the chunked side; `bound` outlines cells over it with a ▲): its picture is pooled
+ * from these, its readouts read them. Where the batch stays in a worker there are no arrays: the
+ * readout asks `cells`, and `hasBound` says whether the batch has a bound.
+ */
+export interface HeatmapData extends Omit<PictureData, "reference" | "actual"> {
+  reference?: PictureData["reference"];
+  actual?: PictureData["actual"];
+  cells?: CellLookup;
+  hasBound?: boolean;
+  /** Token indices where a chunk starts, shared by all rows (aligned to the padded length; chunkStarts). */
+  chunkBoundaries: number[];
+  /** Error measure coloured: absolute, relative or units in the last place. */
+  metric: ErrorMetric;
+  /** Precision of the chunked result: the ulp counted and the digits shown. */
+  precision: Precision;
+}
 
 /** Where the colour domain is taken from: the whole batch, or the selected row only. */
 export type ColourScope = "batch" | "row";

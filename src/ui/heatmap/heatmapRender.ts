@@ -33,24 +33,53 @@ export function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, w
   ctx.stroke();
 }
 
-/** A small diagonal-line tile: masked tokens are hatched so they read without colour. */
+/**
+ * Drawn once and reused: a canvas and its context made on every draw cost about 2 ms of CPU of a
+ * teaching-size edit's redraw (bench:ui's profile, 2026-12-06), in the frame the edit must fit in.
+ */
+let hatchTile: HTMLCanvasElement | null = null;
+const hatchPatterns = new WeakMap<CanvasRenderingContext2D, CanvasPattern | null>();
+let cellsCanvas: { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D | null } | null = null;
+
+/** A small diagonal-line tile: masked tokens are hatched so they read without colour (one pattern per context). */
 export function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
-  const tile = document.createElement("canvas");
-  tile.width = 6;
-  tile.height = 6;
-  const t = tile.getContext("2d");
-  if (!t) return null;
-  t.strokeStyle = "rgba(17, 24, 39, 0.55)";
-  t.lineWidth = 1.2;
-  t.beginPath();
-  t.moveTo(-1, 7);
-  t.lineTo(7, -1);
-  t.moveTo(5, 7);
-  t.lineTo(7, 5);
-  t.moveTo(-1, 1);
-  t.lineTo(1, -1);
-  t.stroke();
-  return ctx.createPattern(tile, "repeat");
+  const made = hatchPatterns.get(ctx);
+  if (made !== undefined) return made;
+  if (!hatchTile) {
+    const tile = document.createElement("canvas");
+    tile.width = 6;
+    tile.height = 6;
+    const t = tile.getContext("2d");
+    if (!t) return null;
+    t.strokeStyle = "rgba(17, 24, 39, 0.55)";
+    t.lineWidth = 1.2;
+    t.beginPath();
+    t.moveTo(-1, 7);
+    t.lineTo(7, -1);
+    t.moveTo(5, 7);
+    t.lineTo(7, 5);
+    t.moveTo(-1, 1);
+    t.lineTo(1, -1);
+    t.stroke();
+    hatchTile = tile;
+  }
+  const pattern = ctx.createPattern(hatchTile, "repeat");
+  hatchPatterns.set(ctx, pattern);
+  return pattern;
+}
+
+/** The picture's pixels, one per bin, on a canvas of the grid's size (one scratch canvas, drawn from at once). */
+function cellsOf(picture: HeatmapPicture): HTMLCanvasElement {
+  const { binsX, binsY } = picture.grid;
+  if (!cellsCanvas) {
+    const canvas = document.createElement("canvas");
+    cellsCanvas = { canvas, ctx: canvas.getContext("2d") };
+  }
+  const { canvas, ctx } = cellsCanvas;
+  if (canvas.width !== binsX) canvas.width = binsX;
+  if (canvas.height !== binsY) canvas.height = binsY;
+  ctx?.putImageData(new ImageData(picture.pixels, binsX, binsY), 0, 0);
+  return canvas;
 }
 
 /** The static picture: cells, masks, cells over bound, chunk boundaries, row labels and the token axis. */
@@ -61,11 +90,7 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
 
-  const cells = document.createElement("canvas");
-  cells.width = grid.binsX;
-  cells.height = grid.binsY;
-  const cellsCtx = cells.getContext("2d");
-  if (cellsCtx) cellsCtx.putImageData(new ImageData(picture.pixels, grid.binsX, grid.binsY), 0, 0);
+  const cells = cellsOf(picture);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(cells, left, top, plotWidth, plotHeight);

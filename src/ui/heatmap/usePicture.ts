@@ -1,27 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { CellLookup, PictureAsk, PictureSource, PooledPicture } from "../../compute/heatmap/picture";
+import type { PictureAsk, PictureSource, PooledPicture } from "../../compute/heatmap/picture";
 import { colourPicture } from "../../compute/heatmap/picture";
-import type { ErrorMetric, Precision } from "../../compute/playground/cellErrors";
 import { poolByMax } from "../../compute/playground/pooling";
-
-/**
- * The data one heatmap picture is drawn from: its readouts read these arrays, or, where the batch
- * stays in a worker, ask `cells` (then no arrays: `hasBound` says whether it has a bound).
- */
-export interface HeatmapData {
-  rows: number;
-  cols: number;
-  lengths: ArrayLike<number>;
-  reference?: ArrayLike<number>;
-  actual?: ArrayLike<number>;
-  lossMask?: ArrayLike<number>;
-  bound?: ArrayLike<number>;
-  cells?: CellLookup;
-  hasBound?: boolean;
-  chunkBoundaries: number[];
-  metric: ErrorMetric;
-  precision: Precision;
-}
+import type { HeatmapData } from "./heatmapModel";
 
 /** A picture with the data it was pooled from; `current` is false for the blank frame shown before the first. */
 export interface Shown {
@@ -45,41 +26,20 @@ const KEYS = [
   "metric",
   "precision",
 ] as const satisfies readonly (keyof HeatmapData)[];
+// Every field of HeatmapData is listed: a field added there and not here fails to compile.
+const listed: Exclude<keyof HeatmapData, (typeof KEYS)[number]> extends never ? true : never = true;
+void listed;
 
 /** True when every input is the same (by identity) as the one the picture was drawn from. */
 export function sameData(a: HeatmapData, b: HeatmapData): boolean {
   return KEYS.every((k) => a[k] === b[k]);
 }
 
+/** The data of a heatmap's props, without the rest. */
 function dataOf(props: HeatmapData): HeatmapData {
-  const {
-    rows,
-    cols,
-    lengths,
-    reference,
-    actual,
-    lossMask,
-    bound,
-    cells,
-    hasBound,
-    chunkBoundaries,
-    metric,
-    precision,
-  } = props;
-  return {
-    rows,
-    cols,
-    lengths,
-    reference,
-    actual,
-    lossMask,
-    bound,
-    cells,
-    hasBound,
-    chunkBoundaries,
-    metric,
-    precision,
-  };
+  const data: Partial<Record<keyof HeatmapData, unknown>> = {};
+  for (const k of KEYS) data[k] = props[k];
+  return data as HeatmapData;
 }
 
 /** No rows of the same kind of data: the frame shown while the first picture is pooled by a worker. */

@@ -1,7 +1,7 @@
 import { memo, useCallback, useMemo, useState } from "react";
 import { type Difference, LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import { CONVENTION_OUTPUTS, type ConventionOutput } from "../../../compute/conventions/conventionRun";
-import { hereSource } from "../../../compute/heatmap/picture";
+import { type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
 import { cellLoss, cellLossText, type SideNames } from "../../../compute/playground/cellErrors";
 import type { Library } from "../../../core";
 import type { Unread } from "../../../io/laneUse";
@@ -63,6 +63,7 @@ export const ConventionPanel = memo(function ConventionPanel(props: ConventionPa
 
 function ConventionBody({
   view,
+  status,
   unread,
   rows,
   selectedRow,
@@ -90,13 +91,20 @@ function ConventionBody({
   const refused = view.runs.filter((run) => !run.ok);
   const reference = shown?.ok ? shown.tables[output] : undefined;
   const actual = otherRun?.ok ? otherRun.tables[output] : undefined;
-  // Pooled here: the tables are the page's (the convention worker sends them whole for the charts).
-  const heatmapSource = useMemo(
+  // Pooled by the convention worker, which keeps the run's tables (the page's are copies, for the readouts).
+  const { pictures } = status;
+  const { id, sentPicture: sent } = view;
+  const heatmapSource = useMemo<PictureSource | null>(
     () =>
-      reference && actual
-        ? hereSource({ rows: view.rows, cols: view.cols, lengths: view.lengths, reference, actual, lossMask: masks })
+      reference && actual && other && pictures
+        ? {
+            at: "worker",
+            picture: (ask) => pictures.picture(id, other, output, ask),
+            ready: (ask) =>
+              sent && sent.other === other && sent.output === output && sameAsk(sent.ask, ask) ? sent.picture : null,
+          }
         : null,
-    [view.rows, view.cols, view.lengths, reference, actual, masks],
+    [reference, actual, other, output, pictures, id, sent],
   );
   const hoverToken = hover && hover.row === row ? hover.token : null;
   const onHoverToken = useCallback(

@@ -7,6 +7,7 @@ import type {
   ConventionTables,
   LibraryRun,
 } from "../../../compute/conventions/conventionRun";
+import type { SentDifference } from "../../../compute/conventions/differencePictures";
 import type { Float32Check } from "../../../compute/conventions/float32Check";
 import type { Library } from "../../../core";
 import { conventionLibraries, conventionOf, conventionParams, stateToConvention } from "../../../io/conventionProblem";
@@ -41,8 +42,10 @@ export interface ConventionView extends ConventionReference {
   sentencesRow: number;
   /** The state these numbers belong to. */
   input: PlaygroundState;
-  /** The run's id in the convention worker (for the sentences of another row). */
+  /** The run's id in the convention worker (for the sentences of another row and the heatmap's pictures). */
   id: number;
+  /** The difference heatmap's picture for the last ask, pooled with the run (differencePictures.ts). */
+  sentPicture?: SentDifference;
 }
 
 export interface ConventionStatus {
@@ -51,6 +54,8 @@ export interface ConventionStatus {
   error: string | null;
   /** Finished runs, for scripts to wait on. */
   runs: number;
+  /** Where the difference heatmap's pictures are pooled: the convention worker, which keeps the run's tables. */
+  pictures: Pick<ConventionClient, "picture"> | null;
 }
 
 /**
@@ -164,8 +169,14 @@ export function useConventionCompute(
   }, [client, viewId, sentencesRow, selectedRow]);
 
   return useMemo(
-    () => ({ view: active ? view : null, computing: active && computing, error: active ? error : null, runs }),
-    [view, computing, error, runs, active],
+    () => ({
+      view: active ? view : null,
+      computing: active && computing,
+      error: active ? error : null,
+      runs,
+      pictures: client,
+    }),
+    [view, computing, error, runs, active, client],
   );
 }
 

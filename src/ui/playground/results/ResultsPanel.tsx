@@ -241,7 +241,7 @@ function pictureSource(
     const sent = result.sentPicture;
     return {
       at: "worker",
-      picture: (ask) => client.picture(id, output, ask),
+      picture: (ask) => client.picture(id, output, ask, result),
       ready: (ask) => (sent && sent.output === output && sameAsk(sent.ask, ask) ? sent.picture : null),
     };
   }

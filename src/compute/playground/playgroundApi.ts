@@ -1,0 +1,86 @@
+/**
+ * What the playground's worker does (playgroundWorker.ts exposes it): it owns the result. The page
+ * sends a run (its id and the float64 problem) and gets back the finished result: both serial
+ * scans, core's chunked side (float64, slime-exact, or the emulation of the engine's float32 shown
+ * until the engine answers), the per-element bounds and the error summary, its tables transferred.
+ * For the engine's precision the page forwards the engine's chunked outputs to `finish` (the
+ * engine's worker is the page's own client, with its backend switching, cancel and watchdog); the
+ * serial scans and the bound are computed in `prepare` meanwhile. Only the newest run's parts are
+ * kept, and one result's tables, from which `picture` pools the heatmap (resultPictures.ts).
+ */
+import * as Comlink from "comlink";
+import type { ScanOutputs, ScanProblem } from "../../core";
+import { solve } from "../../core";
+import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
+import type { OutputName } from "./outputTables";
+import {
+  type ChunkedAnswer,
+  type ComputedResult,
+  finishRun,
+  outputBuffers,
+  type RunParts,
+  type RunRequest,
+  resultBuffers,
+  startRun,
+} from "./playgroundRun";
+import { type RestoredOutput, ResultPictures } from "./resultPictures";
+
+/** The chunked scan of one row while a stroke lasts. */
+export interface CoreChunkedRun {
+  outputs: ScanOutputs;
+  millis: number;
+}
+
+/** A worker's state (the prepared run, the kept result) and what the page may ask of it. */
+export function playgroundApi() {
+  let prepared: RunParts | null = null;
+  const pictures = new ResultPictures();
+
+  /** The result transferred to the page, its tables kept here for the heatmap's pictures. */
+  function answerOf(request: RunRequest, result: ComputedResult): ComputedResult {
+    pictures.keep(request.id, result, request.lossMask);
+    const sent = pictures.expected();
+    const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
+    return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
+  }
+
+  return {
+    /** The whole run on core's side (slime-exact, float64, or the engine's precision emulated until it answers). */
+    run(request: RunRequest): ComputedResult {
+      prepared = null;
+      return answerOf(request, finishRun(startRun(request)));
+    },
+    /** The engine's precision: the serial scans and the bound, while the engine runs the chunked side. */
+    prepare(request: RunRequest): void {
+      prepared = null;
+      prepared = startRun(request);
+    },
+    /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
+    finish(id: number, answer: ChunkedAnswer): ComputedResult | null {
+      if (prepared?.request.id !== id) return null;
+      const parts = prepared;
+      prepared = null;
+      return answerOf(parts.request, finishRun(parts, answer));
+    },
+    /**
+     * Keeps an output of result `id`, sent back by the page, for the heatmap's pictures: the page
+     * shows it still, and this worker started after the one that computed it was ended (a cancel).
+     */
+    restore(id: number, output: OutputName, tables: RestoredOutput, lossMask?: Uint8Array): void {
+      pictures.restore(id, output, tables, lossMask);
+    },
+    /** The heatmap's pooled picture of one output of the kept result (null: another result is kept). */
+    picture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
+      return pictures.picture(id, output, ask);
+    },
+    /** Core's chunked scan of a problem (one row of a stroke). */
+    chunked(problem: ScanProblem): CoreChunkedRun {
+      const start = performance.now();
+      const { outputs } = solve(problem, "chunked");
+      const run = { outputs, millis: performance.now() - start };
+      return Comlink.transfer(run, outputBuffers(outputs));
+    },
+  };
+}
+
+export type PlaygroundWorkerApi = ReturnType<typeof playgroundApi>;
