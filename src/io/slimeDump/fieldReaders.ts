@@ -49,6 +49,11 @@ export class FieldReader {
 
   /** A per-token field of R values: a 1-D tensor (or a list of numbers, as Sample dicts hold them). */
   tokens(key: string, R: number): FloatArray {
+    return this.asTokens(key, R, this.tokenElements(key, R));
+  }
+
+  /** A per-token field's R elements as stored (an int tensor's as integers), before `asTokens` widens them. */
+  tokenElements(key: string, R: number): ArrayLike<number> {
     const value = this.dict.get(key);
     let data: ArrayLike<number>;
     if (isTensor(value)) {
@@ -59,7 +64,9 @@ export class FieldReader {
     } else {
       return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a tensor`);
     }
-    return this.asTokens(key, R, data);
+    if (data.length !== R)
+      this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
+    return data;
   }
 
   /** A per-token field's elements as `tokens` gives them: R of them, float32 or float64. */

@@ -62,25 +62,32 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
     const f = new FieldReader(source, `samples[${i}]`, value);
     const R = f.number("response_lengths");
     if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
-    const checkMask = (lossMask: FloatArray) => {
+    const checkMask = (lossMask: ArrayLike<number>) => {
       for (let t = 0; t < R; t++)
         if (lossMask[t] !== 0 && lossMask[t] !== 1)
           f.fail("loss_masks", `holds ${lossMask[t]} at token ${t}, not 0 or 1`);
     };
     // A long field of a streamed dump is checked now and read again when a pass asks for it.
     const streamed: [keyof DumpSample, () => FloatArray][] = [];
-    const tokens = (key: string, field: keyof DumpSample, optional: boolean, check?: (data: FloatArray) => void) => {
+    const tokens = (
+      key: string,
+      field: keyof DumpSample,
+      optional: boolean,
+      check?: (data: ArrayLike<number>) => void,
+      mask = false,
+    ) => {
       if (optional && !f.has(key)) return undefined;
       const read = streamedField(f, key, R, cache, check);
       if (read) {
         streamed.push([field, read]);
         return undefined;
       }
+      if (mask && check) return maskOf(f.tokenElements(key, R), check);
       const data = f.tokens(key, R);
       check?.(data);
       return data;
     };
-    const lossMask = tokens("loss_masks", "lossMask", false, checkMask) as FloatArray;
+    const lossMask = tokens("loss_masks", "lossMask", false, checkMask, true) as FloatArray;
     const totalLength = f.optionalNumber("total_lengths");
     // The prompt's tokens group the samples: only they are read, refused if a float64 cannot hold them.
     prompts.push(promptOf(value.get("tokens"), totalLength, R, (t, P) => f.leading("tokens", t, P)));
@@ -124,6 +131,16 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
   const dump: UnderstoodDump = { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
   if (recovered.summary) dump.promptGroups = recovered.summary;
   return dump;
+}
+
+/**
+ * A loss mask held whole: checked as stored (a refusal names the value the file holds), then held
+ * as float32 where the file stores integers (slime's int32 masks): 0 and 1 are exact in it, at half
+ * a float64's memory (ppo512: 17 MB, not 34), and every reader reads the mask as numbers.
+ */
+function maskOf(data: ArrayLike<number>, check: (mask: ArrayLike<number>) => void): FloatArray {
+  check(data);
+  return data instanceof Float32Array || data instanceof Float64Array ? data : Float32Array.from(data);
 }
 
 /**
