@@ -140,7 +140,7 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
  */
 function maskOf(data: ArrayLike<number>, check: (mask: ArrayLike<number>) => void): FloatArray {
   check(data);
-  return data instanceof Float32Array || data instanceof Float64Array ? data : Float32Array.from(data);
+  return data instanceof Float32Array || data instanceof Float64Array ? data : new Float32Array(data);
 }
 
 /**
