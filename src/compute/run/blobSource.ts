@@ -37,8 +37,8 @@ export function wholeFileSource(bytes: Uint8Array, name: string): ByteSource {
 }
 
 /**
- * A chosen file read by slices in the run view's worker: the `File` is never read whole, so a
- * 1.5 GB dump costs what its pickle and a window of storages cost. Each read of a `Blob` slice is
+ * A chosen file above READ_WHOLE_BYTES read by slices in the run view's worker (and each step of a
+ * run folder): the `File` is never read whole, so a 1.5 GB dump costs what its pickle and a window of storages cost. Each read of a `Blob` slice is
  * a round trip to the browser's file thread (5 to 40 ms here), and a dump's storages are
  * thousands of small records, so the file is read in 16 MiB chunks, the last four kept (64 MiB):
  * 8,713 reads of a 186 MB dump became 12 (3.5 s of reading became 0.7 s). `FileReaderSync` exists only in workers; a file changed or deleted since it was

@@ -48,7 +48,7 @@ import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
 export interface RunFile {
   name: string;
-  /** The chosen File (or the one kept in IndexedDB): read by slices here, never whole. */
+  /** The chosen File (or the one kept in IndexedDB): read whole up to 200 MiB, else by slices (blobSource.ts). */
   blob: Blob;
 }
 
