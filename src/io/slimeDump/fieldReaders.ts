@@ -79,6 +79,19 @@ export class FieldReader {
   }
 
   /**
+   * A loss mask's R elements as held: `check` (its 0s and 1s) on the values as stored, so that a
+   * refusal names the value the file holds; then a float mask as read and an integer one as float32,
+   * where 0 and 1 are exact (slime's int32 masks: half a float64's memory, and every reader reads the
+   * mask as numbers).
+   */
+  maskTokens(key: string, R: number, data: ArrayLike<number>, check: (mask: ArrayLike<number>) => void): FloatArray {
+    if (data.length !== R)
+      this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
+    check(data);
+    return data instanceof Float32Array || data instanceof Float64Array ? data : new Float32Array(data);
+  }
+
+  /**
    * A tensor's elements, read once (a streamed tensor reads its storage each time `data` is asked
    * for), refused where an int64 a float64 would round is among them: only a field a reader uses is.
    */

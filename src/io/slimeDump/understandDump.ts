@@ -77,12 +77,12 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
       mask = false,
     ) => {
       if (optional && !f.has(key)) return undefined;
-      const read = streamedField(f, key, R, cache, check);
+      const read = streamedField(f, key, R, cache, check, mask);
       if (read) {
         streamed.push([field, read]);
         return undefined;
       }
-      if (mask && check) return maskOf(f.tokenElements(key, R), check);
+      if (mask && check) return f.maskTokens(key, R, f.tokenElements(key, R), check);
       const data = f.tokens(key, R);
       check?.(data);
       return data;
@@ -131,16 +131,6 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
   const dump: UnderstoodDump = { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
   if (recovered.summary) dump.promptGroups = recovered.summary;
   return dump;
-}
-
-/**
- * A loss mask held whole: checked as stored (a refusal names the value the file holds), then held
- * as float32 where the file stores integers (slime's int32 masks): 0 and 1 are exact in it, at half
- * a float64's memory (ppo512: 17 MB, not 34), and every reader reads the mask as numbers.
- */
-function maskOf(data: ArrayLike<number>, check: (mask: ArrayLike<number>) => void): FloatArray {
-  check(data);
-  return data instanceof Float32Array || data instanceof Float64Array ? data : new Float32Array(data);
 }
 
 /**
