@@ -49,11 +49,6 @@ export class FieldReader {
 
   /** A per-token field of R values: a 1-D tensor (or a list of numbers, as Sample dicts hold them). */
   tokens(key: string, R: number): FloatArray {
-    return this.asTokens(key, R, this.tokenElements(key, R));
-  }
-
-  /** A per-token field's R elements as stored (an int tensor's as integers), before `asTokens` widens them. */
-  tokenElements(key: string, R: number): ArrayLike<number> {
     const value = this.dict.get(key);
     let data: ArrayLike<number>;
     if (isTensor(value)) {
@@ -64,9 +59,7 @@ export class FieldReader {
     } else {
       return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a tensor`);
     }
-    if (data.length !== R)
-      this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
-    return data;
+    return this.asTokens(key, R, data);
   }
 
   /** A per-token field's elements as `tokens` gives them: R of them, float32 or float64. */
@@ -76,19 +69,6 @@ export class FieldReader {
     // A float tensor's elements are used as read (float32 stays float32: half the memory, no copy);
     // anything else (int, bool, a list) is widened to float64, which holds it exactly.
     return data instanceof Float32Array || data instanceof Float64Array ? data : new Float64Array(data);
-  }
-
-  /**
-   * A loss mask's R elements as held: `check` (its 0s and 1s) on the values as stored, so that a
-   * refusal names the value the file holds; then a float mask as read and an integer one as float32,
-   * where 0 and 1 are exact (slime's int32 masks: half a float64's memory, and every reader reads the
-   * mask as numbers).
-   */
-  maskTokens(key: string, R: number, data: ArrayLike<number>, check: (mask: ArrayLike<number>) => void): FloatArray {
-    if (data.length !== R)
-      this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
-    check(data);
-    return data instanceof Float32Array || data instanceof Float64Array ? data : new Float32Array(data);
   }
 
   /**

@@ -91,23 +91,16 @@ export function streamedField(
   key: string,
   R: number,
   cache: FieldCache | null,
-  check?: (data: ArrayLike<number>) => void,
-  /** The loss mask: checked as stored and held as FieldReader.maskTokens holds it. */
-  mask = false,
+  check?: (data: FloatArray) => void,
 ): (() => FloatArray) | null {
   const tensor = f.dict.get(key);
   if (cache === null || !(tensor instanceof StorageView) || R < cache.minTokens) return null;
   if (tensor.shape.length !== 1 || tensor.shape[0] !== R) return null;
   // Its own reader: the sample's dict (every tensor of the sample, the tree) is not kept with the field.
   const own = new FieldReader(f.source, f.path, NO_FIELDS);
-  // A mask's 0s and 1s are checked once, now; each later read only narrows it.
-  const read =
-    mask && check
-      ? () => own.maskTokens(key, R, own.elementsAgain(key, tensor), () => {})
-      : () => own.asTokens(key, R, own.elementsAgain(key, tensor));
+  const read = () => own.asTokens(key, R, own.elementsAgain(key, tensor));
   // An int64 or a mask is read once now, so a refusal comes where the whole read gives it.
-  if (mask && check) own.maskTokens(key, R, own.elementsAgain(key, tensor), check);
-  else if ((tensor.dtype !== "float32" && tensor.dtype !== "float64") || check) check?.(read());
+  if ((tensor.dtype !== "float32" && tensor.dtype !== "float64") || check) check?.(read());
   return () => {
     try {
       return read();

@@ -62,32 +62,25 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
     const f = new FieldReader(source, `samples[${i}]`, value);
     const R = f.number("response_lengths");
     if (!Number.isSafeInteger(R) || R < 0) f.fail("response_lengths", `is ${R}, not a length`);
-    const checkMask = (lossMask: ArrayLike<number>) => {
+    const checkMask = (lossMask: FloatArray) => {
       for (let t = 0; t < R; t++)
         if (lossMask[t] !== 0 && lossMask[t] !== 1)
           f.fail("loss_masks", `holds ${lossMask[t]} at token ${t}, not 0 or 1`);
     };
     // A long field of a streamed dump is checked now and read again when a pass asks for it.
     const streamed: [keyof DumpSample, () => FloatArray][] = [];
-    const tokens = (
-      key: string,
-      field: keyof DumpSample,
-      optional: boolean,
-      check?: (data: ArrayLike<number>) => void,
-      mask = false,
-    ) => {
+    const tokens = (key: string, field: keyof DumpSample, optional: boolean, check?: (data: FloatArray) => void) => {
       if (optional && !f.has(key)) return undefined;
-      const read = streamedField(f, key, R, cache, check, mask);
+      const read = streamedField(f, key, R, cache, check);
       if (read) {
         streamed.push([field, read]);
         return undefined;
       }
-      if (mask && check) return f.maskTokens(key, R, f.tokenElements(key, R), check);
       const data = f.tokens(key, R);
       check?.(data);
       return data;
     };
-    const lossMask = tokens("loss_masks", "lossMask", false, checkMask, true) as FloatArray;
+    const lossMask = tokens("loss_masks", "lossMask", false, checkMask) as FloatArray;
     const totalLength = f.optionalNumber("total_lengths");
     // The prompt's tokens group the samples: only they are read, refused if a float64 cannot hold them.
     prompts.push(promptOf(value.get("tokens"), totalLength, R, (t, P) => f.leading("tokens", t, P)));
