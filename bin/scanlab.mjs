@@ -63,12 +63,14 @@ function inputsHash(esbuildVersion, files) {
 /** The bundle built from these very bytes, or null (none yet, or a source changed since). */
 function cachedBundle() {
   let manifest;
+  let files;
   try {
     manifest = JSON.parse(readFileSync(manifestPath(), "utf8"));
+    // A source the bundle was built from and since deleted: rebuilt, not run through tsx from then on.
+    files = manifest.inputs.map((path) => [path, readFileSync(join(root, path))]);
   } catch {
     return null;
   }
-  const files = manifest.inputs.map((path) => [path, readFileSync(join(root, path))]);
   const hash = inputsHash(manifest.esbuild, files);
   const bundle = join(cacheDir(), hash, "main.js");
   return hash === manifest.hash && existsSync(bundle) ? bundle : null;

@@ -20,6 +20,7 @@ import {
   planRun,
   type RunStepPlan,
   readRunStep,
+  refusal,
   type SettingsTrial,
   type StageVerdict,
   type StepSummary,
@@ -27,7 +28,7 @@ import {
   type UnderstoodDump,
   type UnusedFile,
 } from "../../io/slimeDump";
-import { blobSource } from "./blobSource";
+import { blobSource, openBlob } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { type GridField, gridFields, klReplayed, type ReplayedRows, replayedRows } from "./runGrid";
@@ -38,7 +39,7 @@ import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
 export interface RunFile {
   name: string;
-  /** The chosen File (or the one kept in IndexedDB): read by slices here, never whole. */
+  /** The chosen File (or the one kept in IndexedDB): read whole up to 200 MiB, else by slices (blobSource.ts). */
   blob: Blob;
 }
 
@@ -149,8 +150,15 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
   return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
 }
 
-function read(file: RunFile): OpenedDump | string {
-  const opened1 = openDump(blobSource(file.blob, file.name));
+async function read(file: RunFile): Promise<OpenedDump | string> {
+  let source: Awaited<ReturnType<typeof openBlob>>;
+  try {
+    source = await openBlob(file.blob, file.name);
+  } catch (error) {
+    // Changed or deleted since it was chosen: the browser's reason, as a read by slices gives it.
+    return refusal(error, file.name).message;
+  }
+  const opened1 = openDump(source);
   return opened1.ok ? opened1.value : opened1.error.message;
 }
 
@@ -281,11 +289,11 @@ const api = {
    * Reads one file, or a train dump and its rollout dump together (paired by rollout_position);
    * the previous dump stays open when this one is refused.
    */
-  open(files: RunFile[], given: Partial<SlimeSettings>): OpenAnswer {
+  async open(files: RunFile[], given: Partial<SlimeSettings>): Promise<OpenAnswer> {
     const start = performance.now();
     const reads: OpenedDump[] = [];
     for (const file of files) {
-      const read1 = read(file);
+      const read1 = await read(file);
       if (typeof read1 === "string") return { ok: false, message: read1 };
       reads.push(read1);
     }
