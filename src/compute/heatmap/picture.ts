@@ -4,7 +4,13 @@
  * teaching-size result, drawn in the frame of the edit). The page asks a picture source for the
  * bins its canvas has room for and gets back the pooled grid, a few thousand bins, never the batch.
  */
-import { type CellErrors, cellErrors, type ErrorMetric, type Precision } from "../playground/cellErrors";
+import {
+  type CellErrorInput,
+  type CellErrors,
+  cellErrors,
+  type ErrorMetric,
+  type Precision,
+} from "../playground/cellErrors";
 import { BinKind, type PooledGrid, poolByMax, pooledDomain, worstBin } from "../playground/pooling";
 import { colourOf, type DecadeScale, decadeScale, NON_FINITE_COLOUR, PADDING_COLOUR, type Rgb } from "./colourScale";
 
@@ -91,14 +97,8 @@ export function sameAsk(a: PictureAsk, b: PictureAsk): boolean {
   );
 }
 
-/** The padded batch a picture is pooled from. */
-export interface PictureData {
-  rows: number;
-  cols: number;
-  lengths: ArrayLike<number>;
-  reference: ArrayLike<number>;
-  actual: ArrayLike<number>;
-  bound?: ArrayLike<number>;
+/** The padded batch a picture is pooled from: what cellErrors measures, and the loss mask. */
+export interface PictureData extends Omit<CellErrorInput, "metric" | "precision"> {
   /** Row-major loss mask, 0 = masked. */
   lossMask?: ArrayLike<number>;
 }
