@@ -1,7 +1,7 @@
 import { formatShort } from "../charts/formatNumber";
 import { errorSummary } from "./cells";
 import type { RegionId } from "./frame";
-import { readTrace, setChunkSize, setGamma, setReward, type TourTry } from "./tourTry";
+import { setChunkSize, setGamma, setReward, type TourTry, tourTry } from "./tourTry";
 import type { PhaseId, PlayerTrace, StepKind } from "./trace";
 
 /** Every control on the player's screen; each one is explained by some stop of the tour. */
@@ -66,21 +66,13 @@ export const TOUR: TourStop[] = [
     shows: "Reverse time",
     highlights: ["serial-panel", "input-lane", "time-toggle"],
     explains: ["step-forward", "step-back", "time-toggle"],
-    try: {
-      label: "Set γ to 1",
-      field: "gamma",
-      change: setGamma(1),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        return [
-          "At γ = 1 nothing is discounted: G_0 = ",
-          now.serial(0),
-          `, the plain sum of all ${after.replay.cols} rewards (at γ = ${gammaOf(before)} it was `,
-          was.serial(0),
-          ").",
-        ];
-      },
-    },
+    try: tourTry(setGamma(1), (was, now, before, after) => [
+      "At γ = 1 nothing is discounted: G_0 = ",
+      now.serial(0),
+      `, the plain sum of all ${after.replay.cols} rewards (at γ = ${gammaOf(before)} it was `,
+      was.serial(0),
+      ").",
+    ]),
   },
   {
     title: "2 · Pad to whole chunks",
@@ -92,30 +84,24 @@ export const TOUR: TourStop[] = [
     shows: "Pad each reversed row",
     highlights: ["input-lane"],
     explains: [],
-    try: {
-      label: "Set C to 7",
-      field: "chunkSize",
-      change: setChunkSize(7),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const { chunkSize: C, cols: T } = after.replay;
-        return [
-          `C = ${C} cuts T = ${T} tokens into `,
-          now.chunks(),
-          " chunks with ",
-          now.padding(),
-          ` padding zeros (C = ${before.replay.chunkSize} made `,
-          was.chunks(),
-          " and ",
-          was.padding(),
-          "). C cuts the work differently, not the result: the engine's G_0 is now ",
-          now.output(0),
-          ", the serial loop's ",
-          now.serial(0),
-          ".",
-        ];
-      },
-    },
+    try: tourTry(setChunkSize(7), (was, now, before, after) => {
+      const { chunkSize: C, cols: T } = after.replay;
+      return [
+        `C = ${C} cuts T = ${T} tokens into `,
+        now.chunks(),
+        " chunks with ",
+        now.padding(),
+        ` padding zeros (C = ${before.replay.chunkSize} made `,
+        was.chunks(),
+        " and ",
+        was.padding(),
+        "). C cuts the work differently, not the result: the engine's G_0 is now ",
+        now.output(0),
+        ", the serial loop's ",
+        now.serial(0),
+        ".",
+      ];
+    }),
   },
   {
     title: "3 · A chunk's local scan is a matrix product",
@@ -127,24 +113,18 @@ export const TOUR: TourStop[] = [
     shows: "the local sum adds",
     highlights: ["matrix", "local-lane", "input-lane"],
     explains: ["focus-row"],
-    try: {
-      label: "Set γ to 0.5",
-      field: "gamma",
-      change: setGamma(0.5),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const t = now.tokenAt(0, 2);
-        return [
-          `With d = ${gammaOf(after)} the row of M holds 1, d, d², smaller powers: the local sum at k = 2 is `,
-          now.local(0, 2),
-          ` (at d = ${gammaOf(before)} it was `,
-          was.local(0, 2),
-          `). Nothing comes after chunk 0, so it is already the return: the serial loop's G_${t} = `,
-          now.serial(t),
-          ".",
-        ];
-      },
-    },
+    try: tourTry(setGamma(0.5), (was, now, before, after) => {
+      const t = now.tokenAt(0, 2);
+      return [
+        `With d = ${gammaOf(after)} the row of M holds 1, d, d², smaller powers: the local sum at k = 2 is `,
+        now.local(0, 2),
+        ` (at d = ${gammaOf(before)} it was `,
+        was.local(0, 2),
+        `). Nothing comes after chunk 0, so it is already the return: the serial loop's G_${t} = `,
+        now.serial(t),
+        ".",
+      ];
+    }),
   },
   {
     title: "4 · Chunk by chunk, each from zero",
@@ -156,33 +136,27 @@ export const TOUR: TourStop[] = [
     shows: "Chunk 1 is scanned",
     highlights: ["local-lane", "serial-lane", "input-lane", "matrix"],
     explains: ["next-phase", "previous-phase"],
-    try: {
-      label: "Set the last reward to 0",
-      field: "rewards",
-      change: setReward(-1, 0),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const k = now.lastK(1);
-        const t = now.tokenAt(1, k);
-        const local = [was.local(1, k), now.local(1, k)];
-        const bound = after.replay.bound[t];
-        // An infinite or NaN bound checks nothing: then the sentence does not claim the local sum is the return.
-        const whole = Number.isFinite(bound) && Math.abs(local[1].value - after.replay.serial[t]) <= bound;
-        return [
-          `Chunk 1's local sums ${Object.is(local[0].value, local[1].value) ? "did not move" : "moved"}: the last one, at t = ${t}, was `,
-          local[0],
-          " and is ",
-          local[1],
-          `. The serial loop's G_${t} went from `,
-          was.serial(t),
-          " to ",
-          now.serial(t),
-          whole
-            ? ": with nothing after chunk 1, its local sum is now the whole return."
-            : ": the local sum still misses what comes after chunk 1.",
-        ];
-      },
-    },
+    try: tourTry(setReward("Set the last reward to 0", -1, 0), (was, now, _before, after) => {
+      const k = now.lastK(1);
+      const t = now.tokenAt(1, k);
+      const local = [was.local(1, k), now.local(1, k)];
+      const bound = after.replay.bound[t];
+      // An infinite or NaN bound checks nothing: then the sentence does not claim the local sum is the return.
+      const whole = Number.isFinite(bound) && Math.abs(local[1].value - after.replay.serial[t]) <= bound;
+      return [
+        `Chunk 1's local sums ${Object.is(local[0].value, local[1].value) ? "did not move" : "moved"}: the last one, at t = ${t}, was `,
+        local[0],
+        " and is ",
+        local[1],
+        `. The serial loop's G_${t} went from `,
+        was.serial(t),
+        " to ",
+        now.serial(t),
+        whole
+          ? ": with nothing after chunk 1, its local sum is now the whole return."
+          : ": the local sum still misses what comes after chunk 1.",
+      ];
+    }),
   },
   {
     title: "5 · The carry into chunk 1",
@@ -194,24 +168,18 @@ export const TOUR: TourStop[] = [
     shows: "Carry into chunk 1",
     highlights: ["carry-lane", "result-lane", "local-lane"],
     explains: ["play", "speed"],
-    try: {
-      label: "Set γ to 1",
-      field: "gamma",
-      change: setGamma(1),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const t = now.tokenAt(0, now.lastK(0));
-        return [
-          "At γ = 1 the carry is the plain sum of the later chunk: s_1 = ",
-          now.carry(1),
-          `, chunk 0's rewards added up (the serial loop's G_${t} = `,
-          now.serial(t),
-          `), and every position of chunk 1 adds s_1 itself, since 1^(k+1) = 1. At γ = ${gammaOf(before)}, s_1 was `,
-          was.carry(1),
-          ".",
-        ];
-      },
-    },
+    try: tourTry(setGamma(1), (was, now, before) => {
+      const t = now.tokenAt(0, now.lastK(0));
+      return [
+        "At γ = 1 the carry is the plain sum of the later chunk: s_1 = ",
+        now.carry(1),
+        `, chunk 0's rewards added up (the serial loop's G_${t} = `,
+        now.serial(t),
+        `), and every position of chunk 1 adds s_1 itself, since 1^(k+1) = 1. At γ = ${gammaOf(before)}, s_1 was `,
+        was.carry(1),
+        ".",
+      ];
+    }),
   },
   {
     title: "6 · The carry into chunk 2",
@@ -223,24 +191,18 @@ export const TOUR: TourStop[] = [
     shows: "Carry into chunk 2",
     highlights: ["carry-lane", "result-lane", "local-lane"],
     explains: [],
-    try: {
-      label: "Set r_8, chunk 1's only reward, to 0",
-      field: "rewards",
-      change: setReward(8, 0),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const C = after.replay.chunkSize;
-        return [
-          "Chunk 1 now adds nothing of its own: s_2 = ",
-          now.carry(2),
-          " (it was ",
-          was.carry(2),
-          `), which is s_1·d^${C} = `,
-          now.carry(1),
-          ` · ${formatShort(after.replay.carryPowers[C - 1])}: the carry from chunk 0, handed on and discounted across chunk 1.`,
-        ];
-      },
-    },
+    try: tourTry(setReward("Set r_8, chunk 1's only reward, to 0", 8, 0), (was, now, _before, after) => {
+      const C = after.replay.chunkSize;
+      return [
+        "Chunk 1 now adds nothing of its own: s_2 = ",
+        now.carry(2),
+        " (it was ",
+        was.carry(2),
+        `), which is s_1·d^${C} = `,
+        now.carry(1),
+        ` · ${formatShort(after.replay.carryPowers[C - 1])}: the carry from chunk 0, handed on and discounted across chunk 1.`,
+      ];
+    }),
   },
   {
     title: "7 · The carry into chunk 3",
@@ -252,14 +214,10 @@ export const TOUR: TourStop[] = [
     shows: "Carry into chunk 3",
     highlights: ["carry-lane", "result-lane", "local-lane"],
     explains: [],
-    try: {
-      label: "Set C to 2",
-      field: "chunkSize",
-      change: setChunkSize(2),
-      // The chunk that starts at t = 1 after the change: 14 tokens in chunks of 2 make chunks 0…6.
-      at: { phase: "carry", chunk: 6 },
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
+    // The chunk that starts at t = 1 after the change: 14 tokens in chunks of 2 make chunks 0…6.
+    try: tourTry(
+      setChunkSize(2),
+      (was, now, before, after) => {
         const c = now.chunkOf(1);
         const c0 = was.chunkOf(1);
         const t = now.tokenAt(c, 0) + 1;
@@ -275,7 +233,8 @@ export const TOUR: TourStop[] = [
           ".",
         ];
       },
-    },
+      { phase: "carry", chunk: 6 },
+    ),
   },
   {
     title: "8 · Back to original time",
@@ -287,24 +246,18 @@ export const TOUR: TourStop[] = [
     shows: "Un-pad and reverse back",
     highlights: ["result-lane"],
     explains: ["formula-card", "example", "case-file"],
-    try: {
-      label: "Set C to 1",
-      field: "chunkSize",
-      change: setChunkSize(1),
-      outcome(_before, after) {
-        const now = readTrace(after, "after");
-        const { nChunks, cols } = after.replay;
-        return [
-          "With C = 1 every token is its own chunk: ",
-          now.chunks(),
-          ` chunks, each local sum is just its reward, and the carries are the serial loop again, ${nChunks - 1} steps for ${cols} tokens: nothing left to do in parallel. G_0 = `,
-          now.output(0),
-          ", the serial loop's ",
-          now.serial(0),
-          ".",
-        ];
-      },
-    },
+    try: tourTry(setChunkSize(1), (_was, now, _before, after) => {
+      const { nChunks, cols } = after.replay;
+      return [
+        "With C = 1 every token is its own chunk: ",
+        now.chunks(),
+        ` chunks, each local sum is just its reward, and the carries are the serial loop again, ${nChunks - 1} steps for ${cols} tokens: nothing left to do in parallel. G_0 = `,
+        now.output(0),
+        ", the serial loop's ",
+        now.serial(0),
+        ".",
+      ];
+    }),
   },
   {
     title: "9 · Check every cell",
@@ -316,27 +269,21 @@ export const TOUR: TourStop[] = [
     shows: "Compare with the float64 serial loop",
     highlights: ["result-lane", "serial-lane", "error-lane", "transport", "scrubber"],
     explains: ["scrubber", "shortcuts", "tour"],
-    try: {
-      label: "Set C to 16",
-      field: "chunkSize",
-      change: setChunkSize(16),
-      outcome(before, after) {
-        const [was, now] = [readTrace(before, "before"), readTrace(after, "after")];
-        const over = now.overBound();
-        const checked = errorSummary(after.replay);
-        return [
-          `With C = ${after.replay.chunkSize} the row is `,
-          now.chunks(),
-          ` chunk${after.replay.nChunks === 1 ? ", so no carry at all" : "s"}. The largest |error| is `,
-          now.maxError(),
-          ` (with ${before.replay.nChunks} chunks it was `,
-          was.maxError(),
-          `); outputs over their bound: `,
-          over,
-          ` of the ${checked.cells} checked${checked.nonFinite > 0 ? ` (${checked.nonFinite} with a NaN or ±Inf reference or bound: nothing to check them against)` : ""}.`,
-        ];
-      },
-    },
+    try: tourTry(setChunkSize(16), (was, now, before, after) => {
+      const over = now.overBound();
+      const checked = errorSummary(after.replay);
+      return [
+        `With C = ${after.replay.chunkSize} the row is `,
+        now.chunks(),
+        ` chunk${after.replay.nChunks === 1 ? ", so no carry at all" : "s"}. The largest |error| is `,
+        now.maxError(),
+        ` (with ${before.replay.nChunks} chunks it was `,
+        was.maxError(),
+        `); outputs over their bound: `,
+        over,
+        ` of the ${checked.cells} checked${checked.nonFinite > 0 ? ` (${checked.nonFinite} with a NaN or ±Inf reference or bound: nothing to check them against)` : ""}.`,
+      ];
+    }),
   },
 ];
 

@@ -90,18 +90,52 @@ export function readTrace(trace: PlayerTrace, which: TourNumber["which"]) {
   };
 }
 
+/** Readers of the trace before the change and of the recomputed one. */
+export type TraceReader = ReturnType<typeof readTrace>;
+
+/** A change a stop can offer: the button's words, the control it belongs to, the edit. */
+export type TourChange = Pick<TourTry, "label" | "field" | "change">;
+
+/**
+ * A stop's try: the change, and its outcome told from readers of both traces (`was` before,
+ * `now` after) and the traces themselves for what the readers do not quote.
+ */
+export function tourTry(
+  change: TourChange,
+  outcome: (was: TraceReader, now: TraceReader, before: PlayerTrace, after: PlayerTrace) => OutcomePart[],
+  at?: TourTarget,
+): TourTry {
+  return {
+    ...change,
+    ...(at ? { at } : {}),
+    outcome: (before, after) => outcome(readTrace(before, "before"), readTrace(after, "after"), before, after),
+  };
+}
+
 /** γ set to `gamma`. */
-export const setGamma = (gamma: number) => (s: PlaygroundState) => ({ ...s, gamma });
+export const setGamma = (gamma: number): TourChange => ({
+  label: `Set γ to ${gamma}`,
+  field: "gamma",
+  change: (s) => ({ ...s, gamma }),
+});
 /** The chunk size set to `chunkSize`. */
-export const setChunkSize = (chunkSize: number) => (s: PlaygroundState) => ({ ...s, chunkSize });
+export const setChunkSize = (chunkSize: number): TourChange => ({
+  label: `Set C to ${chunkSize}`,
+  field: "chunkSize",
+  change: (s) => ({ ...s, chunkSize }),
+});
 /**
  * Row 0's reward at token t (counted from the end when negative: −1 is the last token) set to
  * `value`, as the reward editor would: the rows become inline, row 0 replaced (`withRow`).
  */
-export const setReward = (t: number, value: number) => (s: PlaygroundState) => {
-  const row = materializeRows(s)[B];
-  const rewards = Array.from({ length: row.length }, (_, i) => row.rewards?.[i] ?? 0);
-  const at = t < 0 ? row.length + t : t;
-  if (at >= 0 && at < rewards.length) rewards[at] = value;
-  return withRow(s, B, { ...row, rewards });
-};
+export const setReward = (label: string, t: number, value: number): TourChange => ({
+  label,
+  field: "rewards",
+  change: (s) => {
+    const row = materializeRows(s)[B];
+    const rewards = Array.from({ length: row.length }, (_, i) => row.rewards?.[i] ?? 0);
+    const at = t < 0 ? row.length + t : t;
+    if (at >= 0 && at < rewards.length) rewards[at] = value;
+    return withRow(s, B, { ...row, rewards });
+  },
+});
