@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ScanProblem } from "../core";
 import { buildCase } from "../io/caseBuilder";
 import { parseCaseFile } from "../io/caseFile";
 import type { ScanCase } from "../io/caseSchema";
+import { answering, oneRowReturns } from "../testing/verdictKit";
 import { caseConsistencyProblems } from "./caseConsistency";
 import { type CaseVerdict, checkCase, checkCases } from "./checkCase";
 import { CORE_MODES, coreSolver, MODE_EXPECTATION } from "./coreSolvers";
-import type { CaseOutputs } from "./outputs";
 
 const read = (name: string) =>
   parseCaseFile(readFileSync(new URL(`../../cases/${name}`, import.meta.url), "utf8"), name).cases;
@@ -15,20 +14,6 @@ const publicCases = read("public_cases.json");
 const conventionCases = read("conventions_public.json");
 
 const FLT_MAX = 3.4028234663852886e38;
-
-function discounted(rewards: number[], discount: number, chunkSize = 128): ScanProblem {
-  return {
-    kind: "discounted",
-    rewards: { rows: 1, cols: rewards.length, data: Float64Array.from(rewards) },
-    discount,
-    chunkSize,
-  };
-}
-
-const answering = (returns: number[]) => (): CaseOutputs => ({
-  kind: "discounted",
-  returns: Float64Array.from(returns),
-});
 
 /** What a pipeline asserts on a pass: every figure beside its own element's tolerance. */
 function figuresMeanWhatTheySay(v: CaseVerdict): string[] {
@@ -107,7 +92,7 @@ function float64Case(rewards: number[], discount: number): ScanCase {
 
 describe("a non-finite result where the truth is finite is over its tolerance", () => {
   it("[FLT_MAX, FLT_MAX, 1, 1] at γ = 1 in float32: Infinity at token 0 fails, named", async () => {
-    const c = buildCase(discounted([FLT_MAX, FLT_MAX, 1, 1], 1), "flt_max");
+    const c = buildCase(oneRowReturns([FLT_MAX, FLT_MAX, 1, 1], 1), "flt_max");
     const v = await checkCase(c, coreSolver("float32"), "float32");
     expect(v.passed).toBe(false);
     expect(v.maxAbsError).toBe(Number.POSITIVE_INFINITY);
@@ -116,7 +101,7 @@ describe("a non-finite result where the truth is finite is over its tolerance", 
   });
 
   it("NaN fails with its place named, and keeps the figures of the elements before it", async () => {
-    const c = buildCase(discounted([1, 2, 3], 0), "nan");
+    const c = buildCase(oneRowReturns([1, 2, 3], 0), "nan");
     const v = await checkCase(c, answering([1, Number.NaN, 3]), "float32");
     expect(v).toMatchObject({ passed: false, maxAbsError: Number.POSITIVE_INFINITY, maxErrorElement: "returns[1]" });
     expect(v.detail).toContain("returns[1] is NaN where 2 was expected");
@@ -125,7 +110,7 @@ describe("a non-finite result where the truth is finite is over its tolerance", 
 
 describe("no verdict for numbers that were not checked", () => {
   it("an empty batch passes with no figures and says that nothing was compared", async () => {
-    const empty = buildCase(discounted([], 0.5), "empty") as ScanCase;
+    const empty = buildCase(oneRowReturns([], 0.5), "empty") as ScanCase;
     const v = await checkCase(empty, coreSolver("float64"), "float64");
     expect(v).toMatchObject({ passed: true, compared: 0, maxAbsError: null, toleranceAtMaxError: null, worst: null });
     expect(v.detail).toBe("no values to compare (an empty batch)");

@@ -5,36 +5,21 @@ import { buildCase } from "../io/caseBuilder";
 import { parseCaseFile } from "../io/caseFile";
 import type { ScanCase } from "../io/caseSchema";
 import { scanCasesOf } from "../io/scanCases";
+import { answering, oneRowReturns } from "../testing/verdictKit";
 import { caseConsistencyProblems } from "./caseConsistency";
 import { checkCase, type Expectation } from "./checkCase";
 import { coreSolver } from "./coreSolvers";
-import type { CaseOutputs } from "./outputs";
 
 const publicCases = scanCasesOf(
   parseCaseFile(readFileSync(new URL("../../cases/public_cases.json", import.meta.url), "utf8"), "public"),
 );
-
-function discounted(rewards: number[], discount: number, chunkSize = 128): ScanProblem {
-  return {
-    kind: "discounted",
-    rewards: { rows: 1, cols: rewards.length, data: Float64Array.from(rewards) },
-    discount,
-    chunkSize,
-  };
-}
-
-/** A solver that answers with fixed returns: what a wrong implementation would report. */
-const answering = (returns: number[]) => (): CaseOutputs => ({
-  kind: "discounted",
-  returns: Float64Array.from(returns),
-});
 
 async function judge(c: ScanCase, returns: number[], expectation: Expectation = "float32") {
   return checkCase(c, answering(returns), expectation);
 }
 
 describe("every output is held to its own bound", () => {
-  const c = buildCase(discounted([1e6, 1, 2, 3], 0), "one large reward");
+  const c = buildCase(oneRowReturns([1e6, 1, 2, 3], 0), "one large reward");
 
   it("fails outputs that are 50–150 % wrong beside a large one (discount 0)", async () => {
     for (const expectation of ["float32", "float64"] as const) {
@@ -52,8 +37,8 @@ describe("every output is held to its own bound", () => {
 
   it("a one-ulp float32 error in the smallest output passes, ten thousand ulps do not", async () => {
     const rewards = [1e6, 1, 2, 3];
-    const c99 = buildCase(discounted(rewards, 0.99), "decaying");
-    const truth = solve(discounted(rewards, 0.99), "serial").outputs;
+    const c99 = buildCase(oneRowReturns(rewards, 0.99), "decaying");
+    const truth = solve(oneRowReturns(rewards, 0.99), "serial").outputs;
     if (truth.kind !== "discounted") throw new Error("expected returns");
     const last = truth.returns[3];
     const ulp = 2 ** -21; // float32 spacing at 3

@@ -1,3 +1,4 @@
+import { fixtureBytes } from "../io/slimeDump/dumpFixtures";
 import type { UnderstoodDump } from "../io/slimeDump/dumpTypes";
 import { understandDump } from "../io/slimeDump/understandDump";
 import { bytesSource } from "../io/tensorFiles/byteSource";
@@ -19,6 +20,11 @@ export function openDumpBytes(bytes: Uint8Array, name = "dump.pt"): UnderstoodDu
   const dump = understandDump(file.value.root, name);
   if (!dump.ok) throw new Error(dump.error.message);
   return dump.value;
+}
+
+/** A committed dump fixture (cases/dumps), opened under its file name as the run view would (tests only). */
+export function openFixtureDump(path: string): UnderstoodDump {
+  return openDumpBytes(fixtureBytes(path), path.split("/").pop());
 }
 
 /**

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { KNOWN_VARIANTS, type SlimeSettings, WHITEN_PER_CP_RANK_TRIALS } from "../../core";
-import { diagnoseDump, dumpSettings, readTensorFile, type UnderstoodDump, understandDump } from ".";
-import { fixtureBytes, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
-
-function open(path: string): UnderstoodDump {
-  const name = path.split("/").pop() as string;
-  const file = readTensorFile(fixtureBytes(path), name);
-  if (!file.ok) throw file.error;
-  const dump = understandDump(file.value.root, name);
-  if (!dump.ok) throw dump.error;
-  return dump.value;
-}
+import { openFixtureDump } from "../../testing/dumpTamperKit";
+import { diagnoseDump, dumpSettings } from ".";
+import { MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
 describe("diagnoseDump: no known variant matches a dump slime wrote correctly", () => {
   const correct = [
@@ -22,7 +14,7 @@ describe("diagnoseDump: no known variant matches a dump slime wrote correctly", 
   ];
   for (const { file, settings } of correct) {
     it(`${file}`, () => {
-      const dump = open(file);
+      const dump = openFixtureDump(file);
       const given = dumpSettings(dump, settings);
       const d = diagnoseDump(dump, given);
       expect(d?.matches).toEqual([]);
@@ -37,7 +29,7 @@ describe("diagnoseDump: no known variant matches a dump slime wrote correctly", 
   }
 
   it("a rollout dump has nothing to diagnose", () => {
-    const rollout = open("slime-shared/rollout_eval_5.pt");
+    const rollout = openFixtureDump("slime-shared/rollout_eval_5.pt");
     expect(diagnoseDump(rollout, dumpSettings(rollout, {}))).toBeNull();
   });
 });

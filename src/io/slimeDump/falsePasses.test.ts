@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import {
-  bitsSentence,
-  checkDump,
-  dumpSettings,
-  readTensorFile,
-  replayDump,
-  type UnderstoodDump,
-  understandDump,
-} from ".";
+import { openDumpBytes } from "../../testing/dumpTamperKit";
+import { bitsSentence, checkDump, dumpSettings, replayDump, type UnderstoodDump } from ".";
 import { fixtureBytes } from "./dumpFixtures";
 
 /** The false passes an outside probe found, each on a real dump written by slime's code. */
 
-function open(path: string): UnderstoodDump {
-  const file = readTensorFile(fixtureBytes(path), path);
-  if (!file.ok) throw new Error(file.error.message);
-  const dump = understandDump(file.value.root, path);
-  if (!dump.ok) throw new Error(dump.error.message);
-  return dump.value;
-}
+const open = (path: string): UnderstoodDump => openDumpBytes(fixtureBytes(path), path);
 
 const PPO = "slime-shared/train_ppo_g099_l095_kl002.pt";
 const ppoSettings = (dump: UnderstoodDump): SlimeSettings =>

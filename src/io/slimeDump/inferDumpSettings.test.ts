@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type InferredSettings, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { inferDumpSettings, readTensorFile, replayDump, type UnderstoodDump, understandDump } from ".";
-import { fixtureBytes, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
-
-function open(path: string): UnderstoodDump {
-  const name = path.split("/").pop() as string;
-  const file = readTensorFile(fixtureBytes(path), name);
-  if (!file.ok) throw file.error;
-  const dump = understandDump(file.value.root, name);
-  if (!dump.ok) throw dump.error;
-  return dump.value;
-}
+import { openFixtureDump } from "../../testing/dumpTamperKit";
+import { inferDumpSettings, replayDump, type UnderstoodDump } from ".";
+import { MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
 /** The scalar settings each estimator reads: the truth of the others is whatever the flags said, unused. */
 const USES: Record<string, (keyof SlimeSettings)[]> = {
@@ -63,7 +55,7 @@ function expectTruth(dump: UnderstoodDump, inferred: InferredSettings, given: Pa
 describe("inferDumpSettings on the real dumps: the settings they were written with", () => {
   for (const d of SHARED_TRAIN_DUMPS) {
     it(d.file, () => {
-      const dump = open(d.file);
+      const dump = openFixtureDump(d.file);
       const inferred = inferDumpSettings(dump);
       expectTruth(dump, inferred, d.settings as Partial<SlimeSettings>);
       expect(inferred.settings.klLossType).toBe(d.file.includes("ppo") ? "k2" : "k1");
@@ -73,32 +65,32 @@ describe("inferDumpSettings on the real dumps: the settings they were written wi
 
   for (const entry of MANIFEST.filter((e) => e.expect === "pass")) {
     it(`generated/${entry.file}`, () => {
-      const dump = open(`generated/${entry.file}`);
+      const dump = openFixtureDump(`generated/${entry.file}`);
       expectTruth(dump, inferDumpSettings(dump), manifestSettings(entry) as Partial<SlimeSettings>);
     });
   }
 
   it("says why where a dump cannot tell", () => {
-    const lowVar = inferDumpSettings(open("generated/rppb_kl003_lowvar.pt"));
+    const lowVar = inferDumpSettings(openFixtureDump("generated/rppb_kl003_lowvar.pt"));
     expect(lowVar.settings.klLossType).toBe("k3");
     expect(why(lowVar, "klLossType")).toMatch(/k3 and low_var_kl give the same KL/);
     expect(why(lowVar, "gamma")).toMatch(/reinforce_plus_plus_baseline does not discount/);
-    const gspo = inferDumpSettings(open("generated/gspo_norm_kl001_k3.pt"));
+    const gspo = inferDumpSettings(openFixtureDump("generated/gspo_norm_kl001_k3.pt"));
     expect(why(gspo, "klCoef")).toMatch(/grpo does not use the KL penalty/);
-    const grpo = inferDumpSettings(open("generated/grpo_kl0.pt"));
+    const grpo = inferDumpSettings(openFixtureDump("generated/grpo_kl0.pt"));
     expect(grpo.estimates.klCoef).toEqual({ value: 0, uncertainty: 0 });
     expect(why(grpo, "klLossType")).toMatch(/the KL is zero everywhere/);
-    const cp4 = inferDumpSettings(open("generated/cp4_ppo_g1_l095_kl002_k1.pt"));
+    const cp4 = inferDumpSettings(openFixtureDump("generated/cp4_ppo_g1_l095_kl002_k1.pt"));
     expect(cp4.settings.contextParallelSize).toBe(4);
     expect(cp4.notIdentifiable.contextParallelSize).toBeUndefined();
-    const ppo = inferDumpSettings(open("generated/ppo_g1_l1_kl001_k3.pt"));
+    const ppo = inferDumpSettings(openFixtureDump("generated/ppo_g1_l1_kl001_k3.pt"));
     expect(why(ppo, "contextParallelSize")).toMatch(/place every reward alike/);
-    const rpp = inferDumpSettings(open("generated/cp2_rpp_norm_g099_kl002_k1.pt"));
+    const rpp = inferDumpSettings(openFixtureDump("generated/cp2_rpp_norm_g099_kl002_k1.pt"));
     expect(why(rpp, "contextParallelSize")).toMatch(/only ppo's reward placement depends on it/);
   });
 
   it("a rollout dump has nothing to read", () => {
-    const r = inferDumpSettings(open("slime-shared/rollout_eval_5.pt"));
+    const r = inferDumpSettings(openFixtureDump("slime-shared/rollout_eval_5.pt"));
     expect(r.settings).toEqual(SLIME_DEFAULTS);
     expect(r.notes.at(-1)).toMatch(/no stored advantages/);
   });
@@ -110,7 +102,7 @@ function why(r: InferredSettings, key: keyof SlimeSettings): string | undefined 
 
 describe("the replay that settles the settings is the check's replay", () => {
   it("replaying the settled settings gives back that replay, not a second one; other settings replay anew", () => {
-    const dump = open("generated/ppo_g1_l1_kl001_k3.pt");
+    const dump = openFixtureDump("generated/ppo_g1_l1_kl001_k3.pt");
     const inferred = inferDumpSettings(dump);
     const first = replayDump(dump, { ...inferred.settings });
     // The same settings in another key order are the same settings.

@@ -1,24 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SlimeSettings } from "../../core";
-import {
-  dumpSettings,
-  pairDumps,
-  readTensorFile,
-  replayDump,
-  searchSettings,
-  type UnderstoodDump,
-  understandDump,
-} from ".";
+import { openFixtureDump } from "../../testing/dumpTamperKit";
+import { dumpSettings, pairDumps, readTensorFile, replayDump, searchSettings, understandDump } from ".";
 import { fixtureBytes, fixtureJson, MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
-
-function open(path: string): UnderstoodDump {
-  const name = path.split("/").pop() as string;
-  const file = readTensorFile(fixtureBytes(path), name);
-  if (!file.ok) throw file.error;
-  const dump = understandDump(file.value.root, name);
-  if (!dump.ok) throw dump.error;
-  return dump.value;
-}
 
 interface Reference {
   samples: { rollout_position: number; advantages: number[]; returns: number[] }[];
@@ -27,7 +11,7 @@ interface Reference {
 describe("the shared real dumps, with the settings they were written with", () => {
   for (const d of SHARED_TRAIN_DUMPS) {
     it(`${d.file}: every sample within bound, the float64 reference equal to reference_*.json to 1e-12`, () => {
-      const dump = open(d.file);
+      const dump = openFixtureDump(d.file);
       expect(dump.kind).toBe("train");
       const result = replayDump(dump, dumpSettings(dump, d.settings as Partial<SlimeSettings>));
       if (!result.ok) throw new Error(result.error);
@@ -47,20 +31,23 @@ describe("the shared real dumps, with the settings they were written with", () =
   }
 
   it("guesses what each dump decides: ppo from the values, the KL formula from kl", () => {
-    expect(open(SHARED_TRAIN_DUMPS[0].file).settingsGuess).toEqual({ klLossType: "k1" });
-    expect(open(SHARED_TRAIN_DUMPS[1].file).settingsGuess).toEqual({ advantageEstimator: "ppo", klLossType: "k2" });
+    expect(openFixtureDump(SHARED_TRAIN_DUMPS[0].file).settingsGuess).toEqual({ klLossType: "k1" });
+    expect(openFixtureDump(SHARED_TRAIN_DUMPS[1].file).settingsGuess).toEqual({
+      advantageEstimator: "ppo",
+      klLossType: "k2",
+    });
   });
 
   it("guesses --use-rollout-logprobs when the stored kl comes from the rollout engine's log-probs", () => {
-    expect(open("generated/rpp_rolloutlp_g099_kl002_k3.pt").settingsGuess).toEqual({
+    expect(openFixtureDump("generated/rpp_rolloutlp_g099_kl002_k3.pt").settingsGuess).toEqual({
       klLossType: "k3",
       useRolloutLogprobs: true,
     });
-    expect(open("generated/grpo_kl0.pt").settingsGuess).toEqual({ klCoef: 0 });
+    expect(openFixtureDump("generated/grpo_kl0.pt").settingsGuess).toEqual({ klCoef: 0 });
   });
 
   it("the settings search finds exactly the settings the ppo dump was written with", () => {
-    const dump = open(SHARED_TRAIN_DUMPS[1].file);
+    const dump = openFixtureDump(SHARED_TRAIN_DUMPS[1].file);
     const base = dumpSettings(dump, { gamma: 0.99, lambd: 0.95, klCoef: 0.02 });
     const passing = searchSettings(dump, base).filter((t) => t.passed);
     expect(
@@ -69,10 +56,10 @@ describe("the shared real dumps, with the settings they were written with", () =
   });
 
   it("wrong settings fail: normalisation off for the ppo dump, another gamma for the rpp dump", () => {
-    const ppo = open(SHARED_TRAIN_DUMPS[1].file);
+    const ppo = openFixtureDump(SHARED_TRAIN_DUMPS[1].file);
     const unnormalised = replayDump(ppo, dumpSettings(ppo, { gamma: 0.99, lambd: 0.95, klCoef: 0.02 }));
     expect(unnormalised.ok && unnormalised.passed).toBe(false);
-    const rpp = open(SHARED_TRAIN_DUMPS[0].file);
+    const rpp = openFixtureDump(SHARED_TRAIN_DUMPS[0].file);
     const gamma = replayDump(
       rpp,
       dumpSettings(rpp, { advantageEstimator: "reinforce_plus_plus", gamma: 0.98, klCoef: 0.05 }),
@@ -81,17 +68,17 @@ describe("the shared real dumps, with the settings they were written with", () =
   });
 
   it("reads the rollout dump and the plain files, with nothing to replay", () => {
-    const rollout = open("slime-shared/rollout_eval_5.pt");
+    const rollout = openFixtureDump("slime-shared/rollout_eval_5.pt");
     expect(rollout.kind).toBe("rollout");
     expect(rollout.samples.map((s) => s.rollout?.status)).toEqual(["completed", "truncated", "completed", "completed"]);
     expect(replayDump(rollout, dumpSettings(rollout, {})).ok).toBe(false);
-    const plain = open("slime-shared/plain_dict.pt");
+    const plain = openFixtureDump("slime-shared/plain_dict.pt");
     expect(plain.kind).toBe("plain");
     expect(plain.lanes?.rewards).toHaveLength(4);
     expect(plain.lanes?.lossMask?.[0]).toHaveLength(500);
-    const npz = open("slime-shared/batch.npz");
+    const npz = openFixtureDump("slime-shared/batch.npz");
     expect(Object.keys(npz.lanes ?? {}).sort()).toEqual(["rewards", "unused", "values"]);
-    const withLengths = open("generated/batch_deflated.npz");
+    const withLengths = openFixtureDump("generated/batch_deflated.npz");
     expect(withLengths.lanes?.lengths).toEqual([7, 5, 3]);
     expect(withLengths.lanes?.lossMask).toHaveLength(3);
     expect(withLengths.lanes?.unused).toEqual([]);
@@ -101,7 +88,7 @@ describe("the shared real dumps, with the settings they were written with", () =
 describe("the generated dumps (every estimator, CP, legacy, rollout pairing)", () => {
   for (const entry of MANIFEST.filter((e) => e.expect === "pass")) {
     it(`${entry.file}: every sample within bound with ${JSON.stringify(entry.settings)}`, () => {
-      const dump = open(`generated/${entry.file}`);
+      const dump = openFixtureDump(`generated/${entry.file}`);
       const result = replayDump(dump, dumpSettings(dump, manifestSettings(entry) as Partial<SlimeSettings>));
       if (!result.ok) throw new Error(result.error);
       expect(result.samples.filter((s) => !s.passed).map((s) => s.length)).toEqual([]);
@@ -117,8 +104,8 @@ describe("the generated dumps (every estimator, CP, legacy, rollout pairing)", (
 
   it("pairs a train dump with its rollout dump by rollout_position", () => {
     const pair = MANIFEST.find((e) => e.pairs_with) as { file: string; pairs_with: string };
-    const train = open(`generated/${pair.pairs_with}`);
-    const rollout = open(`generated/${pair.file}`);
+    const train = openFixtureDump(`generated/${pair.pairs_with}`);
+    const rollout = openFixtureDump(`generated/${pair.file}`);
     const paired = pairDumps(train, rollout, pair.file);
     expect(paired.notes).toEqual(train.notes);
     paired.samples.forEach((s) => {
@@ -128,23 +115,23 @@ describe("the generated dumps (every estimator, CP, legacy, rollout pairing)", (
       expect(Array.from(s.lossMask)).toEqual(Array.from(sample.lossMask));
     });
     // A rollout dump of another step is noticed, not silently paired.
-    const other = pairDumps(train, open("slime-shared/rollout_eval_5.pt"), "eval_5.pt");
+    const other = pairDumps(train, openFixtureDump("slime-shared/rollout_eval_5.pt"), "eval_5.pt");
     expect(other.notes.length).toBeGreaterThan(0);
   });
 
   it("the context-parallel dump's fields are full length, and the legacy file replays as its zip does", () => {
-    const cp = open("generated/cp2_rpp_norm_g099_kl002_k1.pt");
+    const cp = openFixtureDump("generated/cp2_rpp_norm_g099_kl002_k1.pt");
     cp.samples.forEach((s) => {
       expect(s.advantages).toHaveLength(s.responseLength);
       expect(s.kl).toHaveLength(s.responseLength);
     });
-    const zip = open("generated/grpo_kl0.pt");
-    const legacy = open("generated/legacy_grpo_kl0.pt");
+    const zip = openFixtureDump("generated/grpo_kl0.pt");
+    const legacy = openFixtureDump("generated/legacy_grpo_kl0.pt");
     expect(legacy.samples).toEqual(zip.samples);
   });
 
   it("ppo under context parallelism: the reward where CP rank 0 put it, not on the last token", () => {
-    const dump = open("generated/cp4_ppo_g1_l095_kl002_k1.pt");
+    const dump = openFixtureDump("generated/cp4_ppo_g1_l095_kl002_k1.pt");
     const given = { advantageEstimator: "ppo", gamma: 1, lambd: 0.95, klCoef: 0.02 } as const;
     const asIfOneRank = replayDump(dump, dumpSettings(dump, given));
     if (!asIfOneRank.ok) throw new Error(asIfOneRank.error);

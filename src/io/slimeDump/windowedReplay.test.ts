@@ -1,23 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type ReplayResult, replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { dumpReplayInputs, readTensorFile, type UnderstoodDump, understandDump } from ".";
-import {
-  fixtureBytes,
-  fixtureJson,
-  MANIFEST,
-  type ManifestEntry,
-  manifestSettings,
-  SHARED_TRAIN_DUMPS,
-} from "./dumpFixtures";
-
-function open(path: string): UnderstoodDump {
-  const name = path.split("/").pop() as string;
-  const file = readTensorFile(fixtureBytes(path), name);
-  if (!file.ok) throw file.error;
-  const dump = understandDump(file.value.root, name);
-  if (!dump.ok) throw dump.error;
-  return dump.value;
-}
+import { openFixtureDump } from "../../testing/dumpTamperKit";
+import { dumpReplayInputs } from ".";
+import { fixtureJson, MANIFEST, type ManifestEntry, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
 const TRAIN = [
   ...MANIFEST.filter((e) => e.kind === "train" && e.expect === "pass").map((e) => ({
@@ -59,7 +44,7 @@ describe("a replay judged a window of samples at a time", () => {
     let windowedDumps = 0;
     let cancelled = 0;
     for (const { file, settings: given } of TRAIN) {
-      const dump = open(file);
+      const dump = openFixtureDump(file);
       const { samples, stored } = dumpReplayInputs(dump);
       const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
       // Both normalisations: the first pass over the windows sums the whitening's statistics.
