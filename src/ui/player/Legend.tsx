@@ -37,27 +37,23 @@ function Swatch({ fill, stroke, children }: { fill: string; stroke?: string; chi
 export const Legend = memo(function Legend({ replay: r, rows }: { replay: Replay; rows: number[] }) {
   const extents = useMemo(() => stageExtents(r, rows), [r, rows]);
   const decades = useMemo(() => errorDecades(cellErrors(r)), [r]);
-  const ramp = (extent: number) =>
-    [-1, -0.5, 0, 0.5, 1].map((u) => (
-      <rect key={u} x={(u + 1) * 14} y={1} width={14} height={10} fill={signedFill(u * extent, extent)} />
-    ));
+  /** A signed colour ramp from −extent to +extent, the scale of one kind of lane. */
+  const ramp = (what: string, extent: number) => (
+    <span className="legend-item">
+      {what} −{formatShort(extent)}
+      <svg width="70" height="12" aria-hidden="true">
+        {[-1, -0.5, 0, 0.5, 1].map((u) => (
+          <rect key={u} x={(u + 1) * 14} y={1} width={14} height={10} fill={signedFill(u * extent, extent)} />
+        ))}
+      </svg>
+      +{formatShort(extent)}
+    </span>
+  );
   const levels = decades ? Array.from({ length: decades.hi - decades.lo + 1 }, (_, n) => decades.lo + n) : [];
   return (
     <div className="stage-legend">
-      <span className="legend-item">
-        inputs −{formatShort(extents.input)}
-        <svg width="70" height="12" aria-hidden="true">
-          {ramp(extents.input)}
-        </svg>
-        +{formatShort(extents.input)}
-      </span>
-      <span className="legend-item">
-        sums −{formatShort(extents.output)}
-        <svg width="70" height="12" aria-hidden="true">
-          {ramp(extents.output)}
-        </svg>
-        +{formatShort(extents.output)}
-      </span>
+      {ramp("inputs", extents.input)}
+      {ramp("sums", extents.output)}
       <span className="legend-item">
         |error|
         <svg width={14 * (levels.length + 1)} height="12" aria-hidden="true">

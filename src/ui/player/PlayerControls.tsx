@@ -85,7 +85,27 @@ export function PlayerControls({
   const setChunk = (s: PlaygroundState, chunkSize: number) => ({ ...s, chunkSize });
   const h = horizon(state.gamma);
   const messages = Object.values(errors);
-  const describedBy = (field: FieldId) => (errors[field] ? ERROR_ID : undefined);
+  /** A field's typed entry: refused text stays (red) with its reason, a good value is applied. */
+  const entry = (
+    field: FieldId,
+    id: string,
+    value: number,
+    width: string,
+    own: (text: string) => Checked,
+    change: (s: PlaygroundState, v: number) => PlaygroundState,
+  ) => (
+    <NumberEntry
+      id={id}
+      testId={id}
+      value={value}
+      width={width}
+      describedBy={errors[field] ? ERROR_ID : undefined}
+      parse={parser(field, own, change)}
+      onCommit={(v) => tryEdit(field, (s) => change(s, v))}
+      onInvalid={(reason) => setError(field, reason)}
+    />
+  );
+  const unitInterval = (field: FieldId) => (text: string) => parseField(FIELD_NAMES[field], text, { min: 0, max: 1 });
 
   return (
     <section className="player-controls" aria-label="Change the scan">
@@ -103,16 +123,7 @@ export function PlayerControls({
           data-testid="player-gamma-slider"
           onChange={(e) => tryEdit("gamma", (s) => setGamma(s, Number(e.currentTarget.value)))}
         />
-        <NumberEntry
-          id="player-gamma"
-          testId="player-gamma"
-          value={state.gamma}
-          width="6ch"
-          describedBy={describedBy("gamma")}
-          parse={parser("gamma", (t) => parseField(FIELD_NAMES.gamma, t, { min: 0, max: 1 }), setGamma)}
-          onCommit={(v) => tryEdit("gamma", (s) => setGamma(s, v))}
-          onInvalid={(reason) => setError("gamma", reason)}
-        />
+        {entry("gamma", "player-gamma", state.gamma, "6ch", unitInterval("gamma"), setGamma)}
         <span className="pc-derived num" data-testid="player-horizon" title="Effective horizon 1/(1 − γ)">
           horizon 1/(1−γ) = {Number.isFinite(h) ? `${formatShort(h)} tokens` : "∞"}
         </span>
@@ -120,16 +131,7 @@ export function PlayerControls({
       {state.estimator === "gae" ? (
         <div className="pc-field">
           <label htmlFor="player-lambda">λ</label>
-          <NumberEntry
-            id="player-lambda"
-            testId="player-lambda"
-            value={state.lambd}
-            width="6ch"
-            describedBy={describedBy("lambd")}
-            parse={parser("lambd", (t) => parseField(FIELD_NAMES.lambd, t, { min: 0, max: 1 }), setLambda)}
-            onCommit={(v) => tryEdit("lambd", (s) => setLambda(s, v))}
-            onInvalid={(reason) => setError("lambd", reason)}
-          />
+          {entry("lambd", "player-lambda", state.lambd, "6ch", unitInterval("lambd"), setLambda)}
           <span className="pc-derived num">d = γλ = {formatShort(state.gamma * state.lambd)}</span>
         </div>
       ) : null}
@@ -143,16 +145,7 @@ export function PlayerControls({
         >
           −
         </ToolbarButton>
-        <NumberEntry
-          id="player-chunk-size"
-          testId="player-chunk-size"
-          value={state.chunkSize}
-          width="5ch"
-          describedBy={describedBy("chunkSize")}
-          parse={parser("chunkSize", parseChunkField, setChunk)}
-          onCommit={(v) => tryEdit("chunkSize", (s) => setChunk(s, v))}
-          onInvalid={(reason) => setError("chunkSize", reason)}
-        />
+        {entry("chunkSize", "player-chunk-size", state.chunkSize, "5ch", parseChunkField, setChunk)}
         <ToolbarButton
           label="Double the chunk size"
           onClick={() => tryEdit("chunkSize", (s) => setChunk(s, nextPowerOfTwo(s.chunkSize, 1)))}
@@ -162,20 +155,14 @@ export function PlayerControls({
       </div>
       <div className="pc-field">
         <label htmlFor="player-length">T</label>
-        <NumberEntry
-          id="player-length"
-          testId="player-length"
-          value={cols}
-          width="6ch"
-          describedBy={describedBy("length")}
-          parse={parser(
-            "length",
-            (t) => parseField(FIELD_NAMES.length, t, { min: 1, max: 65536, whole: true }),
-            lengthEdit,
-          )}
-          onCommit={(v) => tryEdit("length", (s) => lengthEdit(s, v))}
-          onInvalid={(reason) => setError("length", reason)}
-        />
+        {entry(
+          "length",
+          "player-length",
+          cols,
+          "6ch",
+          (t) => parseField(FIELD_NAMES.length, t, { min: 1, max: 65536, whole: true }),
+          lengthEdit,
+        )}
         <span className="pc-derived">tokens</span>
       </div>
       <ToolbarButton

@@ -53,6 +53,10 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
   const tryBox = useRef<HTMLDivElement>(null);
   // The button pressed (Try or Undo) goes away: the focus moves to the one that replaces it.
   const moveFocus = useRef(false);
+  const movingFocus = (action: () => void) => () => {
+    moveFocus.current = true;
+    action();
+  };
   useEffect(() => {
     if (tried.state === "running") return;
     if (moveFocus.current) {
@@ -79,10 +83,7 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
             className="tour-try"
             data-testid="tour-try"
             ref={tryButton}
-            onClick={() => {
-              moveFocus.current = true;
-              onTry();
-            }}
+            onClick={movingFocus(onTry)}
           >
             Try it: {stop.try.label}
           </button>
@@ -114,10 +115,7 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
             className="tour-undo"
             data-testid="tour-undo"
             ref={undoButton}
-            onClick={() => {
-              moveFocus.current = true;
-              onUndo();
-            }}
+            onClick={movingFocus(onUndo)}
           >
             Undo
           </button>
