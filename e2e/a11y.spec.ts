@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { VIEWS } from "../src/ui/urlState";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 import { VIEW_PAGES, type ViewPage } from "./viewPages";
 
 /**
@@ -93,7 +93,6 @@ async function tabStops(page: Page, max: number): Promise<TabStop[]> {
 
 for (const view of VIEWS) {
   test(`${view}: no serious or critical axe violation; every Tab stop has a name`, async ({ page }) => {
-    const problems = collectProblems(page);
     await page.goto(`/${OPEN[view].query}`);
     await OPEN[view].ready(page);
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
@@ -110,6 +109,5 @@ for (const view of VIEWS) {
         if (state === "fail") await expect(row).toContainText("FAIL");
       }
     }
-    expect(problems).toEqual([]);
   });
 }

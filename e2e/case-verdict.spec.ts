@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { runCount } from "./playgroundPage";
 
 /**
  * The playground's case verdict is the file's: the page's own outputs against the file's
@@ -7,10 +8,6 @@ import { expect, type Page, test } from "@playwright/test";
  * showed "✓ max abs error within the tolerance" (only the page's chunked-vs-serial error was read).
  */
 const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8"));
-
-async function runCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId("results").getAttribute("data-run"));
-}
 
 /** Opens a case file; the verdict is awaited by the caller (the same inputs may not need a new run). */
 async function openCaseFile(page: Page, name: string, cases: unknown[]): Promise<void> {

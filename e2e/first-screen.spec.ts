@@ -1,22 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
+import { afterRun, runCount, settled } from "./playgroundPage";
 
 /**
  * The playground's first screen as a newcomer meets it (issue 22): a line saying what the page
  * computes, a way into the tour, an example where the chunks show, the summary's figures in words,
  * and an editor hint that steps aside once the user acts.
  */
-
-async function settled(page: Page): Promise<void> {
-  await expect(page.getByTestId("results")).toHaveAttribute("data-run", /^[1-9]/, { timeout: 60_000 });
-  await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
-}
-
-/** How many whole-batch results the page has shown (`data-run`). */
-async function runCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId("results").getAttribute("data-run"));
-}
 
 for (const viewport of [
   { width: 1280, height: 800 },
@@ -29,7 +19,6 @@ for (const viewport of [
       page,
     }) => {
       // A bare address and nothing saved: the first-visit example (the backend is the page's own choice).
-      const problems = collectProblems(page);
       await page.goto("/");
       const intro = page.getByTestId("playground-intro");
       await expect(intro).toContainText("computed as slime does: chunk by chunk");
@@ -58,13 +47,11 @@ for (const viewport of [
       expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
         [],
       );
-      expect(problems).toEqual([]);
     });
   });
 }
 
 test("take the tour, from the keyboard, opens the player on the tour's first stop", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm");
   const entry = page.getByTestId("take-tour");
   await entry.focus();
@@ -75,11 +62,9 @@ test("take the tour, from the keyboard, opens the player on the tour's first sto
   await expect(tour).toContainText("1 · The serial loop");
   await expect(page.getByTestId("player-source")).toHaveText(/^Tour · /, { timeout: 30_000 });
   await expect(page.getByTestId("step-caption")).toContainText("Reverse time");
-  expect(problems).toEqual([]);
 });
 
 test("the draw hint sits beside the tools, not over the bars, and steps aside once the user acts", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm");
   await settled(page);
   const hint = page.getByTestId("draw-hint");
@@ -101,11 +86,9 @@ test("the draw hint sits beside the tools, not over the bars, and steps aside on
   await page.getByTestId("examples-menu").click();
   await page.getByTestId("example-gae-terminal").click();
   await expect(hint).toHaveCount(0);
-  expect(problems).toEqual([]);
 });
 
 test("a drawn stroke puts the hint away when it ends, and for later visits too", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm");
   await settled(page);
   const hint = page.getByTestId("draw-hint");
@@ -126,20 +109,14 @@ test("a drawn stroke puts the hint away when it ends, and for later visits too",
   await settled(page);
   await expect(page.getByTestId("row-editor")).toBeVisible();
   await expect(hint).toHaveCount(0);
-  expect(problems).toEqual([]);
 });
 
 test("Reset brings back the first-visit example", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm");
   await settled(page);
   await expect(page.getByTestId("estimator-select")).toHaveValue("reinforce_pp");
-  const before = await runCount(page);
-  await page.getByTestId("reset").click();
-  await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(before);
-  await settled(page);
+  await afterRun(page, () => page.getByTestId("reset").click());
   await expect(page.getByTestId("estimator-select")).toHaveValue("discounted");
   await expect(page.getByTestId("chunk-size-input")).toHaveValue("8");
   await expect(page.getByTestId("cells-over-bound")).toHaveText("0 / 120");
-  expect(problems).toEqual([]);
 });

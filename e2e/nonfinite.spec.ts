@@ -1,25 +1,18 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { exampleById } from "../src/io/presets";
 import { encodeState } from "../src/io/shareLink";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
+import { afterRun, runCount, settled } from "./playgroundPage";
 
-/** How many whole-batch results the page has shown (`data-run`). */
-async function runCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId("results").getAttribute("data-run"));
+/** The first-visit page, switched to plain discounted returns. */
+async function openDiscounted(page: Page): Promise<void> {
+  await page.goto("/?backend=wasm");
+  await settled(page);
+  await afterRun(page, () => page.getByTestId("estimator-select").selectOption("discounted"));
 }
 
-/** Does `edit`, then waits until a result computed after it is on screen. */
-async function afterEdit(page: Page, edit: () => Promise<void>): Promise<void> {
-  const before = await runCount(page);
-  await edit();
-  await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(before);
-  await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
-}
-
-async function settled(page: Page): Promise<void> {
-  await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(0);
-  await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
-}
+/** A CSV file as the file input takes it. */
+const csvFile = (name: string, text: string) => ({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
 
 /** What a run on NaN inputs must show: the lesson, the counted cells, both marks in the legend. */
 async function expectLesson(page: Page, lesson: RegExp, cells: string) {
@@ -39,16 +32,8 @@ async function expectLesson(page: Page, lesson: RegExp, cells: string) {
 }
 
 test("NaN typed into a bar is named by row and token, run, and explained", async ({ page }) => {
-  const problems = collectProblems(page);
-  await page.goto("/?backend=wasm");
-  await settled(page);
-  await afterEdit(page, () =>
-    page
-      .getByTestId("estimator-select")
-      .selectOption("discounted")
-      .then(() => {}),
-  );
-  await afterEdit(page, async () => {
+  await openDiscounted(page);
+  await afterRun(page, async () => {
     const editor = page.getByTestId("row-editor");
     await editor.focus();
     await editor.press("Home");
@@ -65,26 +50,13 @@ test("NaN typed into a bar is named by row and token, run, and explained", async
     "chunked 44, serial 6",
   );
   await page.screenshot({ path: "/tmp/nonfinite-typed.png", fullPage: true });
-  expect(problems).toEqual([]);
 });
 
 test("a CSV with inf is read, named and run; a bad file then leaves that result on screen", async ({ page }) => {
-  const problems = collectProblems(page);
-  await page.goto("/?backend=wasm");
-  await settled(page);
-  await afterEdit(page, () =>
-    page
-      .getByTestId("estimator-select")
-      .selectOption("discounted")
-      .then(() => {}),
-  );
+  await openDiscounted(page);
   const row = (bad: number) => Array.from({ length: 200 }, (_, t) => (t === bad ? "inf" : "0.5")).join(",");
   const csv = `${row(-1)}\n${row(150)}\n`;
-  await afterEdit(page, () =>
-    page
-      .getByTestId("case-file-input")
-      .setInputFiles({ name: "r.csv", mimeType: "text/csv", buffer: Buffer.from(csv) }),
-  );
+  await afterRun(page, () => page.getByTestId("case-file-input").setInputFiles(csvFile("r.csv", csv)));
   await expect(page.getByTestId("non-finite-note")).toContainText("rewards: Infinity at row 1, token 150");
   // 200 tokens, C 128: token 150 lies in the reversed chunk of original tokens 72–199.
   await expectLesson(
@@ -94,18 +66,14 @@ test("a CSV with inf is read, named and run; a bad file then leaves that result 
   );
   const runs = await runCount(page);
   const lesson = await page.getByTestId("non-finite-lesson").textContent();
-  await page
-    .getByTestId("case-file-input")
-    .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("1,2\n3,x\n") });
+  await page.getByTestId("case-file-input").setInputFiles(csvFile("bad.csv", "1,2\n3,x\n"));
   await expect(page.getByTestId("error-message")).toContainText('bad.csv: line 2, column 2: "x" is not a number');
   expect(await runCount(page)).toBe(runs);
   await expect(page.getByTestId("non-finite-lesson")).toHaveText(lesson ?? "");
   await expect(page.getByTestId("non-finite-note")).toContainText("row 1, token 150");
-  expect(problems).toEqual([]);
 });
 
 test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a NaN runs too", async ({ page }) => {
-  const problems = collectProblems(page);
   const example = exampleById("nan-one-token");
   if (!example) throw new Error("no NaN example");
   await page.goto(`/?backend=wasm&s=${encodeState(example.state)}`);
@@ -123,11 +91,7 @@ test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a N
     Array.from({ length: 8192 }, (_, t) => (b === 3 && t === 4000 ? "nan" : Math.sin(b + t / 50).toFixed(4))).join(",");
   const csv = Array.from({ length: 16 }, (_, b) => line(b)).join("\n");
   await page.setViewportSize({ width: 1400, height: 1000 });
-  await afterEdit(page, () =>
-    page
-      .getByTestId("case-file-input")
-      .setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(csv) }),
-  );
+  await afterRun(page, () => page.getByTestId("case-file-input").setInputFiles(csvFile("big.csv", csv)));
   await expect(page.getByTestId("non-finite-note")).toContainText("rewards: NaN at row 3, token 4000");
   // The example's C 64 stays: token 4000 lies in the reversed chunk of original tokens 3968–4031.
   await expectLesson(
@@ -136,11 +100,9 @@ test("the built-in NaN example opens from a link, then a 16 × 8192 CSV with a N
     "chunked 4,032, serial 4,001",
   );
   await page.screenshot({ path: "/tmp/nonfinite-large.png", fullPage: true });
-  expect(problems).toEqual([]);
 });
 
 test("GAE with a NaN value: the lesson, lost cells named in the readouts, each library run on it", async ({ page }) => {
-  const problems = collectProblems(page);
   const example = exampleById("nan-one-token");
   if (example?.state.data.source !== "inline") throw new Error("no NaN example");
   // The example's rows, the NaN moved from the rewards into the values (GAE and every library read
@@ -189,5 +151,4 @@ test("GAE with a NaN value: the lesson, lost cells named in the readouts, each l
     "row 1 · t 0 · not measured: verl and slime are NaN here",
   );
   await page.screenshot({ path: "/tmp/nonfinite-conventions.png", fullPage: true });
-  expect(problems).toEqual([]);
 });

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { loadCaseFile, openConformance } from "./conformance-page";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 
 /**
  * The library conventions in the playground: the switch, the compare mode (overlay, difference
@@ -52,7 +52,6 @@ const pickLibrary = (page: Page, name: string) =>
     .click();
 
 test("the library switch changes the results, each checked in float32 against its bound", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto("/?backend=wasm");
   let run = await conventionsSettled(page);
@@ -82,13 +81,11 @@ test("the library switch changes the results, each checked in float32 against it
   // The same inputs give the same figures again.
   await expect(page.getByTestId("convention-check")).toHaveText(slimeCheck ?? "");
   expect(await linePath(page, 0)).not.toBe(verl);
-  expect(problems).toEqual([]);
 });
 
 test("compare mode: the overlay, the difference heatmap and the sentences on a ragged batch with holes", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await page.setViewportSize({ width: 1440, height: 1100 });
   await page.goto("/?backend=wasm&library=slime&compare=verl,openrlhf");
   await conventionsSettled(page);
@@ -153,11 +150,9 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
   await page.setViewportSize({ width: 900, height: 1000 });
   await page.waitForTimeout(500);
   await shot(page, "conv-compare-900");
-  expect(problems).toEqual([]);
 });
 
 test("a convention case export passes scanlab check and the conformance view", async ({ page }, testInfo) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm&library=verl&compare=slime&normalize=1");
   await conventionsSettled(page);
   await page.getByTestId("export-menu").click();
@@ -172,7 +167,6 @@ test("a convention case export passes scanlab check and the conformance view", a
   expect(file.cases[0].params.normalize).toBe(true);
   const report = execFileSync("node", ["bin/scanlab.mjs", "check", path], { encoding: "utf8" });
   expect(report).toMatch(/1 passed, 0 failed/);
-  expect(problems).toEqual([]);
 
   const conformanceProblems = await openConformance(page, "backend=wasm");
   await loadCaseFile(page, download.suggestedFilename(), text);

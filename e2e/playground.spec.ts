@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { decodeState, linkText } from "../src/io/shareLink";
 import { collectProblems } from "./pageProblems";
+import { afterRun } from "./playgroundPage";
 
 const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8"));
 
@@ -36,16 +37,9 @@ async function settledMaxAbsError(page: Page): Promise<number> {
   return value;
 }
 
-/** How many whole-batch results the page has shown (`data-run`). */
-async function runCount(page: Page): Promise<number> {
-  return Number(await page.getByTestId("results").getAttribute("data-run"));
-}
-
 /** Does `edit`, then waits for the first result computed after it and returns its max abs error. */
 async function afterEdit(page: Page, edit: () => Promise<void>): Promise<number> {
-  const before = await runCount(page);
-  await edit();
-  await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(before);
+  await afterRun(page, edit);
   return settledMaxAbsError(page);
 }
 

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 import { variantDump } from "./runPage";
 
 /**
@@ -11,7 +10,6 @@ import { variantDump } from "./runPage";
 test("a dump opened with no settings: the settings read off it, a verdict per stage, the bug named, the export", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await page.goto("/?view=run");
   await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked.pt"));
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
@@ -32,13 +30,11 @@ test("a dump opened with no settings: the settings read off it, a verdict per st
   const file = JSON.parse(readFileSync((await cases.path()) as string, "utf8"));
   expect(file.cases[0]).toMatchObject({ kind: "slime_dump" });
   expect(file.cases[0].settings).toMatchObject({ advantage_estimator: "reinforce_plus_plus", gamma: 0.99 });
-  expect(problems).toEqual([]);
 });
 
 test("the correct twin passes; a γ typed wrong fails, says what the dump was written with, and one click undoes it", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await page.goto("/?view=run");
   await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
   await expect(page.getByTestId("run-summary")).toContainText("all 6 within their float32 bounds", { timeout: 60_000 });
@@ -49,11 +45,9 @@ test("the correct twin passes; a γ typed wrong fails, says what the dump was wr
   await page.getByTestId("run-use-inferred").click();
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "true", { timeout: 60_000 });
   await expect(page.getByTestId("run-gamma")).toHaveValue("0.99");
-  expect(problems).toEqual([]);
 });
 
 test("slime's own float32 whitening cancelling: every stored advantage NaN fails, and says why", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?view=run");
   await page.getByTestId("run-file-input").setInputFiles(variantDump("whiten_float32_cancellation_1e4.pt"));
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false", { timeout: 60_000 });
@@ -61,15 +55,12 @@ test("slime's own float32 whitening cancelling: every stored advantage NaN fails
     "one-pass whitening cancelled",
   );
   await expect(page.getByTestId("run-summary")).not.toContainText("all 5 within");
-  expect(problems).toEqual([]);
 });
 
 test("a kl_coef that rounds to infinity in float32 is refused on the page too: nothing passes", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?view=run&kl_coef=1e300");
   await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
   await expect(page.getByTestId("run-summary")).toContainText("rounds to infinity in float32", { timeout: 60_000 });
   await expect(page.getByTestId("run-summary")).not.toContainText("within their float32 bounds");
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false");
-  expect(problems).toEqual([]);
 });

@@ -1,8 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 
 /** A run directory as slime's --dump-details writes it, built from the committed fixtures (each stores its rollout_id). */
 function runFolder(): string {
@@ -30,7 +29,6 @@ function runFolder(): string {
  * named, the trends drawn, and a step's row opening that step in the step view.
  */
 test("a run folder: a row per step with its verdict, unused files named, a row opens its step", async ({ page }) => {
-  const problems = collectProblems(page);
   await page.goto("/?view=run");
   await page.locator("input[type=file][webkitdirectory]").setInputFiles(runFolder());
   const steps = page.getByTestId("run-steps");
@@ -66,7 +64,6 @@ test("a run folder: a row per step with its verdict, unused files named, a row o
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.getByTestId("run-folder").screenshot({ path: "/tmp/run-dir-390.png" });
-  expect(problems).toEqual([]);
 });
 
 /**

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { manySamples, trainDumpBytes } from "../src/testing/flatTrainDump";
 import { longTasksSince, pageNow, watchLongTasks } from "./longTasks";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 import { openRunDump } from "./runPage";
 
 /**
@@ -48,7 +48,6 @@ for (const samples of [4096, 8192]) {
     page,
   }) => {
     test.setTimeout(180_000);
-    const problems = collectProblems(page);
     await watchLongTasks(page);
     const dump = await writtenDump(`train_${samples}.pt`, samples, (i) => 8 + ((i * 37) % 120));
     await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
@@ -105,7 +104,6 @@ for (const samples of [4096, 8192]) {
       description: `${samples} samples: load longest ${load.longest} ms (${load.count} over 50 ms); select ${select.longest} ms (${select.count}); field ${field.longest} ms (${field.count})`,
     });
     console.log(test.info().annotations.at(-1)?.description);
-    expect(problems).toEqual([]);
   });
 }
 
@@ -113,7 +111,6 @@ test("the selected sample's every per-token field on one token axis, tool spans 
   page,
 }) => {
   test.setTimeout(180_000);
-  const problems = collectProblems(page);
   const shots = test.info().outputPath();
   // Teaching size: slime's REINFORCE++ dump, multi-turn masks.
   await openRunDump(page);
@@ -162,7 +159,6 @@ test("the selected sample's every per-token field on one token axis, tool spans 
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
     .toBeLessThanOrEqual(0);
   await fields.screenshot({ path: `${shots}/fields-390.png` });
-  expect(problems).toEqual([]);
 });
 
 test("each tab keeps its own run across a reload, and a kept file deleted on disk is named, not silently dropped", async ({
@@ -170,7 +166,6 @@ test("each tab keeps its own run across a reload, and a kept file deleted on dis
   context,
 }) => {
   test.setTimeout(180_000);
-  const problems = collectProblems(page);
   await page.goto(`/?view=run&${WRITTEN_SETTINGS}`);
   await expect(page.getByTestId("run-kept")).toContainText("in this tab only");
   // Tab A: a written dump of 6 samples; tab B: one of 9.
@@ -200,5 +195,4 @@ test("each tab keeps its own run across a reload, and a kept file deleted on dis
   await page.reload();
   await expect(page.getByTestId("run-summary")).toContainText("tab_a.pt (train dump): 6 samples", { timeout: 60_000 });
   await expect(page.getByTestId("run-kept-problem")).toHaveCount(0);
-  expect(problems).toEqual([]);
 });

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { collectProblems } from "./pageProblems";
+import { expect, test } from "./pageProblems";
 import { openRunDump, sharedDump } from "./runPage";
 
 /**
@@ -10,7 +9,6 @@ import { openRunDump, sharedDump } from "./runPage";
 test("slime's REINFORCE++ train dump: every sample within bound, a hostile pickle refused by name, the dump back after a reload", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await openRunDump(page);
   const table = page.getByTestId("run-samples");
   await expect(table.locator("tbody tr")).toHaveCount(8);
@@ -26,13 +24,11 @@ test("slime's REINFORCE++ train dump: every sample within bound, a hostile pickl
   expect(new URL(page.url()).searchParams.get("advantage_estimator")).toBe("reinforce_plus_plus");
   await page.reload();
   await expect(page.getByTestId("run-summary")).toHaveText(summary ?? "", { timeout: 60_000 });
-  expect(problems).toEqual([]);
 });
 
 test("slime's ppo dump: wrong settings put the samples over their bound first, and the search finds the right ones", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   // Written with --normalize-advantages; asked without it.
   await page.goto("/?view=run&advantage_estimator=ppo&gamma=0.99&lambd=0.95&kl_coef=0.02&normalize_advantages=0");
   await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_ppo_g099_l095_kl002.pt"));
@@ -50,5 +46,4 @@ test("slime's ppo dump: wrong settings put the samples over their bound first, a
   await page.getByTestId("run-open-playground").click();
   await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 90_000 });
   await expect(page.getByTestId("estimator-select")).toHaveValue("gae");
-  expect(problems).toEqual([]);
 });

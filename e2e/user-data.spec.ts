@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { collectProblems } from "./pageProblems";
+import type { Page } from "@playwright/test";
+import { collectProblems, expect, test } from "./pageProblems";
 import { startStaticServer } from "./staticServer";
 
 /** A little-endian float32 C-order .npy file, as numpy.save writes it. */
@@ -91,7 +91,6 @@ test("a 4 × 3000 .npy import, copied as a link, opens in a new browser, after a
 test("every import names its lanes, and no panel computes on zeros where the user has data unannounced", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm&estimator=discounted");
   await settledMaxAbsError(page);
   await importFile(page, "rewards.npy", npyFloat32([2, 40], batch(2, 40)));
@@ -131,13 +130,11 @@ test("every import names its lanes, and no panel computes on zeros where the use
   );
   await settledMaxAbsError(page);
   await expect(page.getByTestId("convention-check")).toBeVisible({ timeout: 60_000 });
-  expect(problems).toEqual([]);
 });
 
 test("when results says done, the returns chart's line and ticks are already on the result's own scale", async ({
   page,
 }) => {
-  const problems = collectProblems(page);
   await page.goto("/?backend=wasm&estimator=discounted&preset=dense&rows=4&tokens=300&seed=3");
   const results = page.getByTestId("results");
   await settledMaxAbsError(page);
@@ -163,5 +160,4 @@ test("when results says done, the returns chart's line and ticks are already on 
     expect(await picture()).toEqual(atDone);
     before = atDone;
   }
-  expect(problems).toEqual([]);
 });
