@@ -3,7 +3,6 @@ import {
   type ReactElement,
   type ReactNode,
   type Ref,
-  type RefObject,
   useImperativeHandle,
   useRef,
   useState,
@@ -13,21 +12,39 @@ import { type ChartHandle, chartPng } from "./chartPng";
 import { tokenAtX } from "./chartSeries";
 import { PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./TokenPlot";
+import { useWidth } from "./useWidth";
 import "./charts.css";
+
+/** What every token chart takes from the page around it. */
+export interface TokenChartProps {
+  /** Token highlighted by a shared hover; leave undefined to let the chart track its own pointer. */
+  hoverToken?: number | null;
+  /** Called with the token under the pointer, or null when the pointer leaves. */
+  onHoverToken?(t: number | null): void;
+  /** Chart height in CSS pixels, axes included (each chart has its own default). */
+  height?: number;
+  /** Receives the chart's handle (PNG export). */
+  ref?: Ref<ChartHandle>;
+}
+
+/** A token chart's box: its wrapper, the measured width, the plot's width between the axes, the height (CSS px). */
+export function useChartBox(height: number) {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(wrapRef);
+  return { wrapRef, width, height, plotWidth: Math.max(1, width - PLOT_LEFT - PLOT_RIGHT) };
+}
+export type ChartBox = ReturnType<typeof useChartBox>;
 
 export interface ChartFrameProps {
   className: string;
   legend: ChartLegendModel;
-  /** The measured width (from useWidth on wrapRef) and the plot height, CSS px. */
-  width: number;
-  height: number;
-  wrapRef: RefObject<HTMLDivElement | null>;
+  box: ChartBox;
+  /** The chart's own props: the shared hover and the handle. */
+  chart: TokenChartProps;
   /** Tokens on the axis. */
   length: number;
   /** The chart's TokenPlot, memoised by the chart so that hovering never re-renders it. */
   plot: ReactElement;
-  hoverToken: number | null | undefined;
-  onHoverToken?(t: number | null): void;
   /** The readout line for a hovered token. */
   readout(t: number): ReactNode;
   /**
@@ -35,20 +52,20 @@ export interface ChartFrameProps {
    * hover; it wraps where the chart is narrow, in a fixed two lines. Absent: one line.
    */
   readoutMore?: { idle: string; at(t: number): ReactNode };
-  handleRef?: Ref<ChartHandle>;
 }
 
 /** Caption with a live readout, the plot with its hover line and pointer tracking, the legend, PNG export. */
 export function ChartFrame(props: ChartFrameProps) {
-  const { width, height, length, onHoverToken, wrapRef } = props;
+  const { length, chart } = props;
+  const { width, height, wrapRef } = props.box;
   const [ownHover, setOwnHover] = useState<number | null>(null);
-  const hover = props.hoverToken !== undefined ? props.hoverToken : ownHover;
+  const hover = chart.hoverToken !== undefined ? chart.hoverToken : ownHover;
   const shown = hover !== null && hover >= 0 && hover < length ? hover : null;
 
   const legendRef = useRef(props.legend);
   legendRef.current = props.legend;
   useImperativeHandle(
-    props.handleRef,
+    chart.ref,
     () => ({
       toPng: () => {
         const plot = wrapRef.current?.querySelector<SVGSVGElement>("svg.token-plot");
@@ -62,7 +79,7 @@ export function ChartFrame(props: ChartFrameProps) {
   const setHover = (t: number | null) => {
     if (t === hover) return;
     setOwnHover(t);
-    onHoverToken?.(t);
+    chart.onHoverToken?.(t);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const x = e.clientX - e.currentTarget.getBoundingClientRect().left;

@@ -1,19 +1,17 @@
-import { type Ref, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import { decadeLabel } from "../../compute/heatmap/colourScale";
-import { ChartFrame } from "./ChartFrame";
+import { ChartFrame, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
-import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
-import { BOUNDARY_STROKE, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, NON_FINITE_FILL, SERIES } from "./plotLayout";
 import { mergeGapFor, spansWhere } from "./spans";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
-import { useWidth } from "./useWidth";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */
-export interface ErrorChartProps {
+export interface ErrorChartProps extends TokenChartProps {
   /** |chunked − float64 serial| per token of the row. */
   chunkedError: ArrayLike<number>;
   /** |serial float32 loop − float64 serial| per token: whether chunking made float32 worse or better. */
@@ -22,20 +20,12 @@ export interface ErrorChartProps {
   bound?: ArrayLike<number>;
   /** Token indices (original time) where a chunk starts (chunkStarts). */
   chunkBoundaries: number[];
-  /** Token highlighted by a shared hover; leave undefined to let the chart track its own pointer. */
-  hoverToken?: number | null;
-  /** Called with the token under the pointer, or null when the pointer leaves. */
-  onHoverToken?(t: number | null): void;
   /** Heading (default "Error against serial float64, by token"). */
   title?: string;
   /** Legend label of the chunked error (default "chunked float32 − serial float64"). */
   chunkedLabel?: string;
   /** Legend label of the serial loop's error (default "serial float32 loop − serial float64"). */
   serialLabel?: string;
-  /** Chart height in CSS pixels, axes included (default 160). */
-  height?: number;
-  /** Receives the chart's handle (PNG export). */
-  ref?: Ref<ChartHandle>;
   /** Told, once its lines are on screen, each plot of the current data (by its `chunkedError`, the very array of the props). */
   onDrawn?(chunkedError: ArrayLike<number>): void;
 }
@@ -45,10 +35,8 @@ export function ErrorChart(props: ErrorChartProps) {
   const title = props.title ?? "Error against serial float64, by token";
   const chunkedLabel = props.chunkedLabel ?? "chunked float32 − serial float64";
   const serialLabel = props.serialLabel ?? "serial float32 loop − serial float64";
-  const height = props.height ?? 160;
-  const wrapRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrapRef);
-  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+  const box = useChartBox(props.height ?? 160);
+  const { width, height, plotWidth } = box;
 
   const series = useMemo(
     () => errorSeries(chunkedError, serialError, bound, plotWidth / PX_PER_BUCKET),
@@ -99,14 +87,10 @@ export function ErrorChart(props: ErrorChartProps) {
     <ChartFrame
       className="error-chart"
       legend={legend}
-      width={width}
-      height={height}
-      wrapRef={wrapRef}
+      box={box}
+      chart={props}
       length={length}
       plot={plot}
-      hoverToken={props.hoverToken}
-      onHoverToken={props.onHoverToken}
-      handleRef={props.ref}
       readout={(t) => (
         <>
           t {t} · chunk {chunkOfToken(chunkBoundaries, t)} · chunked {formatShort(chunkedError[t])} · serial loop{" "}

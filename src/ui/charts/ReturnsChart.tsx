@@ -1,21 +1,20 @@
-import { type Ref, useMemo, useRef } from "react";
+import { useMemo } from "react";
 import { CARRY_STYLE, CarryBands, type CarryParts, carryRuns, carryStride } from "./CarryBands";
-import { ChartFrame } from "./ChartFrame";
+import { ChartFrame, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { PX_PER_BUCKET } from "./downsample";
 import { formatExact64, formatShort, formatValue } from "./formatNumber";
-import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "./plotLayout";
+import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, SERIES } from "./plotLayout";
 import { maskedSpans, mergeGapFor, spansWhere } from "./spans";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
-import { useWidth } from "./useWidth";
 
 export type { ChartHandle };
 
 /** Serial float64 against the chunked result for one batch row (returns or advantages). */
-export interface ReturnsChartProps {
+export interface ReturnsChartProps extends TokenChartProps {
   /** Heading drawn above the chart, e.g. "Returns, row 2" or "Advantages, row 2". */
   title: string;
   /** Float64 serial reference of one row, valid tokens only. */
@@ -40,14 +39,6 @@ export interface ReturnsChartProps {
   chunkBoundaries: number[];
   /** Loss mask of the row (0 = masked token, shaded). */
   lossMask?: ArrayLike<number>;
-  /** Token highlighted by a shared hover; leave undefined to let the chart track its own pointer. */
-  hoverToken?: number | null;
-  /** Called with the token under the pointer, or null when the pointer leaves. */
-  onHoverToken?(t: number | null): void;
-  /** Chart height in CSS pixels, axes included (default 220). */
-  height?: number;
-  /** Receives the chart's handle (PNG export). */
-  ref?: Ref<ChartHandle>;
   /** Told, once its lines are on screen, each plot of the current data (by its `reference`, the very array of the props). */
   onDrawn?(reference: ArrayLike<number>): void;
   /**
@@ -64,10 +55,8 @@ export function ReturnsChart(props: ReturnsChartProps) {
   const single = props.chunked === null;
   const chunked = props.chunked ?? reference;
   const referenceLabel = props.referenceLabel ?? "serial float64 (reference)";
-  const height = props.height ?? 220;
-  const wrapRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrapRef);
-  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+  const box = useChartBox(props.height ?? 220);
+  const { width, height, plotWidth } = box;
 
   const series = useMemo(
     () => returnsSeries(reference, chunked, plotWidth / PX_PER_BUCKET),
@@ -190,14 +179,10 @@ export function ReturnsChart(props: ReturnsChartProps) {
     <ChartFrame
       className="returns-chart"
       legend={legend}
-      width={width}
-      height={height}
-      wrapRef={wrapRef}
+      box={box}
+      chart={props}
       length={length}
       plot={plot}
-      hoverToken={props.hoverToken}
-      onHoverToken={props.onHoverToken}
-      handleRef={props.ref}
       readoutMore={
         carries
           ? {

@@ -1,35 +1,27 @@
-import { type Ref, useMemo, useRef } from "react";
-import { ChartFrame } from "../../charts/ChartFrame";
+import { useMemo } from "react";
+import { ChartFrame, type TokenChartProps, useChartBox } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
-import type { ChartHandle } from "../../charts/chartPng";
 import { downsampleNotes, linePoints, valueAxisOf } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
 import { formatValue } from "../../charts/formatNumber";
-import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
+import { MASK_FILL } from "../../charts/plotLayout";
 import { maskedSpans, mergeGapFor } from "../../charts/spans";
 import { TokenPlot } from "../../charts/TokenPlot";
-import { useWidth } from "../../charts/useWidth";
 import type { OverlayLine } from "./conventionSeries";
 
-export interface ConventionChartProps {
+export interface ConventionChartProps extends TokenChartProps {
   title: string;
   /** The lines, the library shown first; each value array holds the row's valid tokens. */
   lines: OverlayLine[];
   length: number;
   lossMask?: ArrayLike<number>;
-  hoverToken?: number | null;
-  onHoverToken?(t: number | null): void;
-  height?: number;
-  ref?: Ref<ChartHandle>;
 }
 
 /** Two or three libraries' returns (or advantages, or token rewards) of one row, overlaid on the editor's token axis. */
 export function ConventionChart(props: ConventionChartProps) {
   const { lines, length, lossMask } = props;
-  const height = props.height ?? 200;
-  const wrapRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrapRef);
-  const plotWidth = Math.max(1, width - PLOT_LEFT - PLOT_RIGHT);
+  const box = useChartBox(props.height ?? 200);
+  const { width, height, plotWidth } = box;
   const data = useMemo(
     () => lines.map((line) => linePoints(line.values, length, plotWidth / PX_PER_BUCKET)),
     [lines, length, plotWidth],
@@ -65,14 +57,10 @@ export function ConventionChart(props: ConventionChartProps) {
     <ChartFrame
       className="convention-chart"
       legend={legend}
-      width={width}
-      height={height}
-      wrapRef={wrapRef}
+      box={box}
+      chart={props}
       length={length}
       plot={plot}
-      hoverToken={props.hoverToken}
-      onHoverToken={props.onHoverToken}
-      handleRef={props.ref}
       readout={(t) => (
         <>
           t {t}
