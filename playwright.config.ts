@@ -1,7 +1,6 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium";
 
-/** Debian's Chromium by default; SCANLAB_CHROMIUM points at another binary. */
-const executablePath = process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium";
 /** SCANLAB_E2E_PORT lets several checkouts run their e2e suites side by side. */
 const port = Number(process.env.SCANLAB_E2E_PORT ?? 4173);
 /** Specs that load the machine on purpose (big batches, 10,000 cases): never two of them at once. */
@@ -27,18 +26,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
-    launchOptions: {
-      executablePath,
-      args: [
-        "--enable-unsafe-webgpu",
-        "--no-sandbox",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
     command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,

@@ -2,24 +2,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 
 export const OUT_DIR = process.env.SCANLAB_OUT_DIR ?? "dist";
 export const PORT = Number(process.env.SCANLAB_BENCH_PORT ?? 4397);
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
 
-/** The flags of playwright.config.ts: WebGPU (SwiftShader without a GPU), no network of its own. */
-const ARGS = [
-  "--enable-unsafe-webgpu",
-  "--no-sandbox",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
-
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.SCANLAB_CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 async function isUp(): Promise<boolean> {

@@ -80,7 +80,7 @@ function wrongDelta(c: Extract<ScanCase, { kind: "gae" }>): string | null {
 }
 
 /** The discount the scan runs with: gamma·lambd for GAE (a float64 product, as slime takes it). */
-function scanDiscount(c: Exclude<ScanCase, { kind: "convention" }>): number {
+export function scanDiscount(c: Exclude<ScanCase, { kind: "convention" }>): number {
   switch (c.kind) {
     case "discounted":
       return c.params.discount;

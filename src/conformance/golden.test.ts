@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { discountPowers, solve } from "../core";
 import { parseCaseFile } from "../io/caseFile";
 import { scanCasesOf } from "../io/scanCases";
+import { scanDiscount } from "./caseConsistency";
 import { caseToProblem } from "./caseProblem";
 import { type CaseSolver, type CaseVerdict, checkCases, summaryLine } from "./checkCase";
 import { CORE_MODES, coreSolver, MODE_EXPECTATION } from "./coreSolvers";
@@ -44,12 +45,7 @@ describe("golden cases from slime's own code", () => {
     const rounded: CaseSolver = (c) => {
       if (c.kind === "convention") throw new Error("no convention cases here");
       const problem = caseToProblem(c, "float32");
-      const discount =
-        c.kind === "discounted"
-          ? c.params.discount
-          : c.kind === "gae"
-            ? c.params.gamma * c.params.lambd
-            : c.params.gamma;
+      const discount = scanDiscount(c);
       const powTables = discountPowers(discount, Math.max(1, c.params.chunk_size), "float32", "correctly-rounded");
       return solve(problem, "chunked", { powTables }).outputs;
     };
@@ -67,12 +63,7 @@ describe("golden cases from slime's own code", () => {
   it("the emulated tables are the files' own, bit for bit", () => {
     for (const c of scans) {
       if (c.kind === "convention" || !c.float32_pow_tables) continue;
-      const discount =
-        c.kind === "discounted"
-          ? c.params.discount
-          : c.kind === "gae"
-            ? c.params.gamma * c.params.lambd
-            : c.params.gamma;
+      const discount = scanDiscount(c);
       const ours = discountPowers(discount, c.params.chunk_size, "float32");
       expect(Array.from(ours.kernelRow), c.name).toEqual(c.float32_pow_tables.M_row0);
       expect(Array.from(ours.carryPowers), c.name).toEqual(c.float32_pow_tables.pow_vec);
