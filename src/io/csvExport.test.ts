@@ -1,24 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { inlineBatch } from "../testing/csvExportKit";
 import { exportCsv } from "./csvExport";
 import { parseCsvTable } from "./csvImport";
 import { float32Text } from "./float32Text";
 import { materializeRows } from "./playgroundProblem";
-import type { PlaygroundState } from "./playgroundState";
-import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "./presets";
+import { DEFAULT_PLAYGROUND_STATE } from "./presets";
 
-const ragged: PlaygroundState = {
-  ...BASE_SETTINGS,
-  estimator: "discounted",
-  gamma: 0.5,
-  chunkSize: 2,
-  data: {
-    source: "inline",
-    rows: [
-      { length: 3, rewards: [1, 2, 0.1], lossMask: [1, 0, 1] },
-      { length: 1, rewards: [4] },
-    ],
-  },
-};
+const ragged = inlineBatch(
+  [
+    { length: 3, rewards: [1, 2, 0.1], lossMask: [1, 0, 1] },
+    { length: 1, rewards: [4] },
+  ],
+  2,
+);
 
 function table(text: string) {
   const parsed = parseCsvTable(text);

@@ -1,38 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { exportCsv } from "./csvExport";
+import { exportedCsv, inlineBatch } from "../testing/csvExportKit";
 import { isCsvExport, readCsvExport } from "./csvExportRead";
 import { parseCsvTable } from "./csvImport";
 import { laneOf, materializeRows } from "./playgroundProblem";
 import type { PlaygroundRow, PlaygroundState } from "./playgroundState";
-import { BASE_SETTINGS } from "./presets";
 
 /** A 2 × 3 batch with a masked token, values and KL, so every estimator has inputs to write. */
-const batch: PlaygroundState = {
-  ...BASE_SETTINGS,
-  estimator: "discounted",
-  gamma: 0.5,
-  chunkSize: 2,
-  data: {
-    source: "inline",
-    rows: [
-      {
-        length: 3,
-        rewards: [1, -2.5, 0.1],
-        values: [0.5, 0.25, -1],
-        kl: [0.01, 0, 0.3],
-        lossMask: [1, 0, 1],
-        outcome: 1,
-      },
-      { length: 3, rewards: [4, 0, 1e-7], values: [0, 1, 2], kl: [0.2, 0.1, 0], lossMask: [1, 1, 1], outcome: -1 },
-    ],
-  },
-};
-
-function exported(state: PlaygroundState): string {
-  const result = exportCsv(state, materializeRows(state));
-  if (!result.ok) throw result.error;
-  return result.value.text;
-}
+const batch = inlineBatch(
+  [
+    {
+      length: 3,
+      rewards: [1, -2.5, 0.1],
+      values: [0.5, 0.25, -1],
+      kl: [0.01, 0, 0.3],
+      lossMask: [1, 0, 1],
+      outcome: 1,
+    },
+    { length: 3, rewards: [4, 0, 1e-7], values: [0, 1, 2], kl: [0.2, 0.1, 0], lossMask: [1, 1, 1], outcome: -1 },
+  ],
+  2,
+);
 
 function read(text: string) {
   const result = readCsvExport(text, "e.csv");
@@ -53,31 +40,31 @@ function lanes(rows: PlaygroundRow[], names: ("rewards" | "values" | "kl" | "los
 
 describe("reading Scanlab's CSV export back", () => {
   it("recognises the export's header, and nothing else", () => {
-    expect(isCsvExport(exported(batch))).toBe(true);
-    expect(isCsvExport(`\uFEFF${exported(batch)}`)).toBe(true);
+    expect(isCsvExport(exportedCsv(batch))).toBe(true);
+    expect(isCsvExport(`\uFEFF${exportedCsv(batch)}`)).toBe(true);
     expect(isCsvExport("0,1,2\n0.5,1,2\n")).toBe(false);
     expect(isCsvExport("row,token,reward\n0,0,1\n")).toBe(false);
   });
 
   it("reads a 2 × 3 discounted export back as the 2 × 3 batch it was, not 6 rows of 11 numbers", () => {
-    const back = read(exported(batch));
+    const back = read(exportedCsv(batch));
     expect(back.estimator).toBe("discounted");
     expect(back.rows.map((row) => row.length)).toEqual([3, 3]);
     expect(lanes(back.rows, ["rewards", "lossMask"])).toEqual(lanes(materializeRows(batch), ["rewards", "lossMask"]));
     expect(back.rows[0].values).toBeUndefined();
     expect(back.chunkSize).toBe(2);
     // Read as a plain table, the same text is one row per token: what the reader is for.
-    const plain = parseCsvTable(exported(batch));
+    const plain = parseCsvTable(exportedCsv(batch));
     expect(plain.ok && plain.value.rows.length).toBe(6);
   });
 
   it("round-trips GAE's rewards and values, and REINFORCE++'s KL and one outcome per row", () => {
-    const gae = read(exported({ ...batch, estimator: "gae" }));
+    const gae = read(exportedCsv({ ...batch, estimator: "gae" }));
     expect(gae.estimator).toBe("gae");
     expect(lanes(gae.rows, ["rewards", "values", "lossMask"])).toEqual(
       lanes(materializeRows(batch), ["rewards", "values", "lossMask"]),
     );
-    const rpp = read(exported({ ...batch, estimator: "reinforce_pp" }));
+    const rpp = read(exportedCsv({ ...batch, estimator: "reinforce_pp" }));
     expect(rpp.estimator).toBe("reinforce_pp");
     expect(lanes(rpp.rows, ["kl", "lossMask"])).toEqual(lanes(materializeRows(batch), ["kl", "lossMask"]));
     expect(rpp.rows.map((row) => row.outcome)).toEqual([1, -1]);
@@ -96,19 +83,19 @@ describe("reading Scanlab's CSV export back", () => {
         ],
       },
     };
-    const back = read(exported(ragged));
+    const back = read(exportedCsv(ragged));
     expect(back.rows.map((row) => row.rewards)).toEqual([[3], [1, 2, 3, 4]]);
     expect(back.rows.map((row) => row.lossMask)).toEqual([[1], [1, 1, 1, 1]]);
     expect(back.chunkSize).toBeNull();
   });
 
   it("reads nan and ±inf inputs as the export writes them", () => {
-    const text = exported(batch).replace(/^0,1,0,0,-2\.5,/m, "0,1,0,0,-inf,");
+    const text = exportedCsv(batch).replace(/^0,1,0,0,-2\.5,/m, "0,1,0,0,-inf,");
     expect(read(text).rows[0].rewards?.[1]).toBe(Number.NEGATIVE_INFINITY);
   });
 
   it("names the line of a malformed export", () => {
-    const lines = exported(batch).trimEnd().split("\n");
+    const lines = exportedCsv(batch).trimEnd().split("\n");
     const edited = (line: number, text: string) => lines.map((l, i) => (i === line - 1 ? text : l)).join("\n");
     const cells = (line: number) => lines[line - 1].split(",");
     const withCell = (line: number, c: number, value: string) => {
@@ -136,7 +123,7 @@ describe("reading Scanlab's CSV export back", () => {
       "e.csv: line 1: the columns after reward are not the returns results of a discounted export",
     );
     expect(refusal(`${lines[0]}\n`)).toBe("e.csv: is a Scanlab export header with no tokens under it");
-    const rpp = exported({ ...batch, estimator: "reinforce_pp" })
+    const rpp = exportedCsv({ ...batch, estimator: "reinforce_pp" })
       .trimEnd()
       .split("\n");
     const outcome = rpp[2].split(",");

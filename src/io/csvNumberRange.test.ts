@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { exportCsv } from "./csvExport";
+import { exportedCsv, inlineBatch } from "../testing/csvExportKit";
 import { importCsv, parseCsvTable } from "./csvImport";
-import { FLOAT32_MAX, type PlaygroundState } from "./playgroundState";
-import { BASE_SETTINGS } from "./presets";
+import { FLOAT32_MAX } from "./playgroundState";
 
 describe("a CSV number at the edge of the float32 range", () => {
   it("reads FLT_MAX as numpy, pandas and Scanlab's export print it (3.4028235e+38), and its negative", () => {
@@ -22,17 +21,8 @@ describe("a CSV number at the edge of the float32 range", () => {
 
   it("reads back the inputs of Scanlab's own CSV export at FLT_MAX, NaN and inf included", () => {
     const rows = [{ length: 4, rewards: [FLOAT32_MAX, -FLOAT32_MAX, Number.NaN, Number.NEGATIVE_INFINITY] }];
-    const state: PlaygroundState = {
-      ...BASE_SETTINGS,
-      estimator: "discounted",
-      gamma: 0.5,
-      chunkSize: 4,
-      data: { source: "inline", rows },
-    };
-    const csv = exportCsv(state, rows);
-    expect(csv.ok).toBe(true);
-    if (!csv.ok) return;
-    const rewards = csv.value.text
+    const csv = exportedCsv(inlineBatch(rows, 4));
+    const rewards = csv
       .trim()
       .split("\n")
       .slice(1)
