@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { Page } from "@playwright/test";
 import { loadCaseFile, openConformance } from "./conformance-page";
 import { expect, test } from "./pageProblems";
+import { exportFile } from "./playgroundPage";
 
 /**
  * The library conventions in the playground: the switch, the compare mode (overlay, difference
@@ -155,12 +157,7 @@ test("compare mode: the overlay, the difference heatmap and the sentences on a r
 test("a convention case export passes scanlab check and the conformance view", async ({ page }, testInfo) => {
   await page.goto("/?backend=wasm&library=verl&compare=slime&normalize=1");
   await conventionsSettled(page);
-  await page.getByTestId("export-menu").click();
-  const downloading = page.waitForEvent("download");
-  await page.getByTestId("export-convention-case").click();
-  const download = await downloading;
-  const path = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(path);
+  const path = await exportFile(page, "export-convention-case", testInfo);
   const text = readFileSync(path, "utf8");
   const file = JSON.parse(text);
   expect(file.cases[0]).toMatchObject({ kind: "convention", library: "verl", estimator: "reinforce_pp" });
@@ -169,7 +166,7 @@ test("a convention case export passes scanlab check and the conformance view", a
   expect(report).toMatch(/1 passed, 0 failed/);
 
   const conformanceProblems = await openConformance(page, "backend=wasm");
-  await loadCaseFile(page, download.suggestedFilename(), text);
+  await loadCaseFile(page, basename(path), text);
   await expect(page.getByTestId("conformance-summary")).toContainText("1 passed", { timeout: 90_000 });
   expect(conformanceProblems).toEqual([]);
 });

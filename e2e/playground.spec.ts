@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { decodeState, linkText } from "../src/io/shareLink";
 import { collectProblems } from "./pageProblems";
-import { afterRun } from "./playgroundPage";
+import { afterRun, exportFile } from "./playgroundPage";
 
 const publicCases = JSON.parse(readFileSync(new URL("../cases/public_cases.json", import.meta.url), "utf8"));
 
@@ -208,12 +208,7 @@ test("the link reproduces the view in a new page: same inputs, same max abs erro
 test("an exported case file passes npx scanlab check", async ({ page }, testInfo) => {
   const watch = await openPlayground(page, "?backend=wasm");
   await settledMaxAbsError(page);
-  await page.getByTestId("export-menu").click();
-  const downloading = page.waitForEvent("download");
-  await page.getByTestId("export-case").click();
-  const download = await downloading;
-  const path = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(path);
+  const path = await exportFile(page, "export-case", testInfo);
   const report = execFileSync("node", ["bin/scanlab.mjs", "check", path], { encoding: "utf8" });
   expect(report).toMatch(/1 passed, 0 failed/);
   const exported = JSON.parse(readFileSync(path, "utf8"));

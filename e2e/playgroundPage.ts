@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
 
 /** How many whole-batch results the playground has shown (`data-run`). */
 export async function runCount(page: Page): Promise<number> {
@@ -17,4 +17,15 @@ export async function afterRun(page: Page, action: () => Promise<unknown>): Prom
   await action();
   await expect.poll(() => runCount(page), { timeout: 60_000 }).toBeGreaterThan(before);
   await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+}
+
+/** Chooses `item` of the playground's export menu and saves the file it downloads; returns the file's path. */
+export async function exportFile(page: Page, item: string, testInfo: TestInfo): Promise<string> {
+  await page.getByTestId("export-menu").click();
+  const downloading = page.waitForEvent("download");
+  await page.getByTestId(item).click();
+  const download = await downloading;
+  const path = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(path);
+  return path;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { collectProblems, expect, test } from "./pageProblems";
+import { exportFile } from "./playgroundPage";
 
 /** Issue 30 part 5: the session is the user's. A link never takes their batch away, and files read back as written. */
 
@@ -143,21 +145,16 @@ test("Scanlab's CSV export imports back as the batch it was", async ({ page }, t
   await settled(page);
   const before = await page.getByTestId("max-abs-error").textContent();
 
-  await page.getByTestId("export-menu").click();
-  const downloading = page.waitForEvent("download");
-  await page.getByTestId("export-csv").click();
-  const download = await downloading;
-  const path = testInfo.outputPath(download.suggestedFilename());
-  await download.saveAs(path);
+  const path = await exportFile(page, "export-csv", testInfo);
   const text = readFileSync(path, "utf8");
   expect(text.split("\n")[0]).toMatch(/^row,token,chunk,loss_mask,reward,returns_serial_f64/);
 
   // Another batch first, so that the import has something to change.
   await importText(page, "other.csv", "9,9\n");
   await expect.poll(() => batchShape(page)).toEqual(["0 (2 tok)"]);
-  await importText(page, download.suggestedFilename(), text);
+  await importText(page, basename(path), text);
   await expect(page.getByTestId("import-notes")).toContainText(
-    `${download.suggestedFilename()}: read as Scanlab's CSV export: a new batch of 2 rows × 3 tokens`,
+    `${basename(path)}: read as Scanlab's CSV export: a new batch of 2 rows × 3 tokens`,
   );
   await expect.poll(() => batchShape(page)).toEqual(["0 (3 tok)", "1 (3 tok)"]);
   await settled(page);
