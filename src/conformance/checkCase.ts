@@ -2,6 +2,7 @@ import { type ScanAlgorithm, ScanInputError } from "../core";
 import type { GoldenCase, ScanCase } from "../io/caseSchema";
 import { caseErrorBounds } from "./caseBounds";
 import { checkDumpCase } from "./dumpCaseVerdict";
+import { NOTHING_COMPARED } from "./nothingToCheck";
 import { type CaseOutputs, elementName, type OutputPair, pairOutputs } from "./outputs";
 
 /**
@@ -56,17 +57,6 @@ export interface CaseVerdict {
   /** Why it failed, or what the error case raised. */
   detail: string;
 }
-
-/** The figures of a verdict that compared no number: an error case, a solver that threw. */
-const NOTHING_COMPARED = {
-  maxAbsError: null,
-  maxErrorElement: null,
-  toleranceAtMaxError: null,
-  tolerance: null,
-  boundFraction: null,
-  worst: null,
-  compared: 0,
-} as const;
 
 /**
  * Runs one case and judges every output element against its own error bound for the

@@ -2,6 +2,7 @@ import type { FieldVerdict, SampleReplay } from "../core";
 import type { SlimeDumpCase } from "../io/caseSchema";
 import type { CaseVerdict, ElementFigures } from "./checkCase";
 import { judgeDumpCaseRewards, replayDumpCase } from "./dumpCaseReplay";
+import { NOTHING_COMPARED } from "./nothingToCheck";
 
 /**
  * What a slime_dump verdict says it judged: the values under test are the dump's, so no solver,
@@ -28,13 +29,7 @@ export function checkDumpCase(c: SlimeDumpCase, shape: string): CaseVerdict {
   if (!result.ok) {
     return {
       ...base,
-      maxAbsError: null,
-      maxErrorElement: null,
-      toleranceAtMaxError: null,
-      tolerance: null,
-      boundFraction: null,
-      worst: null,
-      compared: 0,
+      ...NOTHING_COMPARED,
       passed: false,
       detail: `cannot replay: ${result.error}`,
     };

@@ -19,3 +19,14 @@ export function nothingToCheck(cases: readonly GoldenCase[], source: string): st
   }
   return null;
 }
+
+/** The figures of a verdict that compared no number: an error case, a solver that threw. */
+export const NOTHING_COMPARED = {
+  maxAbsError: null,
+  maxErrorElement: null,
+  toleranceAtMaxError: null,
+  tolerance: null,
+  boundFraction: null,
+  worst: null,
+  compared: 0,
+} as const;
