@@ -2,6 +2,7 @@ import fc from "fast-check";
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
 import { byteEdits, mutateBytes } from "../testing/byteFuzzKit";
+import { inlineState } from "../testing/playgroundStateKit";
 import { exportCase } from "./caseExport";
 import { importCaseFile, openCase } from "./caseImport";
 import { importCsv, importCsvLane } from "./csvImport";
@@ -86,20 +87,14 @@ describe("every parser survives hostile input", () => {
   });
 
   it("share links: random text, mutated links and random JSON give a valid state or a named field", () => {
-    const drawn: PlaygroundState = {
-      ...BASE_SETTINGS,
-      data: {
-        source: "inline",
-        rows: [
-          {
-            length: 12,
-            rewards: Array.from({ length: 12 }, (_, i) => Math.fround(Math.sin(i))),
-            lossMask: [1, 0, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1],
-            kl: new Array(12).fill(0),
-          },
-        ],
+    const drawn = inlineState([
+      {
+        length: 12,
+        rewards: Array.from({ length: 12 }, (_, i) => Math.fround(Math.sin(i))),
+        lossMask: [1, 0, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1],
+        kl: new Array(12).fill(0),
       },
-    };
+    ]);
     const tokens = [encodeState(drawn), encodeState(EXAMPLES[3].state), encodeState(DEFAULT_PLAYGROUND_STATE)];
     const mutatedLink = fc
       .tuple(fc.constantFrom(...tokens), edits)

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { solve } from "../core";
+import { inlineState } from "../testing/playgroundStateKit";
 import { materializeRows, paddingStats, resizeRow, stateToProblem } from "./playgroundProblem";
 import { MAX_CELLS, type PlaygroundState, parsePlaygroundState } from "./playgroundState";
-import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE } from "./presets";
+import { DEFAULT_PLAYGROUND_STATE } from "./presets";
 
 function messageOf(patch: Record<string, unknown>): string {
   const parsed = parsePlaygroundState({ ...DEFAULT_PLAYGROUND_STATE, ...patch });
@@ -63,16 +64,10 @@ describe("the playground state is validated field by field", () => {
 });
 
 describe("a state becomes core's problem", () => {
-  const ragged: PlaygroundState = {
-    ...BASE_SETTINGS,
-    data: {
-      source: "inline",
-      rows: [
-        { length: 3, rewards: [1, 2, 3], values: [0.5, 0.5, 0.5], kl: [1, 1, 1], lossMask: [1, 0, 1], outcome: 2 },
-        { length: 1, rewards: [0.1], outcome: -1 },
-      ],
-    },
-  };
+  const ragged = inlineState([
+    { length: 3, rewards: [1, 2, 3], values: [0.5, 0.5, 0.5], kl: [1, 1, 1], lossMask: [1, 0, 1], outcome: 2 },
+    { length: 1, rewards: [0.1], outcome: -1 },
+  ]);
 
   it("right-pads ragged rows with zeros for discounted returns and GAE, inputs rounded to float32", () => {
     const problem = stateToProblem(ragged, "float64");
