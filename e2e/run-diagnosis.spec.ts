@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "./pageProblems";
-import { variantDump } from "./runPage";
+import { openRunFile, variantDump } from "./runPage";
 
 /**
  * A user who does not know the run's settings drops a dump: the page reads them off the dump's numbers,
@@ -10,8 +10,7 @@ import { variantDump } from "./runPage";
 test("a dump opened with no settings: the settings read off it, a verdict per stage, the bug named, the export", async ({
   page,
 }) => {
-  await page.goto("/?view=run");
-  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked.pt"));
+  await openRunFile(page, variantDump("rpp_kl_unmasked.pt"));
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
   // Written with reinforce_plus_plus, γ 0.99, kl_coef 0.05: read off the dump, and marked so.
   await expect(page.getByTestId("run-estimator")).toHaveValue("reinforce_plus_plus");
@@ -35,8 +34,7 @@ test("a dump opened with no settings: the settings read off it, a verdict per st
 test("the correct twin passes; a γ typed wrong fails, says what the dump was written with, and one click undoes it", async ({
   page,
 }) => {
-  await page.goto("/?view=run");
-  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
+  await openRunFile(page, variantDump("rpp_kl_unmasked__twin.pt"));
   await expect(page.getByTestId("run-summary")).toContainText("all 6 within their float32 bounds", { timeout: 60_000 });
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "true");
   await page.getByTestId("run-gamma").fill("1");
@@ -48,8 +46,7 @@ test("the correct twin passes; a γ typed wrong fails, says what the dump was wr
 });
 
 test("slime's own float32 whitening cancelling: every stored advantage NaN fails, and says why", async ({ page }) => {
-  await page.goto("/?view=run");
-  await page.getByTestId("run-file-input").setInputFiles(variantDump("whiten_float32_cancellation_1e4.pt"));
+  await openRunFile(page, variantDump("whiten_float32_cancellation_1e4.pt"));
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false", { timeout: 60_000 });
   await expect(page.getByTestId("run-stages").locator('[data-stage="advantages"]')).toContainText(
     "one-pass whitening cancelled",
@@ -58,8 +55,7 @@ test("slime's own float32 whitening cancelling: every stored advantage NaN fails
 });
 
 test("a kl_coef that rounds to infinity in float32 is refused on the page too: nothing passes", async ({ page }) => {
-  await page.goto("/?view=run&kl_coef=1e300");
-  await page.getByTestId("run-file-input").setInputFiles(variantDump("rpp_kl_unmasked__twin.pt"));
+  await openRunFile(page, variantDump("rpp_kl_unmasked__twin.pt"), "&kl_coef=1e300");
   await expect(page.getByTestId("run-summary")).toContainText("rounds to infinity in float32", { timeout: 60_000 });
   await expect(page.getByTestId("run-summary")).not.toContainText("within their float32 bounds");
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./pageProblems";
-import { generatedDump, openRunDump, sharedDump } from "./runPage";
+import { generatedDump, openPpoDump, openRunDump, openRunFile, sharedDump } from "./runPage";
 
 /**
  * The run view's finish: the chart follows the selected sample (by its index in the dump) through
@@ -22,8 +22,7 @@ test("the sample chart follows the selected sample through a re-sort, and a flat
   page,
 }) => {
   // Written with --normalize-advantages; asked without it, so the worst-first order changes once it is ticked.
-  await page.goto("/?view=run&advantage_estimator=ppo&gamma=0.99&lambd=0.95&kl_coef=0.02&normalize_advantages=0");
-  await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_ppo_g099_l095_kl002.pt"));
+  await openPpoDump(page, false);
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
   const rows = page.getByTestId("run-samples").locator("tbody tr");
   const orderBefore = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-sample")));
@@ -90,8 +89,7 @@ test("a sample opened in the playground names its dump, draws the dump's stored 
   await expect(page.getByTestId("dump-banner")).toHaveCount(0);
 
   // A dump whitened over its batch says so: the playground's advantages are this sample's raw ones.
-  await page.goto("/?view=run&advantage_estimator=ppo&gamma=0.99&lambd=0.95&kl_coef=0.02&normalize_advantages=1");
-  await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_ppo_g099_l095_kl002.pt"));
+  await openPpoDump(page, true);
   await expect(page.getByTestId("run-summary")).toContainText("all 8 within", { timeout: 60_000 });
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
   await page.getByTestId("run-open-playground").click();
@@ -102,30 +100,31 @@ test("a sample opened in the playground names its dump, draws the dump's stored 
   await expect(page.getByTestId("estimator-select")).toHaveValue("gae");
 });
 
+/** A file with nothing to replay: its kind said, no samples table, no settings search, no NaN anywhere. */
+async function expectNothingReplayed(page: Page, kind: "plain" | "rollout"): Promise<void> {
+  await expect(page.getByTestId("run-file-kind")).toHaveAttribute("data-kind", kind);
+  await expect(page.getByTestId("run-samples")).toHaveCount(0);
+  await expect(page.getByTestId("run-search")).toHaveCount(0);
+  await expect(page.locator(".run-view")).not.toContainText("NaN");
+}
+
 test("a plain file and a rollout dump say what they are, with no NaN, no table and no settings search", async ({
   page,
 }) => {
-  await page.goto("/?view=run");
-  await page.getByTestId("run-file-input").setInputFiles(sharedDump("plain_dict.pt"));
+  await openRunFile(page, sharedDump("plain_dict.pt"));
   await expect(page.getByTestId("run-summary")).toContainText(
     "plain_dict.pt: not a slime train dump, nothing to replay (lanes found: rewards (4 rows), lossMask (4 rows)); open it in the playground",
     { timeout: 60_000 },
   );
-  await expect(page.getByTestId("run-file-kind")).toHaveAttribute("data-kind", "plain");
-  await expect(page.getByTestId("run-samples")).toHaveCount(0);
-  await expect(page.getByTestId("run-search")).toHaveCount(0);
+  await expectNothingReplayed(page, "plain");
   await expect(page.getByTestId("run-heatmap")).toHaveCount(0);
-  await expect(page.locator(".run-view")).not.toContainText("NaN");
 
   await page.getByTestId("run-file-input").setInputFiles(sharedDump("rollout_eval_5.pt"));
   await expect(page.getByTestId("run-summary")).toContainText(
     "rollout_eval_5.pt: a rollout dump (4 Samples) holds no advantages; choose its train dump too",
     { timeout: 60_000 },
   );
-  await expect(page.getByTestId("run-file-kind")).toHaveAttribute("data-kind", "rollout");
-  await expect(page.getByTestId("run-samples")).toHaveCount(0);
-  await expect(page.getByTestId("run-search")).toHaveCount(0);
-  await expect(page.locator(".run-view")).not.toContainText("NaN");
+  await expectNothingReplayed(page, "rollout");
 
   // The plain file's lanes, opened in the playground: its 4 rows scanned there.
   await page.getByTestId("run-file-input").setInputFiles(sharedDump("batch.npz"));
@@ -158,8 +157,7 @@ test("the selected sample, or the failing ones, as a case file and a pytest file
 
   // Replayed without its normalisation, the ppo dump fails: the failing samples are exported, the whole
   // batch in the case file (its advantages were whitened over all 8).
-  await page.goto("/?view=run&advantage_estimator=ppo&gamma=0.99&lambd=0.95&kl_coef=0.02&normalize_advantages=0");
-  await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_ppo_g099_l095_kl002.pt"));
+  await openPpoDump(page, false);
   await expect(page.getByTestId("run-summary")).toContainText(/\d over/, { timeout: 60_000 });
   await expect(page.getByTestId("run-exports")).toContainText(/Export the \d failing samples?/);
   const [failing] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export-pytest").click()]);
@@ -195,8 +193,7 @@ test("the heatmap shows the KL: the gap to the recomputed KL, or the stored KL i
   );
 
   // kl_coef 0: the replay recomputes no KL, so the colour is the stored KL itself.
-  await page.goto("/?view=run&advantage_estimator=grpo");
-  await page.getByTestId("run-file-input").setInputFiles(generatedDump("grpo_kl0.pt"));
+  await openRunFile(page, generatedDump("grpo_kl0.pt"), "&advantage_estimator=grpo");
   await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
   await expect(page.getByTestId("run-summary")).toContainText("grpo_kl0.pt (train dump)");
   const kl = page.getByTestId("run-field-kl");

@@ -1,5 +1,5 @@
 import { expect, test } from "./pageProblems";
-import { openRunDump, sharedDump } from "./runPage";
+import { openPpoDump, openRunDump, sharedDump } from "./runPage";
 
 /**
  * Your run: slime's own debug dumps opened in the page, replayed against the float64 reference with
@@ -30,8 +30,7 @@ test("slime's ppo dump: wrong settings put the samples over their bound first, a
   page,
 }) => {
   // Written with --normalize-advantages; asked without it.
-  await page.goto("/?view=run&advantage_estimator=ppo&gamma=0.99&lambd=0.95&kl_coef=0.02&normalize_advantages=0");
-  await page.getByTestId("run-file-input").setInputFiles(sharedDump("train_ppo_g099_l095_kl002.pt"));
+  await openPpoDump(page, false);
   await expect(page.getByTestId("run-summary")).toContainText(/\d of 8 within their float32 bounds, \d over/, {
     timeout: 60_000,
   });
