@@ -22,6 +22,13 @@ export interface ExportMenuProps {
 }
 
 /** Case file, CSV, PNGs and a pytest snippet of what is on screen. */
+/** The pictures the menu saves, each as scanlab_<chart>.png. */
+const PICTURES: [keyof ChartRefs, string][] = [
+  ["returns", "Returns chart"],
+  ["error", "Error chart"],
+  ["heatmap", "Heatmap"],
+];
+
 export function ExportMenu({ state, result, codec, charts, onError, onStatus, onCopyLink }: ExportMenuProps) {
   const run = (what: string, action: () => Promise<void>, close: () => void) => {
     close();
@@ -136,33 +143,17 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
             </span>
             <PytestNotice plan={pytest.plan?.state === state ? pytest.plan : null} />
           </li>
-          <li>
-            <button
-              type="button"
-              data-testid="export-png-returns"
-              onClick={() => run("PNG export", png(charts.returns.current, "scanlab_returns.png"), close)}
-            >
-              Returns chart (.png)
-            </button>
-          </li>
-          <li>
-            <button
-              type="button"
-              data-testid="export-png-error"
-              onClick={() => run("PNG export", png(charts.error.current, "scanlab_error.png"), close)}
-            >
-              Error chart (.png)
-            </button>
-          </li>
-          <li>
-            <button
-              type="button"
-              data-testid="export-png-heatmap"
-              onClick={() => run("PNG export", png(charts.heatmap.current, "scanlab_heatmap.png"), close)}
-            >
-              Heatmap (.png)
-            </button>
-          </li>
+          {PICTURES.map(([chart, label]) => (
+            <li key={chart}>
+              <button
+                type="button"
+                data-testid={`export-png-${chart}`}
+                onClick={() => run("PNG export", png(charts[chart].current, `scanlab_${chart}.png`), close)}
+              >
+                {label} (.png)
+              </button>
+            </li>
+          ))}
           <li>
             <button
               type="button"
