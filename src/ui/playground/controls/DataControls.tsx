@@ -48,14 +48,18 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
           : { source: "preset", preset: "dense", seed: 1, rows: rows.length, tokens: stats.maxLength, ragged: false };
       return { ...s, data: { ...base, ...next } };
     });
-  const parseData = (label: string, key: "rows" | "tokens" | "seed") => (text: string) =>
-    parseForState(label, text, (value) => ({
-      ...state,
-      data: {
-        ...(preset ?? { source: "preset", preset: "dense", seed: 1, rows: 1, tokens: 1, ragged: false }),
-        [key]: value,
-      },
-    }));
+  /** A generator's number (rows, tokens, seed), checked as the whole state it makes before it is committed. */
+  const generatorEntry = (generator: PresetData, key: "rows" | "tokens" | "seed", width: string) => (
+    <NumberEntry
+      id={`pg-${key}`}
+      value={generator[key]}
+      parse={(text) => parseForState(key, text, (value) => ({ ...state, data: { ...generator, [key]: value } }))}
+      onCommit={(v) => setData({ [key]: v })}
+      onInvalid={(r) => onFieldError(key, r)}
+      describedBy={helpId(`pg-${key}`)}
+      width={width}
+    />
+  );
 
   return (
     <>
@@ -85,26 +89,10 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
           <>
             <div className="field-pair">
               <Field id="pg-rows" label="Rows" help="Batch rows B (sequences)." invalid={fieldErrors.rows}>
-                <NumberEntry
-                  id="pg-rows"
-                  value={preset.rows}
-                  parse={parseData("rows", "rows")}
-                  onCommit={(v) => setData({ rows: v })}
-                  onInvalid={(r) => onFieldError("rows", r)}
-                  describedBy={helpId("pg-rows")}
-                  width="6ch"
-                />
+                {generatorEntry(preset, "rows", "6ch")}
               </Field>
               <Field id="pg-tokens" label="Tokens" help="Longest row length T (max_len)." invalid={fieldErrors.tokens}>
-                <NumberEntry
-                  id="pg-tokens"
-                  value={preset.tokens}
-                  parse={parseData("tokens", "tokens")}
-                  onCommit={(v) => setData({ tokens: v })}
-                  onInvalid={(r) => onFieldError("tokens", r)}
-                  describedBy={helpId("pg-tokens")}
-                  width="7ch"
-                />
+                {generatorEntry(preset, "tokens", "7ch")}
               </Field>
             </div>
             <div className="field-pair">
@@ -115,15 +103,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
                 invalid={fieldErrors.seed}
               >
                 <div className="stepper">
-                  <NumberEntry
-                    id="pg-seed"
-                    value={preset.seed}
-                    parse={parseData("seed", "seed")}
-                    onCommit={(v) => setData({ seed: v })}
-                    onInvalid={(r) => onFieldError("seed", r)}
-                    describedBy={helpId("pg-seed")}
-                    width="10ch"
-                  />
+                  {generatorEntry(preset, "seed", "10ch")}
                   <button
                     type="button"
                     aria-describedby={helpId("pg-seed")}
