@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { TopNav } from "./nav/TopNav";
 import { parseUrlState } from "./urlState";
 
@@ -21,6 +21,15 @@ function Loading({ what }: { what: string }) {
   );
 }
 
+/** A view's page, its code loaded on demand: "Loading the …" until it arrives. */
+function ViewPage({ what, className = "app", children }: { what: string; className?: string; children: ReactNode }) {
+  return (
+    <main className={className}>
+      <Suspense fallback={<Loading what={what} />}>{children}</Suspense>
+    </main>
+  );
+}
+
 export function App() {
   // Read once: the views keep the address in sync themselves (history.replaceState).
   const [{ state, problems }] = useState(() => parseUrlState(window.location.search));
@@ -35,35 +44,25 @@ export function App() {
     <div className={conformance || bench || glossary ? "shell" : "shell shell-wide"}>
       <TopNav view={state.view} actionsRef={setActions} />
       {glossary ? (
-        <main className="app">
-          <Suspense fallback={<Loading what="glossary" />}>
-            <GlossaryView />
-          </Suspense>
-        </main>
+        <ViewPage what="glossary">
+          <GlossaryView />
+        </ViewPage>
       ) : run ? (
-        <main className="app">
-          <Suspense fallback={<Loading what="run view" />}>
-            <RunView urlProblems={problems} />
-          </Suspense>
-        </main>
+        <ViewPage what="run view">
+          <RunView urlProblems={problems} />
+        </ViewPage>
       ) : conformance ? (
-        <main className="app">
-          <Suspense fallback={<Loading what="conformance view" />}>
-            <ConformanceView initial={state} urlProblems={problems} debug={debug} />
-          </Suspense>
-        </main>
+        <ViewPage what="conformance view">
+          <ConformanceView initial={state} urlProblems={problems} debug={debug} />
+        </ViewPage>
       ) : bench ? (
-        <main className="app">
-          <Suspense fallback={<Loading what="benchmark" />}>
-            <BenchView urlProblems={problems} />
-          </Suspense>
-        </main>
+        <ViewPage what="benchmark">
+          <BenchView urlProblems={problems} />
+        </ViewPage>
       ) : player ? (
-        <main className="player-page">
-          <Suspense fallback={<Loading what="player" />}>
-            <LinkedPlayer problems={problems} backend={state.backend} />
-          </Suspense>
-        </main>
+        <ViewPage what="player" className="player-page">
+          <LinkedPlayer problems={problems} backend={state.backend} />
+        </ViewPage>
       ) : (
         <Suspense fallback={<Loading what="playground" />}>
           <PlaygroundView toolbarSlot={actions} urlProblems={problems} />
