@@ -36,18 +36,30 @@ function ones(length: number): (0 | 1)[] {
   return new Array<0 | 1>(length).fill(1);
 }
 
+/** A row judged by its outcome: the critic's values drawn toward it, then a small KL of scale `klScale`. */
+function judgedRow(
+  random: () => number,
+  length: number,
+  rewards: number[],
+  outcome: number,
+  klScale: number,
+  lossMask = ones(length),
+): ReturnType<RowDraw> {
+  return {
+    rewards,
+    values: criticValues(random, length, outcome),
+    kl: smallKl(random, length, klScale),
+    lossMask,
+    outcome,
+  };
+}
+
 /** Reward only at the last token: the usual verifier outcome. */
 const terminal: RowDraw = (random, length) => {
   const outcome = verdict(random);
   const rewards = new Array<number>(length).fill(0);
   if (length > 0) rewards[length - 1] = outcome;
-  return {
-    rewards,
-    values: criticValues(random, length, outcome),
-    kl: smallKl(random, length, 0.01),
-    lossMask: ones(length),
-    outcome,
-  };
+  return judgedRow(random, length, rewards, outcome, 0.01);
 };
 
 /** N(0, 1) rewards on every token (a process reward model). */
@@ -63,13 +75,7 @@ const dense: RowDraw = (random, length) => ({
 const sparse: RowDraw = (random, length) => {
   const rewards = drawn(length, () => (random() < 0.02 ? f32((random() < 0.5 ? -1 : 1) * (1 + 4 * random())) : 0));
   const outcome = verdict(random);
-  return {
-    rewards,
-    values: criticValues(random, length, outcome),
-    kl: smallKl(random, length, 0.01),
-    lossMask: ones(length),
-    outcome,
-  };
+  return judgedRow(random, length, rewards, outcome, 0.01);
 };
 
 /** Token rewards −β·kl with β = 0.05 and the outcome at the end: what a KL-penalised rollout feeds the scan. */
@@ -97,13 +103,7 @@ const multiTurn: RowDraw = (random, length) => {
   const last = lossMask.lastIndexOf(1);
   const rewards = new Array<number>(length).fill(0);
   if (last >= 0) rewards[last] = outcome;
-  return {
-    rewards,
-    values: criticValues(random, length, outcome),
-    kl: smallKl(random, length, 0.05),
-    lossMask,
-    outcome,
-  };
+  return judgedRow(random, length, rewards, outcome, 0.05, lossMask);
 };
 
 /** ±1e30 alternating (slightly jittered): float32 loses everything that cancels at this scale. */
