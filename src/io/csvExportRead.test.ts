@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exportedCsv, inlineBatch } from "../testing/csvExportKit";
+import { accepted, refusalMessage } from "../testing/resultKit";
 import { isCsvExport, readCsvExport } from "./csvExportRead";
 import { parseCsvTable } from "./csvImport";
 import { laneOf, materializeRows } from "./playgroundProblem";
@@ -21,17 +22,8 @@ const batch = inlineBatch(
   2,
 );
 
-function read(text: string) {
-  const result = readCsvExport(text, "e.csv");
-  if (!result.ok) throw new Error(`expected the export to be read: ${result.error.message}`);
-  return result.value;
-}
-
-function refusal(text: string): string {
-  const result = readCsvExport(text, "e.csv");
-  if (result.ok) throw new Error("expected the export to be refused");
-  return result.error.message;
-}
+const read = (text: string) => accepted(readCsvExport(text, "e.csv"), "export").value;
+const refusal = (text: string) => refusalMessage(readCsvExport(text, "e.csv"), "export");
 
 /** The lanes an estimator's export carries, float32 as the page holds them. */
 function lanes(rows: PlaygroundRow[], names: ("rewards" | "values" | "kl" | "lossMask")[]) {

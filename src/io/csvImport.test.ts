@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { accepted, refusalMessage } from "../testing/resultKit";
 import { importCsv, importCsvLane, parseCsvTable } from "./csvImport";
 
 /** The notes of a table that must parse. */
-function notesOf(text: string, source?: string): string[] {
-  const parsed = parseCsvTable(text, source);
-  if (!parsed.ok) throw new Error(`expected the CSV to be read: ${parsed.error.message}`);
-  return parsed.notes;
-}
-
-function refusal(text: string): string {
-  const parsed = parseCsvTable(text, "r.csv");
-  if (parsed.ok) throw new Error("expected the CSV to be refused");
-  return parsed.error.message;
-}
+const notesOf = (text: string, source?: string) => accepted(parseCsvTable(text, source), "CSV").notes;
+const refusal = (text: string) => refusalMessage(parseCsvTable(text, "r.csv"), "CSV");
 
 describe("CSV import", () => {
   it("reads rows × tokens, with an optional header, ragged rows and any usual delimiter", () => {

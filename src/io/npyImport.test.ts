@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refusalMessage } from "../testing/resultKit";
 import { importNpy, parseNpy } from "./npyImport";
 import { writeNpy } from "./npyTestFile";
 
@@ -14,11 +15,7 @@ function hexBytes(hex: string): Uint8Array {
   return Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
 }
 
-function refusal(bytes: Uint8Array): string {
-  const parsed = parseNpy(bytes, "x.npy");
-  if (parsed.ok) throw new Error("expected the file to be refused");
-  return parsed.error.message;
-}
+const refusal = (bytes: Uint8Array) => refusalMessage(parseNpy(bytes, "x.npy"), "file");
 
 describe(".npy files", () => {
   it("reads a file numpy wrote", () => {

@@ -1,5 +1,6 @@
 import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
+import { refusalMessage } from "../testing/resultKit";
 import { DEFAULT_CONTEXT_PARALLEL, MAX_CELLS, type PlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES } from "./presets";
 import {
@@ -31,11 +32,7 @@ const drawn: PlaygroundState = {
   },
 };
 
-function refusal(text: string): string {
-  const decoded = decodeState(text);
-  if (decoded.ok) throw new Error("expected the link to be refused");
-  return decoded.error.message;
-}
+const refusal = (text: string) => refusalMessage(decodeState(text), "link");
 
 const wire = (value: unknown) => LZString.compressToEncodedURIComponent(JSON.stringify(value));
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cpLayout, responseIndices, type SlimeSettings, sliceBack } from "../../core";
+import { refusalMessage } from "../../testing/resultKit";
 import { bytesSource } from "../tensorFiles/byteSource";
 import {
   groupRankFiles,
@@ -52,11 +53,7 @@ function merged(files: RankFile[], options = {}) {
   return result.value;
 }
 
-function refusal(files: RankFile[], options = {}): string {
-  const result = mergeRankDumps(files, options);
-  if (result.ok) throw new Error("merged, expected a refusal");
-  return result.error.message;
-}
+const refusal = (files: RankFile[], options = {}) => refusalMessage(mergeRankDumps(files, options), "rank dumps");
 
 function rollout(file: RankFile): Map<string, unknown> {
   return (file.root as PyDict).get("rollout_data") as Map<string, unknown>;
