@@ -40,7 +40,8 @@ interface Kept extends KeptTables {
   outputs: Map<OutputName, BatchPictures>;
 }
 
-function copy<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
+/** Copies of a result's tables, for a worker to keep while it transfers the originals. */
+export function copyTables<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
   const out: OutputTables<A> = {};
   for (const [name, a] of Object.entries(tables) as [OutputName, A | undefined][]) out[name] = a?.slice() as A;
   return out;
@@ -59,7 +60,7 @@ export class ResultPictures {
   keep(id: number, result: KeptTables, lossMask?: Uint8Array, copied = false): void {
     this.kept = null; // the older copies go before the new ones are made
     const { rows, cols, lengths } = result;
-    const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : copy(tables));
+    const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : copyTables(tables));
     this.kept = {
       id,
       rows,
