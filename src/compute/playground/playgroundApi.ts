@@ -23,7 +23,7 @@ import {
   resultBuffers,
   startRun,
 } from "./playgroundRun";
-import { copyTables, type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
+import { type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {
@@ -45,9 +45,9 @@ export function playgroundApi() {
       rows: result.rows,
       cols: result.cols,
       lengths: result.lengths,
-      reference: kept?.reference ?? copyTables(result.reference),
-      chunked: copyTables(result.chunked),
-      bound: kept?.bound ?? copyTables(result.bound),
+      reference: kept?.reference ?? pictures.copies(result.reference),
+      chunked: pictures.copies(result.chunked),
+      bound: kept?.bound ?? pictures.copies(result.bound),
     };
     pictures.keep(request.id, own, request.lossMask, true);
     const sent = pictures.expected();
@@ -68,7 +68,10 @@ export function playgroundApi() {
     prepare(request: RunRequest): void {
       prepared = null;
       const parts = startRun(request);
-      prepared = { parts, kept: { reference: copyTables(parts.reference), bound: copyTables(parts.bound.tables) } };
+      prepared = {
+        parts,
+        kept: { reference: pictures.copies(parts.reference), bound: pictures.copies(parts.bound.tables) },
+      };
     },
     /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
     finish(id: number, answer: ChunkedAnswer): ComputedResult | null {
