@@ -1,4 +1,4 @@
-import { type Batch, type FloatArray, roundingOf, zerosLike } from "./batch";
+import { type Batch, type FloatArray, zerosLike } from "./batch";
 import { checkDiscount, checkFiniteBatch } from "./validation";
 
 /**
@@ -9,17 +9,34 @@ import { checkDiscount, checkFiniteBatch } from "./validation";
 export function serialDiscountedReturns<A extends FloatArray>(rewards: Batch<A>, discount: number): Batch<A> {
   checkDiscount(discount);
   checkFiniteBatch(rewards, "rewards");
-  const round = roundingOf(rewards.data);
-  const d = round(discount);
-  const { rows, cols } = rewards;
-  const out = zerosLike(rewards.data, rows * cols);
+  const { rows, cols, data } = rewards;
+  const out = zerosLike(data, rows * cols);
+  const float32 = data instanceof Float32Array;
+  const d = float32 ? Math.fround(discount) : discount;
   for (let b = 0; b < rows; b++) {
-    let running = 0;
-    for (let t = cols - 1; t >= 0; t--) {
-      const i = b * cols + t;
-      running = round(rewards.data[i] + round(d * running));
-      out[i] = running;
-    }
+    if (float32) serialRow32(out, data, b * cols, cols, d);
+    else serialRow64(out, data, b * cols, cols, d);
   }
   return { rows, cols, data: out };
+}
+
+/**
+ * One row of the loop, each product and sum rounded to float32: a function per row and precision,
+ * so that no rounding function is called per operation (docs/design.md, "Inner loops").
+ */
+function serialRow32(out: FloatArray, r: FloatArray, start: number, cols: number, d: number): void {
+  let running = 0;
+  for (let i = start + cols - 1; i >= start; i--) {
+    running = Math.fround(r[i] + Math.fround(d * running));
+    out[i] = running;
+  }
+}
+
+/** serialRow32 in float64: no rounding between the operations. */
+function serialRow64(out: FloatArray, r: FloatArray, start: number, cols: number, d: number): void {
+  let running = 0;
+  for (let i = start + cols - 1; i >= start; i--) {
+    running = r[i] + d * running;
+    out[i] = running;
+  }
 }

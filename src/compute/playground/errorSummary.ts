@@ -107,61 +107,76 @@ export class ErrorAccumulator {
       this.floors.set(name, floor);
     }
     const f32 = precision === "float32";
+    for (let r = r0; r < r1; r++) this.addRow(name, r, Math.min(cols, lengths[r]), ref, act, limit, floor, f32);
+  }
+
+  /**
+   * One row of one output: a function per row, not an inner loop (docs/design.md, "Inner loops"),
+   * called once per row for the whole batch.
+   */
+  private addRow(
+    name: OutputName,
+    r: number,
+    length: number,
+    ref: Float64Array,
+    act: ArrayLike<number>,
+    limit: Float64Array | undefined,
+    floor: number,
+    f32: boolean,
+  ): void {
+    const { cols, precision } = this.input;
     // The running figures in locals for the loop (a field written per cell cost about 3× the time).
     let { cells, nonFiniteChunked, nonFiniteSerial, chunkedOnly, maxAbs, maxRel, maxUlps, overBound, unbounded } = this;
     let worstFraction = this.worstFraction?.fraction ?? Number.NaN;
-    for (let r = r0; r < r1; r++) {
-      const length = Math.min(cols, lengths[r]);
-      for (let t = 0; t < length; t++) {
-        const i = r * cols + t;
-        const a = act[i];
-        const e = ref[i];
-        cells++;
-        if (!Number.isFinite(a)) nonFiniteChunked++;
-        if (!Number.isFinite(e)) {
-          // The reference lost this cell: nothing to measure against.
-          nonFiniteSerial++;
+    for (let t = 0; t < length; t++) {
+      const i = r * cols + t;
+      const a = act[i];
+      const e = ref[i];
+      cells++;
+      if (!Number.isFinite(a)) nonFiniteChunked++;
+      if (!Number.isFinite(e)) {
+        // The reference lost this cell: nothing to measure against.
+        nonFiniteSerial++;
+        continue;
+      }
+      let abs: number;
+      let rel: number;
+      let ulps: number;
+      if (!Number.isFinite(a)) {
+        // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
+        chunkedOnly++;
+        abs = rel = ulps = Number.POSITIVE_INFINITY;
+      } else {
+        abs = Math.abs(a - e);
+        if (abs <= Number.MAX_VALUE) {
+          rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
+          ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
+        } else {
+          // Two huge finite values whose difference overflows: the careful versions decide.
+          abs = absError(e, a);
+          rel = relError(e, a, floor);
+          ulps = ulpDistance(e, a, precision);
+        }
+      }
+      const bound = limit ? limit[i] : undefined;
+      if (abs > maxAbs || this.worst === null) {
+        maxAbs = abs;
+        this.worst = { output: name, row: r, token: t };
+        this.boundAtMax = bound ?? null;
+      }
+      if (rel > maxRel) maxRel = rel;
+      if (ulps > maxUlps) maxUlps = ulps;
+      if (bound !== undefined) {
+        // An infinite error is over any bound; a finite one against a bound of ±Inf or NaN is not judged.
+        if (Number.isFinite(abs) && !Number.isFinite(bound)) {
+          unbounded++;
           continue;
         }
-        let abs: number;
-        let rel: number;
-        let ulps: number;
-        if (!Number.isFinite(a)) {
-          // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
-          chunkedOnly++;
-          abs = rel = ulps = Number.POSITIVE_INFINITY;
-        } else {
-          abs = Math.abs(a - e);
-          if (abs <= Number.MAX_VALUE) {
-            rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
-            ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
-          } else {
-            // Two huge finite values whose difference overflows: the careful versions decide.
-            abs = absError(e, a);
-            rel = relError(e, a, floor);
-            ulps = ulpDistance(e, a, precision);
-          }
-        }
-        const bound = limit ? limit[i] : undefined;
-        if (abs > maxAbs || this.worst === null) {
-          maxAbs = abs;
-          this.worst = { output: name, row: r, token: t };
-          this.boundAtMax = bound ?? null;
-        }
-        if (rel > maxRel) maxRel = rel;
-        if (ulps > maxUlps) maxUlps = ulps;
-        if (bound !== undefined) {
-          // An infinite error is over any bound; a finite one against a bound of ±Inf or NaN is not judged.
-          if (Number.isFinite(abs) && !Number.isFinite(bound)) {
-            unbounded++;
-            continue;
-          }
-          if (!(abs <= bound) || abs === Number.POSITIVE_INFINITY) overBound++;
-          const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
-          if (this.worstFraction === null || fraction > worstFraction) {
-            worstFraction = fraction;
-            this.worstFraction = { fraction, cell: { output: name, row: r, token: t } };
-          }
+        if (!(abs <= bound) || abs === Number.POSITIVE_INFINITY) overBound++;
+        const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
+        if (this.worstFraction === null || fraction > worstFraction) {
+          worstFraction = fraction;
+          this.worstFraction = { fraction, cell: { output: name, row: r, token: t } };
         }
       }
     }

@@ -23,7 +23,7 @@ import {
   resultBuffers,
   startRun,
 } from "./playgroundRun";
-import { type RestoredOutput, ResultPictures } from "./resultPictures";
+import { type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {
@@ -33,12 +33,23 @@ export interface CoreChunkedRun {
 
 /** A worker's state (the prepared run, the kept result) and what the page may ask of it. */
 export function playgroundApi() {
-  let prepared: RunParts | null = null;
+  let prepared: { parts: RunParts; kept: Pick<KeptTables, "reference" | "bound"> } | null = null;
   const pictures = new ResultPictures();
 
-  /** The result transferred to the page, its tables kept here for the heatmap's pictures. */
-  function answerOf(request: RunRequest, result: ComputedResult): ComputedResult {
-    pictures.keep(request.id, result, request.lossMask);
+  /**
+   * The result transferred to the page, copies of its tables kept here for the heatmap's pictures
+   * (`kept`: copies made already, those of the tables known before the engine's answer).
+   */
+  function answerOf(request: RunRequest, result: ComputedResult, kept?: Partial<KeptTables>): ComputedResult {
+    const own = {
+      rows: result.rows,
+      cols: result.cols,
+      lengths: result.lengths,
+      reference: kept?.reference ?? pictures.copies(result.reference),
+      chunked: pictures.copies(result.chunked),
+      bound: kept?.bound ?? pictures.copies(result.bound),
+    };
+    pictures.keep(request.id, own, request.lossMask, true);
     const sent = pictures.expected();
     const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
     return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
@@ -50,17 +61,27 @@ export function playgroundApi() {
       prepared = null;
       return answerOf(request, finishRun(startRun(request)));
     },
-    /** The engine's precision: the serial scans and the bound, while the engine runs the chunked side. */
+    /**
+     * The engine's precision: the serial scans and the bound, while the engine runs the chunked
+     * side, and the copies of them that the heatmap's pictures keep (not made after the answer).
+     */
     prepare(request: RunRequest): void {
       prepared = null;
-      prepared = startRun(request);
+      const parts = startRun(request);
+      prepared = {
+        parts,
+        kept: { reference: pictures.copies(parts.reference), bound: pictures.copies(parts.bound.tables) },
+      };
     },
     /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
     finish(id: number, answer: ChunkedAnswer): ComputedResult | null {
-      if (prepared?.request.id !== id) return null;
-      const parts = prepared;
+      if (prepared?.parts.request.id !== id) return null;
+      const { parts, kept } = prepared;
       prepared = null;
-      return answerOf(parts.request, finishRun(parts, answer));
+      const result = finishRun(parts, answer);
+      // The engine ran another strategy than asked: its own bound, copied here.
+      const bound = result.bound === parts.bound.tables ? kept.bound : undefined;
+      return answerOf(parts.request, result, { reference: kept.reference, bound });
     },
     /**
      * Keeps an output of result `id`, sent back by the page, for the heatmap's pictures: the page

@@ -41,4 +41,35 @@ describe("the playground worker's heatmap pictures", () => {
     expect(sent?.ask).toEqual(ask);
     expect(sent?.picture.grid).toEqual(pictures.picture(8, "returns", ask)?.grid);
   });
+
+  it("copies into the tables of the result kept before the last, never into those of the kept one", () => {
+    const own = new ResultPictures();
+    const run = (id: number) => presetResult(id, { rows: 3, tokens: 50, seed: id }, [10, 30]);
+    const ask = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
+    own.keep(10, run(10).result);
+    const kept = run(11);
+    own.keep(11, kept.result, kept.lossMask); // its copies are written into result 10's tables
+    const next = run(12);
+    const copies = own.copies(next.result.reference);
+    expect(copies.advantages).toEqual(next.result.reference.advantages);
+    expect(copies.advantages).not.toBe(next.result.reference.advantages);
+    // Result 11 is still kept and shown: its pictures are of its own values, whatever was copied since.
+    expect(own.picture(11, "advantages", ask)?.grid).toEqual(
+      pooledHere(kept.result, "advantages", kept.lossMask, ask).grid,
+    );
+    const tables = {
+      reference: copies,
+      chunked: own.copies(next.result.chunked),
+      bound: own.copies(next.result.bound),
+    };
+    own.keep(12, { ...next.result, ...tables }, next.lossMask, true);
+    expect(own.picture(12, "advantages", ask)?.grid).toEqual(
+      pooledHere(next.result, "advantages", next.lossMask, ask).grid,
+    );
+    expect(own.picture(11, "advantages", ask)).toBeNull();
+    // Result 13's copies go into result 11's tables, and 12's pictures stay its own.
+    own.copies(run(13).result.reference);
+    own.copies(run(13).result.bound);
+    expect(own.picture(12, "returns", ask)?.grid).toEqual(pooledHere(next.result, "returns", next.lossMask, ask).grid);
+  });
 });

@@ -40,26 +40,46 @@ interface Kept extends KeptTables {
   outputs: Map<OutputName, BatchPictures>;
 }
 
-function copy<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
-  const out: OutputTables<A> = {};
-  for (const [name, a] of Object.entries(tables) as [OutputName, A | undefined][]) out[name] = a?.slice() as A;
-  return out;
-}
-
 /** The kept result of one worker, and the page's last ask of it. */
 export class ResultPictures {
   private kept: Kept | null = null;
   /** The page's last ask: the next result's picture for it is pooled with the result and sent along. */
   private lastAsk: { output: OutputName; ask: PictureAsk } | null = null;
+  /**
+   * The tables of the result kept before the newest, which nothing reads any more: the next copies
+   * are written into them. A fresh array per table and edit (1 MB each at 16 × 8192) cost the worker
+   * its allocation and garbage collection after the engine's answer.
+   */
+  private spare: FloatArray[] = [];
+
+  /** Copies of a result's tables, for this worker to keep while it transfers the originals. */
+  copies<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
+    const out: OutputTables<A> = {};
+    for (const [name, a] of Object.entries(tables) as [OutputName, A | undefined][]) {
+      if (!a) continue;
+      const i = this.spare.findIndex((s) => s.constructor === a.constructor && s.length === a.length);
+      const into = i >= 0 ? (this.spare.splice(i, 1)[0] as A) : null;
+      if (into) into.set(a);
+      out[name] = into ?? (a.slice() as A);
+    }
+    return out;
+  }
 
   /**
    * Keeps a result's tables for its pictures: copies where the originals are about to be
    * transferred (`copied` false), the tables themselves where they are this worker's own already.
+   * The tables kept before become the spare ones.
    */
   keep(id: number, result: KeptTables, lossMask?: Uint8Array, copied = false): void {
-    this.kept = null; // the older copies go before the new ones are made
+    const before = this.kept;
+    this.kept = null;
+    this.spare = [];
+    if (before) {
+      for (const tables of [before.reference, before.chunked, before.bound])
+        for (const a of Object.values(tables)) if (a) this.spare.push(a);
+    }
     const { rows, cols, lengths } = result;
-    const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : copy(tables));
+    const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : this.copies(tables));
     this.kept = {
       id,
       rows,

@@ -16,6 +16,25 @@ export function useWidth(ref: RefObject<HTMLElement | null>, fallback = 640): nu
 }
 
 /**
+ * useWidth, without reading the width in the mount's commit: `fallback` until the browser's own
+ * layout first reports the element (ResizeObserver), then the same clientWidth. For an element that
+ * mounts with the page (the row editor): its clientWidth in that commit forced the page's whole first
+ * layout into the mount's task, and its new width a second render there.
+ */
+export function useObservedWidth(ref: RefObject<HTMLElement | null>, fallback = 640): number {
+  const [width, setWidth] = useState(fallback);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    // In the observer's callback the layout is done: clientWidth reads it, it forces none.
+    const observer = new ResizeObserver(() => setWidth(Math.max(120, Math.floor(element.clientWidth))));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
  * The element's content width in CSS pixels, following resizes; null until the browser's own layout
  * first reports it. Not read in the mount's commit (useWidth's clientWidth forces the whole page's
  * layout there, and its new width draws a canvas again in the same task): a canvas drawn at this

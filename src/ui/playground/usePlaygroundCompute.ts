@@ -204,9 +204,12 @@ export function usePlaygroundCompute(
   // A layout effect: a teaching-size batch, computed here at once by the functions the worker runs,
   // is drawn before the browser paints the edit's frame (the final result itself for core's
   // precisions). Through the worker it came a frame later: 31–45 ms against 11–23 ms at 4 × 300
-  // (bench:ui, docs/design.md).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
-  useLayoutEffect(() => {
+  // (bench:ui, docs/design.md). With nothing on screen yet (the page's first run) there is no frame
+  // to keep: the passive effect below computes it after the page's first frame, so that mounting the
+  // page, its first layout and its first result are three tasks, not one of 150–200 ms.
+  const wanted = useRef<RunKey | null>(null);
+  const want = () => {
+    wanted.current = key;
     let atOnce: AtOnce<PlaygroundResult> | undefined;
     const source = needsEngine || isDraft ? "preview" : "final";
     const kept = shown.current && sameInputs(shown.current.key, key) ? shown.current : null;
@@ -225,6 +228,14 @@ export function usePlaygroundCompute(
       }
     }
     dispatch({ type: "want", key, now: performance.now(), atOnce });
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
+  useLayoutEffect(() => {
+    if (shown.current) want();
+  }, [key, small]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the target state and rows.
+  useEffect(() => {
+    if (wanted.current !== key) want();
   }, [key, small]);
 
   const run = machine.run;
