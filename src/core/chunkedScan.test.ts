@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkedDiscountedReturns, chunkLayout } from "./chunkedScan";
+import { allowingNonFinite } from "./validation";
 
 describe("chunk layout and trace", () => {
   it("pads the reversed row so the partial chunk holds the start of the sequence", () => {
@@ -91,6 +92,37 @@ describe("chunks of padding", () => {
           const expected = everyChunk(row, kernelRow, carryPowers, C);
           expect(Array.from(returns.data).map((v, t) => Object.is(v, expected[t]))).toEqual(
             Array.from(row, () => true),
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("with discount 1 the running sum is bit for bit the kernel's C/2 multiply-adds, NaN, ±∞ and −0 included", () => {
+    // A kernel patch of value 1 changes no entry but sends the scan down localScan's general loop.
+    const special = fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 2 ** -149, 3e38);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 19 }),
+        fc.array(fc.oneof(fc.float({ min: -8, max: 8, noNaN: true }), special), { minLength: 1, maxLength: 90 }),
+        fc.boolean(),
+        (C, values, float32) => {
+          const data = float32 ? Float32Array.from(values) : Float64Array.from(values);
+          const kernelRow = new Float32Array(C).fill(1);
+          const carryPowers = new Float32Array(C).fill(1);
+          const batch = { rows: 1, cols: data.length, data };
+          const fast = allowingNonFinite(() =>
+            chunkedDiscountedReturns(batch, 1, { chunkSize: C, powTables: { kernelRow, carryPowers } }),
+          );
+          const patched = { kernelRow, carryPowers, kernelPatches: [{ row: 0, col: C - 1, value: 1 }] };
+          const general = allowingNonFinite(() =>
+            chunkedDiscountedReturns(batch, 1, { chunkSize: C, powTables: patched }),
+          );
+          const same = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a, (v, i) => Object.is(v, b[i]));
+          expect(same(fast.returns.data, general.returns.data)).toEqual(Array.from(data, () => true));
+          expect(same(fast.trace.localScans, general.trace.localScans)).toEqual(
+            Array.from(general.trace.localScans, () => true),
           );
         },
       ),

@@ -71,6 +71,11 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
     carryPowers.every(Number.isFinite) &&
     (tables.kernelPatches ?? []).every((p) => Number.isFinite(p.value));
 
+  // Discount 1 (slime's default γ and λ): every kernel entry is 1 and x·1 is x, so output j's sum
+  // over l = 0 … j in that order is output j − 1's sum plus one more term: a running sum gives the
+  // same roundings in the same order, C operations a chunk instead of C²/2.
+  const unitKernel = patchesByColumn === undefined && kernelRow.length >= chunkSize && allOnes(kernelRow, chunkSize);
+
   const layout = chunkLayout(cols, chunkSize);
   const { nChunks } = layout;
   const paddedCols = nChunks * chunkSize;
@@ -102,7 +107,8 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
       // (§b.4). Only reachable when the caller allowed non-finite inputs.
       let lastNonFinite = -1;
       for (let l = 0; l < valid; l++) if (!Number.isFinite(x[start + l])) lastNonFinite = l;
-      localScan(local, x, start, valid, kernelRow, float32, patchesByColumn, round);
+      if (unitKernel) runningSum(local, x, start, valid, float32);
+      else localScan(local, x, start, valid, kernelRow, float32, patchesByColumn, round);
       for (let j = 0; j < lastNonFinite; j++) local[j] = Number.NaN;
       localScans.set(local, b * paddedCols + start);
       if (float32) addCarry32(scanned, start, local, valid, carry, carryPowers);
@@ -194,6 +200,23 @@ function localScan(
     }
     local[j] = acc;
   }
+}
+
+/**
+ * localScan with every kernel entry 1: `local[j]` is the sum of x over l = 0 … min(j, valid − 1) in
+ * that order, each addition rounded to the scan's precision, as localScan adds them.
+ */
+function runningSum(local: Float64Array, x: FloatArray, start: number, valid: number, float32: boolean): void {
+  const C = local.length;
+  let acc = 0;
+  if (float32) for (let j = 0; j < valid; j++) local[j] = acc = Math.fround(acc + x[start + j]);
+  else for (let j = 0; j < valid; j++) local[j] = acc = acc + x[start + j];
+  local.fill(acc, valid, C);
+}
+
+function allOnes(row: ArrayLike<number>, count: number): boolean {
+  for (let k = 0; k < count; k++) if (row[k] !== 1) return false;
+  return true;
 }
 
 /** `scanned[start + j] = local[j] + carry·d^(j+1)`, two float32 roundings (no FMA), as slime's CPU code adds them. */

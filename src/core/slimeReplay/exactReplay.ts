@@ -1,4 +1,3 @@
-import type { FloatArray } from "../batch";
 import { chunkedDiscountedReturns, DEFAULT_CHUNK_SIZE } from "../chunkedScan";
 import { checkConventionInputs } from "../conventions/runConvention";
 import { conventionTokenRewards } from "../conventions/tokenRewards";
@@ -64,7 +63,8 @@ export function compareWithSlimeCpu(
         return kl ? new Float32Array(kl) : new Float32Array(samples[i].lossMask.length);
       }),
       lossMasks: rank.map((i) => samples[i].lossMask),
-      values: scan === "gae" ? rank.map((i) => new Float32Array(samples[i].values as FloatArray)) : undefined,
+      // The stored float32 values as they are (nothing here writes them); other types rounded to float32.
+      values: scan === "gae" ? rank.map((i) => float32Of(samples[i].values as ArrayLike<number>)) : undefined,
     };
     try {
       // What runConvention("slime", …) checks and forms before its scan, on the rank's rows.
@@ -143,6 +143,10 @@ function slimeRowReturns(
   if (values === undefined) return chunkedDiscountedReturns(rewards, gamma, options).returns.data.subarray(0, length);
   const paddedValues = { rows: 1, cols: padded, data: padTo(values, padded) };
   return chunkedGae(rewards, paddedValues, gamma, lambd, options).returns.data.subarray(0, length);
+}
+
+function float32Of(row: ArrayLike<number>): Float32Array {
+  return row instanceof Float32Array ? row : new Float32Array(row);
 }
 
 function padTo(row: Float32Array, length: number): Float32Array {

@@ -30,9 +30,17 @@ export function readKl(samples: KlInputs[]): KlRead {
   };
   let stored = false;
   for (const s of samples) {
-    if (!s.kl) continue;
+    // Read once: a sample's kl may be a getter (inferSettings passes each fit's KL through one).
+    const kl = s.kl;
+    if (!kl) continue;
     stored = true;
-    for (let t = 0; t < s.kl.length; t++) if (Number.isFinite(s.kl[t]) && s.kl[t] !== 0) out.zero = false;
+    if (!out.zero) continue;
+    for (let t = 0; t < kl.length; t++) {
+      if (Number.isFinite(kl[t]) && kl[t] !== 0) {
+        out.zero = false;
+        break;
+      }
+    }
   }
   const why = stored ? "the KL is zero everywhere" : "the dump stores no KL";
   if (out.zero) {

@@ -32,10 +32,11 @@ export function openDump(source: ByteSource, options: StreamOptions = {}): IoRes
     return failure(refusal(error, source.name));
   }
   if (!understood.ok) return failure(understood.error);
-  return success({
-    dump: { ...understood.value, notes: [...tree.notes, ...understood.value.notes] },
-    step: stepOf(tree.value.root, source.name),
-  });
+  // Set in place, not spread into a copy: a spread would make the train dump's settingsGuess, which
+  // is made when first read, now.
+  const dump = understood.value;
+  dump.notes = [...tree.notes, ...dump.notes];
+  return success({ dump, step: stepOf(tree.value.root, source.name) });
 }
 
 /**

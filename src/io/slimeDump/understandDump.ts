@@ -1,4 +1,4 @@
-import type { FloatArray } from "../../core";
+import type { FloatArray, SlimeSettings } from "../../core";
 import { describeThrown, failure, IoError, type IoResult, success } from "../ioError";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
 import { isDict, type PyDict, type PyValue } from "../tensorFiles/tensorTypes";
@@ -121,7 +121,18 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
     out[i].group = g;
   });
   notes.push(...recovered.notes);
-  const dump: UnderstoodDump = { kind: "train", samples: out, settingsGuess: guessSettings(out), notes };
+  // The guess passes over every token of the KL with each formula: made when first read (the page's
+  // worker and a run's carried settings read it; a single dump's check reads its settings off the numbers).
+  let guess: Partial<SlimeSettings> | null = null;
+  const dump: UnderstoodDump = {
+    kind: "train",
+    samples: out,
+    get settingsGuess() {
+      guess ??= guessSettings(out);
+      return guess;
+    },
+    notes,
+  };
   if (recovered.summary) dump.promptGroups = recovered.summary;
   return dump;
 }
