@@ -1,7 +1,11 @@
 /**
- * Probe (not committed as is): opens a dump in the run view, then alternates "select a sample" and
- * "switch the field" N times, each from its click to drawn, with a trace: the main thread's and the
- * worker's tasks inside each move, their parts and top functions.
+ * `npx tsx bench/runMoves.bench.ts FILE.pt [--moves N] [--profile]`: where a user's moves in the run view go, once a
+ * dump is open and drawn (`npm run build` first; `SCANLAB_OUT_DIR` picks another build). It alternates "select a
+ * sample" (the 3rd to 6th rows of the table in turn) and "switch the heatmap's field" N times each, each timed in
+ * the page from its click to drawn (as bench/run.bench.ts times them), under one trace: for each move, the
+ * main thread's and the workers' tasks inside it (wall / thread CPU), each task's timeline parts, and with
+ * `--profile` V8's samples: each task's functions by self time, and their sum per kind of move. It asserts
+ * nothing: it is the breakdown behind the figures of docs/dumps.md ("Selecting a sample, switching the field").
  */
 
 import { loadavg } from "node:os";
