@@ -67,6 +67,16 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     expect(runPicture(returns.info.pictureId, other)?.grid).toEqual(gridPicture(returns.grid, other).grid);
   });
 
+  it("keeps no picture it sent (the page holds it, transferred): asked again, it pools a new one alike", () => {
+    const { fields } = kept();
+    const id = fields[0].info.pictureId;
+    const sent = runPicture(id, ASK);
+    const again = runPicture(id, ASK);
+    expect(again).not.toBe(sent);
+    expect(again?.grid).toEqual(sent?.grid);
+    expect(again?.pixels).toEqual(sent?.pixels);
+  });
+
   it("a cell's values are the grid's at that cell, the padding's zeros included", () => {
     const { fields } = kept();
     for (const { grid, info } of fields) {

@@ -34,8 +34,10 @@ interface KeptField {
   /** The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's). */
   relFloor: number;
   row(b: number): FieldRow;
-  /** The last picture pooled, kept for a switch back to this field at the same size (a few MB). */
+  /** A picture pooled before the page asked for it (poolOthersLater), until it is sent. */
   pooled?: { ask: PictureAsk; picture: PooledPicture };
+  /** The ask whose picture was sent to the page, which keeps it (RunClient): not pooled again unless asked. */
+  sent?: PictureAsk;
 }
 
 /** Each field's shape and picture id (null: no such field for this replay); what the page holds. */
@@ -143,15 +145,19 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
 }
 
 /**
- * The pooled picture of a kept field (cloned to the page: the worker keeps its own); null once a
- * newer report replaced it. Then the report's other fields are pooled for the same size, a field
- * a task, so a field switch finds its picture made (a pass over 4 M tokens is 0.1–0.3 s of CPU).
+ * The pooled picture of a kept field, to be transferred to the page, which keeps it (RunClient): the
+ * worker forgets it. Cloned, a 512-row picture (11 MB at 1,100 bins a row) cost the worker 80–100 ms
+ * and the page's main thread a 40–80 ms task on every field switch. Null once a newer report replaced
+ * the field. Then the report's other fields are pooled for the same size, a field a task, so a field
+ * switch finds its picture made (a pass over 4 M tokens is 0.1–0.3 s of CPU).
  */
 export function runPicture(id: number, ask: PictureAsk): PooledPicture | null {
   const field = kept.get(id);
   if (!field) return null;
   if (ask.metric !== METRIC) throw new Error(`the run view's heatmap is measured in ${METRIC}, not ${ask.metric}`);
   const picture = pictureOf(field, ask);
+  field.pooled = undefined;
+  field.sent = ask;
   poolOthersLater(ask);
   return picture;
 }
@@ -163,12 +169,20 @@ function pictureOf(field: KeptField, ask: PictureAsk): PooledPicture {
   return picture;
 }
 
+/** Whether the field's picture for this ask is made, or already with the page. */
+function madeFor(field: KeptField, ask: PictureAsk): boolean {
+  return (
+    (field.pooled !== undefined && sameAsk(field.pooled.ask, ask)) ||
+    (field.sent !== undefined && sameAsk(field.sent, ask))
+  );
+}
+
 let later: ReturnType<typeof setTimeout> | undefined;
 
 /** The next kept field without a picture of this size, pooled in a task of its own (a newer ask goes first). */
 function poolOthersLater(ask: PictureAsk): void {
   clearTimeout(later);
-  const next = [...kept.values()].find((f) => !(f.pooled && sameAsk(f.pooled.ask, ask)));
+  const next = [...kept.values()].find((f) => !madeFor(f, ask));
   if (!next) return;
   later = setTimeout(() => {
     if (![...kept.values()].includes(next)) return;

@@ -28,6 +28,7 @@ import {
   type UnderstoodDump,
   type UnusedFile,
 } from "../../io/slimeDump";
+import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { blobSource, openBlob } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
@@ -413,7 +414,10 @@ const api = {
   },
   summariseRun,
   /** The heatmap's pooled picture of a report's grid (its `pictureId`); null once a newer report replaced it. */
-  picture: runPicture,
+  picture(pictureId: number, ask: PictureAsk): PooledPicture | null {
+    const picture = runPicture(pictureId, ask);
+    return picture && Comlink.transfer(picture, pictureBuffers(picture));
+  },
   /** One cell's values of a report's grid (its `pictureId`), for the heatmap's readout; null once replaced. */
   cell: runCell,
 };

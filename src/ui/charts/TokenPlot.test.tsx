@@ -1,9 +1,19 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { linePath, TokenPlot } from "./TokenPlot";
+import { linePath, roundText, TokenPlot } from "./TokenPlot";
 
 const x = (t: unknown) => 10 + 2 * (t as number);
 const y = (v: unknown) => 100 - (v as number);
+
+describe("roundText", () => {
+  it("writes a pixel's hundredths as String writes the rounded number", () => {
+    const round = (px: number) => Math.round(px * 100) / 100;
+    const xs = [0, -0, 0.004, -0.004, 0.005, -0.005, 0.07, -0.1, 1.005, 2.675, 99.995, 123.456, -123.4, 1e-9];
+    xs.push(5e12 + 0.37, 1e14, -1e14, 1e20, -1e300, Number.MAX_VALUE, Number.NaN, Number.POSITIVE_INFINITY);
+    for (let i = 0; i < 20_000; i++) xs.push(Math.sin(i) * 10 ** ((i % 17) - 3));
+    for (const px of xs) expect(roundText(px)).toBe(String(round(px)));
+  });
+});
 
 describe("linePath", () => {
   it("draws the points in order and lifts the pen at each gap, as a line without connectNulls", () => {

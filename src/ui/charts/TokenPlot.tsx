@@ -182,11 +182,28 @@ export function linePath(points: LineData, x: Scale, y: Scale): string {
       lift();
       continue;
     }
-    parts.push(`${run > 0 ? "L" : "M"}${round(px)},${round(py)}`);
+    parts.push(`${run > 0 ? "L" : "M"}${roundText(px)},${roundText(py)}`);
     run++;
   }
   lift();
   return parts.join("");
+}
+
+/**
+ * `String(round(px))`, written from the integer of its hundredths: the same text (a multiple of 0.01
+ * under 10^13 has no shorter decimal form), at a fraction of the cost of a fraction's shortest form,
+ * which was most of a sample's selection (a 16k-token sample draws about 15,000 points).
+ */
+export function roundText(px: number): string {
+  const k = Math.round(px * 100);
+  if (!(Math.abs(k) < 1e15)) return String(round(px));
+  const a = Math.abs(k);
+  const whole = Math.floor(a / 100);
+  const cents = a - whole * 100;
+  const sign = k < 0 ? "-" : "";
+  if (cents === 0) return sign + whole;
+  if (cents % 10 === 0) return `${sign}${whole}.${cents / 10}`;
+  return `${sign}${whole}.${cents < 10 ? "0" : ""}${cents}`;
 }
 
 /**

@@ -57,15 +57,18 @@ export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProp
   }, [answer]);
   const chosen = useMemo(() => picked ?? firstPicked(fields), [picked, fields]);
   const shown = useMemo(() => fields.filter((f) => chosen.includes(f.name)), [fields, chosen]);
-  // The charts follow in a deferred render, which React splits into short tasks between the charts:
-  // choosing a sample never waits on six charts drawn in one task.
-  const drawn = useDeferredValue(shown);
   const lossMask = answer?.fields.loss_masks;
   const exactSpans = useMemo(() => maskedSpans(lossMask, length), [lossMask, length]);
   const drawnSpans = useMemo(
     () => maskedSpans(lossMask, length, mergeGapFor(length, width)),
     [lossMask, length, width],
   );
+  // The charts follow in a deferred render, which React splits into short tasks between the charts:
+  // choosing a sample never waits on six charts drawn in one task. Their length and spans are deferred
+  // with them: given at once, they drew the last sample's six charts again at the new length, in the
+  // task that brought the new sample (most of a 16k-token sample's selection).
+  const view = useMemo(() => ({ fields: shown, length, spans: drawnSpans }), [shown, length, drawnSpans]);
+  const drawn = useDeferredValue(view);
   const maskedTokens = exactSpans.reduce((n, [a, b]) => n + b - a, 0);
 
   const toggle = (name: StoredFieldName) =>
@@ -81,7 +84,7 @@ export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProp
     <section
       className="panel sample-fields"
       aria-labelledby="sample-fields-title"
-      aria-busy={shownSample !== sample || drawn !== shown}
+      aria-busy={shownSample !== sample || drawn !== view}
       data-testid="sample-fields"
       data-sample={shownSample ?? undefined}
       data-fields={fields.map((f) => f.name).join(" ")}
@@ -133,8 +136,8 @@ export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProp
               .join(", ")}${lossMask && lossMask[hoverAt] === 0 ? " · loss mask 0" : ""}`}
       </p>
       <div className="sample-fields-charts" ref={wrap} onPointerMove={onPointer} onPointerLeave={() => setHover(null)}>
-        {drawn.map((f) => (
-          <FieldChart key={f.name} field={f} length={length} width={width} spans={drawnSpans} />
+        {drawn.fields.map((f) => (
+          <FieldChart key={f.name} field={f} length={drawn.length} width={width} spans={drawn.spans} />
         ))}
         {hoverAt !== null ? (
           <div

@@ -419,11 +419,11 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   );
 }
 
-/** The heatmap's picture of a grid, pooled by the run worker that keeps its measured cells. */
+/** The heatmap's picture of a grid, pooled by the run worker that keeps its measured cells, drawn at once where the client holds it. */
 function gridPictures(client: RunClient, grid: GridInfo | null): PictureSource | null {
   if (!grid) return null;
   const id = grid.pictureId;
-  return { at: "worker", picture: (ask) => client.picture(id, ask) };
+  return { at: "worker", picture: (ask) => client.picture(id, ask), ready: (ask) => client.heldPicture(id, ask) };
 }
 
 /** The sample to show first: the first of the table's worst-first order. */
