@@ -12,7 +12,7 @@ import { type ChartHandle, chartPng } from "./chartPng";
 import { tokenAtX } from "./chartSeries";
 import { PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./TokenPlot";
-import { useWidth } from "./useWidth";
+import { useLaidOutWidth } from "./useWidth";
 import "./charts.css";
 
 /** What every token chart takes from the page around it. */
@@ -27,14 +27,29 @@ export interface TokenChartProps {
   ref?: Ref<ChartHandle>;
 }
 
-/** A token chart's box: its wrapper, the measured width, the plot's width between the axes, the height (CSS px). */
+/**
+ * A token chart's box: its wrapper, its width, the plot's width between the axes, the height (CSS px),
+ * and whether the width is the wrapper's own yet (`laidOut`). Until the browser's layout reports the
+ * wrapper, the chart's figures are those of a default width and its plot is not drawn (ChartFrame
+ * leaves the plot's room empty and `plotOf` gives null, so that nothing tells it drawn): a chart is
+ * drawn once, at its own width, in a task after the one that mounted it.
+ */
 export function useChartBox(height: number) {
   const wrapRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrapRef);
-  return { wrapRef, width, height, plotWidth: Math.max(1, width - PLOT_LEFT - PLOT_RIGHT) };
+  const laidOutWidth = useLaidOutWidth(wrapRef);
+  const width = laidOutWidth ?? DEFAULT_WIDTH;
+  const laidOut = laidOutWidth !== null;
+  return { wrapRef, width, laidOut, height, plotWidth: Math.max(1, width - PLOT_LEFT - PLOT_RIGHT) };
 }
 export type ChartBox = ReturnType<typeof useChartBox>;
 
+/** The chart's plot once its box is laid out, else null (nothing drawn, nothing to tell drawn). */
+export function plotOf(box: ChartBox, plot: ReactElement): ReactElement | null {
+  return box.laidOut ? plot : null;
+}
+
+/** The width a chart's figures are computed for before its box is laid out. */
+const DEFAULT_WIDTH = 640;
 export interface ChartFrameProps {
   className: string;
   legend: ChartLegendModel;
@@ -43,8 +58,8 @@ export interface ChartFrameProps {
   chart: TokenChartProps;
   /** Tokens on the axis. */
   length: number;
-  /** The chart's TokenPlot, memoised by the chart so that hovering never re-renders it. */
-  plot: ReactElement;
+  /** The chart's TokenPlot, memoised by the chart so that hovering never re-renders it; null before its box is laid out. */
+  plot: ReactElement | null;
   /** The readout line for a hovered token. */
   readout(t: number): ReactNode;
   /**

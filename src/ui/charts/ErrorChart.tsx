@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { decadeLabel } from "../../compute/heatmap/colourScale";
-import { ChartFrame, type TokenChartProps, useChartBox } from "./ChartFrame";
+import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
@@ -54,7 +54,7 @@ export function ErrorChart(props: ErrorChartProps) {
   }, [series, length, gap]);
 
   const hasBound = bound !== undefined;
-  const plot = useMemo(
+  const drawing = useMemo(
     () => (
       <TokenPlot
         width={width}
@@ -72,6 +72,7 @@ export function ErrorChart(props: ErrorChartProps) {
     ),
     [series, width, height, length, shades, boundaries],
   );
+  const plot = plotOf(box, drawing);
   useTellDrawn(chunkedError, plot, props.onDrawn);
 
   const entries: LegendEntry[] = [

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { CARRY_STYLE, CarryBands, type CarryParts, carryRuns, carryStride } from "./CarryBands";
-import { ChartFrame, type TokenChartProps, useChartBox } from "./ChartFrame";
+import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
@@ -113,7 +113,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
       ),
     [series, storedPoints, carryDrawing, height],
   );
-  const plot = useMemo(
+  const drawing = useMemo(
     () => (
       <TokenPlot
         width={width}
@@ -136,6 +136,7 @@ export function ReturnsChart(props: ReturnsChartProps) {
     ),
     [series, width, height, length, valueAxis, shades, boundaries, single, storedPoints, carries, carryDrawing],
   );
+  const plot = plotOf(box, drawing);
   useTellDrawn(reference, plot, props.onDrawn);
 
   const [masked, broken] = shades;

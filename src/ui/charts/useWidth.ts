@@ -16,22 +16,27 @@ export function useWidth(ref: RefObject<HTMLElement | null>, fallback = 640): nu
 }
 
 /**
- * useWidth, without reading the width in the mount's commit: `fallback` until the browser's own
- * layout first reports the element (ResizeObserver), then the same clientWidth. For an element that
- * mounts with the page (the row editor): its clientWidth in that commit forced the page's whole first
- * layout into the mount's task, and its new width a second render there.
+ * The element's clientWidth, read where the browser's own layout first reports the element (a
+ * ResizeObserver's callback: the layout is done there, reading it forces none) and after each
+ * resize; null until then. Not read in the mount's commit, as useWidth does: there clientWidth forces
+ * the page's whole layout into the mount's task, and the new width renders what depends on it a
+ * second time in that task (a chart built at the fallback width, then at its own).
  */
-export function useObservedWidth(ref: RefObject<HTMLElement | null>, fallback = 640): number {
-  const [width, setWidth] = useState(fallback);
+export function useLaidOutWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
-    // In the observer's callback the layout is done: clientWidth reads it, it forces none.
     const observer = new ResizeObserver(() => setWidth(Math.max(120, Math.floor(element.clientWidth))));
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref]);
   return width;
+}
+
+/** useLaidOutWidth, `fallback` until the first report: for an element drawn before it is measured (the row editor). */
+export function useObservedWidth(ref: RefObject<HTMLElement | null>, fallback = 640): number {
+  return useLaidOutWidth(ref) ?? fallback;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { ChartFrame, type TokenChartProps, useChartBox } from "../../charts/ChartFrame";
+import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import { downsampleNotes, linePoints, valueAxisOf } from "../../charts/chartSeries";
 import { PX_PER_BUCKET } from "../../charts/downsample";
@@ -31,7 +31,7 @@ export function ConventionChart(props: ConventionChartProps) {
     () => [{ spans: maskedSpans(lossMask, length, gap), fill: MASK_FILL, opacity: 0.14 }],
     [lossMask, length, gap],
   );
-  const plot = useMemo(
+  const drawing = useMemo(
     () => (
       <TokenPlot
         width={width}
@@ -60,7 +60,7 @@ export function ConventionChart(props: ConventionChartProps) {
       box={box}
       chart={props}
       length={length}
-      plot={plot}
+      plot={plotOf(box, drawing)}
       readout={(t) => (
         <>
           t {t}
