@@ -11,44 +11,11 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
-import { type ProfileNode, pageMainThread, recordTrace, runTasksOf, type TraceEvent } from "./trace";
+import { pageMainThread, recordTrace, runTasksOf, type TraceEvent, threadSamples } from "./trace";
 
+/** V8's samples of the page's threads; a gap of 20 ms between samples is idle. */
 function samplesOf(events: TraceEvent[], thread: (key: string) => boolean) {
-  const profiles = new Map<string, { pid: number; tid: number; ts: number; nodes: Map<number, ProfileNode> }>();
-  const out: { ts: number; ms: number; frame: string; key: string }[] = [];
-  for (const e of events)
-    if (e.name === "Profile" && e.id)
-      profiles.set(`${e.pid}:${e.id}`, {
-        pid: e.pid,
-        tid: e.tid,
-        ts: e.args?.data?.startTime ?? e.ts,
-        nodes: new Map(),
-      });
-  for (const e of events) {
-    if (e.name !== "ProfileChunk" || !e.id) continue;
-    const profile = profiles.get(`${e.pid}:${e.id}`);
-    if (!profile || !thread(`${profile.pid}:${profile.tid}`)) continue;
-    for (const node of e.args?.data?.cpuProfile?.nodes ?? []) profile.nodes.set(node.id, node);
-    const ids = e.args?.data?.cpuProfile?.samples ?? [];
-    const deltas = e.args?.data?.timeDeltas ?? [];
-    ids.forEach((id, i) => {
-      profile.ts += deltas[i] ?? 0;
-      const f = profile.nodes.get(id)?.callFrame;
-      const where = f?.url ? ` ${f.url.split("/").pop()}:${(f.lineNumber ?? 0) + 1}` : "";
-      out.push({
-        ts: profile.ts,
-        ms: 0,
-        frame: f ? `${f.functionName || "(anon)"}${where}` : "?",
-        key: `${profile.pid}:${profile.tid}`,
-      });
-    });
-  }
-  out.sort((a, b) => a.ts - b.ts);
-  const byKey = new Map<string, typeof out>();
-  for (const s of out) byKey.set(s.key, [...(byKey.get(s.key) ?? []), s]);
-  for (const xs of byKey.values())
-    for (let i = 0; i < xs.length; i++) xs[i].ms = i + 1 < xs.length ? (xs[i + 1].ts - xs[i].ts) / 1000 : 0;
-  return out.filter((s) => s.ms < 20);
+  return threadSamples(events, thread, 20);
 }
 function topIn(samples: ReturnType<typeof samplesOf>, key: string, a: number, b: number, n = 6): string {
   const m = new Map<string, number>();

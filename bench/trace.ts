@@ -158,8 +158,20 @@ export async function traceTasks(
 
 /** V8's samples on the main thread: when, how long (to the next sample), and the function on top. */
 function profileSamples(events: TraceEvent[], main: string | undefined): { ts: number; ms: number; frame: string }[] {
+  return threadSamples(events, (key) => key === main, 50);
+}
+
+/**
+ * V8's samples of the threads `thread` accepts (keyed `pid:tid`), in time order, each with the time to
+ * its thread's next sample; a gap of `idleMs` or more between samples is idle, not a function running.
+ */
+export function threadSamples(
+  events: TraceEvent[],
+  thread: (key: string) => boolean,
+  idleMs: number,
+): { ts: number; ms: number; frame: string; key: string }[] {
   const profiles = new Map<string, { pid: number; tid: number; ts: number; nodes: Map<number, ProfileNode> }>();
-  const out: { ts: number; ms: number; frame: string }[] = [];
+  const out: { ts: number; ms: number; frame: string; key: string }[] = [];
   for (const e of events) {
     if (e.name === "Profile" && e.id) {
       profiles.set(`${e.pid}:${e.id}`, {
@@ -173,20 +185,26 @@ function profileSamples(events: TraceEvent[], main: string | undefined): { ts: n
   for (const e of events) {
     if (e.name !== "ProfileChunk" || !e.id) continue;
     const profile = profiles.get(`${e.pid}:${e.id}`);
-    if (!profile || `${profile.pid}:${profile.tid}` !== main) continue;
+    const key = profile && `${profile.pid}:${profile.tid}`;
+    if (!profile || !key || !thread(key)) continue;
     for (const node of e.args?.data?.cpuProfile?.nodes ?? []) profile.nodes.set(node.id, node);
     const ids = e.args?.data?.cpuProfile?.samples ?? [];
     const deltas = e.args?.data?.timeDeltas ?? [];
     ids.forEach((id, i) => {
       profile.ts += deltas[i] ?? 0;
-      const node = profile.nodes.get(id);
-      const f = node?.callFrame;
+      const f = profile.nodes.get(id)?.callFrame;
       const where = f?.url ? ` ${f.url.split("/").pop()}:${(f.lineNumber ?? 0) + 1}` : "";
-      const name = f ? `${f.functionName || "(anonymous)"}${where}` : "?";
-      out.push({ ts: profile.ts, ms: 0, frame: name });
+      out.push({ ts: profile.ts, ms: 0, frame: f ? `${f.functionName || "(anonymous)"}${where}` : "?", key });
     });
   }
   out.sort((a, b) => a.ts - b.ts);
-  for (let i = 0; i < out.length; i++) out[i].ms = i + 1 < out.length ? (out[i + 1].ts - out[i].ts) / 1000 : 0;
-  return out.filter((s) => s.ms < 50); // a gap between samples is idle, not a function running
+  const byThread = new Map<string, typeof out>();
+  for (const s of out) {
+    const xs = byThread.get(s.key);
+    if (xs) xs.push(s);
+    else byThread.set(s.key, [s]);
+  }
+  for (const xs of byThread.values())
+    for (let i = 0; i < xs.length; i++) xs[i].ms = i + 1 < xs.length ? (xs[i + 1].ts - xs[i].ts) / 1000 : 0;
+  return out.filter((s) => s.ms < idleMs);
 }
