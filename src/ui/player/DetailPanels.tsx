@@ -3,7 +3,7 @@ import { powerSourceLabel } from "../../core";
 import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { dataValue, f32, f64, outputSymbol } from "./captions";
-import { type ErrorSummary, errorSummary } from "./cells";
+import { type ErrorSummary, errorSummary } from "./errorSummary";
 import { CARRY_TEXT_COLOUR } from "./colors";
 import type { CarryView, Frame } from "./frame";
 import { type Replay, tokenOf } from "./replay";

@@ -1,6 +1,6 @@
 import { memo, useMemo } from "react";
 import { formatShort } from "../charts/formatNumber";
-import { errorSummary } from "./cells";
+import { errorSummary } from "./errorSummary";
 import {
   CARRY_COLOUR,
   errorDecades,

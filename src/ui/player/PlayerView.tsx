@@ -13,7 +13,7 @@ import { Legend } from "./Legend";
 import { MatrixPanel } from "./MatrixPanel";
 import { Narrative, StepCaption } from "./Narrative";
 import { Overview } from "./Overview";
-import { FIELD_NAMES, type FieldId, PlayerControls } from "./PlayerControls";
+import { FIELD_NAMES, PlayerControls } from "./PlayerControls";
 import { PlayerRewardEditor } from "./PlayerRewardEditor";
 import {
   DEFAULT_SPEED,
@@ -24,7 +24,7 @@ import {
   type PlayerAction,
   stepMillis,
 } from "./playback";
-import { cursorPlace, editableState, editSource, sourceOrigin, withLength, withRow } from "./playerEdits";
+import { cursorPlace, editableState, editSource, type FieldId, sourceOrigin, withLength, withRow } from "./playerEdits";
 import type { PlayerFileWorkerApi } from "./playerFileWorker";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";

@@ -11,7 +11,8 @@ import {
   replayOf,
   traceOf,
 } from "../../testing/playerTestKit";
-import { cellView, errorSummary } from "./cells";
+import { cellView } from "./cells";
+import { errorSummary } from "./errorSummary";
 import { errorFill, NON_FINITE_FILL } from "./colors";
 import { frame, matrixView } from "./frame";
 import { buildReplay, carriedValue, localIndex, reversedOf } from "./replay";
