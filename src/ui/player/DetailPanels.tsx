@@ -1,12 +1,12 @@
+import { dataValue, f32, f64, outputSymbol } from "../../compute/player/captions";
+import { type ErrorSummary, errorSummary } from "../../compute/player/errorSummary";
+import type { CarryView, Frame } from "../../compute/player/frame";
+import { type Replay, tokenOf } from "../../compute/player/replay";
 import { VERDICT_WORDS } from "../../conformance/verdictWords";
 import { powerSourceLabel } from "../../core";
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { Term } from "../glossary/Term";
-import { dataValue, f32, f64, outputSymbol } from "./captions";
-import { type ErrorSummary, errorSummary } from "./errorSummary";
 import { CARRY_TEXT_COLOUR } from "./colors";
-import type { CarryView, Frame } from "./frame";
-import { type Replay, tokenOf } from "./replay";
 
 /** The carry step of one chunk: G = local + fl32(s_c·d^(k+1)) at every position. */
 export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry: CarryView; b: number }) {

@@ -1,9 +1,9 @@
 import { memo, type ReactNode } from "react";
-import { dataValue, f32 } from "./captions";
+import { dataValue, f32 } from "../../compute/player/captions";
+import type { MatrixView } from "../../compute/player/frame";
+import { kernelEntry, localIndex, type Replay, tokenOf } from "../../compute/player/replay";
+import type { TimeView } from "../../compute/player/stageLayout";
 import { CARRY_TEXT_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
-import type { MatrixView } from "./frame";
-import { kernelEntry, localIndex, type Replay, tokenOf } from "./replay";
-import type { TimeView } from "./stageLayout";
 
 /** Largest part of M drawn; a bigger chunk shows this many rows and columns around the active one. */
 const MAX_SIDE = 16;

@@ -1,13 +1,13 @@
 import { useMemo, useState } from "react";
+import type { FieldId } from "../../compute/player/playerEdits";
+import { formatShort } from "../../io/formatNumber";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
-import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
 import { NumberEntry } from "../playground/controls/NumberEntry";
 import { ToolbarButton } from "../ToolbarButton";
 import { type Checked, parseChunkField, parseField } from "./fieldParse";
-import type { FieldId } from "./playerEdits";
 
 /** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
 export const FIELD_NAMES = {

@@ -1,20 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { LazyWorker } from "../../compute/workerClient/lazyWorker";
-import type { EngineClient } from "../../engine/client";
-import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
-import type { PlaygroundState } from "../../io/playgroundState";
-import type { BackendRequest } from "../../names/backends";
-import { cellView } from "./cells";
-import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
-import { FormulaCard } from "./FormulaCard";
-import { focusNote } from "./focusRow";
-import { detailRegionOf, frame as frameAt, type RegionId } from "./frame";
-import { Legend } from "./Legend";
-import { MatrixPanel } from "./MatrixPanel";
-import { Narrative, StepCaption } from "./Narrative";
-import { Overview } from "./Overview";
-import { FIELD_NAMES, PlayerControls } from "./PlayerControls";
-import { PlayerRewardEditor } from "./PlayerRewardEditor";
+import { cellView } from "../../compute/player/cells";
+import { focusNote } from "../../compute/player/focusRow";
+import { detailRegionOf, frame as frameAt, type RegionId } from "../../compute/player/frame";
 import {
   DEFAULT_SPEED,
   focusOwnsKey,
@@ -23,19 +10,40 @@ import {
   nextSpeed,
   type PlayerAction,
   stepMillis,
-} from "./playback";
-import { cursorPlace, editableState, editSource, type FieldId, sourceOrigin, withLength, withRow } from "./playerEdits";
-import type { PlayerFileWorkerApi } from "./playerFileWorker";
+} from "../../compute/player/playback";
+import {
+  cursorPlace,
+  editableState,
+  editSource,
+  type FieldId,
+  sourceOrigin,
+  withLength,
+  withRow,
+} from "../../compute/player/playerEdits";
+import type { PlayerFileWorkerApi } from "../../compute/player/playerFileWorker";
+import { exampleSource, type PlayerSource, playableCases } from "../../compute/player/source";
+import { stageLayout, type TimeView } from "../../compute/player/stageLayout";
+import { LABEL_WIDTH, visibleRows } from "../../compute/player/stageModel";
+import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "../../compute/player/tour";
+import { localStepOfChunk, type PlayerTrace } from "../../compute/player/trace";
+import { LazyWorker } from "../../compute/workerClient/lazyWorker";
+import type { EngineClient } from "../../engine/client";
+import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
+import type { PlaygroundState } from "../../io/playgroundState";
+import type { BackendRequest } from "../../names/backends";
+import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
+import { FormulaCard } from "./FormulaCard";
+import { Legend } from "./Legend";
+import { MatrixPanel } from "./MatrixPanel";
+import { Narrative, StepCaption } from "./Narrative";
+import { Overview } from "./Overview";
+import { FIELD_NAMES, PlayerControls } from "./PlayerControls";
+import { PlayerRewardEditor } from "./PlayerRewardEditor";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
-import { exampleSource, type PlayerSource, playableCases } from "./source";
-import { stageLayout, type TimeView } from "./stageLayout";
-import { LABEL_WIDTH, visibleRows } from "./stageModel";
 import { TourPanel, type TryState } from "./TourPanel";
 import { Transport } from "./Transport";
-import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
-import { localStepOfChunk, type PlayerTrace } from "./trace";
 import { useNarrow, useReducedMotion } from "./useMediaQuery";
 import { usePlayerRun } from "./usePlayerRun";
 import { useWidth } from "./useWidth";
@@ -296,7 +304,7 @@ export function PlayerView({
   const [fileReader] = useState(
     () =>
       new LazyWorker<PlayerFileWorkerApi>(
-        () => new Worker(new URL("./playerFileWorker.ts", import.meta.url), { type: "module" }),
+        () => new Worker(new URL("../../compute/player/playerFileWorker.ts", import.meta.url), { type: "module" }),
       ),
   );
   useEffect(() => () => fileReader.dispose(), [fileReader]);

@@ -1,9 +1,9 @@
+import { SPEEDS } from "../../compute/player/playback";
+import type { TimeView } from "../../compute/player/stageLayout";
+import type { PlayerTrace } from "../../compute/player/trace";
 import { Term } from "../glossary/Term";
 import { OptionSelect } from "../OptionSelect";
 import { ToolbarButton } from "../ToolbarButton";
-import { SPEEDS } from "./playback";
-import type { TimeView } from "./stageLayout";
-import type { PlayerTrace } from "./trace";
 
 export interface TransportProps {
   trace: PlayerTrace;

@@ -3,14 +3,7 @@ import { buildCase, buildCaseFile } from "../../io/caseBuilder";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { discountedProblem, traceOf } from "../../testing/playerTestKit";
-import {
-  cursorPlace,
-  editableState,
-  editSource,
-  sourceOrigin,
-  withLength,
-  withRow,
-} from "./playerEdits";
+import { cursorPlace, editableState, editSource, sourceOrigin, withLength, withRow } from "./playerEdits";
 import { exampleSource, type PlayerSource } from "./source";
 import { tourCursor } from "./tour";
 

@@ -1,4 +1,4 @@
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { cellError } from "./errorSummary";
 import { type Frame, localKnown } from "./frame";
 import { localIndex, type Replay, tokenOf } from "./replay";

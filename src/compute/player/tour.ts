@@ -1,4 +1,4 @@
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { errorSummary } from "./errorSummary";
 import type { RegionId } from "./frame";
 import { setChunkSize, setGamma, setReward, type TourTry, tourTry } from "./tourTry";

@@ -1,4 +1,4 @@
-import { formatShort, formatValue } from "../charts/formatNumber";
+import { formatShort, formatValue } from "../../io/formatNumber";
 import { errorSummary } from "./errorSummary";
 import { carryTerm, localIndex, type Replay, tokenOf } from "./replay";
 import { type PlayerTrace, type Step, validInChunk } from "./trace";
