@@ -12,8 +12,8 @@ import { cpus, loadavg } from "node:os";
 import type { BenchReport } from "../src/compute/bench/benchClient";
 import { sizeLabel } from "../src/compute/bench/benchPlan";
 import { type BenchRow, leakedTensors } from "../src/compute/bench/benchResult";
+import { markdownReport } from "../src/compute/bench/benchTable";
 import { parseBenchArgs, USAGE } from "../src/ui/bench/benchArgs";
-import { markdownReport } from "../src/ui/bench/benchTable";
 import { runNodeBench } from "./nodeBench";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
 

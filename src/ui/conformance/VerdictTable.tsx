@@ -1,8 +1,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef } from "react";
 import type { CaseInfo } from "../../compute/conformance/caseBook";
+import type { CaseRow } from "../../compute/conformance/runConformance";
 import { VERDICT_WORDS as GLOSSARY } from "../../conformance/verdictWords";
-import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";
 import { type Column, ColumnHeads } from "../ColumnHeads";
