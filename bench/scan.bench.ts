@@ -9,11 +9,11 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { parseBenchArgs, USAGE } from "../src/compute/bench/benchArgs";
 import type { BenchReport } from "../src/compute/bench/benchClient";
 import { sizeLabel } from "../src/compute/bench/benchPlan";
 import { type BenchRow, leakedTensors } from "../src/compute/bench/benchResult";
-import { parseBenchArgs, USAGE } from "../src/ui/bench/benchArgs";
-import { markdownReport } from "../src/ui/bench/benchTable";
+import { markdownReport } from "../src/compute/bench/benchTable";
 import { runNodeBench } from "./nodeBench";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
+import { TOUR } from "../src/compute/player/tour";
 import { parseGlossary } from "../src/ui/glossary/parseGlossary";
-import { TOUR } from "../src/ui/player/tour";
 import { VIEWS } from "../src/ui/urlState";
 import { expect, test } from "./pageProblems";
 import { VIEW_PAGES } from "./viewPages";

@@ -1,16 +1,16 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { f64 } from "../src/compute/player/captions";
+import { rowInFocus } from "../src/compute/player/focusRow";
+import { playerAddress } from "../src/compute/player/playerLink";
+import { PLAYER_EXAMPLES } from "../src/compute/player/source";
 import { outputErrorBounds, type ScanProblem, serialDiscountedReturns, solve } from "../src/core";
 import { materializeRows, stateToProblem } from "../src/io/playgroundProblem";
 import type { PlaygroundState } from "../src/io/playgroundState";
 import { BASE_SETTINGS } from "../src/io/presets";
-import { f64 } from "../src/ui/player/captions";
-import { rowInFocus } from "../src/ui/player/focusRow";
-import { playerAddress } from "../src/ui/player/playerLink";
-import { PLAYER_EXAMPLES } from "../src/ui/player/source";
 import { collectProblems } from "./pageProblems";
 
-/** The tour's example (src/ui/player/source.ts): one row of 14 tokens, its biggest reward on the last token. */
+/** The tour's example (src/compute/player/source.ts): one row of 14 tokens, its biggest reward on the last token. */
 const TOUR_REWARDS = [0, 0.5, 0, 0, -0.25, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
 const T = TOUR_REWARDS.length;
 

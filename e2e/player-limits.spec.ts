@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
+import { playerAddress } from "../src/compute/player/playerLink";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { BASE_SETTINGS } from "../src/io/presets";
-import { playerAddress } from "../src/ui/player/playerLink";
 
 /** One row of two tokens in chunks of C: tiny as rows × tokens, but a whole padded chunk and a C × C matrix. */
 function wide(chunkSize: number) {

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { playerAddress } from "../src/compute/player/playerLink";
 import {
   chunkedDiscountedReturns,
   outputErrorBounds,
@@ -10,7 +11,6 @@ import {
 import { maskWithHoles, normals, seededRandom } from "../src/core/testRandom";
 import { buildCase, buildCaseFile } from "../src/io/caseBuilder";
 import { BASE_SETTINGS } from "../src/io/presets";
-import { playerAddress } from "../src/ui/player/playerLink";
 import { collectProblems } from "./pageProblems";
 
 /**

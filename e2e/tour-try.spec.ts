@@ -1,11 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { PLAYER_EXAMPLES } from "../src/compute/player/source";
+import { TOUR, TOUR_EXAMPLE } from "../src/compute/player/tour";
+import type { TourNumber } from "../src/compute/player/tourTry";
 import { materializeRows } from "../src/io/playgroundProblem";
 import type { PlaygroundState } from "../src/io/playgroundState";
 import { tourReference } from "../src/testing/tourTryReference";
-import { PLAYER_EXAMPLES } from "../src/ui/player/source";
-import { TOUR, TOUR_EXAMPLE } from "../src/ui/player/tour";
-import type { TourNumber } from "../src/ui/player/tourTry";
 import { docsImage } from "./docsImage";
 import { collectProblems } from "./pageProblems";
 

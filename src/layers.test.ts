@@ -61,6 +61,12 @@ const PROBES: { file: string; from: string; refused: boolean }[] = [
   { file: "src/compute/contextParallel/core.ts", from: "../../core", refused: false },
   { file: "src/ui/playground/compute.ts", from: "../../compute/playground/playgroundClient", refused: false },
   { file: "src/ui/run/compute.test.ts", from: "../../compute/run/runModel", refused: false },
+  { file: "src/compute/player/upward.ts", from: "../../ui/player/colors", refused: true },
+  { file: "src/compute/player/react.ts", from: "react", refused: true },
+  { file: "src/compute/player/upward.test.ts", from: "../../ui/player/PlayerView", refused: true },
+  { file: "src/compute/player/engine.ts", from: "../../engine/client", refused: false },
+  { file: "src/ui/player/compute.ts", from: "../../compute/player/frame", refused: false },
+  { file: "src/ui/player/compute.test.ts", from: "../../compute/player/trace", refused: false },
   { file: "src/cli/ui.ts", from: "../ui/App", refused: true },
   { file: "src/cli/engine.ts", from: "../engine/runProblem", refused: false },
 ];

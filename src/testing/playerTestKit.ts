@@ -1,9 +1,10 @@
 /** Test data for the player's unit tests (not imported by the player itself). */
+
+import { buildReplay, type Replay } from "../compute/player/replay";
+import { buildTrace, type PlayerTrace } from "../compute/player/trace";
 import { type FloatArray, type ScanProblem, solve } from "../core";
 import { maskWithHoles, normals, seededRandom } from "../core/testRandom";
 import type { EngineRun } from "../engine/client";
-import { buildReplay, type Replay } from "../ui/player/replay";
-import { buildTrace, type PlayerTrace } from "../ui/player/trace";
 
 const f32s = (values: ArrayLike<number>) => Float64Array.from(values, Math.fround);
 

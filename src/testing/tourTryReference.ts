@@ -3,10 +3,11 @@
  * inputs alone (never from the player's trace): for the unit tests of the tries and for
  * e2e/tour-try.spec.ts, which compares the numbers on screen with it.
  */
+
+import type { TourNumber } from "../compute/player/tourTry";
 import { outputErrorBounds, type ScanProblem, serialDiscountedReturns } from "../core";
 import { stateToProblem } from "../io/playgroundProblem";
 import type { PlaygroundState } from "../io/playgroundState";
-import type { TourNumber } from "../ui/player/tourTry";
 
 export interface Expected {
   value: number;

@@ -1,12 +1,18 @@
 import type { ReactNode } from "react";
+import { STRATEGY_STYLE } from "../../compute/bench/benchChartData";
 import { BENCH_STRATEGIES, type BenchStrategy, JS_LOOP, MIN_REPS, sizeLabel } from "../../compute/bench/benchPlan";
+import {
+  PANEL_CHUNKS,
+  PANEL_SIZES,
+  PANEL_SKIP_MS,
+  type PanelSettings,
+  toggled,
+} from "../../compute/bench/panelSettings";
 import { BACKENDS } from "../../names/backends";
 import { Term } from "../glossary/Term";
 import { OptionSelect } from "../OptionSelect";
 import { STRATEGY_INFO } from "../strategyWords";
 import { ToolbarButton } from "../ToolbarButton";
-import { STRATEGY_STYLE } from "./benchChartData";
-import { PANEL_CHUNKS, PANEL_SIZES, PANEL_SKIP_MS, type PanelSettings, toggled } from "./panelSettings";
 
 export interface BenchControlsProps {
   settings: PanelSettings;

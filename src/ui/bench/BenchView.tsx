@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
+import { benchSearch, benchSettingsFromSearch } from "../../compute/bench/benchAddress";
+import { sweepCharts, timeCharts } from "../../compute/bench/benchChartData";
+import { markdownReport } from "../../compute/bench/benchTable";
+import { panelPlan } from "../../compute/bench/panelSettings";
 import { replaceSearch } from "../urlState";
 import { BenchControls } from "./BenchControls";
 import { BenchResultsTable } from "./BenchResultsTable";
-import { benchSearch, benchSettingsFromSearch } from "./benchAddress";
-import { sweepCharts, timeCharts } from "./benchChartData";
-import { markdownReport } from "./benchTable";
-import { panelPlan } from "./panelSettings";
 import { SweepCharts } from "./SweepCharts";
 import { TimeCharts } from "./TimeCharts";
 import { useBenchRun } from "./useBenchRun";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from "recharts";
+import { logTicks, STRATEGY_STYLE } from "../../compute/bench/benchChartData";
 import type { BenchStrategy } from "../../compute/bench/benchPlan";
-import { logTicks, STRATEGY_STYLE } from "./benchChartData";
 
 const TICK = { fontSize: 11 };
 const Y_AXIS_WIDTH = 72;

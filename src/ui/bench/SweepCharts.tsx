@@ -1,8 +1,8 @@
 import { useRef } from "react";
 import { ReferenceDot } from "recharts";
+import { STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "../../compute/bench/benchChartData";
 import { formatError, formatMs } from "../../compute/bench/benchFormat";
 import { useWidth } from "../charts/useWidth";
-import { STRATEGY_STYLE, type StrategySeries, type SweepPoint, tickMs } from "./benchChartData";
 import { bestLabels } from "./bestLabels";
 import { PLOT_INSET, StrategyLogChart } from "./StrategyLogChart";
 

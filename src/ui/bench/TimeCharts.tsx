@@ -1,6 +1,6 @@
 import { useRef } from "react";
+import { type StrategySeries, type TimePoint, tickMs } from "../../compute/bench/benchChartData";
 import { useWidth } from "../charts/useWidth";
-import { type StrategySeries, type TimePoint, tickMs } from "./benchChartData";
 import { StrategyLogChart } from "./StrategyLogChart";
 
 const HEIGHT = 240;

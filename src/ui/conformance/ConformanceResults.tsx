@@ -1,6 +1,13 @@
 import { useMemo, useState } from "react";
+import {
+  cancelledLine,
+  listedCases,
+  progressLine,
+  type RunState,
+  shownSummary,
+  showsTable,
+} from "../../compute/conformance/runState";
 import { useNow } from "../useNow";
-import { cancelledLine, listedCases, progressLine, type RunState, shownSummary, showsTable } from "./runState";
 import { VerdictTable } from "./VerdictTable";
 
 export interface ConformanceResultsProps {

@@ -1,6 +1,8 @@
 import { useEffect, useReducer, useRef, useState } from "react";
 import type { CaseInfo } from "../../compute/conformance/caseBook";
 import { CaseFile } from "../../compute/conformance/caseFileClient";
+import { type CaseRow, runConformance } from "../../compute/conformance/runConformance";
+import { INITIAL_RUN_STATE, isBusy, runReducer } from "../../compute/conformance/runState";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { AdapterInfo, BackendRequest } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
@@ -12,8 +14,6 @@ import { EngineControls } from "./EngineControls";
 import { FaultControls } from "./FaultControls";
 import { Notices } from "./Notices";
 import { RowBatcher } from "./rowBatcher";
-import { type CaseRow, runConformance } from "./runConformance";
-import { INITIAL_RUN_STATE, isBusy, runReducer } from "./runState";
 import "./conformance.css";
 
 export interface ConformanceViewProps {

@@ -1,8 +1,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useRef } from "react";
 import type { CaseInfo } from "../../compute/conformance/caseBook";
+import type { CaseRow } from "../../compute/conformance/runConformance";
 import { VERDICT_WORDS as GLOSSARY } from "../../conformance/verdictWords";
-import type { CaseRow } from "./runConformance";
 import { formatBoundFraction, formatError, formatMillis, rowState } from "./verdictFormat";
 import "./conformance.css";
 import { type Column, ColumnHeads } from "../ColumnHeads";
@@ -47,6 +47,8 @@ const CASE_COLUMNS: Column[] = [
   { name: "result", head: <Term word="Verdict">result</Term>, className: "verdict-pin" },
 ];
 const COLUMNS = CASE_COLUMNS.length;
+/** The widths of the columns (conformance.css), in CASE_COLUMNS' order. */
+const COLUMN_CLASSES = ["index", "case", "kind", "shape", "number", "number", "fraction", "element", "time", "result"];
 
 /**
  * One row per case, filled in as the engine finishes it. Only the rows in view are in the page
@@ -70,16 +72,10 @@ export function VerdictTable({ cases, rows, listed, emptyText }: VerdictTablePro
     <section className="verdict-scroll" ref={scroller} tabIndex={0} aria-label="Verdicts, one row per case">
       <table className="verdict-table verdict-grid" data-testid="verdict-table" aria-rowcount={listed.length + 1}>
         <colgroup>
-          <col className="col-index" />
-          <col className="col-case" />
-          <col className="col-kind" />
-          <col className="col-shape" />
-          <col className="col-number" />
-          <col className="col-number" />
-          <col className="col-fraction" />
-          <col className="col-element" />
-          <col className="col-time" />
-          <col className="col-result" />
+          {COLUMN_CLASSES.map((name, n) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed (two share a class)
+            <col key={n} className={`col-${name}`} />
+          ))}
         </colgroup>
         <thead>
           <ColumnHeads columns={CASE_COLUMNS} />

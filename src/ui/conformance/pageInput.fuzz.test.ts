@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readCases } from "../../compute/conformance/readCases";
+import { linkedSource } from "../../compute/player/playerLink";
 import { importFile } from "../../compute/playground/importFile";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
@@ -10,7 +11,6 @@ import { printable } from "../../io/printable";
 import { encodeState } from "../../io/shareLink";
 import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
 import { smallValidFile } from "../../testing/caseFuzzKit";
-import { linkedSource } from "../player/playerLink";
 import { startupState } from "../playground/persistence";
 import { parseUrlState, VIEWS } from "../urlState";
 

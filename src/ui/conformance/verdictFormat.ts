@@ -1,4 +1,4 @@
-import type { CaseRow } from "./runConformance";
+import type { CaseRow } from "../../compute/conformance/runConformance";
 
 /** A row's `data-state`: judged and passed, judged and failed, or not judged yet. */
 export type RowState = "pass" | "fail" | "pending";

@@ -1,5 +1,5 @@
 import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 
 /** The check that the reassembled result is cp_size 1's, and slime's PPO reward placement. */
 export function CpChecks({ model }: { model: CpPanelModel }) {

@@ -1,5 +1,5 @@
 import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { labelColor, rankColor } from "./cpGeometry";
 import { WhiteningLanes } from "./WhiteningLanes";
 

@@ -1,9 +1,9 @@
-import { formatShort } from "../charts/formatNumber";
-import { dataValue, f32 } from "./captions";
-import type { Frame } from "./frame";
-import type { Replay } from "./replay";
-import type { StageLayout } from "./stageLayout";
-import { LABEL_WIDTH } from "./stageModel";
+import { dataValue, f32 } from "../../compute/player/captions";
+import type { Frame } from "../../compute/player/frame";
+import type { Replay } from "../../compute/player/replay";
+import type { StageLayout } from "../../compute/player/stageLayout";
+import { LABEL_WIDTH } from "../../compute/player/stageModel";
+import { formatShort } from "../../io/formatNumber";
 
 /** Arrows from each chunk's last value into the next chunk, labelled with the carry (per row). */
 export function CarryLane({

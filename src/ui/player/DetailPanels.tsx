@@ -1,12 +1,60 @@
+import type { CSSProperties, ReactNode } from "react";
+import { dataValue, f32, f64, outputSymbol } from "../../compute/player/captions";
+import { errorSummary } from "../../compute/player/errorSummary";
+import type { CarryView, Frame } from "../../compute/player/frame";
+import { type Replay, tokenOf } from "../../compute/player/replay";
 import { VERDICT_WORDS } from "../../conformance/verdictWords";
 import { powerSourceLabel } from "../../core";
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { Term } from "../glossary/Term";
-import { dataValue, f32, f64, outputSymbol } from "./captions";
-import { type ErrorSummary, errorSummary } from "./cells";
 import { CARRY_TEXT_COLOUR } from "./colors";
-import type { CarryView, Frame } from "./frame";
-import { type Replay, tokenOf } from "./replay";
+
+/** A number cell: what it prints, and the exact value in `data-value` for the tests and the formula card. */
+export function Num({ x, f = f32, style }: { x: number; f?: (x: number) => string; style?: CSSProperties }) {
+  return (
+    <td data-value={dataValue(x)} style={style}>
+      {f(x)}
+    </td>
+  );
+}
+
+/** The row that stands for the rows a long table leaves out. */
+export function GapRow({ cols, children = "⋯" }: { cols: number; children?: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={cols}>{children}</td>
+    </tr>
+  );
+}
+
+/** A table of numbers: its column heads (none for a list of named values) and its rows. */
+export function NumTable({ head, children }: { head?: ReactNode[]; children: ReactNode }) {
+  return (
+    <table className="num-table">
+      {head ? (
+        <thead>
+          <tr>
+            {head.map((h, n) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's heads are fixed
+              <th key={n}>{h}</th>
+            ))}
+          </tr>
+        </thead>
+      ) : null}
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/** One named value per line (the discount's powers, the run's summary). */
+function Named({ name, children }: { name: ReactNode; children: ReactNode }) {
+  return (
+    <tr>
+      <th>{name}</th>
+      {children}
+    </tr>
+  );
+}
 
 /** The carry step of one chunk: G = local + fl32(s_c·d^(k+1)) at every position. */
 export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry: CarryView; b: number }) {
@@ -15,6 +63,12 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
   const d = r.kind === "gae" ? "(γλ)" : "γ";
   const rows = cv.combined.map((_, k) => k);
   const shown = rows.length <= 10 ? rows : [...rows.slice(0, 5), -1, ...rows.slice(-4)];
+  const carryTerm = (
+    <>
+      + s<sub>{cv.chunk}</sub>·{d}^(k+1)
+    </>
+  );
+  const local = <Term word="Local sum">local</Term>;
   return (
     // Focusable: on a phone the table scrolls sideways inside the panel, and keys must reach it too.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached with Tab (WCAG 2.1.1)
@@ -34,48 +88,24 @@ export function CarryPanel({ replay: r, carry: cv, b }: { replay: Replay; carry:
           </>
         )}
       </figcaption>
-      <table className="num-table">
-        <thead>
-          <tr>
-            <th>k</th>
-            <th>t</th>
-            <th>
-              <Term word="Local sum">local</Term>
-            </th>
-            <th>
-              + s<sub>{cv.chunk}</sub>·{d}^(k+1)
-            </th>
-            <th>= {G}_t</th>
-            <th>serial f64</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((k) =>
-            k < 0 ? (
-              <tr key="gap">
-                <td colSpan={6}>⋯</td>
-              </tr>
-            ) : (
-              <tr key={k}>
-                <td>{k}</td>
-                <td>{tokenOf(r, cv.chunk * C + k)}</td>
-                <td data-value={dataValue(cv.locals[k])}>{f32(cv.locals[k])}</td>
-                <td data-value={dataValue(cv.terms[k])} style={{ color: CARRY_TEXT_COLOUR }}>
-                  {f32(cv.terms[k])}
-                </td>
-                <td data-value={dataValue(cv.combined[k])}>{f32(cv.combined[k])}</td>
-                <td data-value={dataValue(serialAt(r, cv, k, b))}>{f64(serialAt(r, cv, k, b))}</td>
-              </tr>
-            ),
-          )}
-        </tbody>
-      </table>
+      <NumTable head={["k", "t", local, carryTerm, `= ${G}_t`, "serial f64"]}>
+        {shown.map((k) =>
+          k < 0 ? (
+            <GapRow key="gap" cols={6} />
+          ) : (
+            <tr key={k}>
+              <td>{k}</td>
+              <td>{tokenOf(r, cv.chunk * C + k)}</td>
+              <Num x={cv.locals[k]} />
+              <Num x={cv.terms[k]} style={{ color: CARRY_TEXT_COLOUR }} />
+              <Num x={cv.combined[k]} />
+              <Num x={r.serial[b * r.cols + tokenOf(r, cv.chunk * C + k)]} f={f64} />
+            </tr>
+          ),
+        )}
+      </NumTable>
     </figure>
   );
-}
-
-function serialAt(r: Replay, cv: CarryView, k: number, b: number): number {
-  return r.serial[b * r.cols + tokenOf(r, cv.chunk * r.chunkSize + k)];
 }
 
 /** A few tokens of the focus row, as a table of named lanes (residuals, token rewards, reversal). */
@@ -91,31 +121,17 @@ function TokenTable({
   return (
     <figure className="token-table">
       <figcaption>{title}</figcaption>
-      <table className="num-table">
-        <thead>
-          <tr>
-            <th>t</th>
-            {columns.map((c) => (
-              <th key={c.name}>{c.name}</th>
-            ))}
+      <NumTable head={["t", ...columns.map((c) => c.name)]}>
+        {tokens.map((t) => (
+          <tr key={t}>
+            <td>{t}</td>
+            {columns.map((c) => {
+              const v = c.value(t);
+              return typeof v === "number" ? <Num key={c.name} x={v} /> : <td key={c.name}>{v}</td>;
+            })}
           </tr>
-        </thead>
-        <tbody>
-          {tokens.map((t) => (
-            <tr key={t}>
-              <td>{t}</td>
-              {columns.map((c) => {
-                const v = c.value(t);
-                return (
-                  <td key={c.name} data-value={typeof v === "number" ? dataValue(v) : undefined}>
-                    {typeof v === "number" ? f32(v) : v}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </NumTable>
     </figure>
   );
 }
@@ -148,36 +164,29 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
       );
     }
     case "discount": {
-      const g = r.gae;
-      if (!g) return null;
+      if (!r.gae) return null;
       const C = r.chunkSize;
       return (
         <figure className="token-table">
           <figcaption>The scan's discount and its float32 powers ({powerSourceLabel("torch-cpu")})</figcaption>
-          <table className="num-table">
-            <tbody>
-              <tr>
-                <th>γλ (float64)</th>
-                <td data-value={dataValue(r.discount)}>{f64(r.discount)}</td>
-              </tr>
-              <tr>
-                <th>fl32(γλ)</th>
-                <td data-value={dataValue(Math.fround(r.discount))}>{f32(Math.fround(r.discount))}</td>
-              </tr>
-              {[1, 2, 3]
-                .filter((k) => k < C)
-                .map((k) => (
-                  <tr key={k}>
-                    <th>(γλ)^{k}</th>
-                    <td data-value={dataValue(r.kernelRow[k])}>{f32(r.kernelRow[k])}</td>
-                  </tr>
-                ))}
-              <tr>
-                <th>(γλ)^{C} (carry over a chunk)</th>
-                <td data-value={dataValue(r.carryPowers[C - 1])}>{f32(r.carryPowers[C - 1])}</td>
-              </tr>
-            </tbody>
-          </table>
+          <NumTable>
+            <Named name="γλ (float64)">
+              <Num x={r.discount} f={f64} />
+            </Named>
+            <Named name="fl32(γλ)">
+              <Num x={Math.fround(r.discount)} />
+            </Named>
+            {[1, 2, 3]
+              .filter((k) => k < C)
+              .map((k) => (
+                <Named key={k} name={<>(γλ)^{k}</>}>
+                  <Num x={r.kernelRow[k]} />
+                </Named>
+              ))}
+            <Named name={<>(γλ)^{C} (carry over a chunk)</>}>
+              <Num x={r.carryPowers[C - 1]} />
+            </Named>
+          </NumTable>
         </figure>
       );
     }
@@ -210,25 +219,16 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
           <figcaption>
             {f.step.kind === "trim" ? "Each row back to its own length" : `Rows padded to max L = ${r.cols}`}
           </figcaption>
-          <table className="num-table">
-            <thead>
-              <tr>
-                <th>row</th>
-                <th>L</th>
-                <th>zeros after the end</th>
+          <NumTable head={["row", "L", "zeros after the end"]}>
+            {r.lengths.slice(0, 12).map((L, row) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by their index
+              <tr key={row}>
+                <td>{row}</td>
+                <td>{L}</td>
+                <td>{r.cols - L}</td>
               </tr>
-            </thead>
-            <tbody>
-              {r.lengths.slice(0, 12).map((L, row) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows are identified by their index
-                <tr key={row}>
-                  <td>{row}</td>
-                  <td>{L}</td>
-                  <td>{r.cols - L}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </NumTable>
         </figure>
       );
     case "reverse":
@@ -241,39 +241,28 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
           <figcaption>
             Row {b} in slime's order: x_i = {r.kind === "gae" ? "δ" : "r"}_(T−1−i)
           </figcaption>
-          <table className="num-table">
-            <thead>
-              <tr>
-                <th>i</th>
-                <th>t</th>
-                <th>x_i</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((i) =>
-                i < 0 ? (
-                  <tr key="gap">
-                    <td colSpan={3}>⋯</td>
-                  </tr>
-                ) : (
-                  <tr key={i}>
-                    <td>{i}</td>
-                    <td>{tokenOf(r, i)}</td>
-                    <td data-value={dataValue(r.scanned[j(tokenOf(r, i))])}>{f32(r.scanned[j(tokenOf(r, i))])}</td>
-                  </tr>
-                ),
-              )}
-              {pad > 0 ? (
-                <tr className="pad-row">
-                  <td>
-                    {T}…{T + pad - 1}
-                  </td>
-                  <td>before 0</td>
-                  <td>0 (padding)</td>
+          <NumTable head={["i", "t", "x_i"]}>
+            {shown.map((i) =>
+              i < 0 ? (
+                <GapRow key="gap" cols={3} />
+              ) : (
+                <tr key={i}>
+                  <td>{i}</td>
+                  <td>{tokenOf(r, i)}</td>
+                  <Num x={r.scanned[j(tokenOf(r, i))]} />
                 </tr>
-              ) : null}
-            </tbody>
-          </table>
+              ),
+            )}
+            {pad > 0 ? (
+              <tr className="pad-row">
+                <td>
+                  {T}…{T + pad - 1}
+                </td>
+                <td>before 0</td>
+                <td>0 (padding)</td>
+              </tr>
+            ) : null}
+          </NumTable>
         </figure>
       );
     }
@@ -284,63 +273,49 @@ export function PreludePanel({ replay: r, frame: f }: { replay: Replay; frame: F
 
 /** The run's outcome: what the engine computed and how far it is from the float64 serial loop. */
 export function SummaryPanel({ replay: r, compare }: { replay: Replay; compare: boolean }) {
-  const s: ErrorSummary = errorSummary(r);
+  const s = errorSummary(r);
   return (
     <figure className="token-table summary-panel">
       <figcaption>{compare ? "Chunked float32 against serial float64" : "The engine's run"}</figcaption>
-      <table className="num-table">
-        <tbody>
-          <tr>
-            <th>backend · time</th>
-            <td>
-              {r.backend} · {formatShort(r.millis)} ms
-            </td>
-          </tr>
-          <tr>
-            <th>cells</th>
-            <td>
-              {s.cells} ({r.rows} rows, {r.nChunks} chunks of {r.chunkSize})
-            </td>
-          </tr>
-          {compare ? (
-            <>
+      <NumTable>
+        <Named name="backend · time">
+          <td>
+            {r.backend} · {formatShort(r.millis)} ms
+          </td>
+        </Named>
+        <Named name="cells">
+          <td>
+            {s.cells} ({r.rows} rows, {r.nChunks} chunks of {r.chunkSize})
+          </td>
+        </Named>
+        {compare ? (
+          <>
+            <Named name={<Term word="Max abs error">max abs error</Term>}>
+              <td data-testid="player-max-error" data-value={dataValue(s.maxAbs)}>
+                {formatShort(s.maxAbs)}
+              </td>
+            </Named>
+            <Named name={<Term word="Error / tolerance">worst error / bound</Term>}>
+              <td>{formatShort(s.maxRatio)}</td>
+            </Named>
+            <Named name={<Term word="Over bound">over bound</Term>}>
+              <td data-testid="player-over-bound">
+                {s.overBound}
+                {s.nonFiniteOver > 0 ? ` (${s.nonFiniteOver} NaN / ∞ where the reference is finite)` : ""}
+              </td>
+            </Named>
+            {s.nonFinite > 0 ? (
               <tr>
-                <th>
-                  <Term word="Max abs error">max abs error</Term>
-                </th>
-                <td data-testid="player-max-error" data-value={dataValue(s.maxAbs)}>
-                  {formatShort(s.maxAbs)}
-                </td>
+                <th title={VERDICT_WORDS.lost}>NaN / ∞ in the reference, left out</th>
+                <td data-testid="player-non-finite">{s.nonFinite}</td>
               </tr>
-              <tr>
-                <th>
-                  <Term word="Error / tolerance">worst error / bound</Term>
-                </th>
-                <td>{formatShort(s.maxRatio)}</td>
-              </tr>
-              <tr>
-                <th>
-                  <Term word="Over bound">over bound</Term>
-                </th>
-                <td data-testid="player-over-bound">
-                  {s.overBound}
-                  {s.nonFiniteOver > 0 ? ` (${s.nonFiniteOver} NaN / ∞ where the reference is finite)` : ""}
-                </td>
-              </tr>
-              {s.nonFinite > 0 ? (
-                <tr>
-                  <th title={VERDICT_WORDS.lost}>NaN / ∞ in the reference, left out</th>
-                  <td data-testid="player-non-finite">{s.nonFinite}</td>
-                </tr>
-              ) : null}
-            </>
-          ) : null}
-          <tr>
-            <th>replayed carry step ≠ engine</th>
-            <td data-testid="player-replay-mismatches">{s.replayMismatches}</td>
-          </tr>
-        </tbody>
-      </table>
+            ) : null}
+          </>
+        ) : null}
+        <Named name="replayed carry step ≠ engine">
+          <td data-testid="player-replay-mismatches">{s.replayMismatches}</td>
+        </Named>
+      </NumTable>
     </figure>
   );
 }

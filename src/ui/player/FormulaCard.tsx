@@ -1,11 +1,11 @@
 import katex from "katex";
 import "katex/dist/katex.min.css";
 import { useLayoutEffect, useRef } from "react";
+import { f32, operand32 } from "../../compute/player/captions";
+import { derivation, inputTex, localSumTex, serialTex } from "../../compute/player/formula";
+import type { Replay } from "../../compute/player/replay";
 import { TermsText } from "../glossary/TermsText";
-import { f32, operand32 } from "./captions";
-import { derivation, inputTex, localSumTex, serialTex } from "./formula";
 import { PLAYER_WORDS } from "./playerWords";
-import type { Replay } from "./replay";
 import type { Inspected } from "./Stage";
 
 /**

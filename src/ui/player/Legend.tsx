@@ -1,6 +1,8 @@
 import { memo, useMemo } from "react";
-import { formatShort } from "../charts/formatNumber";
-import { errorSummary } from "./cells";
+import { errorSummary } from "../../compute/player/errorSummary";
+import type { Replay } from "../../compute/player/replay";
+import { cellErrors, stageExtents } from "../../compute/player/stageModel";
+import { formatShort } from "../../io/formatNumber";
 import {
   CARRY_COLOUR,
   errorDecades,
@@ -10,8 +12,6 @@ import {
   signedFill,
   ZERO_ERROR_FILL,
 } from "./colors";
-import type { Replay } from "./replay";
-import { cellErrors, stageExtents } from "./stageModel";
 
 function Swatch({ fill, stroke, children }: { fill: string; stroke?: string; children: string }) {
   return (

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { editedAddress, linkedSource } from "../../compute/player/playerLink";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
 import { PlayerView } from "./PlayerView";
-import { editedAddress, linkedSource } from "./playerLink";
 
 const ADDRESS_PAUSE_MS = 300;
 

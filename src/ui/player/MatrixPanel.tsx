@@ -1,9 +1,10 @@
 import { memo, type ReactNode } from "react";
-import { dataValue, f32 } from "./captions";
+import { dataValue, f32 } from "../../compute/player/captions";
+import type { MatrixView } from "../../compute/player/frame";
+import { kernelEntry, localIndex, type Replay, tokenOf } from "../../compute/player/replay";
+import type { TimeView } from "../../compute/player/stageLayout";
 import { CARRY_TEXT_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
-import type { MatrixView } from "./frame";
-import { kernelEntry, localIndex, type Replay, tokenOf } from "./replay";
-import type { TimeView } from "./stageLayout";
+import { GapRow, Num, NumTable } from "./DetailPanels";
 
 /** Largest part of M drawn; a bigger chunk shows this many rows and columns around the active one. */
 const MAX_SIDE = 16;
@@ -250,34 +251,31 @@ function TermList({ replay: r, matrix: m, original }: { replay: Replay; matrix: 
       <p className="term-head">
         local sum at {original ? `t = ${t}` : `i = ${m.chunk * C + m.k}`} (k = {m.k}):
       </p>
-      <table className="num-table">
-        <thead>
-          <tr>
-            <th>{original ? "t′" : "l"}</th>
-            <th>x</th>
-            <th>
-              × {d}^{original ? "(t′−t)" : "(k−l)"}
-            </th>
-            <th>= term</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((row) =>
-            row === undefined ? (
-              <tr key="gap">
-                <td colSpan={4}>⋯ {rows.length - 6} more</td>
-              </tr>
-            ) : (
-              <tr key={row.l}>
-                <td>{original ? tokenOf(r, m.chunk * C + row.l) : row.l}</td>
-                <td data-value={dataValue(m.x[row.l])}>{f32(m.x[row.l])}</td>
-                <td data-value={dataValue(kernelEntry(r, row.l, m.k))}>{f32(kernelEntry(r, row.l, m.k))}</td>
-                <td data-value={dataValue(row.term)}>{f32(row.term)}</td>
-              </tr>
-            ),
-          )}
-        </tbody>
-      </table>
+      <NumTable
+        head={[
+          original ? "t′" : "l",
+          "x",
+          <>
+            × {d}^{original ? "(t′−t)" : "(k−l)"}
+          </>,
+          "= term",
+        ]}
+      >
+        {shown.map((row) =>
+          row === undefined ? (
+            <GapRow key="gap" cols={4}>
+              ⋯ {rows.length - 6} more
+            </GapRow>
+          ) : (
+            <tr key={row.l}>
+              <td>{original ? tokenOf(r, m.chunk * C + row.l) : row.l}</td>
+              <Num x={m.x[row.l]} />
+              <Num x={kernelEntry(r, row.l, m.k)} />
+              <Num x={row.term} />
+            </tr>
+          ),
+        )}
+      </NumTable>
       <p className="term-sum">
         Σ (engine) = <span data-value={dataValue(m.sum)}>{f32(m.sum)}</span>
         {sequential !== m.sum ? (

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
+import type { Frame, RegionId } from "../../compute/player/frame";
+import { PHASE_NOTES } from "../../compute/player/phaseNotes";
+import { SHORTCUTS } from "../../compute/player/playback";
 import { TermsText } from "../glossary/TermsText";
-import type { Frame, RegionId } from "./frame";
-import { PHASE_NOTES } from "./phaseNotes";
-import { SHORTCUTS } from "./playback";
 import { PLAYER_WORDS } from "./playerWords";
 
 export interface NarrativeProps {

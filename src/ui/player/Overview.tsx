@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
+import type { Frame } from "../../compute/player/frame";
+import type { Replay } from "../../compute/player/replay";
+import type { StageLayout } from "../../compute/player/stageLayout";
+import { LABEL_WIDTH } from "../../compute/player/stageModel";
 import { CARRY_COLOUR, MATRIX_COLOUR } from "./colors";
-import type { Frame } from "./frame";
-import type { Replay } from "./replay";
-import type { StageLayout } from "./stageLayout";
-import { LABEL_WIDTH } from "./stageModel";
 
 /** Which chunks one bin of the overview holds, when chunks outnumber the pixels. */
 export function overviewBins(nChunks: number, width: number): { bins: number; first(bin: number): number } {

@@ -1,12 +1,13 @@
 import { useMemo, useState } from "react";
+import type { FieldId } from "../../compute/player/playerEdits";
+import { formatShort } from "../../io/formatNumber";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
-import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { horizon, nextPowerOfTwo } from "../playground/controls/controlMath";
 import { NumberEntry } from "../playground/controls/NumberEntry";
 import { ToolbarButton } from "../ToolbarButton";
-import { type Checked, parseChunkField, parseField } from "./playerEdits";
+import { type Checked, parseChunkField, parseField } from "./fieldParse";
 
 /** Which control an edit came from: its name starts every refusal ("γ: …", "Chunk size C: …"). */
 export const FIELD_NAMES = {
@@ -14,8 +15,7 @@ export const FIELD_NAMES = {
   lambd: "λ (GAE)",
   chunkSize: "Chunk size C",
   length: "Length T",
-} as const;
-export type FieldId = keyof typeof FIELD_NAMES;
+} as const satisfies Record<FieldId, string>;
 
 export interface PlayerControlsProps {
   /** The state the controls show; undefined when the source cannot be edited (`why` says so). */

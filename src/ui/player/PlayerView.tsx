@@ -1,20 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { LazyWorker } from "../../compute/workerClient/lazyWorker";
-import type { EngineClient } from "../../engine/client";
-import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
-import type { PlaygroundState } from "../../io/playgroundState";
-import type { BackendRequest } from "../../names/backends";
-import { cellView } from "./cells";
-import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
-import { FormulaCard } from "./FormulaCard";
-import { focusNote } from "./focusRow";
-import { detailRegionOf, frame as frameAt, type RegionId } from "./frame";
-import { Legend } from "./Legend";
-import { MatrixPanel } from "./MatrixPanel";
-import { Narrative, StepCaption } from "./Narrative";
-import { Overview } from "./Overview";
-import { FIELD_NAMES, type FieldId, PlayerControls } from "./PlayerControls";
-import { PlayerRewardEditor } from "./PlayerRewardEditor";
+import { cellView } from "../../compute/player/cells";
+import { focusNote } from "../../compute/player/focusRow";
+import { detailRegionOf, frame as frameAt, type RegionId } from "../../compute/player/frame";
 import {
   DEFAULT_SPEED,
   focusOwnsKey,
@@ -23,19 +10,38 @@ import {
   nextSpeed,
   type PlayerAction,
   stepMillis,
-} from "./playback";
-import { cursorPlace, editableState, editSource, sourceOrigin, withLength, withRow } from "./playerEdits";
-import type { PlayerFileWorkerApi } from "./playerFileWorker";
+} from "../../compute/player/playback";
+import {
+  cursorPlace,
+  editableState,
+  editSource,
+  type FieldId,
+  sourceOrigin,
+  withLength,
+  withRow,
+} from "../../compute/player/playerEdits";
+import { PlayerFileReader } from "../../compute/player/playerFileClient";
+import { exampleSource, type PlayerSource, playableCases } from "../../compute/player/source";
+import { stageLayout, type TimeView } from "../../compute/player/stageLayout";
+import { LABEL_WIDTH, visibleRows } from "../../compute/player/stageModel";
+import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "../../compute/player/tour";
+import { localStepOfChunk, type PlayerTrace } from "../../compute/player/trace";
+import type { EngineClient } from "../../engine/client";
+import type { PlaygroundState } from "../../io/playgroundState";
+import type { BackendRequest } from "../../names/backends";
+import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
+import { FormulaCard } from "./FormulaCard";
+import { Legend } from "./Legend";
+import { MatrixPanel } from "./MatrixPanel";
+import { Narrative, StepCaption } from "./Narrative";
+import { Overview } from "./Overview";
+import { FIELD_NAMES, PlayerControls } from "./PlayerControls";
+import { PlayerRewardEditor } from "./PlayerRewardEditor";
 import { SerialPanel } from "./SerialPanel";
 import { SourceBar } from "./SourceBar";
 import { type Inspected, Stage } from "./Stage";
-import { exampleSource, type PlayerSource, playableCases } from "./source";
-import { stageLayout, type TimeView } from "./stageLayout";
-import { LABEL_WIDTH, visibleRows } from "./stageModel";
 import { TourPanel, type TryState } from "./TourPanel";
 import { Transport } from "./Transport";
-import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
-import { localStepOfChunk, type PlayerTrace } from "./trace";
 import { useNarrow, useReducedMotion } from "./useMediaQuery";
 import { usePlayerRun } from "./usePlayerRun";
 import { useWidth } from "./useWidth";
@@ -137,32 +143,33 @@ export function PlayerView({
     return () => clearTimeout(timer);
   }, [playing, cursor, speed, trace]);
 
-  const openTour = useCallback(
-    (stop: number) => {
-      if (!trace) return;
-      const at = Math.max(0, Math.min(TOUR.length - 1, stop));
-      setTourStop(at);
-      setLastTourStop(at);
-      setPlaying(false);
-      // A stop's words are about the inputs before its try: another stop undoes it first.
-      if (tourTry && "before" in tourTry) {
-        setTourTry(undefined);
-        pendingTour.current = at;
-        setSource(tourTry.before);
-        if (tourTry.before.kind === "state") onEdited?.(tourTry.before.state);
-        return;
-      }
+  /** A source the controls or the tour changed (or put back): the address keeps its state. */
+  const showEdited = (next: PlayerSource) => {
+    setSource(next);
+    if (next.kind === "state") onEdited?.(next.state);
+  };
+  const openTour = (stop: number) => {
+    if (!trace) return;
+    const at = Math.max(0, Math.min(TOUR.length - 1, stop));
+    setTourStop(at);
+    setLastTourStop(at);
+    setPlaying(false);
+    // A stop's words are about the inputs before its try: another stop undoes it first.
+    if (tourTry && "before" in tourTry) {
       setTourTry(undefined);
-      // The tour's words are written for its own example: open it first, then go to the stop.
-      if (sourceOrigin(source) !== TOUR_EXAMPLE) {
-        pendingTour.current = at;
-        setSource(exampleSource(TOUR_EXAMPLE));
-        return;
-      }
-      setCursor(tourCursor(trace, TOUR[at].target));
-    },
-    [trace, source, tourTry, onEdited],
-  );
+      pendingTour.current = at;
+      showEdited(tourTry.before);
+      return;
+    }
+    setTourTry(undefined);
+    // The tour's words are written for its own example: open it first, then go to the stop.
+    if (sourceOrigin(source) !== TOUR_EXAMPLE) {
+      pendingTour.current = at;
+      setSource(exampleSource(TOUR_EXAMPLE));
+      return;
+    }
+    setCursor(tourCursor(trace, TOUR[at].target));
+  };
   /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
   const openSource = (next: PlayerSource) => {
     pendingTour.current = undefined;
@@ -172,19 +179,21 @@ export function PlayerView({
     setSource(next);
   };
 
+  const edit = (field: FieldId | "rewards", change: (state: PlaygroundState) => PlaygroundState) =>
+    editSource(source, field === "rewards" ? "Rewards" : FIELD_NAMES[field], change);
+
   const editable = useMemo(() => editableState(source), [source]);
   /** An edit from the controls: refused with its reason (the source stays), or run with the cursor kept in place. */
   const [drawing, setDrawing] = useState(false);
   const tryEdit = (field: FieldId | "rewards", change: (state: PlaygroundState) => PlaygroundState, apply: boolean) => {
-    const result = editSource(source, field === "rewards" ? "Rewards" : FIELD_NAMES[field], change);
+    const result = edit(field, change);
     if (!result.ok) return result.reason;
     if (!apply) return null;
     if (trace && pendingTour.current === undefined) pendingPlace.current = cursorPlace(trace, cursor);
     // The try's outcome and Undo are about the inputs it changed: another edit ends them.
     setTourTry(undefined);
     setFileError(undefined);
-    setSource(result.source);
-    if (result.source.kind === "state") onEdited?.(result.source.state);
+    showEdited(result.source);
     return null;
   };
 
@@ -195,11 +204,7 @@ export function PlayerView({
   const tryTourStop = (stop: number) => {
     if (!trace) return;
     const { try: change, target } = TOUR[stop];
-    const result = editSource(
-      source,
-      change.field === "rewards" ? "Rewards" : FIELD_NAMES[change.field],
-      change.change,
-    );
+    const result = edit(change.field, change.change);
     if (!result.ok) {
       setTourTry({ stop, refused: result.reason });
       return;
@@ -208,15 +213,13 @@ export function PlayerView({
     setPlaying(false);
     setFileError(undefined);
     setTourTry({ stop, before: source, beforeTrace: trace });
-    setSource(result.source);
-    if (result.source.kind === "state") onEdited?.(result.source.state);
+    showEdited(result.source);
   };
   const undoTourTry = () => {
     if (!tourTry || !("before" in tourTry)) return;
     pendingPlace.current = TOUR[tourTry.stop].target;
     setTourTry(undefined);
-    setSource(tourTry.before);
-    if (tourTry.before.kind === "state") onEdited?.(tourTry.before.state);
+    showEdited(tourTry.before);
   };
 
   const act = useCallback(
@@ -292,27 +295,16 @@ export function PlayerView({
     if (narrow && tourStop === undefined) captionElement.current?.scrollIntoView({ block: "nearest" });
   }, [narrow, tourStop, cursor]);
 
-  // Case files are read and parsed in a worker (a 200 MB file takes seconds); the newest choice wins.
-  const [fileReader] = useState(
-    () =>
-      new LazyWorker<PlayerFileWorkerApi>(
-        () => new Worker(new URL("./playerFileWorker.ts", import.meta.url), { type: "module" }),
-      ),
-  );
+  const [fileReader] = useState(() => new PlayerFileReader());
   useEffect(() => () => fileReader.dispose(), [fileReader]);
-  const latestRead = useRef(0);
   const readFile = async (file: File) => {
-    const id = ++latestRead.current;
     try {
-      // Refused by size before reading.
-      if (file.size > MAX_CASE_FILE_BYTES) throw tooLargeError(file.name, file.size);
-      const { file: parsed, leftOut } = await fileReader.remote().read(file, file.name);
-      if (id !== latestRead.current) return;
+      const read = await fileReader.read(file);
+      if (!read) return;
       // Cases too large to replay are left out, and the note says so; the first that fits opens.
-      setFileError(leftOut ?? undefined);
-      openSource({ kind: "case", file: parsed, fileName: file.name, index: playableCases(parsed)[0].index });
+      setFileError(read.leftOut ?? undefined);
+      openSource({ kind: "case", file: read.file, fileName: file.name, index: playableCases(read.file)[0].index });
     } catch (error) {
-      if (id !== latestRead.current) return;
       setFileError(error instanceof Error ? error.message : String(error));
     }
   };

@@ -1,6 +1,6 @@
-import { dataValue, f64, outputSymbol } from "./captions";
-import type { Frame } from "./frame";
-import type { Replay } from "./replay";
+import { dataValue, f64, outputSymbol } from "../../compute/player/captions";
+import type { Frame } from "../../compute/player/frame";
+import type { Replay } from "../../compute/player/replay";
 
 const signed = (text: string) => (text.startsWith("-") ? `(${text})` : text);
 

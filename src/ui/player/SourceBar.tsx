@@ -1,6 +1,6 @@
+import { PLAYER_EXAMPLES, type PlayerSource, playableCases } from "../../compute/player/source";
 import type { CaseFile } from "../../io/caseSchema";
 import { OptionSelect } from "../OptionSelect";
-import { PLAYER_EXAMPLES, type PlayerSource, playableCases } from "./source";
 
 export interface SourceBarProps {
   source: PlayerSource;

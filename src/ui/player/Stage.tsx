@@ -1,13 +1,9 @@
 import { memo, type ReactNode, useMemo } from "react";
-import { formatShort } from "../charts/formatNumber";
-import { CarryLane } from "./CarryLane";
-import { dataValue, f32, f64 } from "./captions";
-import { type CellView, cellName, cellText, cellView, lanesOf } from "./cells";
-import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
-import type { Frame, RegionId } from "./frame";
-import { type Replay, tokenOf } from "./replay";
-import { Axis } from "./StageAxis";
-import type { StageLayout, TokenColumn } from "./stageLayout";
+import { dataValue, f32, f64 } from "../../compute/player/captions";
+import { type CellView, cellName, cellText, cellView, lanesOf } from "../../compute/player/cells";
+import type { Frame, RegionId } from "../../compute/player/frame";
+import { type Replay, tokenOf } from "../../compute/player/replay";
+import type { StageLayout, TokenColumn } from "../../compute/player/stageLayout";
 import {
   AXIS_HEIGHT,
   cellErrors,
@@ -20,7 +16,11 @@ import {
   type StageLane,
   stageExtents,
   stageLanes,
-} from "./stageModel";
+} from "../../compute/player/stageModel";
+import { formatShort } from "../../io/formatNumber";
+import { CarryLane } from "./CarryLane";
+import { CARRY_COLOUR, type Decades, errorDecades, errorFill, signedFill, textOn } from "./colors";
+import { Axis } from "./StageAxis";
 
 export interface Inspected {
   b: number;

@@ -1,7 +1,7 @@
-import type { Frame } from "./frame";
-import { type Replay, tokenOf } from "./replay";
-import type { StageLayout } from "./stageLayout";
-import { AXIS_HEIGHT, LABEL_WIDTH } from "./stageModel";
+import type { Frame } from "../../compute/player/frame";
+import { type Replay, tokenOf } from "../../compute/player/replay";
+import type { StageLayout } from "../../compute/player/stageLayout";
+import { AXIS_HEIGHT, LABEL_WIDTH } from "../../compute/player/stageModel";
 
 /** The chunk bands (the focus chunk outlined, the short one named) and the token axis above the lanes. */
 export function Axis({

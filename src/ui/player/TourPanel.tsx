@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
-import { formatShort } from "../charts/formatNumber";
+import { dataValue } from "../../compute/player/captions";
+import { TOUR } from "../../compute/player/tour";
+import type { OutcomePart, TourNumber } from "../../compute/player/tourTry";
+import { formatShort } from "../../io/formatNumber";
 import { TermsText } from "../glossary/TermsText";
-import { dataValue } from "./captions";
 import { PLAYER_WORDS } from "./playerWords";
-import { TOUR } from "./tour";
-import type { OutcomePart, TourNumber } from "./tourTry";
 
 /** Where the stop's try stands: not tried, rerunning, done (with what happened), or refused. */
 export type TryState =

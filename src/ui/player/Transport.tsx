@@ -1,9 +1,9 @@
+import { SPEEDS } from "../../compute/player/playback";
+import type { TimeView } from "../../compute/player/stageLayout";
+import type { PlayerTrace } from "../../compute/player/trace";
 import { Term } from "../glossary/Term";
 import { OptionSelect } from "../OptionSelect";
 import { ToolbarButton } from "../ToolbarButton";
-import { SPEEDS } from "./playback";
-import type { TimeView } from "./stageLayout";
-import type { PlayerTrace } from "./trace";
 
 export interface TransportProps {
   trace: PlayerTrace;
@@ -30,27 +30,23 @@ export function Transport(p: TransportProps) {
   const { trace, cursor, playing } = p;
   const last = trace.steps.length - 1;
   const atEnd = cursor >= last;
+  const move = (
+    label: string,
+    shortcut: string,
+    control: string,
+    face: string,
+    onClick: () => void,
+    disabled: boolean,
+  ) => (
+    <ToolbarButton label={label} shortcut={shortcut} control={control} onClick={onClick} disabled={disabled}>
+      {face}
+    </ToolbarButton>
+  );
   return (
     <div className={`transport${p.spotlight ? " spotlight" : ""}`} data-region="transport">
       <div className="transport-buttons">
-        <ToolbarButton
-          label="Previous phase"
-          shortcut="Shift+←"
-          control="previous-phase"
-          onClick={() => p.onSection(-1)}
-          disabled={cursor === 0}
-        >
-          ◂◂
-        </ToolbarButton>
-        <ToolbarButton
-          label="Step back"
-          shortcut="←"
-          control="step-back"
-          onClick={() => p.onStep(-1)}
-          disabled={cursor === 0}
-        >
-          ◂
-        </ToolbarButton>
+        {move("Previous phase", "Shift+←", "previous-phase", "◂◂", () => p.onSection(-1), cursor === 0)}
+        {move("Step back", "←", "step-back", "◂", () => p.onStep(-1), cursor === 0)}
         {playing ? (
           <ToolbarButton className="play" title="Pause" shortcut="Space" control="play" onClick={p.onPause}>
             <span aria-hidden="true">❚❚</span> Pause
@@ -61,24 +57,8 @@ export function Transport(p: TransportProps) {
             <span aria-hidden="true">▶</span> {atEnd ? "Replay" : "Play"}
           </ToolbarButton>
         )}
-        <ToolbarButton
-          label="Step forward"
-          shortcut="→"
-          control="step-forward"
-          onClick={() => p.onStep(1)}
-          disabled={atEnd}
-        >
-          ▸
-        </ToolbarButton>
-        <ToolbarButton
-          label="Next phase"
-          shortcut="Shift+→"
-          control="next-phase"
-          onClick={() => p.onSection(1)}
-          disabled={atEnd}
-        >
-          ▸▸
-        </ToolbarButton>
+        {move("Step forward", "→", "step-forward", "▸", () => p.onStep(1), atEnd)}
+        {move("Next phase", "Shift+→", "next-phase", "▸▸", () => p.onSection(1), atEnd)}
       </div>
       <div className="scrubber" data-region="scrubber">
         <input

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { frame } from "../../compute/player/frame";
+import { TOUR } from "../../compute/player/tour";
 import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "../../testing/playerTestKit";
 import { GLOSSARY } from "../glossary/glossary";
 import { termsInText } from "../glossary/termsInText";
-import { frame } from "./frame";
 import { PLAYER_WORDS } from "./playerWords";
-import { TOUR } from "./tour";
 
 describe("the tour's glossary words", () => {
   it("are every one defined in docs/glossary.md", () => {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
+import { playerErrorText, sourceSizeProblem } from "../../compute/player/playerLimits";
+import { buildReplay } from "../../compute/player/replay";
+import { engineCopy, type PlayerSource, sourceProblem } from "../../compute/player/source";
+import { buildTrace, type PlayerTrace } from "../../compute/player/trace";
 import { solve } from "../../core";
 import { EngineClient, SupersededError } from "../../engine/client";
 import type { BackendRequest } from "../../names/backends";
-import { playerErrorText, sourceSizeProblem } from "./playerLimits";
-import { buildReplay } from "./replay";
-import { engineCopy, type PlayerSource, sourceProblem } from "./source";
-import { buildTrace, type PlayerTrace } from "./trace";
 
 export interface PlayerRun {
   /** The last good trace: it stays while a new source runs or after it fails. */

@@ -1,5 +1,5 @@
+import { TOUR } from "../../compute/player/tour";
 import type { BackendRequest } from "../../names/backends";
-import { TOUR } from "../player/tour";
 
 /** The player's tour, on the backend the playground asks for (the player reads `backend` from the address). */
 export function tourAddress(backend: BackendRequest): string {

@@ -1,8 +1,8 @@
 import { useCallback, useState } from "react";
+import { rowInFocus } from "../../compute/player/focusRow";
+import { playerAddress } from "../../compute/player/playerLink";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../io/playgroundState";
-import { rowInFocus } from "../player/focusRow";
-import { playerAddress } from "../player/playerLink";
 import { copyText } from "./files/download";
 import { saveCaseFile } from "./files/saveCaseFile";
 import type { LinkStatus } from "./PlaygroundToolbar";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SWEEP_CHUNKS } from "../../compute/bench/benchPlan";
+import { SWEEP_CHUNKS } from "./benchPlan";
 import { DEFAULT_PANEL, PANEL_SKIP_MS, panelPlan, toggled } from "./panelSettings";
 
 describe("panel settings", () => {

@@ -1,4 +1,4 @@
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 import { f32, f64, outputSymbol } from "./captions";
 import { carryTerm, kernelEntry, localIndex, type Replay, reversedOf } from "./replay";
 

@@ -1,4 +1,4 @@
-import { MIN_REPS, sizeLabel } from "../../compute/bench/benchPlan";
+import { MIN_REPS, sizeLabel } from "./benchPlan";
 import { DEFAULT_PANEL, PANEL_CHUNKS, PANEL_SIZES, type PanelSettings } from "./panelSettings";
 
 /**

@@ -3,16 +3,7 @@ import { buildCase, buildCaseFile } from "../../io/caseBuilder";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { discountedProblem, traceOf } from "../../testing/playerTestKit";
-import {
-  cursorPlace,
-  editableState,
-  editSource,
-  parseChunkField,
-  parseField,
-  sourceOrigin,
-  withLength,
-  withRow,
-} from "./playerEdits";
+import { cursorPlace, editableState, editSource, sourceOrigin, withLength, withRow } from "./playerEdits";
 import { exampleSource, type PlayerSource } from "./source";
 import { tourCursor } from "./tour";
 
@@ -53,30 +44,6 @@ describe("an edit in the player", () => {
       expect(two.reason).toMatch(
         /^Length T: The edited batch has 2 × 40000 tokens .* the player replays at most 65,536/,
       );
-  });
-
-  it("checks typed text with the field's name: empty, not a number, outside its range, not whole", () => {
-    expect(parseField("γ (discount)", " ", { min: 0, max: 1 })).toEqual({
-      ok: false,
-      reason: "γ (discount) is empty; type a number from 0 to 1",
-    });
-    expect(parseField("γ (discount)", "abc", { min: 0, max: 1 })).toEqual({
-      ok: false,
-      reason: 'γ (discount): "abc" is not a number',
-    });
-    expect(parseField("λ (GAE)", "1.2", { min: 0, max: 1 })).toEqual({
-      ok: false,
-      reason: "λ (GAE): 1.2 is outside [0, 1]",
-    });
-    expect(parseField("Length T", "3.5", { min: 1, max: 10, whole: true })).toEqual({
-      ok: false,
-      reason: "Length T: 3.5 is not a whole number",
-    });
-    expect(parseField("γ (discount)", "0.97", { min: 0, max: 1 })).toEqual({ ok: true, value: 0.97 });
-    expect(parseChunkField("0")).toEqual({
-      ok: false,
-      reason: "Chunk size C: chunk size 0 is below 1; a chunk holds at least one token",
-    });
   });
 
   it("sets the length of the longest rows, keeping the shorter rows of a ragged batch and every value kept", () => {

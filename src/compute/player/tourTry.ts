@@ -1,8 +1,7 @@
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundState } from "../../io/playgroundState";
-import { errorSummary } from "./cells";
-import type { FieldId } from "./PlayerControls";
-import { withRow } from "./playerEdits";
+import { errorSummary } from "./errorSummary";
+import { type FieldId, withRow } from "./playerEdits";
 import { localIndex, reversedOf, tokenOf } from "./replay";
 import type { TourTarget } from "./tour";
 import { type PlayerTrace, validInChunk } from "./trace";

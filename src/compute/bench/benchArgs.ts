@@ -1,3 +1,4 @@
+import { BACKENDS } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,
@@ -7,8 +8,7 @@ import {
   MIN_REPS,
   QUICK_PLAN,
   SWEEP_CHUNKS,
-} from "../../compute/bench/benchPlan";
-import { BACKENDS } from "../../names/backends";
+} from "./benchPlan";
 
 /** What `npm run bench -- …` asked for. */
 export interface BenchOptions {

@@ -1,5 +1,5 @@
-import { formatShort } from "../charts/formatNumber";
-import { errorSummary } from "./cells";
+import { formatShort } from "../../io/formatNumber";
+import { errorSummary } from "./errorSummary";
 import type { RegionId } from "./frame";
 import { setChunkSize, setGamma, setReward, type TourTry, tourTry } from "./tourTry";
 import type { PhaseId, PlayerTrace, StepKind } from "./trace";

@@ -1,5 +1,5 @@
-import { formatShort, formatValue } from "../charts/formatNumber";
-import { errorSummary } from "./cells";
+import { formatShort, formatValue } from "../../io/formatNumber";
+import { errorSummary } from "./errorSummary";
 import { carryTerm, localIndex, type Replay, tokenOf } from "./replay";
 import { type PlayerTrace, type Step, validInChunk } from "./trace";
 

@@ -1,8 +1,8 @@
-import type { EngineAnswer, PreparedCases } from "../../compute/conformance/caseBook";
 import type { CaseVerdict } from "../../conformance";
 import type { ScanAlgorithm } from "../../core";
 import type { ConventionProblemResult, EngineClient, ProblemResult } from "../../engine/client";
 import { STRATEGY_ALGORITHM, type Strategy, strategyOn } from "../../names/strategies";
+import type { EngineAnswer, PreparedCases } from "./caseBook";
 
 /** A case's verdict, with where and how fast the engine ran it. */
 export interface CaseRow {

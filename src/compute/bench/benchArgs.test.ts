@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FULL_PLAN, QUICK_PLAN, SWEEP_CHUNKS } from "../../compute/bench/benchPlan";
 import { parseBenchArgs } from "./benchArgs";
+import { FULL_PLAN, QUICK_PLAN, SWEEP_CHUNKS } from "./benchPlan";
 
 describe("bench command line", () => {
   it("defaults to the full plan", () => {

@@ -8,7 +8,6 @@ export const LANE_HEIGHT = 20;
 export const CARRY_HEIGHT = 26;
 export const ROW_GAP = 12;
 export const AXIS_HEIGHT = 34;
-export const OVERVIEW_HEIGHT = 22;
 /** Rows drawn at once; ↑ ↓ move the window with the focus row. */
 export const MAX_VISIBLE_ROWS = 3;
 

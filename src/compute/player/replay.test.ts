@@ -11,8 +11,8 @@ import {
   replayOf,
   traceOf,
 } from "../../testing/playerTestKit";
-import { cellView, errorSummary } from "./cells";
-import { errorFill, NON_FINITE_FILL } from "./colors";
+import { cellView } from "./cells";
+import { errorSummary } from "./errorSummary";
 import { frame, matrixView } from "./frame";
 import { buildReplay, carriedValue, localIndex, reversedOf } from "./replay";
 
@@ -179,11 +179,6 @@ describe("the replay of a problem that opts into NaN and ±Inf (the playground's
       expect(summary.cells).toBeGreaterThanOrEqual(r.lengths[0]);
     },
   );
-  it("draws a NaN error as unmeasured, even where every measured error is exactly 0", () => {
-    expect(errorFill(Number.NaN, undefined)).toBe(NON_FINITE_FILL);
-    expect(errorFill(Number.POSITIVE_INFINITY, { lo: -8, hi: -6 })).toBe(NON_FINITE_FILL);
-    expect(errorFill(0, undefined)).not.toBe(NON_FINITE_FILL);
-  });
   it("still refuses a NaN when the problem does not opt in", () => {
     const problem = withNaN(reinforceProblem([12, 20], 4));
     const strict = { ...problem, allowNonFinite: false };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { discountedProblem, gaeProblem, reinforceProblem, traceOf } from "../../testing/playerTestKit";
-import { type CellView, cellView, errorSummary, type LaneId, lanesOf } from "./cells";
+import { type CellView, cellView, type LaneId, lanesOf } from "./cells";
+import { errorSummary } from "./errorSummary";
 import { frame, localKnown } from "./frame";
 import { localIndex, type Replay, tokenOf } from "./replay";
 import type { PlayerTrace } from "./trace";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatError, formatMs, formatSpeedup } from "../../compute/bench/benchFormat";
 import { row } from "../../testing/benchTestRows";
+import { formatError, formatMs, formatSpeedup } from "./benchFormat";
 import { errorTable, notes, sweepTable, timeTable } from "./benchTable";
 
 describe("bench tables", () => {

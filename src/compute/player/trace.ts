@@ -150,11 +150,6 @@ export function validInChunk(r: Pick<Replay, "cols" | "chunkSize">, c: number): 
   return Math.max(0, Math.min(r.chunkSize, r.cols - c * r.chunkSize));
 }
 
-/** The step index of the first step of a phase at or after (or before) `cursor`. */
-export function phaseStart(trace: PlayerTrace, id: PhaseId): number {
-  return trace.phases.find((p) => p.id === id)?.first ?? 0;
-}
-
 /** Where Shift+→ goes: the next section's first step (the last step from the last section). */
 export function nextSection(trace: PlayerTrace, cursor: number): number {
   const here = trace.steps[cursor].section;

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CaseBook, preparedBuffers } from "../../compute/conformance/caseBook";
 import {
   type CaseOutputs,
   type CaseVerdict,
@@ -21,6 +20,7 @@ import { type EngineClient, type ProblemFailure, SupersededError } from "../../e
 import { buildCase } from "../../io/caseBuilder";
 import type { ScanCase } from "../../io/caseSchema";
 import { STRATEGY_ALGORITHM } from "../../names/strategies";
+import { CaseBook, preparedBuffers } from "./caseBook";
 import { type CaseRow, runConformance } from "./runConformance";
 
 /** The public file's cases, through JSON as the page reads them. */

@@ -1,6 +1,6 @@
-import { type BenchStrategy, JS_LOOP, NO_BACKEND, sizeLabel } from "../../compute/bench/benchPlan";
-import type { BenchRow } from "../../compute/bench/benchResult";
-import { validMedian } from "../../compute/bench/benchStats";
+import { type BenchStrategy, JS_LOOP, NO_BACKEND, sizeLabel } from "./benchPlan";
+import type { BenchRow } from "./benchResult";
+import { validMedian } from "./benchStats";
 import { sweepGroups } from "./bestChunk";
 
 /** Okabe–Ito colours (colour-blind safe), each with its own dash and marker so no line relies on colour. */

@@ -1,3 +1,4 @@
+import { BACKENDS, type BackendName } from "../../names/backends";
 import {
   BENCH_STRATEGIES,
   type BenchPlan,
@@ -7,8 +8,7 @@ import {
   MIN_REPS,
   SWEEP_CHUNKS,
   sizeLabel,
-} from "../../compute/bench/benchPlan";
-import { BACKENDS, type BackendName } from "../../names/backends";
+} from "./benchPlan";
 
 /** What the panel's controls hold; `panelPlan` turns it into the plan the worker runs. */
 export interface PanelSettings {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ScanProblem } from "../../core";
 import { coreRun, replayOf, traceOf } from "../../testing/playerTestKit";
-import { cellView, errorSummary } from "./cells";
+import { cellView } from "./cells";
+import { errorSummary } from "./errorSummary";
 import { frame } from "./frame";
 
 const FLT_MAX = 3.4028234663852886e38;

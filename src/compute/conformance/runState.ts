@@ -1,5 +1,5 @@
-import type { CaseInfo } from "../../compute/conformance/caseBook";
 import { summaryLine } from "../../conformance";
+import type { CaseInfo } from "./caseBook";
 import type { CaseRow } from "./runConformance";
 
 /**

@@ -1,5 +1,5 @@
-import type { BenchRow } from "../../compute/bench/benchResult";
-import { validMedian } from "../../compute/bench/benchStats";
+import type { BenchRow } from "./benchResult";
+import { validMedian } from "./benchStats";
 
 /**
  * The best chunk size of a sweep for one backend and strategy: the fastest of the points whose

@@ -1,7 +1,7 @@
-import { formatError, formatMs, formatSeconds, formatSpeedup } from "../../compute/bench/benchFormat";
-import { type BenchSize, JS_LOOP, sizeLabel } from "../../compute/bench/benchPlan";
-import { type BenchRow, leakedTensors } from "../../compute/bench/benchResult";
-import { speedupOverPerToken } from "../../compute/bench/benchStats";
+import { formatError, formatMs, formatSeconds, formatSpeedup } from "./benchFormat";
+import { type BenchSize, JS_LOOP, sizeLabel } from "./benchPlan";
+import { type BenchRow, leakedTensors } from "./benchResult";
+import { speedupOverPerToken } from "./benchStats";
 import { bestChunk, sweepGroups } from "./bestChunk";
 
 /** The rows of a table: one per backend and strategy, in the order measured; the JS loop first. */

@@ -2,7 +2,6 @@ import { openCase } from "../../io/caseImport";
 import { materializeRows, resizeRow } from "../../io/playgroundProblem";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "../../io/playgroundState";
 import { BASE_SETTINGS } from "../../io/presets";
-import { parseChunkSize } from "../playground/controls/controlMath";
 import { playerSizeProblem, stateSize } from "./playerLimits";
 import { PLAYER_EXAMPLES, type PlayerSource } from "./source";
 import type { TourTarget } from "./tour";
@@ -14,6 +13,9 @@ import type { PlayerTrace } from "./trace";
  * the playground's schema and the player's own size limits, so a refusal names the field and the
  * reason and the last good source stays on screen.
  */
+
+/** The player's own controls (PlayerControls.tsx names them); a tour's try names one, or the rewards. */
+export type FieldId = "gamma" | "lambd" | "chunkSize" | "length";
 
 export type EditResult = { ok: true; source: PlayerSource } | { ok: false; reason: string };
 
@@ -71,29 +73,6 @@ export function editSource(
       ...(source.kind === "state" && source.focus ? { focus: source.focus } : {}),
     },
   };
-}
-
-export type Checked = { ok: true; value: number } | { ok: false; reason: string };
-
-/** A typed number, refused with the field's name: empty, not a number, or outside [min, max] (and whole, if asked). */
-export function parseField(
-  field: string,
-  text: string,
-  { min, max, whole = false }: { min: number; max: number; whole?: boolean },
-): Checked {
-  const trimmed = text.trim();
-  if (trimmed === "") return { ok: false, reason: `${field} is empty; type a number from ${min} to ${max}` };
-  const value = Number(trimmed);
-  if (!Number.isFinite(value)) return { ok: false, reason: `${field}: "${trimmed}" is not a number` };
-  if (whole && !Number.isInteger(value)) return { ok: false, reason: `${field}: ${trimmed} is not a whole number` };
-  if (value < min || value > max) return { ok: false, reason: `${field}: ${trimmed} is outside [${min}, ${max}]` };
-  return { ok: true, value };
-}
-
-/** The chunk size as typed: the playground's own rule (a whole number from 1 to its largest), named as the player's field. */
-export function parseChunkField(text: string): Checked {
-  const checked = parseChunkSize(text);
-  return checked.ok ? checked : { ok: false, reason: `Chunk size C: ${checked.reason}` };
 }
 
 /**
