@@ -4,6 +4,7 @@ import type { EngineClient } from "../../engine/client";
 import { MAX_CASE_FILE_BYTES, tooLargeError } from "../../io/caseFile";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
+import { useWidth } from "../charts/useWidth";
 import { cellView } from "./cells";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
@@ -38,7 +39,6 @@ import { TOUR, TOUR_EXAMPLE, type TourTarget, tourCursor } from "./tour";
 import { localStepOfChunk, type PlayerTrace } from "./trace";
 import { useNarrow, useReducedMotion } from "./useMediaQuery";
 import { usePlayerRun } from "./usePlayerRun";
-import { useWidth } from "./useWidth";
 import "./player.css";
 import { Note } from "../Note";
 
@@ -268,15 +268,8 @@ export function PlayerView({
     return () => window.removeEventListener("keydown", onKey);
   }, [act]);
 
-  const [measureStage, stageWidth] = useWidth<HTMLDivElement>(800);
   const stageElement = useRef<HTMLDivElement | null>(null);
-  const stageRef = useCallback(
-    (element: HTMLDivElement | null) => {
-      stageElement.current = element;
-      measureStage(element);
-    },
-    [measureStage],
-  );
+  const stageWidth = useWidth(stageElement, 800);
   // One column: a tour stop's Next sits under the stage, so after it the stage would be above the
   // screen; each stop brings the stage it talks about back to the top (under the sticky top bar).
   useEffect(() => {
@@ -470,7 +463,7 @@ export function PlayerView({
               narrative column (tour stop, caption, note) fits above the transport bar at 800 px. */}
           {narrow ? serialPanel : null}
         </Narrative>
-        <div className="player-stage" ref={stageRef} data-testid="player-stage">
+        <div className="player-stage" ref={stageElement} data-testid="player-stage">
           {/* One column: the step's words come right under the cells, the controls after them. */}
           {narrow ? null : controls}
           {layout.folds.length > 0 ? (

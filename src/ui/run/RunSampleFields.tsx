@@ -46,7 +46,7 @@ export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProp
   const [picked, setPicked] = useState<StoredFieldName[] | null>(null);
   const [hover, setHover] = useState<number | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrap);
+  const width = useWidth(wrap, 640);
 
   const shownSample = answer?.sample ?? null;
   const length = answer?.length ?? 0;

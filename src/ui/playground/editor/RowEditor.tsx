@@ -3,7 +3,7 @@ import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
 import { drawableBoundaries } from "../../charts/chunkBoundaries";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
-import { useObservedWidth } from "../../charts/useWidth";
+import { useWidth } from "../../charts/useWidth";
 import { formatExact } from "../formatExact";
 import { ExactValueForm } from "./ExactValueForm";
 import { drawSegment, type LaneRange, laneRange, paintMask, tokenAt, valueAt } from "./editorGeometry";
@@ -63,7 +63,7 @@ const CLICK_SLOP_PX = 3;
 export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   const { row, rowIndex, cols, estimator, mode, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const width = useObservedWidth(boxRef, 800);
+  const width = useWidth(boxRef, 800);
   const plotWidth = Math.max(40, width - PLOT_LEFT - PLOT_RIGHT);
   const lanes = lanesFor(estimator);
   const [cursor, setCursor] = useState(0);
