@@ -1,4 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import {
+  type AtOnce,
+  computeReducer,
+  initialCompute,
+  type ResultSource,
+  type RunKey,
+  sameInputs,
+  viewOf,
+} from "../../compute/playground/computeMachine";
 import { forTransfer, type PlaygroundClient } from "../../compute/playground/playgroundClient";
 import {
   type ChunkedAnswer,
@@ -14,6 +23,7 @@ import {
   startRun,
 } from "../../compute/playground/playgroundRun";
 import { problemsFor } from "../../compute/playground/problemCache";
+import { maskTable } from "../../compute/playground/rowView";
 import { LatestOnly } from "../../compute/workerClient/latestOnly";
 import type { ScanProblem } from "../../core";
 import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
@@ -21,16 +31,6 @@ import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import type { BackendReport } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
 import { markStep } from "../stepMarks";
-import {
-  type AtOnce,
-  computeReducer,
-  initialCompute,
-  type ResultSource,
-  type RunKey,
-  sameInputs,
-  viewOf,
-} from "./computeMachine";
-import { maskTable } from "./results/rowView";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;

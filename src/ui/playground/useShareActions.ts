@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { addressWith, linkSize, sizeText } from "../../compute/playground/persistence";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { rowInFocus } from "../player/focusRow";
@@ -6,7 +7,6 @@ import { playerAddress } from "../player/playerLink";
 import { copyText } from "./files/download";
 import { saveCaseFile } from "./files/saveCaseFile";
 import type { LinkStatus } from "./PlaygroundToolbar";
-import { addressWith, linkSize, sizeText } from "./persistence";
 
 const TOO_LARGE_FOR_LINK: LinkStatus = {
   text: "Too large for a link: the address holds no data; a case file carries it",

@@ -3,6 +3,7 @@ import { type Difference, LIBRARY_LABELS } from "../../../compute/conventions/co
 import { CONVENTION_OUTPUTS, type ConventionOutput } from "../../../compute/conventions/conventionRun";
 import { type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
 import { cellLoss, cellLossText, type SideNames } from "../../../compute/playground/cellErrors";
+import { maskTable } from "../../../compute/playground/rowView";
 import type { Library } from "../../../core";
 import type { Unread } from "../../../io/laneUse";
 import type { PlaygroundRow } from "../../../io/playgroundState";
@@ -10,7 +11,6 @@ import { formatValue } from "../../charts/formatNumber";
 import { ErrorHeatmap, type HeatmapCell } from "../../heatmap/ErrorHeatmap";
 import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
-import { maskTable } from "../results/rowView";
 import { ConventionChart } from "./ConventionChart";
 import { checkSentence, OUTPUT_TITLES, overlayLines } from "./conventionPanelModel";
 import type { ConventionStatus, ConventionView } from "./useConventionCompute";

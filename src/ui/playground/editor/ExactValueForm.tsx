@@ -1,7 +1,7 @@
 import { useState } from "react";
+import { LANE_LABELS } from "../../../compute/playground/lanes";
 import type { Lane } from "../../../io/playgroundProblem";
 import { FLOAT32_MAX } from "../../../io/playgroundState";
-import { LANE_LABELS } from "./lanes";
 
 export interface ExactValueFormProps {
   rowIndex: number;

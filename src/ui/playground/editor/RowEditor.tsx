@@ -1,14 +1,21 @@
 import { type KeyboardEvent, memo, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import {
+  drawSegment,
+  type LaneRange,
+  laneRange,
+  paintMask,
+  tokenAt,
+  valueAt,
+} from "../../../compute/playground/editorGeometry";
+import { formatExact } from "../../../compute/playground/formatExact";
+import { LANE_LABELS, lanesFor, maskIsUsed } from "../../../compute/playground/lanes";
 import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
 import { drawableBoundaries } from "../../charts/chunkBoundaries";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
 import { useWidth } from "../../charts/useWidth";
-import { formatExact } from "../formatExact";
 import { ExactValueForm } from "./ExactValueForm";
-import { drawSegment, type LaneRange, laneRange, paintMask, tokenAt, valueAt } from "./editorGeometry";
 import { LaneCanvas } from "./LaneCanvas";
-import { LANE_LABELS, lanesFor, maskIsUsed } from "./lanes";
 import "./rowEditor.css";
 
 export type EditMode = "draw" | "mask";

@@ -1,8 +1,12 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import { hereSource, type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
+import type { CarryRow, CarryRowResult } from "../../../compute/playground/carryRow";
+import { nonFiniteLesson } from "../../../compute/playground/nonFiniteReport";
+import { OUTPUT_LABELS } from "../../../compute/playground/outputLabels";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundClient } from "../../../compute/playground/playgroundClient";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import { maskTable, rowView } from "../../../compute/playground/rowView";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
 import type { CarryParts } from "../../charts/CarryBands";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -13,10 +17,6 @@ import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
 import { storedLine } from "../DumpBanner";
-import type { CarryRow, CarryRowResult } from "./carryRow";
-import { OUTPUT_LABELS } from "./labels";
-import { nonFiniteLesson } from "./nonFiniteReport";
-import { maskTable, rowView } from "./rowView";
 import { useCarryRow } from "./useCarryRow";
 import { useDrawnParts } from "./useDrawnParts";
 

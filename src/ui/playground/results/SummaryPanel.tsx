@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { ErrorSummary, SummaryCell } from "../../../compute/playground/errorSummary";
+import { OUTPUT_LABELS } from "../../../compute/playground/outputLabels";
 import { type PlaygroundResult, progressText } from "../../../compute/playground/playgroundRun";
 import { countText } from "../../../io/countText";
 import type { PlaygroundPrecision } from "../../../io/playgroundState";
@@ -8,7 +9,6 @@ import { Term } from "../../glossary/Term";
 import { ToolbarButton } from "../../ToolbarButton";
 import { useNow } from "../../useNow";
 import type { ComputeStatus } from "../usePlaygroundCompute";
-import { OUTPUT_LABELS } from "./labels";
 
 export interface SummaryPanelProps {
   result: PlaygroundResult | null;

@@ -1,5 +1,5 @@
-import type { Lane } from "../../../io/playgroundProblem";
-import type { Estimator } from "../../../io/playgroundState";
+import type { Lane } from "../../io/playgroundProblem";
+import type { Estimator } from "../../io/playgroundState";
 
 /** The lanes the editor shows for an estimator, top to bottom; the mask lane is always last. */
 export function lanesFor(estimator: Estimator): Lane[] {
@@ -8,7 +8,7 @@ export function lanesFor(estimator: Estimator): Lane[] {
   return ["rewards", "lossMask"];
 }
 
-export { LANE_LABELS } from "../../../compute/playground/importDestination";
+export { LANE_LABELS } from "./importDestination";
 
 /** The mask matters to REINFORCE++ only; slime's discounted and GAE scans take none. */
 export function maskIsUsed(estimator: Estimator): boolean {
