@@ -46,7 +46,11 @@ export const MAX_LINK_CHARS = 1_500_000;
 /** A link longer than this is awkward to paste (chat and mail clients cut or wrap it). */
 export const LONG_LINK_CHARS = 8_192;
 
-export function startupState(search: string, storage: { getItem(key: string): string | null } | null, hash = ""): Startup {
+export function startupState(
+  search: string,
+  storage: { getItem(key: string): string | null } | null,
+  hash = "",
+): Startup {
   let stored: string | null = null;
   let error: string | null = null;
   try {
