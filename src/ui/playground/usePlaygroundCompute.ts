@@ -207,45 +207,56 @@ export function usePlaygroundCompute(
     // The engine as the run's key has it: a worker that comes up later is a new run.
     const engineReady = engine !== null && run.key.engine !== null;
     const preview = run.key.draft || (needsEngine && !engineReady);
-    if (preview && shown.current && sameInputs(shown.current.key, run.key)) return; // shown at once
+    const onScreen = shown.current && sameInputs(shown.current.key, run.key) ? shown.current : null;
+    if (preview && onScreen) return; // shown at once
     const timer = setTimeout(() => setSlowRun(id), SPINNER_DELAY_MS);
     const current = () => runId.current === id;
     const batch = describeBatch(state, rows);
-    let asked: Promise<void>;
-    try {
-      const { p32, ...request } = requestOf(id, state, rows);
-      const fromEngine =
-        needsEngine && !preview && engine
-          ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
-              if (current()) dispatch({ type: "phase", id, phase: "summary" });
-              return answer;
-            })
-          : undefined;
-      dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
-      asked = worker.result(request, fromEngine).then((computed) => {
-        if (!computed || !current()) return;
-        markStep("result-ready");
-        const result = { ...computed, input: state };
-        if (preview) {
-          dispatch({ type: "preview", id, result });
-          return;
-        }
-        dispatch({ type: "final", id, result });
-        setLiveRow(null);
-      });
-    } catch (reason) {
-      asked = Promise.reject(reason);
-    }
-    asked
-      .catch((reason: unknown) => {
-        // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
-        if (!current() || reason instanceof CancelledError) return;
-        // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
-        if (!run.key.draft)
-          dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
-      })
-      .finally(() => clearTimeout(timer));
-    return () => clearTimeout(timer);
+    const send = () => {
+      let asked: Promise<void>;
+      try {
+        const { p32, ...request } = requestOf(id, state, rows);
+        const fromEngine =
+          needsEngine && !preview && engine
+            ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
+                if (current()) dispatch({ type: "phase", id, phase: "summary" });
+                return answer;
+              })
+            : undefined;
+        dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
+        asked = worker.result(request, fromEngine).then((computed) => {
+          if (!computed || !current()) return;
+          markStep("result-ready");
+          const result = { ...computed, input: state };
+          if (preview) {
+            dispatch({ type: "preview", id, result });
+            return;
+          }
+          dispatch({ type: "final", id, result });
+          setLiveRow(null);
+        });
+      } catch (reason) {
+        asked = Promise.reject(reason);
+      }
+      asked
+        .catch((reason: unknown) => {
+          // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
+          if (!current() || reason instanceof CancelledError) return;
+          // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
+          if (!run.key.draft)
+            dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
+        })
+        .finally(() => clearTimeout(timer));
+    };
+    // Core's result of this run is on screen (a teaching-size edit): the worker and the engine are
+    // asked in a task of their own, so copying and posting the problem (3-4 ms, bench/ui.profile.ts)
+    // is not in the task that draws the edit's frame.
+    const later = onScreen ? setTimeout(send, 0) : undefined;
+    if (!onScreen) send();
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(later);
+    };
   }, [run?.id, worker]);
 
   const cancel = useCallback(() => {

@@ -69,7 +69,10 @@ const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps) {
   const { result, rows, selectedRow, output, chunkStarts, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(boxRef, 800);
+  // The charts wait for the browser's layout to report the panel's width: drawn at a guess first,
+  // they were drawn again, at their own width, in the next frame.
+  const measured = useWidth(boxRef);
+  const width = measured ?? 800;
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
   // The charts draw a new result in the render that brings it; a big result's heatmap measures it in
@@ -143,7 +146,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
           {props.behindNote}
         </p>
       ) : null}
-      {view && view.length > 0 ? (
+      {measured === null ? null : view && view.length > 0 ? (
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
           {props.onCarries ? (
             <CarriesToggle
