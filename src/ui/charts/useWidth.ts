@@ -25,6 +25,12 @@ export function useWidth(ref: RefObject<HTMLElement | null>, fallback?: number):
     observer.observe(element);
     watched.current = { element, observer };
   });
-  useLayoutEffect(() => () => watched.current?.observer.disconnect(), []);
+  useLayoutEffect(
+    () => () => {
+      watched.current?.observer.disconnect();
+      watched.current = null;
+    },
+    [],
+  );
   return width ?? fallback ?? null;
 }
