@@ -1,5 +1,6 @@
 import type { ConventionEstimator, Library } from "../../core";
 import { countText } from "../../io/countText";
+import type { SideNames } from "../playground/cellErrors";
 import type { ConventionOutput, ConventionTables } from "./conventionRun";
 
 export const LIBRARY_LABELS: Record<Library, string> = { slime: "slime", openrlhf: "OpenRLHF", verl: "verl" };
@@ -365,4 +366,29 @@ export function largestDifference(
     }
   }
   return { ...best, scale, nonFinite };
+}
+
+const LIBRARY_SIDES = new Map<string, SideNames>();
+
+/** The two libraries the difference heatmap subtracts, as its legend and readouts name them (one object per pair). */
+export function librarySides(shown: Library, other: Library): SideNames {
+  const key = `${shown}-${other}`;
+  let sides = LIBRARY_SIDES.get(key);
+  if (!sides) {
+    sides = { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other], gap: "difference" };
+    LIBRARY_SIDES.set(key, sides);
+  }
+  return sides;
+}
+
+/** The sentences of each compared pair, in order. */
+export function pairsOf(sentences: Difference[]): [Difference["pair"], Difference[]][] {
+  const groups = new Map<string, [Difference["pair"], Difference[]]>();
+  for (const d of sentences) {
+    const key = d.pair.join("-");
+    const group = groups.get(key) ?? [d.pair, []];
+    group[1].push(d);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
 }

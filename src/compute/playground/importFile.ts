@@ -9,6 +9,7 @@ import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "
 import {
   batchText,
   chooseDestination,
+  DESTINATION_LABELS,
   type Destination,
   destinationText,
   type LaneTarget,
@@ -259,4 +260,21 @@ function mergeLane(fresh: PlaygroundRow[], rows: PlaygroundRow[], lane: Lane): P
     }
   }
   return rows.map((row, b) => ({ ...row, [lane]: fresh[b][lane] }));
+}
+
+/** The import menus' choices and words. */
+export const LANE_CHOICES: LaneTarget["lane"][] = ["auto", "rewards", "values", "kl", "lossMask", "outcome"];
+export const INTO_CHOICES: LaneTarget["into"][] = ["new", "current"];
+export const INTO_LABELS: Record<LaneTarget["into"], string> = {
+  new: "a new batch (one row per line)",
+  current: "the current batch (same shape)",
+};
+
+/** The lane menu's words: `auto` names the lane it resolves to, `outcome` says it takes one number per row. */
+export function laneChoiceLabel(lane: LaneTarget["lane"], state: PlaygroundState): string {
+  if (lane === "outcome") return `${DESTINATION_LABELS.outcome} (one per row: a 1-D array or a column)`;
+  if (lane !== "auto") return DESTINATION_LABELS[lane];
+  return state.estimator === "reinforce_pp"
+    ? "the estimator's (asked: KL, or outcomes for a 1-D array)"
+    : `the estimator's (${DESTINATION_LABELS[resolveLane("auto", state)]})`;
 }

@@ -12,7 +12,7 @@ import { type ChartHandle, chartPng } from "./chartPng";
 import { tokenAtX } from "./chartSeries";
 import { PLOT_LEFT, PLOT_RIGHT } from "./plotLayout";
 import { PLOT_TOP, X_AXIS_HEIGHT } from "./TokenPlot";
-import { useLaidOutWidth } from "./useWidth";
+import { useWidth } from "./useWidth";
 import "./charts.css";
 
 /** What every token chart takes from the page around it. */
@@ -36,7 +36,7 @@ export interface TokenChartProps {
  */
 export function useChartBox(height: number) {
   const wrapRef = useRef<HTMLDivElement>(null);
-  const laidOutWidth = useLaidOutWidth(wrapRef);
+  const laidOutWidth = useWidth(wrapRef);
   const width = laidOutWidth ?? DEFAULT_WIDTH;
   const laidOut = laidOutWidth !== null;
   return { wrapRef, width, laidOut, height, plotWidth: Math.max(1, width - PLOT_LEFT - PLOT_RIGHT) };

@@ -1,13 +1,13 @@
 import { useMemo } from "react";
 import { decadeLabel } from "../../compute/heatmap/colourScale";
+import { PX_PER_BUCKET } from "../../compute/playground/downsample";
+import { mergeGapFor, spansWhere } from "../../compute/playground/spans";
 import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
-import { PX_PER_BUCKET } from "./downsample";
 import { formatShort } from "./formatNumber";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, SERIES } from "./plotLayout";
-import { mergeGapFor, spansWhere } from "./spans";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
 
 /** Error by token of one row against the float64 serial reference, on a log y axis. */

@@ -1,6 +1,6 @@
 import { scaleLinear } from "d3-scale";
 import { decadeOf } from "../../compute/heatmap/colourScale";
-import { envelopeIndices, PX_PER_BUCKET } from "./downsample";
+import { envelopeIndices, PX_PER_BUCKET } from "../../compute/playground/downsample";
 import { formatShort } from "./formatNumber";
 
 /**

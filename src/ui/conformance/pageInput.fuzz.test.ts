@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readCases } from "../../compute/conformance/readCases";
 import { linkedSource } from "../../compute/player/playerLink";
 import { importFile } from "../../compute/playground/importFile";
+import { startupState } from "../../compute/playground/persistence";
 import { writeNpy } from "../../io/npyTestFile";
 import { materializeRows } from "../../io/playgroundProblem";
 import { parsePlaygroundState } from "../../io/playgroundState";
@@ -11,7 +12,6 @@ import { printable } from "../../io/printable";
 import { encodeState } from "../../io/shareLink";
 import { byteEdits, mutateBytes } from "../../testing/byteFuzzKit";
 import { smallValidFile } from "../../testing/caseFuzzKit";
-import { startupState } from "../playground/persistence";
 import { parseUrlState, VIEWS } from "../urlState";
 
 /**

@@ -13,7 +13,7 @@ import {
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import { formatShort, formatValue } from "../charts/formatNumber";
-import { useMeasuredWidth } from "../charts/useWidth";
+import { useWidth as useMeasuredWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";
 import { binAt, binOfCell, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";

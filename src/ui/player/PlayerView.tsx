@@ -29,6 +29,7 @@ import { localStepOfChunk, type PlayerTrace } from "../../compute/player/trace";
 import type { EngineClient } from "../../engine/client";
 import type { PlaygroundState } from "../../io/playgroundState";
 import type { BackendRequest } from "../../names/backends";
+import { useWidth } from "../charts/useWidth";
 import { CarryPanel, PreludePanel, SummaryPanel } from "./DetailPanels";
 import { FormulaCard } from "./FormulaCard";
 import { Legend } from "./Legend";
@@ -44,7 +45,6 @@ import { TourPanel, type TryState } from "./TourPanel";
 import { Transport } from "./Transport";
 import { useNarrow, useReducedMotion } from "./useMediaQuery";
 import { usePlayerRun } from "./usePlayerRun";
-import { useWidth } from "./useWidth";
 import "./player.css";
 import { Note } from "../Note";
 
@@ -271,15 +271,8 @@ export function PlayerView({
     return () => window.removeEventListener("keydown", onKey);
   }, [act]);
 
-  const [measureStage, stageWidth] = useWidth<HTMLDivElement>(800);
   const stageElement = useRef<HTMLDivElement | null>(null);
-  const stageRef = useCallback(
-    (element: HTMLDivElement | null) => {
-      stageElement.current = element;
-      measureStage(element);
-    },
-    [measureStage],
-  );
+  const stageWidth = useWidth(stageElement, 800);
   // One column: a tour stop's Next sits under the stage, so after it the stage would be above the
   // screen; each stop brings the stage it talks about back to the top (under the sticky top bar).
   useEffect(() => {
@@ -462,7 +455,7 @@ export function PlayerView({
               narrative column (tour stop, caption, note) fits above the transport bar at 800 px. */}
           {narrow ? serialPanel : null}
         </Narrative>
-        <div className="player-stage" ref={stageRef} data-testid="player-stage">
+        <div className="player-stage" ref={stageElement} data-testid="player-stage">
           {/* One column: the step's words come right under the cells, the controls after them. */}
           {narrow ? null : controls}
           {layout.folds.length > 0 ? (

@@ -1,6 +1,11 @@
 import { type RefObject, useState } from "react";
-import { DESTINATION_LABELS } from "../../compute/playground/importDestination";
-import { type LaneTarget, resolveLane } from "../../compute/playground/importFile";
+import {
+  INTO_CHOICES,
+  INTO_LABELS,
+  LANE_CHOICES,
+  type LaneTarget,
+  laneChoiceLabel,
+} from "../../compute/playground/importFile";
 import type { PlaygroundResult } from "../../compute/playground/playgroundRun";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
@@ -43,22 +48,6 @@ export interface PlaygroundToolbarProps {
 export interface LinkStatus {
   text: string;
   offerCase: boolean;
-}
-
-const LANE_CHOICES: LaneTarget["lane"][] = ["auto", "rewards", "values", "kl", "lossMask", "outcome"];
-const INTO_CHOICES: LaneTarget["into"][] = ["new", "current"];
-const INTO_LABELS: Record<LaneTarget["into"], string> = {
-  new: "a new batch (one row per line)",
-  current: "the current batch (same shape)",
-};
-
-/** The lane menu's words: `auto` names the lane it resolves to, `outcome` says it takes one number per row. */
-function laneChoiceLabel(lane: LaneTarget["lane"], state: PlaygroundState): string {
-  if (lane === "outcome") return `${DESTINATION_LABELS.outcome} (one per row: a 1-D array or a column)`;
-  if (lane !== "auto") return DESTINATION_LABELS[lane];
-  return state.estimator === "reinforce_pp"
-    ? "the estimator's (asked: KL, or outcomes for a 1-D array)"
-    : `the estimator's (${DESTINATION_LABELS[resolveLane("auto", state)]})`;
 }
 
 /** The playground's actions in the top bar: examples, import, export, share, reset. */

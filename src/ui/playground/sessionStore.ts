@@ -1,4 +1,5 @@
 import { del, get, set } from "idb-keyval";
+import { IN_INDEXED_DB } from "../../compute/playground/persistence";
 import { STORAGE_KEY } from "../../io/shareLink";
 
 /**
@@ -8,8 +9,6 @@ import { STORAGE_KEY } from "../../io/shareLink";
  * tens of MB of text) goes to IndexedDB, written asynchronously, with a marker left in local storage.
  */
 export const LOCAL_SESSION_CHARS = 200_000;
-/** What local storage holds while the session itself is in IndexedDB. */
-export const IN_INDEXED_DB = "scanlab:indexeddb";
 
 /** Saves the encoded session; resolves to why it could not be saved, or null. */
 export async function saveSession(text: string): Promise<string | null> {

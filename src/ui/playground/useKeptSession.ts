@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Startup } from "../../compute/playground/persistence";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundData, PlaygroundState } from "../../io/playgroundState";
 import { linkText } from "../../io/shareLink";
-import type { Startup } from "./persistence";
 import { loadIndexedSession } from "./sessionStore";
 
 export interface KeptSession {

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
+import { nonFiniteInputNote } from "../../compute/playground/nonFiniteReport";
 import { heldInputs, type Unread, unreadInputs } from "../../io/laneUse";
 import type { PlaygroundState } from "../../io/playgroundState";
-import { nonFiniteInputNote } from "./results/nonFiniteReport";
 import { rowsOf } from "./usePlaygroundStore";
 
 export interface LaneNotes {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
+import { addressWith, linkSize } from "../../compute/playground/persistence";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { replaceAddress } from "../urlState";
-import { addressWith, linkSize } from "./persistence";
 import { saveSession } from "./sessionStore";
 
 /** The address and the saved session follow the state this long after the last edit. */

@@ -1,4 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import {
+  type AtOnce,
+  computeReducer,
+  initialCompute,
+  type ResultSource,
+  type RunKey,
+  sameInputs,
+  viewOf,
+} from "../../compute/playground/computeMachine";
 import { forTransfer, type PlaygroundClient } from "../../compute/playground/playgroundClient";
 import {
   type ChunkedAnswer,
@@ -9,11 +18,10 @@ import {
   type PlaygroundResult,
   previewable,
   type RunPhase,
-  type RunRequest,
   runLiveRow,
   startRun,
 } from "../../compute/playground/playgroundRun";
-import { problemsFor } from "../../compute/playground/problemCache";
+import { describeBatch, messageOf, requestOf, settingsKey } from "../../compute/playground/runInputs";
 import { LatestOnly } from "../../compute/workerClient/latestOnly";
 import type { ScanProblem } from "../../core";
 import { type Caller, CancelledError, type EngineClient } from "../../engine/client";
@@ -21,16 +29,6 @@ import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import type { BackendReport } from "../../names/backends";
 import type { Strategy } from "../../names/strategies";
 import { markStep } from "../stepMarks";
-import {
-  type AtOnce,
-  computeReducer,
-  initialCompute,
-  type ResultSource,
-  type RunKey,
-  sameInputs,
-  viewOf,
-} from "./computeMachine";
-import { maskTable } from "./results/rowView";
 
 /** A spinner only once a run has taken this long; quicker runs just dim the last result. */
 export const SPINNER_DELAY_MS = 300;
@@ -111,46 +109,6 @@ function chunkedSolver(
       const run = await marked(worker.chunked(problem));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
-}
-
-/** What a run of a state asks the playground worker, and the float32 problem the engine is sent. */
-function requestOf(id: number, state: PlaygroundState, rows: PlaygroundRow[]): RunRequest & { p32: ScanProblem } {
-  const { p64, p32 } = problemsFor(state, rows);
-  const lengths = rows.map((row) => row.length);
-  // For the heatmap's hatching: the worker keeps it beside the result's tables (resultPictures.ts).
-  const lossMask = maskTable(
-    rows,
-    lengths.reduce((max, n) => Math.max(max, n), 0),
-  );
-  return { id, problem: p64, p32, precision: state.precision, strategy: state.strategy, lengths, lossMask };
-}
-
-/** The settings and data that change what is computed (not the selected row or the heatmap metric). */
-export function settingsKey(state: PlaygroundState): string {
-  const { estimator, gamma, lambd, chunkSize, klCoef, precision, strategy } = state;
-  return JSON.stringify([estimator, gamma, lambd, chunkSize, klCoef, precision, strategy]);
-}
-
-/** Whether a result was computed from these inputs and settings (a failed or cancelled run leaves an older one). */
-export function resultIsOf(result: PlaygroundResult, state: PlaygroundState): boolean {
-  return result.input.data === state.data && settingsKey(result.input) === settingsKey(state);
-}
-
-/** Why the results on screen are not of the editor's inputs (null when they are, or while a run computes). */
-export function behindNote(status: Pick<ComputeStatus, "behind" | "cancelled">): string | null {
-  if (!status.behind) return null;
-  const why = status.cancelled ? "the newest run was cancelled" : "the newest run failed";
-  return `Previous batch: ${why}, so these charts and the heatmap are of the batch and settings before it.`;
-}
-
-/** The batch a run was asked for, as an error names it: the file's rows or the preset's shape. */
-export function describeBatch(state: PlaygroundState, rows: PlaygroundRow[]): string {
-  const longest = rows.reduce((max, row) => Math.max(max, row.length), 0);
-  const shape = `${rows.length} × ${longest} tokens`;
-  const data = state.data;
-  return data.source === "preset"
-    ? `the ${data.preset} preset (${shape}, seed ${data.seed})`
-    : `the batch of ${rows.length} row${rows.length === 1 ? "" : "s"} (${shape})`;
 }
 
 /**
@@ -249,45 +207,56 @@ export function usePlaygroundCompute(
     // The engine as the run's key has it: a worker that comes up later is a new run.
     const engineReady = engine !== null && run.key.engine !== null;
     const preview = run.key.draft || (needsEngine && !engineReady);
-    if (preview && shown.current && sameInputs(shown.current.key, run.key)) return; // shown at once
+    const onScreen = shown.current && sameInputs(shown.current.key, run.key) ? shown.current : null;
+    if (preview && onScreen) return; // shown at once
     const timer = setTimeout(() => setSlowRun(id), SPINNER_DELAY_MS);
     const current = () => runId.current === id;
     const batch = describeBatch(state, rows);
-    let asked: Promise<void>;
-    try {
-      const { p32, ...request } = requestOf(id, state, rows);
-      const fromEngine =
-        needsEngine && !preview && engine
-          ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
-              if (current()) dispatch({ type: "phase", id, phase: "summary" });
-              return answer;
-            })
-          : undefined;
-      dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
-      asked = worker.result(request, fromEngine).then((computed) => {
-        if (!computed || !current()) return;
-        markStep("result-ready");
-        const result = { ...computed, input: state };
-        if (preview) {
-          dispatch({ type: "preview", id, result });
-          return;
-        }
-        dispatch({ type: "final", id, result });
-        setLiveRow(null);
-      });
-    } catch (reason) {
-      asked = Promise.reject(reason);
-    }
-    asked
-      .catch((reason: unknown) => {
-        // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
-        if (!current() || reason instanceof CancelledError) return;
-        // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
-        if (!run.key.draft)
-          dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
-      })
-      .finally(() => clearTimeout(timer));
-    return () => clearTimeout(timer);
+    const send = () => {
+      let asked: Promise<void>;
+      try {
+        const { p32, ...request } = requestOf(id, state, rows);
+        const fromEngine =
+          needsEngine && !preview && engine
+            ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
+                if (current()) dispatch({ type: "phase", id, phase: "summary" });
+                return answer;
+              })
+            : undefined;
+        dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
+        asked = worker.result(request, fromEngine).then((computed) => {
+          if (!computed || !current()) return;
+          markStep("result-ready");
+          const result = { ...computed, input: state };
+          if (preview) {
+            dispatch({ type: "preview", id, result });
+            return;
+          }
+          dispatch({ type: "final", id, result });
+          setLiveRow(null);
+        });
+      } catch (reason) {
+        asked = Promise.reject(reason);
+      }
+      asked
+        .catch((reason: unknown) => {
+          // A newer run replaced this one (in the engine's queue or the worker's), or it was cancelled.
+          if (!current() || reason instanceof CancelledError) return;
+          // Mid-stroke a row that cannot be computed (fully masked) is said on release, by the final run.
+          if (!run.key.draft)
+            dispatch({ type: "failed", id, message: `The run on ${batch} failed: ${messageOf(reason)}` });
+        })
+        .finally(() => clearTimeout(timer));
+    };
+    // Core's result of this run is on screen (a teaching-size edit): the worker and the engine are
+    // asked in a task of their own, so copying and posting the problem (3-4 ms, bench/ui.profile.ts)
+    // is not in the task that draws the edit's frame.
+    const later = onScreen ? setTimeout(send, 0) : undefined;
+    if (!onScreen) send();
+    return () => {
+      clearTimeout(timer);
+      clearTimeout(later);
+    };
   }, [run?.id, worker]);
 
   const cancel = useCallback(() => {
@@ -367,8 +336,4 @@ export function usePlaygroundCompute(
       drawn,
     };
   }, [machine, liveRow, slow, cancel, rerun, drawn]);
-}
-
-function messageOf(reason: unknown): string {
-  return reason instanceof Error ? reason.message : String(reason);
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
+import { type Startup, startupState } from "../../compute/playground/persistence";
 import { StateCodec } from "../../compute/playground/stateCodec";
 import { linkText } from "../../io/shareLink";
 import { pageStorage } from "./pageStorage";
-import { type Startup, startupState } from "./persistence";
 import { loadIndexedSession } from "./sessionStore";
 import { startEngineEarly } from "./useEngines";
 import { useKeptSession } from "./useKeptSession";

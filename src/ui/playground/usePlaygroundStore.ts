@@ -1,7 +1,15 @@
 import { useCallback, useMemo, useRef, useState } from "react";
+import {
+  commit,
+  HISTORY_LIMIT,
+  type History,
+  historyOf,
+  keepBehind,
+  redo,
+  undo,
+} from "../../compute/playground/history";
 import { materializeRows } from "../../io/playgroundProblem";
 import type { PlaygroundData, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
-import { commit, HISTORY_LIMIT, type History, historyOf, keepBehind, redo, undo } from "./history";
 
 /**
  * Fields that say how the page looks at the data, not what the data is: they change in place and

@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from "react";
 import type { OutputName } from "../../compute/playground/outputTables";
 import type { LiveRow, PlaygroundResult } from "../../compute/playground/playgroundRun";
+import { replaceRow } from "../../compute/playground/rowEdits";
 import type { PlaygroundRow } from "../../io/playgroundState";
-import { replaceRow } from "./editor/rowEdits";
 import type { Hover } from "./results/ResultsPanel";
 import type { Hint } from "./useHint";
 

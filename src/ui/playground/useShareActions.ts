@@ -1,12 +1,12 @@
 import { useCallback, useState } from "react";
 import { rowInFocus } from "../../compute/player/focusRow";
 import { playerAddress } from "../../compute/player/playerLink";
+import { addressWith, linkSize, sizeText } from "../../compute/playground/persistence";
 import type { StateCodec } from "../../compute/playground/stateCodec";
 import type { PlaygroundState } from "../../io/playgroundState";
 import { copyText } from "./files/download";
 import { saveCaseFile } from "./files/saveCaseFile";
 import type { LinkStatus } from "./PlaygroundToolbar";
-import { addressWith, linkSize, sizeText } from "./persistence";
 
 const TOO_LARGE_FOR_LINK: LinkStatus = {
   text: "Too large for a link: the address holds no data; a case file carries it",

@@ -1,4 +1,6 @@
 import { memo, type PointerEvent, useDeferredValue, useMemo, useRef, useState } from "react";
+import { PX_PER_BUCKET } from "../../compute/playground/downsample";
+import { maskedSpans, mergeGapFor } from "../../compute/playground/spans";
 import {
   firstPicked,
   REPLAY_ENGINE,
@@ -10,10 +12,8 @@ import {
 } from "../../compute/run/sampleFields";
 import { LegendSample } from "../charts/chartLegend";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
-import { PX_PER_BUCKET } from "../charts/downsample";
 import { formatShort } from "../charts/formatNumber";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
-import { maskedSpans, mergeGapFor } from "../charts/spans";
 import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";
 
@@ -46,7 +46,7 @@ export function RunSampleFields({ sample, answer, problem }: RunSampleFieldsProp
   const [picked, setPicked] = useState<StoredFieldName[] | null>(null);
   const [hover, setHover] = useState<number | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrap);
+  const width = useWidth(wrap, 640);
 
   const shownSample = answer?.sample ?? null;
   const length = answer?.length ?? 0;

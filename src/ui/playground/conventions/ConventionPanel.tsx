@@ -1,8 +1,10 @@
 import { memo, useCallback, useMemo, useState } from "react";
-import { type Difference, LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
+import { LIBRARY_LABELS, librarySides, pairsOf } from "../../../compute/conventions/conventionDifferences";
 import { CONVENTION_OUTPUTS, type ConventionOutput } from "../../../compute/conventions/conventionRun";
+import type { ConventionStatus, ConventionView } from "../../../compute/conventions/conventionView";
 import { type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
-import { cellLoss, cellLossText, type SideNames } from "../../../compute/playground/cellErrors";
+import { cellLoss, cellLossText } from "../../../compute/playground/cellErrors";
+import { maskTable } from "../../../compute/playground/rowView";
 import type { Library } from "../../../core";
 import type { Unread } from "../../../io/laneUse";
 import type { PlaygroundRow } from "../../../io/playgroundState";
@@ -10,10 +12,8 @@ import { formatValue } from "../../charts/formatNumber";
 import { ErrorHeatmap, type HeatmapCell } from "../../heatmap/ErrorHeatmap";
 import { Segmented } from "../controls/Segmented";
 import type { Hover } from "../results/ResultsPanel";
-import { maskTable } from "../results/rowView";
 import { ConventionChart } from "./ConventionChart";
 import { checkSentence, OUTPUT_TITLES, overlayLines } from "./conventionPanelModel";
-import type { ConventionStatus, ConventionView } from "./useConventionCompute";
 import "./conventions.css";
 
 export interface ConventionPanelProps {
@@ -236,19 +236,6 @@ function ConventionBody({
 
 const NO_BOUNDARIES: number[] = [];
 
-const LIBRARY_SIDES = new Map<string, SideNames>();
-
-/** The two libraries the difference heatmap subtracts, as its legend and readouts name them (one object per pair). */
-function librarySides(shown: Library, other: Library): SideNames {
-  const key = `${shown}-${other}`;
-  let sides = LIBRARY_SIDES.get(key);
-  if (!sides) {
-    sides = { reference: LIBRARY_LABELS[shown], actual: LIBRARY_LABELS[other], gap: "difference" };
-    LIBRARY_SIDES.set(key, sides);
-  }
-  return sides;
-}
-
 /** One cell of the difference heatmap in words; a cell NaN or ±Inf took says who lost it, with no |Δ|. */
 function differenceReadout(cell: HeatmapCell, shown: Library, other: Library): string {
   const where = `row ${cell.row} · t ${cell.token}`;
@@ -263,16 +250,4 @@ function differenceReadout(cell: HeatmapCell, shown: Library, other: Library): s
   }
   const values = `${LIBRARY_LABELS[shown]} ${formatValue(cell.serial, "float64")} · ${LIBRARY_LABELS[other]} ${formatValue(cell.chunked, "float64")}`;
   return `${where} · ${values} · |Δ| ${formatValue(cell.abs, "float64")}${masked}`;
-}
-
-/** The sentences of each compared pair, in order. */
-function pairsOf(sentences: Difference[]): [Difference["pair"], Difference[]][] {
-  const groups = new Map<string, [Difference["pair"], Difference[]]>();
-  for (const d of sentences) {
-    const key = d.pair.join("-");
-    const group = groups.get(key) ?? [d.pair, []];
-    group[1].push(d);
-    groups.set(key, group);
-  }
-  return [...groups.values()];
 }

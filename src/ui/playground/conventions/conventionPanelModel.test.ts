@@ -6,10 +6,10 @@ import {
   runLibrary,
 } from "../../../compute/conventions/conventionRun";
 import { summarize } from "../../../compute/conventions/conventionSummary";
+import type { ConventionView } from "../../../compute/conventions/conventionView";
 import { checkFloat32 } from "../../../compute/conventions/float32Check";
 import type { Library } from "../../../core";
 import { checkSentence, overlayLines } from "./conventionPanelModel";
-import type { ConventionView } from "./useConventionCompute";
 
 const masks = [
   [1, 1, 0, 0, 1, 1],

@@ -1,9 +1,9 @@
 import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import type { ConventionOutput } from "../../../compute/conventions/conventionRun";
+import type { ConventionView } from "../../../compute/conventions/conventionView";
 import { countText } from "../../../io/countText";
 import { formatShort } from "../../charts/formatNumber";
 import { FLOAT32_STYLE, LIBRARY_STYLE, type OverlayLine } from "./conventionSeries";
-import type { ConventionView } from "./useConventionCompute";
 
 export const OUTPUT_TITLES: Record<ConventionOutput, string> = {
   returns: "Returns",

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
 import { ConventionClient } from "../../../compute/conventions/conventionClient";
+import type { ConventionStatus, Float32Solver } from "../../../compute/conventions/conventionView";
 import type { Caller, EngineClient } from "../../../engine/client";
 import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
 import { STRATEGY_ALGORITHM } from "../../../names/strategies";
-import { type ConventionStatus, type Float32Solver, useConventionCompute } from "./useConventionCompute";
+import { useConventionCompute } from "./useConventionCompute";
 
 /** The conventions panel's requests to the engine: after the page's own (usePlaygroundCompute). */
 const CONVENTIONS_CALLER: Caller = { name: "conventions", priority: 0 };

@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { addRow, removeRow, setOutcome, setRowLength } from "../../../compute/playground/rowEdits";
 import { MAX_TOKENS, type PlaygroundRow, type PlaygroundState } from "../../../io/playgroundState";
 import { OptionSelect } from "../../OptionSelect";
 import { ToolbarButton } from "../../ToolbarButton";
@@ -8,7 +9,6 @@ import { NumberEntry } from "../controls/NumberEntry";
 import { parseForState } from "../controls/validateEdit";
 import { WithHelp } from "../controls/WithHelp";
 import type { EditMode } from "./RowEditor";
-import { addRow, removeRow, setOutcome, setRowLength } from "./rowEdits";
 
 export interface EditorToolbarProps {
   state: PlaygroundState;

@@ -1,7 +1,6 @@
 import { useState } from "react";
+import { LANE_LABELS, parseLaneValue } from "../../../compute/playground/lanes";
 import type { Lane } from "../../../io/playgroundProblem";
-import { FLOAT32_MAX } from "../../../io/playgroundState";
-import { LANE_LABELS } from "./lanes";
 
 export interface ExactValueFormProps {
   rowIndex: number;
@@ -15,32 +14,6 @@ export interface ExactValueFormProps {
   onSubmit(value: number): void;
   onCancel(): void;
   onInvalid(reason: string | null): void;
-}
-
-const NON_FINITE = /^([+-]?)(nan|inf|infinity)$/i;
-
-/**
- * A typed lane value: a float32 number (stored rounded to float32, as the scan reads it), or NaN,
- * inf, -inf as numpy prints them: the page reports them and runs them to show how they spread.
- */
-export function parseLaneValue(
-  text: string,
-  where: string,
-): { ok: true; value: number } | { ok: false; reason: string } {
-  const trimmed = text.trim();
-  const special = NON_FINITE.exec(trimmed);
-  if (special) {
-    if (special[2].toLowerCase() === "nan") return { ok: true, value: Number.NaN };
-    return { ok: true, value: special[1] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY };
-  }
-  const value = Number(trimmed);
-  if (trimmed === "" || !Number.isFinite(value)) {
-    return { ok: false, reason: `${where}: "${trimmed}" is not a number (NaN, inf and -inf are accepted)` };
-  }
-  if (Math.abs(value) > FLOAT32_MAX) {
-    return { ok: false, reason: `${where}: ${trimmed} is beyond float32's range (±${FLOAT32_MAX.toPrecision(8)})` };
-  }
-  return { ok: true, value: Math.fround(value) };
 }
 
 /** The readout of the token under the cursor, which turns into a small form to type an exact value. */

@@ -1,14 +1,21 @@
 import { type KeyboardEvent, memo, type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import {
+  drawSegment,
+  type LaneRange,
+  laneRange,
+  paintMask,
+  tokenAt,
+  valueAt,
+} from "../../../compute/playground/editorGeometry";
+import { formatExact } from "../../../compute/playground/formatExact";
+import { LANE_LABELS, lanesFor, maskIsUsed } from "../../../compute/playground/lanes";
 import { type Lane, laneOf } from "../../../io/playgroundProblem";
 import type { Estimator, PlaygroundRow } from "../../../io/playgroundState";
 import { drawableBoundaries } from "../../charts/chunkBoundaries";
 import { PLOT_LEFT, PLOT_RIGHT } from "../../charts/plotLayout";
-import { useObservedWidth } from "../../charts/useWidth";
-import { formatExact } from "../formatExact";
+import { useWidth } from "../../charts/useWidth";
 import { ExactValueForm } from "./ExactValueForm";
-import { drawSegment, type LaneRange, laneRange, paintMask, tokenAt, valueAt } from "./editorGeometry";
 import { LaneCanvas } from "./LaneCanvas";
-import { LANE_LABELS, lanesFor, maskIsUsed } from "./lanes";
 import "./rowEditor.css";
 
 export type EditMode = "draw" | "mask";
@@ -63,7 +70,7 @@ const CLICK_SLOP_PX = 3;
 export const RowEditor = memo(function RowEditor(props: RowEditorProps) {
   const { row, rowIndex, cols, estimator, mode, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const width = useObservedWidth(boxRef, 800);
+  const width = useWidth(boxRef, 800);
   const plotWidth = Math.max(40, width - PLOT_LEFT - PLOT_RIGHT);
   const lanes = lanesFor(estimator);
   const [cursor, setCursor] = useState(0);

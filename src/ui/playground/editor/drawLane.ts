@@ -1,5 +1,5 @@
+import { type LaneRange, poolBars, yOf } from "../../../compute/playground/editorGeometry";
 import { BOUNDARY_STROKE, HOVER_STROKE } from "../../charts/plotLayout";
-import { type LaneRange, poolBars, yOf } from "./editorGeometry";
 
 /** Diverging ends (RdBu): positive blue, negative red; the same signs as the heatmap's legend. */
 const POSITIVE = "#2166ac";

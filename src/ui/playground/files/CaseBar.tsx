@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
+import { caseVerdictText, judgeOpenCase } from "../../../compute/playground/caseVerdict";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { CaseVerdict } from "../../../conformance/checkCase";
-import { caseVerdictText, judgeOpenCase } from "./caseVerdict";
 import type { OpenCaseFile } from "./useImport";
 
 export interface CaseBarProps {

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferences";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { StateCodec } from "../../../compute/playground/stateCodec";
@@ -42,133 +42,108 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
     download(await handle.toPng(), fileName);
     onStatus(`Saved ${fileName}`);
   };
+  /** A case file from the codec worker, saved, with the command that checks it. */
+  const caseFile = (answer: Awaited<ReturnType<StateCodec["caseFile"]>>) => {
+    if (!answer.ok) throw new Error(answer.message);
+    download(new Blob([answer.text], { type: "application/json" }), answer.fileName);
+    onStatus(`Saved ${answer.fileName}: check it with npx scanlab check ${answer.fileName}`);
+  };
   return (
     <Menu label="Export" title="Save what is on screen" testId="export-menu" onOpen={() => pytest.prepare(state)}>
-      {(close) => (
-        <ul className="export-items">
-          <li>
-            <button
-              type="button"
-              data-testid="export-case"
-              onClick={() =>
-                run(
-                  "Case export",
-                  async () => {
-                    const answer = await codec.caseFile(state);
-                    if (!answer.ok) throw new Error(answer.message);
-                    download(new Blob([answer.text], { type: "application/json" }), answer.fileName);
-                    onStatus(`Saved ${answer.fileName}: check it with npx scanlab check ${answer.fileName}`);
-                  },
-                  close,
-                )
-              }
+      {(close) => {
+        const item = (what: string, action: () => Promise<void>) => () => run(what, action, close);
+        return (
+          <ul className="export-items">
+            <ExportItem
+              testId="export-case"
+              onClick={item("Case export", async () => caseFile(await codec.caseFile(state)))}
+              caption="the golden schema: npx scanlab check verifies it"
             >
               Case file (.json)
-            </button>
-            <span className="caption">the golden schema: npx scanlab check verifies it</span>
-          </li>
-          {state.estimator !== "discounted" ? (
-            <li>
-              <button
-                type="button"
-                data-testid="export-convention-case"
-                onClick={() =>
-                  run(
-                    "Convention case export",
-                    async () => {
-                      const answer = await codec.conventionCase(state);
-                      if (!answer.ok) throw new Error(answer.message);
-                      download(new Blob([answer.text], { type: "application/json" }), answer.fileName);
-                      onStatus(`Saved ${answer.fileName}: check it with npx scanlab check ${answer.fileName}`);
-                    },
-                    close,
-                  )
-                }
+            </ExportItem>
+            {state.estimator !== "discounted" ? (
+              <ExportItem
+                testId="export-convention-case"
+                onClick={item("Convention case export", async () => caseFile(await codec.conventionCase(state)))}
+                caption="these inputs through the library shown: npx scanlab check verifies it"
               >
                 Convention case, {LIBRARY_LABELS[conventionOf(state).library]} (.json)
-              </button>
-              <span className="caption">these inputs through the library shown: npx scanlab check verifies it</span>
-            </li>
-          ) : null}
-          <li>
-            <button
-              type="button"
-              data-testid="export-csv"
+              </ExportItem>
+            ) : null}
+            <ExportItem
+              testId="export-csv"
               disabled={!result}
-              onClick={() =>
-                run(
-                  "CSV export",
-                  async () => {
-                    if (!result) throw new Error("no result yet");
-                    const { cols, reference, chunked, serial32 } = result;
-                    const answer = await codec.csv(result.input, { cols, reference, chunked, serial32 });
-                    if (!answer.ok) throw new Error(answer.message);
-                    download(new Blob([answer.text], { type: "text/csv" }), answer.fileName);
-                    onStatus(`Saved ${answer.fileName}`);
-                  },
-                  close,
-                )
-              }
+              onClick={item("CSV export", async () => {
+                if (!result) throw new Error("no result yet");
+                const { cols, reference, chunked, serial32 } = result;
+                const answer = await codec.csv(result.input, { cols, reference, chunked, serial32 });
+                if (!answer.ok) throw new Error(answer.message);
+                download(new Blob([answer.text], { type: "text/csv" }), answer.fileName);
+                onStatus(`Saved ${answer.fileName}`);
+              })}
+              caption="one line per token: inputs, serial float64, chunked, errors"
             >
               CSV of inputs and results
-            </button>
-            <span className="caption">one line per token: inputs, serial float64, chunked, errors</span>
-          </li>
-          <li>
-            <button
-              type="button"
-              data-testid="export-pytest"
-              onClick={() =>
-                run(
-                  "Copy as pytest",
-                  async () => {
-                    // Seconds for a large batch: say it is under way.
-                    onStatus("Writing the pytest file…");
-                    const { text } = await pytest.get(state);
-                    if (await copyText(text)) onStatus("pytest copied to the clipboard");
-                    else {
-                      download(new Blob([text], { type: "text/x-python" }), "test_scanlab_playground.py");
-                      onStatus("The clipboard is not available: saved test_scanlab_playground.py");
-                    }
-                  },
-                  close,
-                )
-              }
+            </ExportItem>
+            <ExportItem
+              testId="export-pytest"
+              onClick={item("Copy as pytest", async () => {
+                // Seconds for a large batch: say it is under way.
+                onStatus("Writing the pytest file…");
+                const { text } = await pytest.get(state);
+                if (await copyText(text)) onStatus("pytest copied to the clipboard");
+                else {
+                  download(new Blob([text], { type: "text/x-python" }), "test_scanlab_playground.py");
+                  onStatus("The clipboard is not available: saved test_scanlab_playground.py");
+                }
+              })}
+              caption="rebuilds the tensors; checks slime's scan against its serial loop and against Scanlab's float64 reference, each element within its float32 bound"
+              after={<PytestNotice plan={pytest.plan?.state === state ? pytest.plan : null} />}
             >
               Copy as pytest
-            </button>
-            <span className="caption">
-              rebuilds the tensors; checks slime's scan against its serial loop and against Scanlab's float64 reference,
-              each element within its float32 bound
-            </span>
-            <PytestNotice plan={pytest.plan?.state === state ? pytest.plan : null} />
-          </li>
-          {PICTURES.map(([chart, label]) => (
-            <li key={chart}>
-              <button
-                type="button"
-                data-testid={`export-png-${chart}`}
-                onClick={() => run("PNG export", png(charts[chart].current, `scanlab_${chart}.png`), close)}
+            </ExportItem>
+            {PICTURES.map(([chart, label]) => (
+              <ExportItem
+                key={chart}
+                testId={`export-png-${chart}`}
+                onClick={item("PNG export", png(charts[chart].current, `scanlab_${chart}.png`))}
               >
                 {label} (.png)
-              </button>
-            </li>
-          ))}
-          <li>
-            <button
-              type="button"
+              </ExportItem>
+            ))}
+            <ExportItem
               onClick={() => {
                 close();
                 onCopyLink();
               }}
+              caption="reopens this exact view"
             >
               Copy link
-            </button>
-            <span className="caption">reopens this exact view</span>
-          </li>
-        </ul>
-      )}
+            </ExportItem>
+          </ul>
+        );
+      }}
     </Menu>
+  );
+}
+
+/** One line of the menu: its button, what it saves in a caption, and anything shown after. */
+function ExportItem(props: {
+  testId?: string;
+  disabled?: boolean;
+  onClick(): void;
+  caption?: string;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <li>
+      <button type="button" data-testid={props.testId} disabled={props.disabled} onClick={props.onClick}>
+        {props.children}
+      </button>
+      {props.caption ? <span className="caption">{props.caption}</span> : null}
+      {props.after}
+    </li>
   );
 }
 

@@ -1,8 +1,12 @@
 import { memo, type Ref, useCallback, useMemo, useRef } from "react";
 import { hereSource, type PictureSource, sameAsk } from "../../../compute/heatmap/picture";
+import type { CarryRow, CarryRowResult } from "../../../compute/playground/carryRow";
+import { nonFiniteLesson } from "../../../compute/playground/nonFiniteReport";
+import { OUTPUT_LABELS } from "../../../compute/playground/outputLabels";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundClient } from "../../../compute/playground/playgroundClient";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import { maskTable, rowView } from "../../../compute/playground/rowView";
 import type { DumpComparison, PlaygroundRow } from "../../../io/playgroundState";
 import type { CarryParts } from "../../charts/CarryBands";
 import type { ChartHandle } from "../../charts/chartPng";
@@ -13,10 +17,6 @@ import { ReturnsChart } from "../../charts/ReturnsChart";
 import { useWidth } from "../../charts/useWidth";
 import { ErrorHeatmap, type HeatmapCell, type HeatmapHandle } from "../../heatmap/ErrorHeatmap";
 import { storedLine } from "../DumpBanner";
-import type { CarryRow, CarryRowResult } from "./carryRow";
-import { OUTPUT_LABELS } from "./labels";
-import { nonFiniteLesson } from "./nonFiniteReport";
-import { maskTable, rowView } from "./rowView";
 import { useCarryRow } from "./useCarryRow";
 import { useDrawnParts } from "./useDrawnParts";
 
@@ -69,7 +69,10 @@ const CAPITAL = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps) {
   const { result, rows, selectedRow, output, chunkStarts, hover } = props;
   const boxRef = useRef<HTMLDivElement>(null);
-  const width = useWidth(boxRef, 800);
+  // The charts wait for the browser's layout to report the panel's width: drawn at a guess first,
+  // they were drawn again, at their own width, in the next frame.
+  const measured = useWidth(boxRef);
+  const width = measured ?? 800;
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
   // The charts draw a new result in the render that brings it; a big result's heatmap measures it in
@@ -143,7 +146,7 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
           {props.behindNote}
         </p>
       ) : null}
-      {view && view.length > 0 ? (
+      {measured === null ? null : view && view.length > 0 ? (
         <div className="charts" style={{ width: Math.max(chartWidth, 280) }}>
           {props.onCarries ? (
             <CarriesToggle

@@ -1,10 +1,10 @@
 import { cellLoss, cellLossText, cellReadout, relFloor } from "../../../compute/playground/cellErrors";
+import { formatExact as formatValue } from "../../../compute/playground/formatExact";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { chunkOfToken } from "../../charts/chunkBoundaries";
 import { formatShort } from "../../charts/formatNumber";
-import { formatExact as formatValue } from "../formatExact";
 
 export interface ReadoutLine {
   label: string;

@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState } from "react";
+import { type CarryRowResult, carryRowSteps, finishNow } from "../../../compute/playground/carryRow";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { runInTasks } from "../../budgetedTasks";
-import { type CarryRowResult, carryRowSteps, finishNow } from "./carryRow";
 
 /** What a split was computed from: a new result, rows array, row or output asks for a new one. */
 type SplitKey = readonly [PlaygroundResult, PlaygroundRow[], number, OutputName];

@@ -9,7 +9,9 @@ import {
   stateFragment,
   stateFromSearch,
 } from "../../io/shareLink";
-import { IN_INDEXED_DB } from "./sessionStore";
+
+/** What local storage holds while the session itself is in IndexedDB (sessionStore writes it). */
+export const IN_INDEXED_DB = "scanlab:indexeddb";
 
 /**
  * Where the page's first state comes from: the link (`#s=`, or `?s=` in older links) wins over the
@@ -44,7 +46,11 @@ export const MAX_LINK_CHARS = 1_500_000;
 /** A link longer than this is awkward to paste (chat and mail clients cut or wrap it). */
 export const LONG_LINK_CHARS = 8_192;
 
-export function startupState(search: string, storage: Pick<Storage, "getItem"> | null, hash = ""): Startup {
+export function startupState(
+  search: string,
+  storage: { getItem(key: string): string | null } | null,
+  hash = "",
+): Startup {
   let stored: string | null = null;
   let error: string | null = null;
   try {

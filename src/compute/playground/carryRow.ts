@@ -1,8 +1,8 @@
-import type { OutputName } from "../../../compute/playground/outputTables";
-import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
-import { allowingNonFinite, carrySplitSteps, tdResiduals, tokenLevelRewards } from "../../../core";
-import { laneOf } from "../../../io/playgroundProblem";
-import type { PlaygroundRow } from "../../../io/playgroundState";
+import { allowingNonFinite, carrySplitSteps, tdResiduals, tokenLevelRewards } from "../../core";
+import { laneOf } from "../../io/playgroundProblem";
+import type { PlaygroundRow } from "../../io/playgroundState";
+import type { OutputName } from "./outputTables";
+import type { PlaygroundResult } from "./playgroundRun";
 
 /** The row in focus split into local sums and carries, its own tokens only, and what was split. */
 export interface CarryRow {

@@ -1,6 +1,6 @@
-import type { OutputName } from "../../../compute/playground/outputTables";
-import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
-import type { FloatArray } from "../../../core";
+import type { FloatArray } from "../../core";
+import type { OutputName } from "./outputTables";
+import type { PlaygroundResult } from "./playgroundRun";
 
 /** One row of one output, as the charts draw it: valid tokens only. */
 export interface RowView {

@@ -1,5 +1,5 @@
-import { resizeRow } from "../../../io/playgroundProblem";
-import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+import { resizeRow } from "../../io/playgroundProblem";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 
 /**
  * Edits of the batch's rows as plain functions of (state, rows): each returns the next state with

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { materializeRows } from "../../../io/playgroundProblem";
-import type { PlaygroundState } from "../../../io/playgroundState";
-import { BASE_SETTINGS } from "../../../io/presets";
+import { materializeRows } from "../../io/playgroundProblem";
+import type { PlaygroundState } from "../../io/playgroundState";
+import { BASE_SETTINGS } from "../../io/presets";
 import { addRow, removeRow, replaceRow, setOutcome, setRowLength } from "./rowEdits";
 
 const preset: PlaygroundState = {

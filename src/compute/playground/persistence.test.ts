@@ -3,13 +3,13 @@ import { DEFAULT_PLAYGROUND_STATE, FIRST_VISIT_STATE } from "../../io/presets";
 import { encodeState, STORAGE_KEY } from "../../io/shareLink";
 import {
   addressWith,
+  IN_INDEXED_DB,
   LONG_LINK_CHARS,
   linkSize,
   SYNC_DECODE_CHARS,
   SYNC_DECODE_NUMBERS,
   startupState,
 } from "./persistence";
-import { IN_INDEXED_DB } from "./sessionStore";
 
 const storage = (value: string | null) => ({ getItem: (key: string) => (key === STORAGE_KEY ? value : null) });
 const saved = { ...DEFAULT_PLAYGROUND_STATE, gamma: 0.9 };

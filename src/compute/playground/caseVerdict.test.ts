@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { outputTables } from "../../../compute/playground/outputTables";
-import { caseToProblem } from "../../../conformance/caseProblem";
-import { type ScanOutputs, solve } from "../../../core";
-import { parseCaseFile } from "../../../io/caseFile";
-import type { ScanCase } from "../../../io/caseSchema";
-import type { PlaygroundPrecision } from "../../../io/playgroundState";
-import { scanCasesOf } from "../../../io/scanCases";
+import { caseToProblem } from "../../conformance/caseProblem";
+import { type ScanOutputs, solve } from "../../core";
+import { parseCaseFile } from "../../io/caseFile";
+import type { ScanCase } from "../../io/caseSchema";
+import type { PlaygroundPrecision } from "../../io/playgroundState";
+import { scanCasesOf } from "../../io/scanCases";
 import { caseVerdictText, type JudgedRun, judgeOpenCase } from "./caseVerdict";
+import { outputTables } from "./outputTables";
 
 const publicCases = scanCasesOf(
-  parseCaseFile(readFileSync(new URL("../../../../cases/public_cases.json", import.meta.url), "utf8"), "public"),
+  parseCaseFile(readFileSync(new URL("../../../cases/public_cases.json", import.meta.url), "utf8"), "public"),
 );
 
 const named = (name: string) => {

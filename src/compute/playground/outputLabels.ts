@@ -1,4 +1,4 @@
-import type { OutputName } from "../../../compute/playground/outputTables";
+import type { OutputName } from "./outputTables";
 
 export const OUTPUT_LABELS: Record<OutputName, string> = {
   returns: "returns",

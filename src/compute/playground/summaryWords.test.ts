@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { summarizeErrors } from "../../../compute/playground/errorSummary";
-import { verdictText } from "./SummaryPanel";
+import { summarizeErrors } from "./errorSummary";
+import { verdictText } from "./summaryWords";
 
 describe("the summary's verdict in words", () => {
   it("names the cells within or over their own bound, in the glossary's words", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type OutputName, outputTables } from "../../../compute/playground/outputTables";
-import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
-import { paddedWidth } from "../../../compute/playground/rowProblem";
-import { solve } from "../../../core";
-import { materializeRows, stateToProblem } from "../../../io/playgroundProblem";
-import type { Estimator, PlaygroundState } from "../../../io/playgroundState";
-import { BASE_SETTINGS } from "../../../io/presets";
+import { solve } from "../../core";
+import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
+import type { Estimator, PlaygroundState } from "../../io/playgroundState";
+import { BASE_SETTINGS } from "../../io/presets";
 import { carryRowOf } from "./carryRow";
+import { type OutputName, outputTables } from "./outputTables";
+import type { PlaygroundResult } from "./playgroundRun";
+import { paddedWidth } from "./rowProblem";
 
 /** A result as the page holds one, with core's float64 chunked scan as its chunked side. */
 function resultOf(estimator: Estimator, settings: Partial<PlaygroundState> = {}) {

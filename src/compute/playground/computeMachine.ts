@@ -8,7 +8,7 @@
  *
  * Pure: no React, no timers, no workers; `now` comes with the events that need it.
  */
-import type { RunPhase } from "../../compute/playground/playgroundRun";
+import type { RunPhase } from "./playgroundRun";
 
 /** What a run is of. Two keys are the same run when every field is identical. */
 export interface RunKey {

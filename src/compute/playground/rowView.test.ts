@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import type { PlaygroundResult } from "./playgroundRun";
 import { maskTable, rowView } from "./rowView";
 
 const result = {

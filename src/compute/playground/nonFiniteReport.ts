@@ -4,9 +4,9 @@ import {
   type NonFiniteCell,
   nonFiniteSpread,
   spreadLesson,
-} from "../../../io/nonFinite";
-import { laneOf } from "../../../io/playgroundProblem";
-import type { PlaygroundRow, PlaygroundState } from "../../../io/playgroundState";
+} from "../../io/nonFinite";
+import { laneOf } from "../../io/playgroundProblem";
+import type { PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 
 type Estimator = PlaygroundState["estimator"];
 

@@ -1,10 +1,10 @@
-import type { OutputName } from "../../../compute/playground/outputTables";
-import { implementationOf, type PlaygroundResult } from "../../../compute/playground/playgroundRun";
-import { type CaseVerdict, checkCase, type Expectation } from "../../../conformance/checkCase";
-import type { CaseOutputs } from "../../../conformance/outputs";
-import type { FloatArray } from "../../../core";
-import type { ScanCase } from "../../../io/caseSchema";
-import type { Strategy } from "../../../names/strategies";
+import { type CaseVerdict, checkCase, type Expectation } from "../../conformance/checkCase";
+import type { CaseOutputs } from "../../conformance/outputs";
+import type { FloatArray } from "../../core";
+import type { ScanCase } from "../../io/caseSchema";
+import type { Strategy } from "../../names/strategies";
+import type { OutputName } from "./outputTables";
+import { implementationOf, type PlaygroundResult } from "./playgroundRun";
 
 /** The parts of a finished run the verdict reads: the chunked side's tables and what ran. */
 export type JudgedRun = Pick<PlaygroundResult, "kind" | "rows" | "cols" | "lengths" | "chunked" | "ran">;
