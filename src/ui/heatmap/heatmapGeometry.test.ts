@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { poolByMax } from "../../compute/playground/pooling";
 import { PLOT_LEFT, PLOT_RIGHT } from "../charts/plotLayout";
-import { binAt, binOfCell, binRect, binRuns, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
+import { binAt, binEdges, binOfCell, binRect, binRuns, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
 
 describe("heatmap geometry", () => {
   it("shares the charts' horizontal layout and asks for device pixels", () => {
@@ -52,5 +52,27 @@ describe("heatmap geometry", () => {
       { by: 0, from: 3, to: 4 },
       { by: 1, from: 3, to: 4 },
     ]);
+  });
+
+  it("places every bin edge where binRect places its bins, to the bit", () => {
+    const cols = 16013;
+    const rows = 512;
+    const layout = heatmapLayout(1280, rows, 1);
+    const grid = poolByMax({
+      rows,
+      cols,
+      lengths: new Int32Array(rows).fill(cols),
+      error: new Float64Array(rows * cols),
+      maxBinsX: layout.maxBinsX,
+      maxBinsY: layout.maxBinsY,
+    });
+    const edges = binEdges(layout, grid, rows, cols);
+    for (let by = 0; by < grid.binsY; by++) {
+      for (let bx = 0; bx < grid.binsX; bx += 37) {
+        const rect = binRect(layout, grid, rows, cols, bx, by);
+        expect([edges.x[bx], edges.y[by]]).toEqual([rect.x, rect.y]);
+        expect([edges.x[bx + 1] - edges.x[bx], edges.y[by + 1] - edges.y[by]]).toEqual([rect.w, rect.h]);
+      }
+    }
   });
 });

@@ -125,8 +125,18 @@ export function moveCursor(
 }
 
 /** Runs of consecutive bins in each bin row where `flag` is set, for drawing as few rectangles as possible. */
-export function binRuns(grid: PooledGrid, flag: Uint8Array): Array<{ by: number; from: number; to: number }> {
+export function binRuns(grid: PooledGrid, flag: ArrayLike<number>): Array<{ by: number; from: number; to: number }> {
   const runs: Array<{ by: number; from: number; to: number }> = [];
+  forEachBinRun(grid, flag, (by, from, to) => runs.push({ by, from, to }));
+  return runs;
+}
+
+/** binRuns without the list: each run handed over as it is found (a 512-row picture has thousands). */
+export function forEachBinRun(
+  grid: PooledGrid,
+  flag: ArrayLike<number>,
+  run: (by: number, from: number, to: number) => void,
+): void {
   for (let by = 0; by < grid.binsY; by++) {
     const base = by * grid.binsX;
     let bx = 0;
@@ -137,8 +147,19 @@ export function binRuns(grid: PooledGrid, flag: Uint8Array): Array<{ by: number;
       }
       const from = bx;
       while (bx < grid.binsX && flag[base + bx]) bx++;
-      runs.push({ by, from, to: bx });
+      run(by, from, bx);
     }
   }
-  return runs;
+}
+
+/**
+ * Every bin edge's place in CSS pixels, as binRect computes it (the same arithmetic): `x[bx]` is bin
+ * bx's left edge, `x[binsX]` the plot's right; `y` likewise. Computed once a draw, not twice a run.
+ */
+export function binEdges(layout: HeatmapLayout, grid: PooledGrid, rows: number, cols: number) {
+  const x = new Float64Array(grid.binsX + 1);
+  const y = new Float64Array(grid.binsY + 1);
+  for (let bx = 0; bx <= grid.binsX; bx++) x[bx] = layout.left + (grid.colStart[bx] / cols) * layout.plotWidth;
+  for (let by = 0; by <= grid.binsY; by++) y[by] = layout.top + (grid.rowStart[by] / rows) * layout.plotHeight;
+  return { x, y };
 }
