@@ -99,14 +99,14 @@ export function drawHeatmapBase(ctx: CanvasRenderingContext2D, picture: HeatmapP
   // masked runs, and a fillRect or strokeRect a run (with a rectangle made for each) was most of the
   // draw's 20–30 ms of CPU after a dump's verdict.
   const edges = binEdges(layout, grid, rows, cols);
-  const eachRect = (flag: ArrayLike<number>, rect: (x: number, y: number, w: number, h: number) => void) =>
+  const eachRect = (flag: Uint8Array, rect: (x: number, y: number, w: number, h: number) => void) =>
     forEachBinRun(grid, flag, (by, from, to) => {
       const y = edges.y[by];
       rect(edges.x[from], y, edges.x[to] - edges.x[from], edges.y[by + 1] - y);
     });
   // Outlines 1.5 px wide inset by half their width, as strokeRect drew them; each rectangle is its own subpath, so a
   // dash pattern starts again at each, as it did.
-  const outlines = (flag: ArrayLike<number>) => {
+  const outlines = (flag: Uint8Array) => {
     ctx.beginPath();
     eachRect(flag, (x, y, w, h) => ctx.rect(x + 0.75, y + 0.75, Math.max(w - 1.5, 0.5), Math.max(h - 1.5, 0.5)));
     ctx.stroke();
