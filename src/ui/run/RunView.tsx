@@ -44,7 +44,12 @@ type Trial = Awaited<ReturnType<RunClient["search"]>>[number];
  */
 export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [client] = useState(() => new RunClient());
-  useEffect(() => () => client.dispose(), [client]);
+  // The worker started with the view, not when a file is chosen: loading and compiling its module
+  // (the readers and the replay) then comes before the file, not inside the wait for the verdict.
+  useEffect(() => {
+    client.warm();
+    return () => client.dispose();
+  }, [client]);
   const [address] = useState(() => runSettingsFromSearch(window.location.search));
   const [given, setGiven] = useState<Partial<SlimeSettings>>(address.settings);
   const [report, setReport] = useState<RunReport | null>(null);
