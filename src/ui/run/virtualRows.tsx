@@ -1,4 +1,4 @@
-import { type Rect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { elementScroll, type Rect, useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import type { RefObject } from "react";
 
 /**
@@ -25,6 +25,25 @@ function observeBoxSize(instance: Virtualizer<HTMLElement, Element>, report: (re
   return () => observer.disconnect();
 }
 
+/** The virtualizers that have written a scroll offset to their box. */
+const wroteOnce = new WeakSet<Virtualizer<HTMLElement, Element>>();
+
+/**
+ * The virtualizer's scroll, less the write of offset 0 it makes when it first meets its box: a box
+ * just mounted is at 0 already, and scrolling it forced the page's layout inside the task that mounts
+ * a 512-sample dump's table (the largest part of its 30 ms of CPU once clientHeight was no longer read).
+ */
+function scrollBox(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: Virtualizer<HTMLElement, Element>,
+) {
+  const first = !wroteOnce.has(instance);
+  wroteOnce.add(instance);
+  if (first && offset + (options.adjustments ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+}
+
 /**
  * The rows of a long table that are in view of its scrolling box, and the heights that stand in for
  * the rest above and below (a batch of 4,096 samples mounted at once held the main thread for a second).
@@ -38,6 +57,7 @@ export function useVirtualRows(count: number, scroller: RefObject<HTMLElement | 
     useFlushSync: false,
     initialRect: { width: 0, height: BOX_HEIGHT },
     observeElementRect: observeBoxSize,
+    scrollToFn: scrollBox,
   });
   const items = virtualizer.getVirtualItems();
   const above = items.length > 0 ? items[0].start : 0;
