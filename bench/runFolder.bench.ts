@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDumpInput } from "./dumpInputs";
 import { launchChromium, ORIGIN, startServer, stopServer } from "./previewServer";
-import { rendererPeakMb } from "./rendererMemory";
+import { rendererCpuSeconds, rendererPeakMb } from "./rendererMemory";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -51,6 +51,8 @@ try {
     all: number;
     longest: number;
     busy: number;
+    /** The renderer's CPU time over the run (its workers included), s. */
+    cpu: number | null;
     rendererMb: number | null;
     steps: string;
   }[] = [];
@@ -87,6 +89,7 @@ try {
     const taskSeconds = async () =>
       (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? Number.NaN;
     const busyBefore = await taskSeconds();
+    const cpuBefore = await rendererCpuSeconds(browser);
     await input.setInputFiles(dir);
     await page.waitForFunction(() => !Number.isNaN((window as unknown as { doneAt: number }).doneAt), null, {
       timeout: 600_000,
@@ -97,8 +100,10 @@ try {
       return { first: w.firstAt - w.chosenAt, all: w.doneAt - w.chosenAt, longest: Math.max(0, ...w.longTasks) };
     });
     const busy = (await taskSeconds()) - busyBefore;
+    const cpuAfter = await rendererCpuSeconds(browser);
+    const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     const steps = (await page.getByTestId("run-folder-summary").textContent()) ?? "";
-    rows.push({ ...figures, busy, rendererMb: await rendererPeakMb(browser), steps });
+    rows.push({ ...figures, busy, cpu, rendererMb: await rendererPeakMb(browser), steps });
     await context.close();
   }
   console.log(
@@ -106,15 +111,15 @@ try {
   );
   console.log(rows[0]?.steps);
   console.log(
-    "| repeat | change event → first step's row | → whole run read | MB/s | longest main-thread task | main thread busy | renderer peak RSS |",
+    "| repeat | change event → first step's row | → whole run read | MB/s | renderer CPU (MB per CPU s) | longest main-thread task | main thread busy | renderer peak RSS |",
   );
   console.log(
-    "| ------ | ------------------------------- | ---------------- | ---- | ------------------------ | ---------------- | ----------------- |",
+    "| ------ | ------------------------------- | ---------------- | ---- | --------------------------- | ------------------------ | ---------------- | ----------------- |",
   );
   rows.forEach((r, i) => {
     const rate = bytes / 1e3 / r.all;
     console.log(
-      `| ${i + 1} | ${r.first.toFixed(0)} ms | ${(r.all / 1000).toFixed(1)} s | ${rate.toFixed(0)} | ${r.longest} ms | ${r.busy.toFixed(1)} s | ${r.rendererMb ?? "?"} MB |`,
+      `| ${i + 1} | ${r.first.toFixed(0)} ms | ${(r.all / 1000).toFixed(1)} s | ${rate.toFixed(0)} | ${r.cpu === null ? "?" : `${r.cpu.toFixed(1)} s (${(bytes / 1e6 / r.cpu).toFixed(0)})`} | ${r.longest} ms | ${r.busy.toFixed(1)} s | ${r.rendererMb ?? "?"} MB |`,
     );
   });
 } finally {

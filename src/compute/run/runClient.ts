@@ -24,6 +24,11 @@ export class RunClient {
   private pictureIds: number[] = [];
   private fetchingAhead = false;
 
+  /** Starts the worker, so that its module is loaded and compiled before the first file comes. */
+  warm(): void {
+    this.worker.remote();
+  }
+
   /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
   open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
     return this.latest.run(() => this.worker.remote().open(files, settings));

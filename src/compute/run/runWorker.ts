@@ -28,8 +28,9 @@ import {
   type UnderstoodDump,
   type UnusedFile,
 } from "../../io/slimeDump";
+import type { ByteSource } from "../../io/tensorFiles/byteSource";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
-import { blobSource, openBlob } from "./blobSource";
+import { openBlob } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import { type GridField, gridFields, klReplayed, type ReplayedRows, replayedRows } from "./runGrid";
@@ -236,22 +237,32 @@ function answer(r: RunReport): OpenAnswer {
   return { ok: true, report: r };
 }
 
+/** A step's next one is read ahead, while this one is checked, up to this many bytes (two steps' memory). */
+const READ_AHEAD_BYTES = 64 * 2 ** 20;
+
 /**
  * A run folder's steps read in turn (runDirectory's plan), each checked and summarised on its own
- * and posted as it finishes; only its row is kept, so memory is one step's. Cancelled by ending the
- * worker (runFolderClient), since a step's read is one synchronous task. With `share`, this worker
- * reads every `of`-th step from `part` on, beside others reading the rest; the plan is posted by part 0.
+ * and posted as it finishes; only its row is kept, so memory is one step's (and the next one's bytes,
+ * read ahead). Cancelled by ending the worker (runFolderClient), since a step's check is one
+ * synchronous task. With `share`, this worker reads every `of`-th step from `part` on, beside others
+ * reading the rest; the plan is posted by part 0.
+ *
+ * Each file is read as the step view reads one (openBlob): whole, in one asynchronous read, up to
+ * READ_WHOLE_BYTES, its tensors views of those bytes. Read by synchronous 16 MiB slices (blobSource)
+ * a run's gigabyte cost seconds of the worker's CPU in FileReaderSync and as many again copying each
+ * tensor out of its chunk; an asynchronous read is the browser's file thread's, beside the check of
+ * the step before.
  */
-function summariseRun(
+async function summariseRun(
   files: RunFile[],
   given: Partial<SlimeSettings>,
   onEvent: (event: RunFolderEvent) => void,
   share: { part: number; of: number } = { part: 0, of: 1 },
-): void {
+): Promise<void> {
   const byPath = new Map(files.map((f) => [f.name, f.blob]));
   const plan = planRun(files.map((f) => f.name));
-  const sizeOf = (step: RunStepPlan) =>
-    [...step.train, ...(step.rollout ? [step.rollout] : [])].reduce((sum, p) => sum + (byPath.get(p)?.size ?? 0), 0);
+  const pathsOf = (step: RunStepPlan) => [...step.train, ...(step.rollout ? [step.rollout] : [])];
+  const sizeOf = (step: RunStepPlan) => pathsOf(step).reduce((sum, p) => sum + (byPath.get(p)?.size ?? 0), 0);
   if (share.part === 0) {
     onEvent({
       type: "plan",
@@ -260,16 +271,37 @@ function summariseRun(
       totalBytes: plan.steps.reduce((sum, s) => sum + sizeOf(s), 0),
     });
   }
+  // A file's source, or why it cannot be read (a file changed or deleted since it was chosen): thrown
+  // where readRunStep opens it, which names the file and makes the step "not checked".
+  type Opened = { source: ByteSource } | { error: unknown };
+  const openAll = (step: RunStepPlan): Promise<Map<string, Opened>> =>
+    Promise.all(
+      pathsOf(step).map(async (path): Promise<[string, Opened]> => {
+        const blob = byPath.get(path);
+        if (!blob) return [path, { error: new Error("not among the files chosen") }];
+        try {
+          return [path, { source: await openBlob(blob, path) }];
+        } catch (error) {
+          return [path, { error }];
+        }
+      }),
+    ).then((entries) => new Map(entries));
+  const mine = plan.steps.flatMap((step, index) => (index % share.of === share.part ? [{ step, index }] : []));
   // The settings read off one step are tried first on this worker's next; a step that fails is read alone.
   const memo = newRunSettingsMemo();
-  plan.steps.forEach((step, index) => {
-    if (index % share.of !== share.part) return;
+  let opening = mine.length > 0 ? openAll(mine[0].step) : null;
+  for (let k = 0; k < mine.length; k++) {
+    const { step, index } = mine[k];
+    const opened = (await opening) ?? new Map<string, Opened>();
+    const next = mine[k + 1];
+    opening = next ? (sizeOf(next.step) <= READ_AHEAD_BYTES ? openAll(next.step) : null) : null;
     const read1 = readRunStep(
       step,
       (path) => {
-        const blob = byPath.get(path);
-        if (!blob) throw new Error("not among the files chosen");
-        return blobSource(blob, path);
+        const one = opened.get(path);
+        if (!one) throw new Error("not among the files chosen");
+        if ("error" in one) throw one.error;
+        return one.source;
       },
       given,
       memo,
@@ -282,7 +314,10 @@ function summariseRun(
       unused: read1.unused,
       bytes: sizeOf(step),
     });
-  });
+    opened.clear();
+    // A step larger than READ_AHEAD_BYTES is read after the one before is done with.
+    if (next && !opening) opening = openAll(next.step);
+  }
 }
 
 const api = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { poolByMax } from "../../compute/playground/pooling";
 import { PLOT_LEFT, PLOT_RIGHT } from "../charts/plotLayout";
-import { binAt, binOfCell, binRect, binRuns, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
+import { binAt, binEdges, binOfCell, binRect, binRuns, cellOfBin, heatmapLayout, moveCursor } from "./heatmapGeometry";
 
 describe("heatmap geometry", () => {
   it("shares the charts' horizontal layout and asks for device pixels", () => {
@@ -52,5 +52,56 @@ describe("heatmap geometry", () => {
       { by: 0, from: 3, to: 4 },
       { by: 1, from: 3, to: 4 },
     ]);
+  });
+
+  it("finds the same runs as a look at every bin, runs at a row's ends and across rows included", () => {
+    const grid = poolByMax({
+      rows: 7,
+      cols: 9,
+      lengths: new Array(7).fill(9),
+      error: new Float64Array(63),
+      maxBinsX: 9,
+      maxBinsY: 7,
+    });
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (const density of [0, 0.1, 0.5, 0.9, 1]) {
+      const flag = Uint8Array.from({ length: 63 }, () => (random() < density ? 1 : 0));
+      const want: { by: number; from: number; to: number }[] = [];
+      for (let by = 0; by < 7; by++) {
+        for (let bx = 0; bx < 9; bx++) {
+          if (!flag[by * 9 + bx]) continue;
+          const last = want[want.length - 1];
+          if (last && last.by === by && last.to === bx) last.to = bx + 1;
+          else want.push({ by, from: bx, to: bx + 1 });
+        }
+      }
+      expect(binRuns(grid, flag)).toEqual(want);
+    }
+  });
+
+  it("places every bin edge where binRect places its bins, to the bit", () => {
+    const cols = 16013;
+    const rows = 512;
+    const layout = heatmapLayout(1280, rows, 1);
+    const grid = poolByMax({
+      rows,
+      cols,
+      lengths: new Int32Array(rows).fill(cols),
+      error: new Float64Array(rows * cols),
+      maxBinsX: layout.maxBinsX,
+      maxBinsY: layout.maxBinsY,
+    });
+    const edges = binEdges(layout, grid, rows, cols);
+    for (let by = 0; by < grid.binsY; by++) {
+      for (let bx = 0; bx < grid.binsX; bx += 37) {
+        const rect = binRect(layout, grid, rows, cols, bx, by);
+        expect([edges.x[bx], edges.y[by]]).toEqual([rect.x, rect.y]);
+        expect([edges.x[bx + 1] - edges.x[bx], edges.y[by + 1] - edges.y[by]]).toEqual([rect.w, rect.h]);
+      }
+    }
   });
 });
