@@ -25,6 +25,15 @@ export function openFileSource(path: string, name: string): ByteSource & { close
       return done === out.length ? out : out.subarray(0, done);
     },
     readsAreFresh: true,
+    readInto(offset, target) {
+      let done = 0;
+      while (done < target.length) {
+        const n = readSync(fd, target, done, target.length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done;
+    },
     close: () => closeSync(fd),
   };
 }

@@ -103,18 +103,17 @@ export function inferSettings(
   const longest = used.reduce((n, f) => Math.max(n, f.returns.length), 0);
   const rawRow = new Float64Array(isPpo ? longest : 0);
   const scaleRow = new Float64Array(longest);
-  const normalization = readNormalizationOfRows(
-    {
-      count: used.length,
-      raw: (i) => (isPpo ? rawPpoAdvantages(used[i], rawRow) : used[i].returns),
-      scale: (i) =>
-        isPpo
-          ? absSum(scaleRow, used[i].returns, used[i].values as ArrayLike<number>)
-          : absSum(scaleRow, used[i].returns),
-    },
-    fits.map((f) => f.advantages),
-    used.map((f) => f.mask),
-  );
+  // Each sample's stored rows read in its turn: a map over the batch read every streamed field at once.
+  const normalization = readNormalizationOfRows({
+    count: used.length,
+    raw: (i) => (isPpo ? rawPpoAdvantages(used[i], rawRow) : used[i].returns),
+    scale: (i) =>
+      isPpo
+        ? absSum(scaleRow, used[i].returns, used[i].values as ArrayLike<number>)
+        : absSum(scaleRow, used[i].returns),
+    advantages: (i) => fits[i].advantages,
+    mask: (i) => used[i].mask,
+  });
   // When the advantages do not tell, the replay does: try without normalisation, then with.
   if (normalization.normalized === null) {
     why.normalizeAdvantages = `normalize_advantages: ${normalization.reason}`;

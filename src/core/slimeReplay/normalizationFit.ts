@@ -25,30 +25,36 @@ export function readNormalization(
   masks: ArrayLike<number>[],
   rawScale: ArrayLike<number>[],
 ): NormalizationRead {
-  return readNormalizationOfRows(
-    { count: raw.length, raw: (i) => raw[i], scale: (i) => rawScale[i] },
-    advantages,
-    masks,
-  );
+  return readNormalizationOfRows({
+    count: raw.length,
+    raw: (i) => raw[i],
+    scale: (i) => rawScale[i],
+    advantages: (i) => advantages[i],
+    mask: (i) => masks[i],
+  });
 }
 
 /**
- * readNormalization with each sample's raw advantages and their scale computed when read (twice):
- * ppo's `returns − values` and its scale, kept for the batch, were two float64 rows per sample
- * (70 MB at 4.4 M tokens).
+ * readNormalization with each sample's rows read when its turn comes (twice): ppo's `returns −
+ * values` and its scale, kept for the batch, were two float64 rows per sample (70 MB at 4.4 M
+ * tokens), and a streamed dump's advantages and masks, read for the whole batch before the first
+ * pass, were 245 MB of big1024's fields alive at once (its peak).
  */
-export function readNormalizationOfRows(
-  rows: { count: number; raw(i: number): ArrayLike<number>; scale(i: number): ArrayLike<number> },
-  advantages: ArrayLike<number>[],
-  masks: ArrayLike<number>[],
-): NormalizationRead {
+export function readNormalizationOfRows(rows: {
+  count: number;
+  raw(i: number): ArrayLike<number>;
+  scale(i: number): ArrayLike<number>;
+  advantages(i: number): ArrayLike<number>;
+  mask(i: number): ArrayLike<number>;
+}): NormalizationRead {
   let n = 0;
   let sum = 0;
   let sumSquares = 0;
   for (let i = 0; i < rows.count; i++) {
     const row = rows.raw(i);
+    const mask = rows.mask(i);
     for (let t = 0; t < row.length; t++) {
-      if (masks[i][t] !== 1 || !Number.isFinite(row[t])) continue;
+      if (mask[t] !== 1 || !Number.isFinite(row[t])) continue;
       n += 1;
       sum += row[t];
       sumSquares += row[t] * row[t];
@@ -64,8 +70,9 @@ export function readNormalizationOfRows(
   for (let i = 0; i < rows.count; i++) {
     const row = rows.raw(i);
     const rawScale = rows.scale(i);
+    const advantages = rows.advantages(i);
     for (let t = 0; t < row.length; t++) {
-      const a = advantages[i][t];
+      const a = advantages[t];
       const r = row[t];
       if (!Number.isFinite(r)) continue;
       compared += 1;

@@ -48,7 +48,7 @@ export class FieldReader {
   }
 
   /** A per-token field of R values: a 1-D tensor (or a list of numbers, as Sample dicts hold them). */
-  tokens(key: string, R: number): FloatArray {
+  tokens(key: string, R: number, narrow = false): FloatArray {
     const value = this.dict.get(key);
     let data: ArrayLike<number>;
     if (isTensor(value)) {
@@ -59,16 +59,21 @@ export class FieldReader {
     } else {
       return this.fail(key, value === undefined ? "is missing" : `is ${kindOf(value)}, not a tensor`);
     }
-    return this.asTokens(key, R, data);
+    return this.asTokens(key, R, data, narrow);
   }
 
-  /** A per-token field's elements as `tokens` gives them: R of them, float32 or float64. */
-  asTokens(key: string, R: number, data: ArrayLike<number>): FloatArray {
+  /**
+   * A per-token field's elements as `tokens` gives them: R of them, float32 or float64. `narrow`:
+   * integers float32 holds exactly (a loss mask's 0s and 1s) are held as float32, half the memory.
+   */
+  asTokens(key: string, R: number, data: ArrayLike<number>, narrow = false): FloatArray {
     if (data.length !== R)
       this.fail(key, `has ${data.length} tokens, the response has ${R} (a context-parallel slice?)`);
     // A float tensor's elements are used as read (float32 stays float32: half the memory, no copy);
     // anything else (int, bool, a list) is widened to float64, which holds it exactly.
-    return data instanceof Float32Array || data instanceof Float64Array ? data : new Float64Array(data);
+    if (data instanceof Float32Array || data instanceof Float64Array) return data;
+    if (narrow && ArrayBuffer.isView(data) && exactInFloat32(data)) return new Float32Array(data);
+    return new Float64Array(data);
   }
 
   /**
@@ -92,6 +97,15 @@ export class FieldReader {
   optionalTokens(key: string, R: number): FloatArray | undefined {
     return this.has(key) ? this.tokens(key, R) : undefined;
   }
+}
+
+/** Every element an integer float32 holds exactly (|x| ≤ 2^24). */
+function exactInFloat32(data: ArrayLike<number>): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    if (!(x >= -16777216 && x <= 16777216) || Math.floor(x) !== x) return false;
+  }
+  return true;
 }
 
 export function kindOf(value: PyValue | undefined): string {

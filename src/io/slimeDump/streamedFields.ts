@@ -92,13 +92,14 @@ export function streamedField(
   R: number,
   cache: FieldCache | null,
   check?: (data: FloatArray) => void,
+  narrow = false,
 ): (() => FloatArray) | null {
   const tensor = f.dict.get(key);
   if (cache === null || !(tensor instanceof StorageView) || R < cache.minTokens) return null;
   if (tensor.shape.length !== 1 || tensor.shape[0] !== R) return null;
   // Its own reader: the sample's dict (every tensor of the sample, the tree) is not kept with the field.
   const own = new FieldReader(f.source, f.path, NO_FIELDS);
-  const read = () => own.asTokens(key, R, own.elementsAgain(key, tensor));
+  const read = () => own.asTokens(key, R, own.elementsAgain(key, tensor), narrow);
   // An int64 or a mask is read once now, so a refusal comes where the whole read gives it.
   if ((tensor.dtype !== "float32" && tensor.dtype !== "float64") || check) check?.(read());
   return () => {

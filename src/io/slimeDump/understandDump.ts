@@ -69,18 +69,25 @@ function trainDump(root: PyDict, samples: PyValue[], source: string, cache: Fiel
     };
     // A long field of a streamed dump is checked now and read again when a pass asks for it.
     const streamed: [keyof DumpSample, () => FloatArray][] = [];
-    const tokens = (key: string, field: keyof DumpSample, optional: boolean, check?: (data: FloatArray) => void) => {
+    const tokens = (
+      key: string,
+      field: keyof DumpSample,
+      optional: boolean,
+      check?: (data: FloatArray) => void,
+      narrow = false,
+    ) => {
       if (optional && !f.has(key)) return undefined;
-      const read = streamedField(f, key, R, cache, check);
+      const read = streamedField(f, key, R, cache, check, narrow);
       if (read) {
         streamed.push([field, read]);
         return undefined;
       }
-      const data = f.tokens(key, R);
+      const data = f.tokens(key, R, narrow);
       check?.(data);
       return data;
     };
-    const lossMask = tokens("loss_masks", "lossMask", false, checkMask) as FloatArray;
+    // Held as float32, where its 0s and 1s are exact: widened to float64, an int32 mask was 35 MB at 4.4 M tokens.
+    const lossMask = tokens("loss_masks", "lossMask", false, checkMask, true) as FloatArray;
     const totalLength = f.optionalNumber("total_lengths");
     // The prompt's tokens group the samples: only they are read, refused if a float64 cannot hold them.
     prompts.push(promptOf(value.get("tokens"), totalLength, R, (t, P) => f.leading("tokens", t, P)));
