@@ -2,11 +2,11 @@ import { useMemo } from "react";
 import { decadeLabel } from "../../compute/heatmap/colourScale";
 import { PX_PER_BUCKET } from "../../compute/playground/downsample";
 import { mergeGapFor, spansWhere } from "../../compute/playground/spans";
+import { formatShort } from "../../io/formatNumber";
 import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel, LegendEntry } from "./chartLegend";
 import { downsampleNotes, errorSeries } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
-import { formatShort } from "./formatNumber";
 import { BOUNDARY_STROKE, NON_FINITE_FILL, SERIES } from "./plotLayout";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
 

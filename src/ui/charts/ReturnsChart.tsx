@@ -1,13 +1,13 @@
 import { useMemo } from "react";
 import { PX_PER_BUCKET } from "../../compute/playground/downsample";
 import { maskedSpans, mergeGapFor, spansWhere } from "../../compute/playground/spans";
+import { formatExact64, formatShort, formatValue } from "../../io/formatNumber";
 import { CARRY_STYLE, CarryBands, type CarryParts, carryRuns, carryStride } from "./CarryBands";
 import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
 import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
-import { formatExact64, formatShort, formatValue } from "./formatNumber";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, SERIES } from "./plotLayout";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
 

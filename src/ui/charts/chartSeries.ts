@@ -1,7 +1,7 @@
 import { scaleLinear } from "d3-scale";
 import { decadeOf } from "../../compute/heatmap/colourScale";
 import { envelopeIndices, PX_PER_BUCKET } from "../../compute/playground/downsample";
-import { formatShort } from "./formatNumber";
+import { formatShort } from "../../io/formatNumber";
 
 /**
  * What the line charts draw, computed from the full per-token arrays: each line's own downsampled

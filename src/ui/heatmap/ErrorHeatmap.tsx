@@ -12,7 +12,7 @@ import {
 } from "react";
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { cellLoss, cellLossText, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
-import { formatShort, formatValue } from "../charts/formatNumber";
+import { formatShort, formatValue } from "../../io/formatNumber";
 import { useWidth as useMeasuredWidth } from "../charts/useWidth";
 import { HeatmapLegend } from "./HeatmapLegend";
 import type { HeatmapCell } from "./heatmapCell";

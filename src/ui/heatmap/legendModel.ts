@@ -8,7 +8,7 @@ import {
 } from "../../compute/heatmap/colourScale";
 import { type ErrorMetric, type Precision, SCAN_SIDES, type SideNames } from "../../compute/playground/cellErrors";
 import type { PooledGrid } from "../../compute/playground/pooling";
-import { formatShort } from "../charts/formatNumber";
+import { formatShort } from "../../io/formatNumber";
 
 /** Everything the heatmap legend shows, computed once and drawn both in HTML and into the PNG export. */
 export interface LegendModel {

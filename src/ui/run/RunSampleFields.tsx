@@ -10,9 +10,9 @@ import {
   type TokenField,
   tokenFields,
 } from "../../compute/run/sampleFields";
+import { formatShort } from "../../io/formatNumber";
 import { LegendSample } from "../charts/chartLegend";
 import { linePoints, tokenAtX, valueAxisOf } from "../charts/chartSeries";
-import { formatShort } from "../charts/formatNumber";
 import { MASK_FILL, PLOT_LEFT, PLOT_RIGHT, SERIES } from "../charts/plotLayout";
 import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
 import { type SampleRow, worstFirst } from "../../compute/run/runModel";
+import { formatShort } from "../../io/formatNumber";
 import { type Column, ColumnHeads } from "../ColumnHeads";
-import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { Spacer, useVirtualRows } from "./virtualRows";
 

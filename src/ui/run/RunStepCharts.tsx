@@ -1,7 +1,7 @@
 import { memo, useRef } from "react";
+import { formatShort } from "../../io/formatNumber";
 import type { StepSummary } from "../../io/slimeDump";
 import { valueAxisOf } from "../charts/chartSeries";
-import { formatShort } from "../charts/formatNumber";
 import { TokenPlot } from "../charts/TokenPlot";
 import { useWidth } from "../charts/useWidth";
 

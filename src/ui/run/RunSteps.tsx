@@ -1,7 +1,7 @@
 import { useRef } from "react";
+import { formatShort } from "../../io/formatNumber";
 import type { StepSummary } from "../../io/slimeDump";
 import { type Column, ColumnHeads } from "../ColumnHeads";
-import { formatShort } from "../charts/formatNumber";
 import { Term } from "../glossary/Term";
 import { Spacer, useVirtualRows } from "./virtualRows";
 

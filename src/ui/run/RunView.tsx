@@ -7,8 +7,8 @@ import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compu
 import { type SampleFieldsAnswer, sampleSeries } from "../../compute/run/sampleFields";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
+import { formatShort } from "../../io/formatNumber";
 import { stateFragment } from "../../io/shareLink";
-import { formatShort } from "../charts/formatNumber";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
 import { replaceSearch } from "../urlState";
 import { RunCheck } from "./RunCheck";

@@ -1,4 +1,4 @@
-import { formatShort } from "../../charts/formatNumber";
+import { formatShort } from "../../../io/formatNumber";
 import { Term } from "../../glossary/Term";
 import { chunkPowerUnderflows, float32ChunkPower, GAMMA_STOPS, horizon, nearestStop, type Parsed } from "./controlMath";
 import { Field, helpId } from "./Field";

@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { PX_PER_BUCKET } from "../../../compute/playground/downsample";
 import { maskedSpans, mergeGapFor } from "../../../compute/playground/spans";
+import { formatValue } from "../../../io/formatNumber";
 import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "../../charts/ChartFrame";
 import type { ChartLegendModel } from "../../charts/chartLegend";
 import { downsampleNotes, linePoints, valueAxisOf } from "../../charts/chartSeries";
-import { formatValue } from "../../charts/formatNumber";
 import { MASK_FILL } from "../../charts/plotLayout";
 import { TokenPlot } from "../../charts/TokenPlot";
 import type { OverlayLine } from "./conventionSeries";

@@ -2,7 +2,7 @@ import { LIBRARY_LABELS } from "../../../compute/conventions/conventionDifferenc
 import type { ConventionOutput } from "../../../compute/conventions/conventionRun";
 import type { ConventionView } from "../../../compute/conventions/conventionView";
 import { countText } from "../../../io/countText";
-import { formatShort } from "../../charts/formatNumber";
+import { formatShort } from "../../../io/formatNumber";
 import { FLOAT32_STYLE, LIBRARY_STYLE, type OverlayLine } from "./conventionSeries";
 
 export const OUTPUT_TITLES: Record<ConventionOutput, string> = {

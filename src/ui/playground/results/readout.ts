@@ -2,9 +2,9 @@ import { cellLoss, cellLossText, cellReadout, relFloor } from "../../../compute/
 import { formatExact as formatValue } from "../../../compute/playground/formatExact";
 import type { OutputName } from "../../../compute/playground/outputTables";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
+import { formatShort } from "../../../io/formatNumber";
 import type { PlaygroundRow } from "../../../io/playgroundState";
 import { chunkOfToken } from "../../charts/chunkBoundaries";
-import { formatShort } from "../../charts/formatNumber";
 
 export interface ReadoutLine {
   label: string;
