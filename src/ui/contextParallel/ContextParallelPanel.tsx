@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "../../compute/contextParallel/cpPanelModel";
+import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "../../compute/contextParallel/cpSteps";
 import { heldInputs, unreadInputs } from "../../io/laneUse";
 import {
   type ContextParallelSettings,
@@ -9,7 +10,6 @@ import {
 } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
-import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";
 import { RankList } from "./RankList";
