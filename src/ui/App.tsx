@@ -21,48 +21,31 @@ function Loading({ what }: { what: string }) {
   );
 }
 
-/** A view's page, its code loaded on demand: "Loading the …" until it arrives. */
-function ViewPage({ what, className = "app", children }: { what: string; className?: string; children: ReactNode }) {
-  return (
-    <main className={className}>
-      <Suspense fallback={<Loading what={what} />}>{children}</Suspense>
-    </main>
-  );
-}
-
 export function App() {
   // Read once: the views keep the address in sync themselves (history.replaceState).
   const [{ state, problems }] = useState(() => parseUrlState(window.location.search));
   const [debug] = useState(() => new URLSearchParams(window.location.search).has("debug"));
   const [actions, setActions] = useState<HTMLDivElement | null>(null);
-  const conformance = state.view === "conformance";
-  const player = state.view === "player";
-  const bench = state.view === "bench";
-  const run = state.view === "run";
-  const glossary = state.view === "glossary";
+  const view = state.view;
+  const pages: Partial<Record<typeof view, [what: string, page: ReactNode]>> = {
+    glossary: ["glossary", <GlossaryView key="glossary" />],
+    run: ["run view", <RunView key="run" urlProblems={problems} />],
+    conformance: [
+      "conformance view",
+      <ConformanceView key="conformance" initial={state} urlProblems={problems} debug={debug} />,
+    ],
+    bench: ["benchmark", <BenchView key="bench" urlProblems={problems} />],
+    player: ["player", <LinkedPlayer key="player" problems={problems} backend={state.backend} />],
+  };
+  const page = pages[view];
+  const narrow = view === "conformance" || view === "bench" || view === "glossary";
   return (
-    <div className={conformance || bench || glossary ? "shell" : "shell shell-wide"}>
-      <TopNav view={state.view} actionsRef={setActions} />
-      {glossary ? (
-        <ViewPage what="glossary">
-          <GlossaryView />
-        </ViewPage>
-      ) : run ? (
-        <ViewPage what="run view">
-          <RunView urlProblems={problems} />
-        </ViewPage>
-      ) : conformance ? (
-        <ViewPage what="conformance view">
-          <ConformanceView initial={state} urlProblems={problems} debug={debug} />
-        </ViewPage>
-      ) : bench ? (
-        <ViewPage what="benchmark">
-          <BenchView urlProblems={problems} />
-        </ViewPage>
-      ) : player ? (
-        <ViewPage what="player" className="player-page">
-          <LinkedPlayer problems={problems} backend={state.backend} />
-        </ViewPage>
+    <div className={narrow ? "shell" : "shell shell-wide"}>
+      <TopNav view={view} actionsRef={setActions} />
+      {page ? (
+        <main className={view === "player" ? "player-page" : "app"}>
+          <Suspense fallback={<Loading what={page[0]} />}>{page[1]}</Suspense>
+        </main>
       ) : (
         <Suspense fallback={<Loading what="playground" />}>
           <PlaygroundView toolbarSlot={actions} urlProblems={problems} />

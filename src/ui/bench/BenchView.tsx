@@ -6,8 +6,8 @@ import { panelPlan } from "../../compute/bench/panelSettings";
 import { replaceSearch } from "../urlState";
 import { BenchControls } from "./BenchControls";
 import { BenchResultsTable } from "./BenchResultsTable";
-import { SweepCharts } from "./SweepCharts";
-import { TimeCharts } from "./TimeCharts";
+import { SweepChart } from "./SweepCharts";
+import { TimeChart } from "./TimeCharts";
 import { useBenchRun } from "./useBenchRun";
 import "./bench.css";
 import { Note } from "../Note";
@@ -105,8 +105,21 @@ export function BenchView({ urlProblems = [] }: { urlProblems?: string[] }) {
           )}
         </div>
 
-        {times.length > 0 ? <TimeCharts charts={times} /> : null}
-        {sweeps.length > 0 ? <SweepCharts charts={sweeps} /> : null}
+        {times.length > 0 ? (
+          // One chart per backend; the JS loop on each as the floor. The table below holds every number.
+          <div className="bench-charts" data-testid="bench-time-charts">
+            {times.map((c) => (
+              <TimeChart key={c.backend} {...c} />
+            ))}
+          </div>
+        ) : null}
+        {sweeps.length > 0 ? (
+          <div data-testid="bench-sweep-charts">
+            {sweeps.map((c) => (
+              <SweepChart key={c.backend} {...c} />
+            ))}
+          </div>
+        ) : null}
         {rows.length > 0 ? (
           <>
             <div className="bench-export">

@@ -5,6 +5,7 @@ import { formatError, formatMs } from "../../compute/bench/benchFormat";
 import { useWidth } from "../charts/useWidth";
 import { bestLabels } from "./bestLabels";
 import { PLOT_INSET, StrategyLogChart } from "./StrategyLogChart";
+import { padded } from "./TimeCharts";
 
 type Series = StrategySeries<SweepPoint> & { best?: SweepPoint };
 
@@ -16,8 +17,7 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
   const { series, value, chunks, width } = props;
   const values = series.flatMap((s) => s.points.map((p) => p[value])).filter((v) => v > 0);
   if (values.length === 0) return <p className="muted small">Nothing to plot.</p>;
-  const yMin = Math.min(...values) / 1.6;
-  const yMax = Math.max(...values) * 1.6;
+  const [yMin, yMax] = padded(values);
   const xDomain: [number, number] = [chunks[0] / 1.3, chunks[chunks.length - 1] * 1.3];
   const format = value === "ms" ? tickMs : (v: number) => formatError(v);
   const labels = bestLabels(
@@ -73,7 +73,7 @@ function SweepPlot(props: { series: Series[]; value: "ms" | "error"; chunks: num
 }
 
 /** The chunk-size trade-off on one backend: time and max float32 error against C, the best C ringed. */
-function SweepChart({ backend, size, series }: { backend: string; size: string; series: Series[] }) {
+export function SweepChart({ backend, size, series }: { backend: string; size: string; series: Series[] }) {
   const plots = useRef<HTMLDivElement>(null);
   const width = useWidth(plots, 640);
   const chunks = [...new Set(series.flatMap((s) => s.points.map((p) => p.chunkSize)))].sort((a, b) => a - b);
@@ -110,15 +110,5 @@ function SweepChart({ backend, size, series }: { backend: string; size: string; 
         </div>
       )}
     </figure>
-  );
-}
-
-export function SweepCharts({ charts }: { charts: { backend: string; size: string; series: Series[] }[] }) {
-  return (
-    <div data-testid="bench-sweep-charts">
-      {charts.map((c) => (
-        <SweepChart key={c.backend} {...c} />
-      ))}
-    </div>
   );
 }

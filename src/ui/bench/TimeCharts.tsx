@@ -6,12 +6,13 @@ import { StrategyLogChart } from "./StrategyLogChart";
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 20, bottom: 4, left: 8 };
 
-function padded(values: number[]): [number, number] {
+/** A log axis's domain with room around the values. */
+export function padded(values: number[]): [number, number] {
   return [Math.min(...values) / 1.6, Math.max(...values) * 1.6];
 }
 
 /** One backend's strategies, median time against the batch size, both axes logarithmic. */
-function TimeChart({ backend, series }: { backend: string; series: StrategySeries<TimePoint>[] }) {
+export function TimeChart({ backend, series }: { backend: string; series: StrategySeries<TimePoint>[] }) {
   const wrap = useRef<HTMLDivElement>(null);
   const width = useWidth(wrap, 360);
   const points = series.flatMap((s) => s.points);
@@ -43,16 +44,5 @@ function TimeChart({ backend, series }: { backend: string; series: StrategySerie
         />
       )}
     </figure>
-  );
-}
-
-/** One chart per backend; the JS loop on each as the floor. The table below holds every number. */
-export function TimeCharts({ charts }: { charts: { backend: string; series: StrategySeries<TimePoint>[] }[] }) {
-  return (
-    <div className="bench-charts" data-testid="bench-time-charts">
-      {charts.map((c) => (
-        <TimeChart key={c.backend} backend={c.backend} series={c.series} />
-      ))}
-    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "../../compute/contextParallel/cpPanelModel";
+import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "../../compute/contextParallel/cpSteps";
 import { heldInputs, unreadInputs } from "../../io/laneUse";
 import {
   type ContextParallelSettings,
@@ -9,7 +10,6 @@ import {
 } from "../../io/playgroundState";
 import { useWidth } from "../charts/useWidth";
 import { CpChecks } from "./CpChecks";
-import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "./cpSteps";
 import { LogitShiftInset } from "./LogitShiftInset";
 import { RankLanes } from "./RankLanes";
 import { RankList } from "./RankList";
@@ -110,20 +110,11 @@ function PanelBody({
   const width = useWidth(ref, 640);
   const ids = useId();
   const promptProblem = promptLengthProblem(promptText);
-  const { estimator, gamma, lambd, klCoef, chunkSize } = settings;
   // In a worker: a long row takes hundreds of ms in float32, the page stays responsive meanwhile.
-  const { result, computing } = useCpModel(row, {
-    estimator,
-    gamma,
-    lambd,
-    klCoef,
-    chunkSize,
-    cpSize,
-    promptLength,
-    rowIndex,
-  });
+  const { result, computing } = useCpModel(row, { ...settings, cpSize, promptLength, rowIndex });
   const step = CP_STEPS[stepIndex];
-  const go = (index: number) => onCp({ ...cp, step: CP_STEPS[Math.max(0, Math.min(CP_STEPS.length - 1, index))] });
+  const clampStep = (index: number) => Math.max(0, Math.min(CP_STEPS.length - 1, index));
+  const go = (index: number) => onCp({ ...cp, step: CP_STEPS[clampStep(index)] });
   const onKeyDown = (event: KeyboardEvent) => {
     const keys: Record<string, number> = {
       ArrowLeft: stepIndex - 1,
@@ -134,7 +125,7 @@ function PanelBody({
     if (!(event.key in keys)) return;
     event.preventDefault();
     // Focus follows the step, so the keys keep working even where Back or Next turns disabled.
-    const index = Math.max(0, Math.min(CP_STEPS.length - 1, keys[event.key]));
+    const index = clampStep(keys[event.key]);
     go(index);
     stepButtons.current[index]?.focus();
   };

@@ -1,7 +1,7 @@
 import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
+import { type CpStep, STEP_TITLES } from "../../compute/contextParallel/cpSteps";
 import { formatSpan } from "../../core";
 import { envelopePath, rankColor, valueScale } from "./cpGeometry";
-import type { CpStep } from "./cpSteps";
 import { LANE_LABEL_WIDTH, LaneAxisEnds, NoResponseToken, RankLabel } from "./laneParts";
 
 const LANE = 34;
@@ -31,7 +31,7 @@ export function RankLanes({ model, step, width }: { model: CpPanelModel; step: L
       width={width}
       height={height}
       role="img"
-      aria-label={`${STEP_LABEL[step]}: each rank's ${name} on the response axis, 0 to ${R - 1}`}
+      aria-label={`${STEP_TITLES[step]}: each rank's ${name} on the response axis, 0 to ${R - 1}`}
       data-testid="cp-lanes"
       data-step={step}
     >
@@ -48,40 +48,33 @@ export function RankLanes({ model, step, width }: { model: CpPanelModel; step: L
             {step === "gather" || full ? (
               <line x1={LANE_LABEL_WIDTH} x2={LANE_LABEL_WIDTH + plot} y1={y(0)} y2={y(0)} className="cp-zero" />
             ) : null}
-            {rank.pieces.map((piece) =>
-              piece.response ? (
-                <g key={piece.chunk}>
+            {rank.pieces.map(({ chunk, response, localOffset }) => {
+              if (!response) return null;
+              const [a, z] = [x(response.start), x(response.end)];
+              const local = { start: localOffset, end: localOffset + response.end - response.start };
+              return (
+                <g key={chunk}>
                   <rect
-                    x={x(piece.response.start)}
+                    x={a}
                     y={top + 4}
-                    width={Math.max(1, x(piece.response.end) - x(piece.response.start))}
+                    width={Math.max(1, z - a)}
                     height={LANE - 8}
                     fill={fill}
                     opacity={0.3}
                     stroke={fill}
                   />
-                  <title>{`rank ${r}, chunk ${piece.chunk}: response ${formatSpan(piece.response)}, local ${formatSpan({ start: piece.localOffset, end: piece.localOffset + piece.response.end - piece.response.start })}`}</title>
-                  {x(piece.response.end) - x(piece.response.start) > 56 ? (
-                    <text x={x(piece.response.start) + 3} y={top + 13} className="cp-piece-label">
-                      {formatSpan(piece.response)}
+                  <title>{`rank ${r}, chunk ${chunk}: response ${formatSpan(response)}, local ${formatSpan(local)}`}</title>
+                  {z - a > 56 ? (
+                    <text x={a + 3} y={top + 13} className="cp-piece-label">
+                      {formatSpan(response)}
                     </text>
                   ) : null}
                   {!full ? (
-                    <path
-                      d={envelopePath(
-                        values,
-                        piece.response.start,
-                        piece.response.end,
-                        x(piece.response.start),
-                        x(piece.response.end),
-                        y,
-                      )}
-                      className="cp-values"
-                    />
+                    <path d={envelopePath(values, response.start, response.end, a, z, y)} className="cp-values" />
                   ) : null}
                 </g>
-              ) : null,
-            )}
+              );
+            })}
             {full ? <path d={envelopePath(values, 0, R, x(0), x(R), y)} className="cp-values" /> : null}
             {rank.localLength === 0 ? <NoResponseToken middle={top + LANE / 2} /> : null}
           </g>
@@ -92,13 +85,6 @@ export function RankLanes({ model, step, width }: { model: CpPanelModel; step: L
     </svg>
   );
 }
-
-const STEP_LABEL: Record<LaneStep, string> = {
-  pieces: "Local pieces",
-  gather: "Gather",
-  scan: "Scan",
-  slice: "Slice back",
-};
 
 /** Below the ranks: the all-reduce's sum (gather), or the scan's output over all R tokens. */
 function SummaryLane({

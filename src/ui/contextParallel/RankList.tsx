@@ -1,6 +1,6 @@
 import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
+import { piecesText } from "../../compute/contextParallel/cpSteps";
 import { labelColor, rankColor } from "./cpGeometry";
-import { piecesText } from "./cpSteps";
 
 /** Each rank in words: its two chunks and the response indices they hold, in local order. */
 export function RankList({ model }: { model: CpPanelModel }) {

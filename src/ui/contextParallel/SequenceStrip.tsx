@@ -1,6 +1,6 @@
+import type { CpStep } from "../../compute/contextParallel/cpSteps";
 import type { CpLayout } from "../../core";
 import { labelColor, rankColor, stripGeometry } from "./cpGeometry";
-import type { CpStep } from "./cpSteps";
 
 const REGION_LABEL = { prompt: "prompt", response: "response", padding: "pad" } as const;
 

@@ -3,49 +3,34 @@ import { GLOSSARY } from "./glossary";
 import type { Block, GlossaryEntry, Inline } from "./parseGlossary";
 import "./glossary.css";
 
-/** One line of the glossary as React elements; a link to another page of docs/ is named, not followed. */
+/** The element each kind of inline text is drawn in; a link to another page of docs/ is named, not followed. */
+const INLINE_TAG = { text: "span", code: "code", strong: "strong", em: "em", link: "span" } as const;
+
+/** One line of the glossary as React elements. */
 function InlineText({ inline }: { inline: readonly Inline[] }) {
-  return (
-    <>
-      {inline.map((piece, i) => {
-        const key = `${i}-${piece.kind}`;
-        switch (piece.kind) {
-          case "code":
-            return <code key={key}>{piece.text}</code>;
-          case "strong":
-            return <strong key={key}>{piece.text}</strong>;
-          case "em":
-            return <em key={key}>{piece.text}</em>;
-          case "link":
-            return (
-              <span key={key} className="glossary-doc" title={`docs/${piece.href}`}>
-                {piece.text}
-              </span>
-            );
-          default:
-            return <span key={key}>{piece.text}</span>;
-        }
-      })}
-    </>
-  );
+  return inline.map((piece, i) => {
+    const Tag = INLINE_TAG[piece.kind];
+    const key = `${i}-${piece.kind}`;
+    const link = piece.kind === "link" ? { className: "glossary-doc", title: `docs/${piece.href}` } : {};
+    return (
+      <Tag key={key} {...link}>
+        {piece.text}
+      </Tag>
+    );
+  });
 }
 
 function Blocks({ blocks }: { blocks: readonly Block[] }) {
-  return (
-    <>
-      {blocks.map((block, i) =>
-        block.kind === "code" ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one entry never move
-          <pre key={i}>{block.text}</pre>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one entry never move
-          <p key={i}>
-            <InlineText inline={block.inline} />
-          </p>
-        ),
-      )}
-    </>
-  );
+  return blocks.map((block, i) => {
+    const key = `${i}-${block.kind}`;
+    return block.kind === "code" ? (
+      <pre key={key}>{block.text}</pre>
+    ) : (
+      <p key={key}>
+        <InlineText inline={block.inline} />
+      </p>
+    );
+  });
 }
 
 function sections(entries: readonly GlossaryEntry[]): { title: string; entries: GlossaryEntry[] }[] {

@@ -38,6 +38,11 @@ export function Term({ word, children, tipId }: TermProps) {
   const tip = useRef<HTMLSpanElement>(null);
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
   const open = hovered || focused || pinned;
+  const close = useCallback(() => {
+    setHovered(false);
+    setFocused(false);
+    setPinned(false);
+  }, []);
 
   const cancelClose = useCallback(() => {
     if (closing.current !== null) clearTimeout(closing.current);
@@ -45,25 +50,22 @@ export function Term({ word, children, tipId }: TermProps) {
   }, []);
   useEffect(() => cancelClose, [cancelClose]);
 
-  const placeTip = useCallback(() => {
-    const button = trigger.current;
-    const box = tip.current;
-    if (!button || !box) return;
-    const at = button.getBoundingClientRect();
-    const width = box.offsetWidth;
-    const height = box.offsetHeight;
-    const left = Math.max(MARGIN, Math.min(at.left, window.innerWidth - width - MARGIN));
-    const below = at.bottom + 4;
-    const top =
-      below + height > window.innerHeight - MARGIN && at.top - height - 4 > MARGIN ? at.top - height - 4 : below;
-    setPlace({ left, top });
-  }, []);
-
   useLayoutEffect(() => {
     if (!open) {
       setPlace(null);
       return;
     }
+    const placeTip = () => {
+      const button = trigger.current;
+      const box = tip.current;
+      if (!button || !box) return;
+      const at = button.getBoundingClientRect();
+      const { offsetWidth: width, offsetHeight: height } = box;
+      const left = Math.max(MARGIN, Math.min(at.left, window.innerWidth - width - MARGIN));
+      const below = at.bottom + 4;
+      const above = at.top - height - 4;
+      setPlace({ left, top: below + height > window.innerHeight - MARGIN && above > MARGIN ? above : below });
+    };
     placeTip();
     window.addEventListener("scroll", placeTip, true);
     window.addEventListener("resize", placeTip);
@@ -71,7 +73,7 @@ export function Term({ word, children, tipId }: TermProps) {
       window.removeEventListener("scroll", placeTip, true);
       window.removeEventListener("resize", placeTip);
     };
-  }, [open, placeTip]);
+  }, [open]);
 
   // Escape closes an open definition first, wherever focus is (it may be open by hover alone), and
   // goes no further: in the player's tour, Escape would otherwise also close the tour under it.
@@ -80,13 +82,11 @@ export function Term({ word, children, tipId }: TermProps) {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape") return;
       event.stopPropagation();
-      setHovered(false);
-      setFocused(false);
-      setPinned(false);
+      close();
     };
     window.addEventListener("keydown", onKey, true);
     return () => window.removeEventListener("keydown", onKey, true);
-  }, [open]);
+  }, [open, close]);
 
   if (!entry) return <>{children ?? null}</>;
 
@@ -106,11 +106,6 @@ export function Term({ word, children, tipId }: TermProps) {
       </a>
     </span>
   );
-  const close = () => {
-    setHovered(false);
-    setFocused(false);
-    setPinned(false);
-  };
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the word and its definition are one hover and focus area (the pointer may move onto the glossary link); the button is the control.
     <span
@@ -130,12 +125,6 @@ export function Term({ word, children, tipId }: TermProps) {
         if (!wrap.current?.contains(next) && !tip.current?.contains(next)) {
           setFocused(false);
           setPinned(false);
-        }
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && open) {
-          event.stopPropagation();
-          close();
         }
       }}
     >

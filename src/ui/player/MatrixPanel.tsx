@@ -5,6 +5,7 @@ import { kernelEntry, localIndex, type Replay, tokenOf } from "../../compute/pla
 import type { TimeView } from "../../compute/player/stageLayout";
 import { CARRY_TEXT_COLOUR, MATRIX_COLOUR, powerFill, signedFill, textOn } from "./colors";
 import { GapRow, Num, NumTable } from "./DetailPanels";
+import { HatchPattern } from "./Stage";
 
 /** Largest part of M drawn; a bigger chunk shows this many rows and columns around the active one. */
 const MAX_SIDE = 16;
@@ -131,16 +132,7 @@ export function MatrixPanel({ replay: r, matrix: m, view, b }: Props) {
         aria-label={`Discount matrix of chunk ${m.chunk}, position ${m.k} active`}
       >
         <defs>
-          <pattern
-            id="player-matrix-hatch"
-            width="6"
-            height="6"
-            patternUnits="userSpaceOnUse"
-            patternTransform="rotate(45)"
-          >
-            <rect width="6" height="6" fill="#f3f4f6" />
-            <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
-          </pattern>
+          <HatchPattern id="player-matrix-hatch" />
         </defs>
         <text className="m-axis" x={original ? mx : 4} y={10}>
           {original ? "r_t (t ascending)" : "x_i"}

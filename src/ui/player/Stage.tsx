@@ -69,10 +69,7 @@ export const Stage = memo(function Stage({
       aria-label={`Stage: ${r.rows} row${r.rows === 1 ? "" : "s"} of ${r.cols} tokens in ${r.nChunks} chunks of ${r.chunkSize}`}
     >
       <defs>
-        <pattern id="player-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-          <rect width="6" height="6" fill="#f3f4f6" />
-          <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
-        </pattern>
+        <HatchPattern id="player-hatch" />
         <pattern id="player-mask" width="4" height="4" patternUnits="userSpaceOnUse">
           <rect width="4" height="4" fill="#e5e7eb" />
           <circle cx="2" cy="2" r="0.9" fill="#6b7280" />
@@ -152,6 +149,16 @@ export const Stage = memo(function Stage({
     </svg>
   );
 });
+
+/** Padding's diagonal hatch, defined in each SVG that draws padding (a pattern is looked up by id). */
+export function HatchPattern({ id }: { id: string }) {
+  return (
+    <pattern id={id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+      <rect width="6" height="6" fill="#f3f4f6" />
+      <line x1="0" y1="0" x2="0" y2="6" stroke="#9ca3af" strokeWidth="2" />
+    </pattern>
+  );
+}
 
 /** How a cell's lane is read out in its accessible name. */
 const LANE_NAMES: Record<Exclude<StageLane, "carry">, string> = {

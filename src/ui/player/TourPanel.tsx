@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { dataValue } from "../../compute/player/captions";
 import { TOUR } from "../../compute/player/tour";
 import type { OutcomePart, TourNumber } from "../../compute/player/tourTry";
@@ -97,15 +97,10 @@ export function TourPanel({ stop: at, onGo, onClose, tried, onTry, onUndo }: Tou
           ) : null}
           {tried.state === "done" ? (
             <p className="tour-outcome" data-testid="tour-outcome">
-              {tried.outcome.map((part, n) =>
-                typeof part === "string" ? (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the outcome's parts are fixed per stop
-                  <span key={n}>{part}</span>
-                ) : (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the outcome's parts are fixed per stop
-                  <QuotedNumber key={n} n={part} />
-                ),
-              )}
+              {tried.outcome.map((part, n) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the outcome's parts are fixed per stop
+                <Fragment key={n}>{typeof part === "string" ? part : <QuotedNumber n={part} />}</Fragment>
+              ))}
             </p>
           ) : null}
         </div>

@@ -1,6 +1,6 @@
-import type { CpPanelModel } from "../../compute/contextParallel/cpPanelModel";
 import { formatSpan, spanLength } from "../../core";
 import type { CpStep } from "../../io/playgroundState";
+import type { CpPanelModel } from "./cpPanelModel";
 
 // The steps' names are part of the playground's state (links name the step shown): defined there.
 export { CP_STEPS, type CpStep } from "../../io/playgroundState";
