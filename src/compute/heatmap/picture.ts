@@ -197,13 +197,27 @@ export function paintBins(grid: PooledGrid, scale: DecadeScale): Uint8ClampedArr
 export class BatchPictures {
   private measured: { metric: ErrorMetric; precision: Precision; errors: CellErrors } | null = null;
 
-  constructor(readonly data: PictureData) {}
+  /**
+   * `ready`: arrays made before the actual side was known (emptyCellErrors), for a first measure in
+   * that precision: measuring then neither allocates nor passes over the reference for its floor.
+   */
+  constructor(
+    readonly data: PictureData,
+    private ready?: { precision: Precision; errors: CellErrors },
+  ) {}
+
+  /** The arrays of the measure kept (a newer batch may reuse them once this one is dropped). */
+  get measuredErrors(): CellErrors | null {
+    return this.measured?.errors ?? null;
+  }
 
   picture(ask: PictureAsk): PooledPicture {
     const { data } = this;
     let m = this.measured;
     if (!m || m.metric !== ask.metric || m.precision !== ask.precision) {
-      const errors = cellErrors({ ...data, metric: ask.metric, precision: ask.precision });
+      const into = this.ready?.precision === ask.precision ? this.ready.errors : undefined;
+      this.ready = undefined;
+      const errors = cellErrors({ ...data, metric: ask.metric, precision: ask.precision }, into);
       m = { metric: ask.metric, precision: ask.precision, errors };
       this.measured = m;
     }

@@ -146,15 +146,16 @@ export interface CellErrors {
 
 /**
  * Measures every valid cell of the batch in one pass (after relFloor's pass over the reference).
- * Padding cells keep error 0 and no flags.
+ * Padding cells keep error 0 and no flags. `into`: arrays made ready before the actual side was
+ * known (emptyCellErrors: zeroed, of rows × cols, relFloor of this reference in this precision).
  */
-export function cellErrors(input: CellErrorInput): CellErrors {
+export function cellErrors(input: CellErrorInput, into?: CellErrors): CellErrors {
   const { rows, cols, lengths, reference, actual, metric, precision } = input;
   const n = rows * cols;
   if (reference.length < n || actual.length < n) {
     throw new Error(`heatmap data has ${Math.min(reference.length, actual.length)} values, expected ${rows}×${cols}`);
   }
-  const out: CellErrors = {
+  const out: CellErrors = into ?? {
     error: new Float64Array(n),
     overBound: new Uint8Array(n),
     lost: new Uint8Array(n),
@@ -167,6 +168,30 @@ export function cellErrors(input: CellErrorInput): CellErrors {
     measureCells(out, from, input, from, Math.min(cols, Math.max(0, lengths[r] ?? cols)), metric, precision);
   }
   return out;
+}
+
+/**
+ * Zeroed arrays for cellErrors of a `cells`-cell batch, with the reference's relFloor: what does not
+ * need the actual side, made beforehand. `reuse`: arrays of an older measurement nothing reads any more.
+ */
+export function emptyCellErrors(
+  reference: ArrayLike<number>,
+  cells: number,
+  precision: Precision,
+  reuse?: CellErrors,
+): CellErrors {
+  // A detached or resized array (length 0 or another) is not reused: all four fit, or new ones are made.
+  const fits =
+    reuse !== undefined && [reuse.error, reuse.overBound, reuse.lost, reuse.unchecked].every((a) => a.length === cells);
+  const zeroed = <A extends Float64Array | Uint8Array>(a: A | undefined, make: () => A): A =>
+    fits && a ? (a.fill(0) as A) : make();
+  return {
+    error: zeroed(reuse?.error, () => new Float64Array(cells)),
+    overBound: zeroed(reuse?.overBound, () => new Uint8Array(cells)),
+    lost: zeroed(reuse?.lost, () => new Uint8Array(cells)),
+    unchecked: zeroed(reuse?.unchecked, () => new Uint8Array(cells)),
+    relFloor: relFloor(reference, precision),
+  };
 }
 
 /**

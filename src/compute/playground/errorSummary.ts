@@ -51,6 +51,11 @@ export interface SummaryInput {
   /** Per-element allowed |chunked − reference|, shaped like the tables. */
   bound?: OutputTables<Float64Array>;
   precision: "float32" | "float64";
+  /**
+   * The relative error's floor of each output's reference (relFloor in this precision), where the
+   * caller has it already: the playground worker computes it before the engine answers.
+   */
+  floors?: Partial<Record<OutputName, number>>;
 }
 
 const bits32 = new Float32Array(2);
@@ -87,7 +92,10 @@ export class ErrorAccumulator {
   private worst: ErrorSummary["worst"] = null;
   private readonly floors = new Map<OutputName, number>();
 
-  constructor(private readonly input: SummaryInput) {}
+  constructor(private readonly input: SummaryInput) {
+    for (const [name, floor] of Object.entries(input.floors ?? {}) as [OutputName, number | undefined][])
+      if (floor !== undefined) this.floors.set(name, floor);
+  }
 
   /** The outputs present in both the reference and the chunked side, in order. */
   get outputs(): OutputName[] {

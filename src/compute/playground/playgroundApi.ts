@@ -68,10 +68,9 @@ export function playgroundApi() {
     prepare(request: RunRequest): void {
       prepared = null;
       const parts = startRun(request);
-      prepared = {
-        parts,
-        kept: { reference: pictures.copies(parts.reference), bound: pictures.copies(parts.bound.tables) },
-      };
+      const reference = pictures.copies(parts.reference);
+      pictures.prepareMeasure(reference, request.lengths.length * parts.cols);
+      prepared = { parts, kept: { reference, bound: pictures.copies(parts.bound.tables) } };
     },
     /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
     finish(id: number, answer: ChunkedAnswer): ComputedResult | null {

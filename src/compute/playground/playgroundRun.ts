@@ -10,6 +10,7 @@ import { stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { STRATEGY_ALGORITHM, type Strategy } from "../../names/strategies";
 import type { SentPicture } from "../heatmap/picture";
+import { relFloor } from "./cellErrors";
 import { ErrorAccumulator, type ErrorSummary } from "./errorSummary";
 import { type OutputName, type OutputTables, outputTables } from "./outputTables";
 import { paddedWidth, rowProblem } from "./rowProblem";
@@ -160,6 +161,8 @@ export interface RunParts {
   reference: OutputTables<Float64Array>;
   serial32: OutputTables<Float32Array>;
   serialMillis: number;
+  /** The summary's relative floor of each reference output (a pass over it not left for after the answer). */
+  floors: Partial<Record<OutputName, number>>;
   /** The bound for the strategy asked for (the engine may run another: finishRun then computes its own). */
   bound: { implementation: Implementation; tables: OutputTables<Float64Array> };
 }
@@ -179,12 +182,16 @@ export function startRun(request: RunRequest): RunParts {
   const serialMillis = performance.now() - start;
   const implementation = implementationOf(precision, strategy);
   const tables = outputTables(outputErrorBounds(p64, implementation), rows, cols);
-  return { request, p32, cols, reference, serial32, serialMillis, bound: { implementation, tables } };
+  const floors: Partial<Record<OutputName, number>> = {};
+  const summaryPrecision = precision === "float64" ? "float64" : "float32";
+  for (const [name, table] of Object.entries(reference) as [OutputName, Float64Array | undefined][])
+    if (table) floors[name] = relFloor(table, summaryPrecision);
+  return { request, p32, cols, reference, serial32, serialMillis, floors, bound: { implementation, tables } };
 }
 
 /** The result of a run from its parts and its chunked side (core's, when none is given). */
 export function finishRun(parts: RunParts, answer?: ChunkedAnswer): ComputedResult {
-  const { request, p32, cols, reference, serial32, serialMillis } = parts;
+  const { request, p32, cols, reference, serial32, serialMillis, floors } = parts;
   const { problem: p64, precision, lengths } = request;
   const rows = lengths.length;
   const chunkedAnswer = answer ?? coreChunked(p64, p32, precision);
@@ -202,6 +209,7 @@ export function finishRun(parts: RunParts, answer?: ChunkedAnswer): ComputedResu
     lengths,
     ...tables,
     precision: precision === "float64" ? "float64" : "float32",
+    floors,
   });
   for (const name of errors.outputs) errors.add(name, 0, rows);
   return {

@@ -72,4 +72,26 @@ describe("the playground worker's heatmap pictures", () => {
     own.copies(run(13).result.bound);
     expect(own.picture(12, "returns", ask)?.grid).toEqual(pooledHere(next.result, "returns", next.lossMask, ask).grid);
   });
+
+  it("measures into arrays made ready before the answer, reused from an older result, with the same picture", () => {
+    const own = new ResultPictures();
+    const run = (id: number) => presetResult(id, { rows: 3, tokens: 50, seed: id }, [10, 30]);
+    const ask = { maxBinsX: 7, maxBinsY: 3, metric: "ulp" as const, precision: "float32" as const, colourRow: -1 };
+    // Results 20 and 21 measured (their arrays dirty); 22 and 23 prepared as the worker does before an answer.
+    for (const id of [20, 21, 22, 23]) {
+      const { result, lossMask } = run(id);
+      // Result 20 far off its bound: the flags of its arrays, which 22 reuses, are set almost everywhere.
+      if (id === 20) for (const a of Object.values(result.chunked)) for (let i = 0; i < a.length; i++) a[i] += 1;
+      const reference = own.copies(result.reference);
+      own.prepareMeasure(reference, result.rows * result.cols);
+      const tables = { reference, chunked: own.copies(result.chunked), bound: own.copies(result.bound) };
+      own.keep(id, { ...result, ...tables }, lossMask, true);
+      const want = pooledHere(result, "advantages", lossMask, ask);
+      const got = id === 20 ? own.picture(id, "advantages", ask) : own.expected()?.picture;
+      expect(got?.grid).toEqual(want.grid);
+      expect(got?.pixels).toEqual(want.pixels);
+      expect(got?.relFloor).toBe(want.relFloor);
+      expect(got?.present.overBound).toBe(id === 20);
+    }
+  });
 });

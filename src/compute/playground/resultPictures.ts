@@ -14,6 +14,7 @@ import {
   pictureBuffers,
   type SentPicture,
 } from "../heatmap/picture";
+import { type CellErrors, emptyCellErrors } from "./cellErrors";
 import type { OutputName, OutputTables } from "./outputTables";
 import type { ResultTables } from "./playgroundRun";
 
@@ -51,6 +52,18 @@ export class ResultPictures {
    * its allocation and garbage collection after the engine's answer.
    */
   private spare: FloatArray[] = [];
+  /** The measured cells of the result kept before the newest (as `spare`): the next ready arrays reuse them. */
+  private spareErrors: CellErrors | undefined;
+  /**
+   * The cell measure of the next result's expected picture, made ready before the engine answers
+   * (prepareMeasure): zeroed arrays and the floor of its reference (the copy this worker will keep).
+   */
+  private ready: {
+    reference: Float64Array;
+    output: OutputName;
+    precision: PictureAsk["precision"];
+    errors: CellErrors;
+  } | null = null;
 
   /** Copies of a result's tables, for this worker to keep while it transfers the originals. */
   copies<A extends FloatArray>(tables: OutputTables<A>): OutputTables<A> {
@@ -77,6 +90,7 @@ export class ResultPictures {
     if (before) {
       for (const tables of [before.reference, before.chunked, before.bound])
         for (const a of Object.values(tables)) if (a) this.spare.push(a);
+      for (const pictures of before.outputs.values()) this.spareErrors = pictures.measuredErrors ?? this.spareErrors;
     }
     const { rows, cols, lengths } = result;
     const own = <A extends FloatArray>(tables: OutputTables<A>) => (copied ? tables : this.copies(tables));
@@ -91,6 +105,22 @@ export class ResultPictures {
       lossMask: lossMask && lossMask.length === rows * cols ? lossMask : undefined,
       outputs: new Map(),
     };
+  }
+
+  /**
+   * Before the actual side of a result is known: the arrays its expected picture's cells are measured
+   * into, zeroed, and the floor of `reference` (the copies this worker will keep), so that neither is
+   * left for after the engine's answer. Nothing before the page's first ask.
+   */
+  prepareMeasure(reference: OutputTables<Float64Array>, cells: number): void {
+    const { lastAsk } = this;
+    const table = lastAsk && reference[lastAsk.output];
+    const reuse = this.ready?.errors ?? this.spareErrors;
+    this.ready = null;
+    this.spareErrors = undefined;
+    if (!lastAsk || !table) return;
+    const errors = emptyCellErrors(table, cells, lastAsk.ask.precision, reuse);
+    this.ready = { reference: table, output: lastAsk.output, precision: lastAsk.ask.precision, errors };
   }
 
   /**
@@ -135,15 +165,21 @@ export class ResultPictures {
     if (!reference || !actual) return null;
     let pictures = kept.outputs.get(output);
     if (!pictures) {
-      pictures = new BatchPictures({
-        rows: kept.rows,
-        cols: kept.cols,
-        lengths: kept.lengths,
-        reference,
-        actual,
-        bound: kept.bound[output],
-        lossMask: kept.lossMask,
-      });
+      const { ready } = this;
+      const fits = ready?.reference === reference && ready.output === output;
+      if (fits) this.ready = null;
+      pictures = new BatchPictures(
+        {
+          rows: kept.rows,
+          cols: kept.cols,
+          lengths: kept.lengths,
+          reference,
+          actual,
+          bound: kept.bound[output],
+          lossMask: kept.lossMask,
+        },
+        fits ? ready : undefined,
+      );
       kept.outputs.set(output, pictures);
     }
     return pictures.picture(ask);
