@@ -51,6 +51,12 @@ export interface PooledPicture {
   present: PicturePresent;
   /** One RGBA pixel per bin, row-major binsY × binsX. */
   pixels: Uint8ClampedArray<ArrayBuffer>;
+  /**
+   * The pixels as a bitmap a worker made (withBitmap), which the page only scales onto its canvas:
+   * put there from the pixels, a 512-row picture's 570,000 pixels were a copy on the page's thread
+   * in the task that draws the heatmap. Absent where the picture is made on the page.
+   */
+  bitmap?: ImageBitmap;
 }
 
 /**
@@ -229,6 +235,23 @@ export class BatchPictures {
 export function hereSource(data: PictureData): PictureSource {
   const pictures = new BatchPictures(data);
   return { at: "here", picture: (ask) => pictures.picture(ask) };
+}
+
+/**
+ * The picture with its pixels as a bitmap (where this thread can make one: a worker or a page, not
+ * Node), for a worker to transfer (pictureTransfers) so the page draws it without a copy of its own.
+ */
+export async function withBitmap(picture: PooledPicture): Promise<PooledPicture> {
+  const { binsX, binsY } = picture.grid;
+  if (typeof createImageBitmap !== "function" || typeof ImageData !== "function" || binsX === 0 || binsY === 0)
+    return picture;
+  const bitmap = await createImageBitmap(new ImageData(picture.pixels, binsX, binsY));
+  return { ...picture, bitmap };
+}
+
+/** The buffers of a picture and its bitmap, to transfer it out of a worker. */
+export function pictureTransfers(picture: PooledPicture): Transferable[] {
+  return picture.bitmap ? [...pictureBuffers(picture), picture.bitmap] : pictureBuffers(picture);
 }
 
 /** The typed arrays of a picture, to transfer it out of a worker. */

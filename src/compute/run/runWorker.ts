@@ -29,7 +29,7 @@ import {
   type UnusedFile,
 } from "../../io/slimeDump";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
-import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
+import { type PictureAsk, type PooledPicture, pictureTransfers, withBitmap } from "../heatmap/picture";
 import { openBlob } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
@@ -449,9 +449,11 @@ const api = {
   },
   summariseRun,
   /** The heatmap's pooled picture of a report's grid (its `pictureId`); null once a newer report replaced it. */
-  picture(pictureId: number, ask: PictureAsk): PooledPicture | null {
-    const picture = runPicture(pictureId, ask);
-    return picture && Comlink.transfer(picture, pictureBuffers(picture));
+  async picture(pictureId: number, ask: PictureAsk): Promise<PooledPicture | null> {
+    const pooled = runPicture(pictureId, ask);
+    if (!pooled) return null;
+    const picture = await withBitmap(pooled);
+    return Comlink.transfer(picture, pictureTransfers(picture));
   },
   /** One cell's values of a report's grid (its `pictureId`), for the heatmap's readout; null once replaced. */
   cell: runCell,

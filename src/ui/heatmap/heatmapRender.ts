@@ -9,6 +9,8 @@ export interface HeatmapPicture {
   grid: PooledGrid;
   /** One RGBA pixel per bin, coloured where the grid was pooled (picture.ts). */
   pixels: Uint8ClampedArray<ArrayBuffer>;
+  /** The pixels as a bitmap a worker made, drawn as they are (PooledPicture's `bitmap`). */
+  bitmap?: ImageBitmap;
   rows: number;
   cols: number;
   layout: HeatmapLayout;
@@ -69,7 +71,8 @@ export function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | nul
 }
 
 /** The picture's pixels, one per bin, on a canvas of the grid's size (one scratch canvas, drawn from at once). */
-function cellsOf(picture: HeatmapPicture): HTMLCanvasElement {
+function cellsOf(picture: HeatmapPicture): CanvasImageSource {
+  if (picture.bitmap) return picture.bitmap;
   const { binsX, binsY } = picture.grid;
   if (!cellsCanvas) {
     const canvas = document.createElement("canvas");
