@@ -73,9 +73,12 @@ export function blobSource(
   };
 }
 
+/** A dedicated worker's synchronous reader (io is typed without the worker's library). */
+declare const FileReaderSync: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer };
+
 /** The blob's slices read by a worker's `FileReaderSync`, made when first read (a test passes its own). */
 function fileReaderSlices(blob: Blob): ReadSlice {
-  let reader: FileReaderSync | null = null;
+  let reader: InstanceType<typeof FileReaderSync> | null = null;
   return (start, end) => {
     reader ??= new FileReaderSync();
     return reader.readAsArrayBuffer(blob.slice(start, end));
