@@ -9,7 +9,7 @@ import type { ByteSource } from "../../io/tensorFiles/byteSource";
 export const READ_WHOLE_BYTES = 200 * 2 ** 20;
 
 /**
- * A run folder's step file as its summary reads it (the step view reads its file by slices, runWorker's read): up to READ_WHOLE_BYTES read whole at once
+ * The chosen file as the run view's readers take it: up to READ_WHOLE_BYTES read whole at once
  * (one asynchronous read of the `File`), a larger one read by slices (blobSource). On ppo512 (196
  * MB) the slices cost 2.1 s of the worker's CPU in `FileReaderSync` and 0.9 s more copying each
  * tensor out of its chunk; one read hands the whole file over and each tensor is a view of it.

@@ -20,6 +20,7 @@ import {
   planRun,
   type RunStepPlan,
   readRunStep,
+  refusal,
   type SettingsTrial,
   type StageVerdict,
   type StepSummary,
@@ -27,7 +28,6 @@ import {
   type UnderstoodDump,
   type UnusedFile,
 } from "../../io/slimeDump";
-import { blobSource } from "../../io/tensorFiles/blobSource";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { openBlob } from "./blobSource";
@@ -41,7 +41,7 @@ import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
 
 export interface RunFile {
   name: string;
-  /** The chosen File (or the one kept in IndexedDB): read by slices (io/tensorFiles/blobSource.ts), never whole. */
+  /** The chosen File (or the one kept in IndexedDB): read whole up to 200 MiB, else by slices (blobSource.ts). */
   blob: Blob;
 }
 
@@ -152,12 +152,15 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
   return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
 }
 
-function read(file: RunFile): OpenedDump | string {
-  // Read by slices (FileReaderSync), never whole, and a train dump's long fields streamed, as the CLI
-  // reads a large file: ppo512 (196 MB) read whole held the file's bytes beside the replay's rows.
-  const source = blobSource(file.blob, file.name);
-  // A file changed or deleted since it was chosen fails in the first read, with the browser's reason.
-  const opened1 = openDump(source, { streamed: true });
+async function read(file: RunFile): Promise<OpenedDump | string> {
+  let source: Awaited<ReturnType<typeof openBlob>>;
+  try {
+    source = await openBlob(file.blob, file.name);
+  } catch (error) {
+    // Changed or deleted since it was chosen: the browser's reason, as a read by slices gives it.
+    return refusal(error, file.name).message;
+  }
+  const opened1 = openDump(source);
   return opened1.ok ? opened1.value : opened1.error.message;
 }
 
@@ -326,7 +329,7 @@ const api = {
     const start = performance.now();
     const reads: OpenedDump[] = [];
     for (const file of files) {
-      const read1 = read(file);
+      const read1 = await read(file);
       if (typeof read1 === "string") return { ok: false, message: read1 };
       reads.push(read1);
     }

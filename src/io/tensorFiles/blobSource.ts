@@ -14,7 +14,9 @@ export type ReadSlice = (start: number, end: number) => ArrayBuffer;
  * window of storages cost (with openDump's `streamed`, a window of samples). Each read of a `Blob`
  * slice is a round trip to the browser's file thread (5 to 40 ms here), and a dump's storages are
  * thousands of small records, so the file is read in 16 MiB chunks, the last four kept (64 MiB):
- * 8,713 reads of a 186 MB dump became 12 (3.5 s of reading became 0.7 s). `FileReaderSync` exists
+ * 8,713 reads of a 186 MB dump became 12 (3.5 s of reading became 0.7 s). Streamed (openDump's
+ * `streamed`) in the run view, ppo512 peaked at 551 MB instead of 777 MB but its settings took 36 s
+ * of the worker's CPU instead of 2.5 s (docs/dumps.md): the step view still reads up to 200 MiB whole. `FileReaderSync` exists
  * only in dedicated workers; a file changed or deleted since it was chosen fails there with the
  * browser's reason (NotReadableError, NotFoundError), which the readers turn into a refusal naming
  * the file.
