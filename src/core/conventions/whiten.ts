@@ -98,6 +98,6 @@ function whitenRow32(out: Float32Array, row: FloatArray, mean: number, rstd: num
   for (let t = 0; t < row.length; t++) out[t] = Math.fround(row[t] - mean) * rstd;
 }
 
-function whitenRow64(out: FloatArray, row: FloatArray, mean: number, rstd: number): void {
+export function whitenRow64(out: FloatArray, row: FloatArray, mean: number, rstd: number): void {
   for (let t = 0; t < row.length; t++) out[t] = (row[t] - mean) * rstd;
 }

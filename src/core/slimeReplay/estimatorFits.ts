@@ -51,6 +51,8 @@ function tokenCount(samples: FitSample[]): number {
   return Math.max(1, n);
 }
 
+const finite = Number.isFinite;
+
 /** |x| with a non-finite value counted as 0 (its own equations are left out). */
 function magnitude(x: number): number {
   return Number.isFinite(x) ? Math.abs(x) : 0;
@@ -63,34 +65,68 @@ function magnitude(x: number): number {
  * last trainable token) says nothing and is left out.
  */
 export function reinforcePPFit(samples: FitSample[], fixedGamma?: number): RobustFit {
-  const build = ([fitGamma, beta]: number[]) => {
-    const gamma = fixedGamma ?? fitGamma;
-    const set = new EquationSet(2, tokenCount(samples));
-    const columns = [0, 0];
-    for (const [i, s] of samples.entries()) {
-      const last = lastUnmasked(s.mask);
-      if (last < 0) continue;
-      const L = s.returns.length;
-      const rewards = new Float64Array(L);
-      for (let t = 0; t < L; t++)
-        rewards[t] = beta * magnitude(s.kl[t]) * s.mask[t] + (t === last ? magnitude(s.reward) : 0);
-      const partial = magnitudeScan({ magnitudes: rewards }, gamma);
-      for (let t = 0; t < L; t++) {
-        const g = s.returns[t];
-        const next = t + 1 < L ? s.returns[t + 1] : 0;
-        const reward = t === last ? s.reward : 0;
-        const penalty = -s.kl[t] * s.mask[t];
-        if (g === 0 && next === 0 && reward === 0 && penalty === 0) continue;
-        const nextPartial = t + 1 < L ? partial[t + 1] : 0;
-        const scale = partial[t] + gamma * nextPartial + Math.abs(g) + Math.abs(next) + Math.abs(reward);
-        const tag = equationTag(i, t);
-        columns[0] = fixedGamma === undefined ? next : 0;
-        columns[1] = penalty;
-        const known = fixedGamma === undefined ? 0 : fixedGamma * next;
-        set.add(fixedGamma === undefined ? g - reward : g - reward - known, columns, u * scale + eta, tag);
+  // Each field read once, and the equations' y and coefficients once (as in ppoFit): only their
+  // noise scales depend on the pass's guess.
+  const rows = samples.map((s) => {
+    const mask = s.mask;
+    return { reward: s.reward, mask, kl: s.kl, returns: s.returns, last: lastUnmasked(mask) };
+  });
+  const n = tokenCount(samples);
+  const y = new Float64Array(n);
+  const columns = [new Float64Array(n), new Float64Array(n)];
+  const tags = new Float64Array(n);
+  // Each equation's sample and token, for its noise scale.
+  const tokenOf = new Int32Array(n);
+  const sampleOf = new Int32Array(n);
+  let valid: Uint8Array | null = null;
+  let count = 0;
+  rows.forEach(({ reward: R, mask, kl, returns, last }, i) => {
+    if (last < 0) return;
+    const L = returns.length;
+    for (let t = 0; t < L; t++) {
+      const g = returns[t];
+      const next = t + 1 < L ? returns[t + 1] : 0;
+      const reward = t === last ? R : 0;
+      const penalty = -kl[t] * mask[t];
+      if (g === 0 && next === 0 && reward === 0 && penalty === 0) continue;
+      const e = count++;
+      const known = fixedGamma === undefined ? 0 : fixedGamma * next;
+      y[e] = fixedGamma === undefined ? g - reward : g - reward - known;
+      columns[0][e] = fixedGamma === undefined ? next : 0;
+      columns[1][e] = penalty;
+      tags[e] = equationTag(i, t);
+      tokenOf[e] = t;
+      sampleOf[e] = i;
+      if (!(finite(y[e]) && finite(columns[0][e]) && finite(columns[1][e]))) {
+        valid ??= new Uint8Array(n).fill(1);
+        valid[e] = 0;
       }
     }
-    return set;
+  });
+  const taken = (a: Float64Array) => a.subarray(0, count);
+  const equations = { y: taken(y), columns: columns.map(taken), tags: taken(tags) };
+  const validTaken = (valid as Uint8Array | null)?.subarray(0, count) ?? null;
+  const build = ([fitGamma, beta]: number[]) => {
+    const gamma = fixedGamma ?? fitGamma;
+    const sigma = new Float64Array(count);
+    let e = 0;
+    rows.forEach(({ reward: R, mask, kl, returns, last }, i) => {
+      if (last < 0) return;
+      const L = returns.length;
+      const rewards = new Float64Array(L);
+      for (let t = 0; t < L; t++) rewards[t] = beta * magnitude(kl[t]) * mask[t] + (t === last ? magnitude(R) : 0);
+      const partial = magnitudeScan({ magnitudes: rewards }, gamma);
+      for (; e < count && sampleOf[e] === i; e++) {
+        const t = tokenOf[e];
+        const g = returns[t];
+        const next = t + 1 < L ? returns[t + 1] : 0;
+        const reward = t === last ? R : 0;
+        const nextPartial = t + 1 < L ? partial[t + 1] : 0;
+        const scale = partial[t] + gamma * nextPartial + Math.abs(g) + Math.abs(next) + Math.abs(reward);
+        sigma[e] = u * scale + eta;
+      }
+    });
+    return EquationSet.withSigma(equations.y, equations.columns, equations.tags, validTaken, sigma);
   };
   return robustFit((excluded) => reweighted(build, [1, 1], [true, false], excluded));
 }
@@ -100,10 +136,12 @@ export function baselineFit(samples: FitSample[]): RobustFit {
   const set = new EquationSet(1, tokenCount(samples));
   const columns = [0];
   for (const [i, s] of samples.entries()) {
-    for (let t = 0; t < s.returns.length; t++) {
-      const a = s.returns[t];
-      columns[0] = -s.kl[t];
-      set.add(a - s.reward, columns, u * (Math.abs(a) + Math.abs(s.reward)) + eta, equationTag(i, t));
+    // Each field read once, not per token (a streamed sample's fields are getters).
+    const { returns, kl, reward } = s;
+    for (let t = 0; t < returns.length; t++) {
+      const a = returns[t];
+      columns[0] = -kl[t];
+      set.add(a - reward, columns, u * (Math.abs(a) + Math.abs(reward)) + eta, equationTag(i, t));
     }
   }
   return robustFit((excluded) => solveKept(set, excluded));
@@ -120,29 +158,62 @@ export function ppoFit(
   rewardAt: number[],
   fixed: { gamma?: number; mu?: number } = {},
 ): RobustFit {
+  // Each field read once, not per token (a streamed sample's fields are getters), and the equations'
+  // y and coefficients once: only their noise scales depend on the pass's guess.
+  const rows = samples.map((s) => ({
+    reward: s.reward,
+    kl: s.kl,
+    returns: s.returns,
+    values: s.values as ArrayLike<number>,
+  }));
+  const n = rows.reduce((sum, r) => sum + r.returns.length, 0);
+  const y = new Float64Array(n);
+  const columns = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  const tags = new Float64Array(n);
+  let valid: Uint8Array | null = null;
+  let e = 0;
+  rows.forEach(({ reward: R, kl, returns, values }, i) => {
+    const L = returns.length;
+    for (let t = 0; t < L; t++, e++) {
+      const ret = returns[t];
+      const nextV = t + 1 < L ? values[t + 1] : 0;
+      const nextA = t + 1 < L ? returns[t + 1] - nextV : 0;
+      const reward = t === rewardAt[i] ? R : 0;
+      // A held setting's term moves to the known side and its column is zero.
+      const known = (fixed.gamma ?? 0) * nextV + (fixed.mu ?? 0) * nextA;
+      y[e] = ret - reward - known;
+      columns[0][e] = -kl[t];
+      columns[1][e] = fixed.gamma === undefined ? nextV : 0;
+      columns[2][e] = fixed.mu === undefined ? nextA : 0;
+      tags[e] = equationTag(i, t);
+      if (!(finite(y[e]) && finite(columns[0][e]) && finite(columns[1][e]) && finite(columns[2][e]))) {
+        valid ??= new Uint8Array(n).fill(1);
+        valid[e] = 0;
+      }
+    }
+  });
   const build = ([beta, fitGamma, fitMu]: number[]) => {
     const gamma = fixed.gamma ?? fitGamma;
     const mu = fixed.mu ?? fitMu;
-    const set = new EquationSet(3, tokenCount(samples));
-    const columns = [0, 0, 0];
-    samples.forEach((s, i) => {
-      const values = s.values as ArrayLike<number>;
-      const L = s.returns.length;
+    const sigma = new Float64Array(n);
+    let e = 0;
+    rows.forEach(({ reward: R, kl, returns, values }, i) => {
+      const L = returns.length;
       const deltas = new Float64Array(L);
       for (let t = 0; t < L; t++)
         deltas[t] =
-          beta * magnitude(s.kl[t]) +
-          (t === rewardAt[i] ? magnitude(s.reward) : 0) +
+          beta * magnitude(kl[t]) +
+          (t === rewardAt[i] ? magnitude(R) : 0) +
           gamma * (t + 1 < L ? magnitude(values[t + 1]) : 0) +
           magnitude(values[t]);
       const partial = magnitudeScan({ magnitudes: deltas }, mu);
-      for (let t = 0; t < L; t++) {
-        const ret = s.returns[t];
+      for (let t = 0; t < L; t++, e++) {
+        const ret = returns[t];
         const v = values[t];
         const nextV = t + 1 < L ? values[t + 1] : 0;
-        const nextA = t + 1 < L ? s.returns[t + 1] - nextV : 0;
+        const nextA = t + 1 < L ? returns[t + 1] - nextV : 0;
         const nextPartial = t + 1 < L ? partial[t + 1] : 0;
-        const reward = t === rewardAt[i] ? s.reward : 0;
+        const reward = t === rewardAt[i] ? R : 0;
         const scale =
           partial[t] +
           mu * nextPartial +
@@ -151,15 +222,10 @@ export function ppoFit(
           Math.abs(nextV) +
           Math.abs(nextA) +
           Math.abs(reward);
-        // A held setting's term moves to the known side and its column is zero.
-        const known = (fixed.gamma ?? 0) * nextV + (fixed.mu ?? 0) * nextA;
-        columns[0] = -s.kl[t];
-        columns[1] = fixed.gamma === undefined ? nextV : 0;
-        columns[2] = fixed.mu === undefined ? nextA : 0;
-        set.add(ret - reward - known, columns, u * scale + eta, equationTag(i, t));
+        sigma[e] = u * scale + eta;
       }
     });
-    return set;
+    return EquationSet.withSigma(y, columns, tags, valid, sigma);
   };
   return robustFit((excluded) => reweighted(build, [1, 1, 1], [false, true, true], excluded));
 }
@@ -172,10 +238,11 @@ export function ppoFit(
 export function isBroadcastFit(samples: FitSample[]): boolean {
   let any = false;
   for (const s of samples) {
-    for (let t = 0; t < s.returns.length; t++) {
-      const g = s.returns[t];
+    const { returns, reward } = s;
+    for (let t = 0; t < returns.length; t++) {
+      const g = returns[t];
       if (!Number.isFinite(g)) continue;
-      if (g !== s.reward) return false;
+      if (g !== reward) return false;
       any = true;
     }
   }

@@ -451,8 +451,9 @@ function formatChi(x: number): string {
 /** `returns − values` into `buffer`'s first tokens: valid until the next call. */
 function rawPpoAdvantages(f: FitSample, buffer: Float64Array): Float64Array {
   const values = f.values as ArrayLike<number>;
-  const out = buffer.subarray(0, f.returns.length);
-  for (let t = 0; t < out.length; t++) out[t] = f.returns[t] - values[t];
+  const returns = f.returns;
+  const out = buffer.subarray(0, returns.length);
+  for (let t = 0; t < out.length; t++) out[t] = returns[t] - values[t];
   return out;
 }
 

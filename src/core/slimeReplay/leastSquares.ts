@@ -68,6 +68,51 @@ export class EquationSet {
     this.tagStore[e] = tag;
     for (let k = 0; k < this.unknowns; k++) this.columnStores[k][e] = coefficients[k];
   }
+  /**
+   * The equations `y`, `columns` and `tags` (taken, not copied: neither side changes them after) with
+   * the noise scales `sigma`, those whose `valid` entry is 0 or whose σ is not positive or not finite
+   * left out, as add() leaves them out: a fit reweighted over the same equations (estimatorFits)
+   * builds their terms once and only their σ per pass. `valid` marks the equations whose y and
+   * coefficients are finite; null when every one is.
+   */
+  static withSigma(
+    y: Float64Array,
+    columns: Float64Array[],
+    tags: Float64Array,
+    valid: Uint8Array | null,
+    sigma: Float64Array,
+  ): EquationSet {
+    const n = y.length;
+    let kept = 0;
+    for (let e = 0; e < n; e++) {
+      const s = sigma[e];
+      if ((valid === null || valid[e] === 1) && s > 0 && Number.isFinite(s)) kept++;
+    }
+    const set = new EquationSet(columns.length, 0);
+    set.count = kept;
+    if (kept === n) {
+      set.yStore = y;
+      set.sigmaStore = sigma;
+      set.tagStore = tags;
+      set.columnStores = columns;
+      return set;
+    }
+    set.yStore = new Float64Array(kept);
+    set.sigmaStore = new Float64Array(kept);
+    set.tagStore = new Float64Array(kept);
+    set.columnStores = columns.map(() => new Float64Array(kept));
+    let o = 0;
+    for (let e = 0; e < n; e++) {
+      const s = sigma[e];
+      if (!((valid === null || valid[e] === 1) && s > 0 && Number.isFinite(s))) continue;
+      set.yStore[o] = y[e];
+      set.sigmaStore[o] = s;
+      set.tagStore[o] = tags[e];
+      for (let k = 0; k < columns.length; k++) set.columnStores[k][o] = columns[k][e];
+      o++;
+    }
+    return set;
+  }
   /** The same equations less those whose tag is in `excluded`. */
   without(excluded: ReadonlySet<number>): EquationSet {
     if (excluded.size === 0) return this;

@@ -1,3 +1,4 @@
+import { float64Of } from "../batch";
 import { conventionErrorBounds } from "../conventions/conventionBounds";
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { magnitudeScan } from "../outputBounds";
@@ -45,10 +46,12 @@ export function replayBounds(
   const beta = Math.abs(klCoef);
   const masks = samples.map((s) => s.lossMask);
   const rewards = samples.map((s) => s.reward);
-  // The KL the float32 run used: the dump's when stored, else the reference's.
-  const usedKl = samples.map((s, i) =>
-    klCoef !== 0 && s.kl && s.kl.length === reference.kl[i].length ? s.kl : reference.kl[i],
-  );
+  // The KL the float32 run used: the dump's when stored (as read: float32 values are only read as
+  // numbers here, or widened exactly where a row is built from them), else the reference's.
+  const usedKl = samples.map((s, i): ArrayLike<number> => {
+    const kl = s.kl;
+    return klCoef !== 0 && kl && kl.length === reference.kl[i].length ? kl : reference.kl[i];
+  });
   const klBounds = samples.map((s, i) => {
     if (!reference.klRecomputed[i]) return null;
     const logProbs = (settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs) as ArrayLike<number>;
@@ -71,7 +74,7 @@ export function replayBounds(
     returns = usedKl.map((k, i) => {
       const e = klError(i);
       const R = Math.abs(rewards[i]);
-      return k.map((x, t) => {
+      return float64Of(k).map((x, t) => {
         const penalty = beta * Math.abs(x);
         return 2 * u * (R + penalty) + betaRounding * Math.abs(x) + 2 * u * penalty + beta * e[t] + eta;
       });
@@ -88,7 +91,7 @@ export function replayBounds(
     for (const group of byDataParallelRank(samples)) {
       const batch = {
         rewards: group.map((i) => rewards[i]),
-        kl: group.map((i) => usedKl[i]),
+        kl: group.map((i) => float64Of(usedKl[i])),
         lossMasks: group.map((i) => masks[i]),
         // Only their magnitudes are read (no whitening here), so float32 values as stored do.
         values: gae ? group.map((i) => samples[i].values as Float64Array) : undefined,

@@ -1,5 +1,5 @@
 import { roundingOf } from "../batch";
-import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRows } from "../conventions/whiten";
+import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRow64, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
 import { rowsOf } from "./lazyRows";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
@@ -192,7 +192,7 @@ function replayByWindows(
     for (const [lo, hi] of windows) {
       const { reference, bounds } = replayWindow(lo, hi, arena);
       if (!normalize) judgeWindowReturns(lo, reference, bounds);
-      const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening);
+      const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening, arena);
       for (let j = 0; j < hi - lo; j++) {
         const i = lo + j;
         const advantages = judgeAdvantages(samples[i], stored[i], i, {
@@ -237,8 +237,11 @@ function replayByWindows(
   }
 }
 
-/** The rows a window's replay takes from its arena per token: ppo's reference (2) and bounds (2), the KL and its bound. */
-const ROWS_PER_TOKEN = 6;
+/**
+ * The rows a window's replay takes from its arena per token: ppo's reference (2) and bounds (2), the
+ * KL and its bound, and the whitened advantages and their bounds.
+ */
+const ROWS_PER_TOKEN = 8;
 
 /** A window's advantages and their bounds after the whitening (as they are without normalisation). */
 function whitenWindow(
@@ -246,11 +249,21 @@ function whitenWindow(
   bounds: ReplayBounds,
   masks: ArrayLike<number>[],
   whitening: { stats: WhitenBoundStats; mean: number; rstd: number } | null,
+  /** Where the whitened rows are taken from (the window's: they are judged before the next window). */
+  arena?: RowArena,
 ): { reference: Float64Array[]; bounds: Float64Array[] } {
   if (!whitening) return { reference: reference.advantages, bounds: bounds.advantages };
+  const { mean, rstd } = whitening;
+  // whitenRows' float64 rows, into the arena: the same operations.
+  const whitened = (row: Float64Array) => {
+    if (!arena || !(row instanceof Float64Array)) return whitenRows([row], mean, rstd)[0];
+    const out = arena.take(row.length);
+    whitenRow64(out, row, mean, rstd);
+    return out;
+  };
   return {
-    reference: whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd),
-    bounds: slimeWhitenBounds(reference.rawAdvantages, bounds.rawAdvantages, masks, whitening.stats),
+    reference: reference.rawAdvantages.map(whitened),
+    bounds: slimeWhitenBounds(reference.rawAdvantages, bounds.rawAdvantages, masks, whitening.stats, arena),
   };
 }
 

@@ -55,7 +55,7 @@ export function replayReference(
       klRecomputed[i] = true;
       return approxKl(logProbs, s.refLogProbs, settings.klLossType, rowOf(arena, R));
     }
-    if (s.kl) return checkLength(s.kl, R, i, "kl");
+    if (s.kl) return widened(checkLength(s.kl, R, i, "kl"), arena);
     throw new ScanInputError(
       `sample ${i} has no log_probs and ref_log_probs, nor kl, for a KL penalty (kl_coef ${klCoef})`,
     );
@@ -128,6 +128,14 @@ export function ppoRewardIndices(samples: ReplaySample[], cpSize: number): numbe
     }
     return landsAt;
   });
+}
+
+/** A stored row in float64 (exactly), as it is when it is float64 already, else into `arena`'s row. */
+function widened(row: ArrayLike<number>, arena: RowArena | undefined): Float64Array {
+  if (row instanceof Float64Array) return row;
+  const out = rowOf(arena, row.length);
+  out.set(row);
+  return out;
 }
 
 function checkLength<A extends ArrayLike<number>>(values: A, R: number, sample: number, name: string): A {

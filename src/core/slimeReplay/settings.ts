@@ -62,7 +62,7 @@ export const SLIME_DEFAULTS: SlimeSettings = {
 /**
  * One training sample as the replay needs it. The log-probs are as stored (float32 or float64),
  * typed as plain `ArrayLike` so none can reach a scan that takes its array type as its precision;
- * kl, which the reference scans, is float64 (float32 values widened exactly). The critic's values
+ * so is the stored kl, widened (exactly) where the reference scans it. The critic's values
  * stay as stored: they are only read as numbers (GAE's precision is its rewards'), and a float64
  * copy was 35 MB at 4.4 M tokens.
  */
@@ -81,8 +81,12 @@ export interface ReplaySample {
   logProbs?: ArrayLike<number>;
   refLogProbs?: ArrayLike<number>;
   rolloutLogProbs?: ArrayLike<number>;
-  /** The KL slime computed and stored (float32); used as given when there are no log-probs to recompute it from. */
-  kl?: Float64Array;
+  /**
+   * The KL slime computed and stored (float32), as read: widened to float64 where the reference scans
+   * it (there are no log-probs to recompute it from), and elsewhere only read as numbers. A float64
+   * copy of every sample's was 35 MB at 4.4 M tokens.
+   */
+  kl?: ArrayLike<number>;
   /** The critic's values (ppo). */
   values?: FloatArray;
   /** The reward before `_post_process_rewards` (`local_raw_reward`, or the dump's `raw_reward` at its rollout position). */

@@ -1,4 +1,5 @@
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
+import { type RowArena, rowOf } from "./rowArena";
 
 /**
  * How many roundings lie between one term and a float32 sum of N terms as torch computes it: a
@@ -128,13 +129,15 @@ export function slimeWhitenBounds(
   errors: Float64Array[],
   masks: ArrayLike<number>[],
   stats: WhitenBoundStats = slimeWhitenStats(advantages, errors, masks),
+  /** Where the rows are taken from, when they are dropped with the window (RowArena). */
+  arena?: RowArena,
 ): Float64Array[] {
   const u = UNIT_ROUNDOFF.float32;
   const eta = SUBNORMAL_STEP.float32;
   const { mean, rs, dMean, rho } = stats;
   if (!stats.conditioned) return errors.map((row) => row.map(() => Number.POSITIVE_INFINITY));
   return advantages.map((row, i) => {
-    const bound = new Float64Array(row.length);
+    const bound = rowOf(arena, row.length);
     const rowErrors = errors[i];
     for (let t = 0; t < row.length; t++) {
       const centred = Math.abs(row[t] - mean);

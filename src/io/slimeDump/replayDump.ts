@@ -1,6 +1,5 @@
 import {
   type DumpOutputs,
-  float64Of,
   type InferredSettings,
   inferSettings,
   isBroadcastEstimator,
@@ -116,7 +115,7 @@ function replaySample(s: DumpSample): ReplaySample {
     logProbs: s.logProbs,
     refLogProbs: s.refLogProbs,
     rolloutLogProbs: s.rolloutLogProbs,
-    kl: s.kl && float64Of(s.kl),
+    kl: s.kl,
     // Read as numbers only (a float32 value widens exactly); the scans' precision is the rewards'.
     values: s.values,
     rawReward: s.rawReward ?? undefined,

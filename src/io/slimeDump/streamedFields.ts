@@ -1,4 +1,4 @@
-import { type DumpOutputs, type FloatArray, float64Of, type ReplaySample } from "../../core";
+import type { DumpOutputs, FloatArray, ReplaySample } from "../../core";
 import { describeThrown, IoError } from "../ioError";
 import { StorageView } from "../tensorFiles/storageView";
 import type { PyDict } from "../tensorFiles/tensorTypes";
@@ -67,8 +67,6 @@ export class FieldCache {
   }
 }
 
-/** The slot of the float64 copy of a sample's KL the replay reads. */
-const WIDE_KL = 0;
 const FIELD_SLOTS: Partial<Record<keyof DumpSample, number>> = {
   lossMask: 1,
   logProbs: 2,
@@ -152,12 +150,6 @@ export function withFields(sample: DumpSample, changes: Partial<DumpSample>): Du
 export function streamedReplaySample(s: DumpSample): ReplaySample | null {
   const streamed = streamedSamples.get(s);
   if (!streamed) return null;
-  const { cache, slots } = streamed;
-  const widenedKl = () => {
-    const kl = s.kl;
-    if (kl === undefined || kl instanceof Float64Array) return kl;
-    return slots.values[WIDE_KL] ?? cache.load(slots, WIDE_KL, () => float64Of(kl));
-  };
   return Object.defineProperties(
     {},
     {
@@ -168,7 +160,7 @@ export function streamedReplaySample(s: DumpSample): ReplaySample | null {
       logProbs: lazy(() => s.logProbs),
       refLogProbs: lazy(() => s.refLogProbs),
       rolloutLogProbs: lazy(() => s.rolloutLogProbs),
-      kl: lazy(widenedKl),
+      kl: lazy(() => s.kl),
       values: lazy(() => s.values),
       rawReward: plain(s.rawReward ?? undefined),
       group: plain(s.group ?? undefined),
