@@ -28,7 +28,7 @@ function runFolder(): string {
  * as a row with its verdict (none claimed for a step without its train dump), every file not used
  * named, the trends drawn, and a step's row opening that step in the step view.
  */
-test("a run folder: a row per step with its verdict, unused files named, a row opens its step", async ({ page }) => {
+test("a run folder: a row per step with its verdict, unused files named, a row opens its step in view", async ({ page }) => {
   await page.goto("/?view=run");
   await page.locator("input[type=file][webkitdirectory]").setInputFiles(runFolder());
   const steps = page.getByTestId("run-steps");
@@ -64,6 +64,11 @@ test("a run folder: a row per step with its verdict, unused files named, a row o
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.getByTestId("run-folder").screenshot({ path: "/tmp/run-dir-390.png" });
+
+  // Anywhere on a row opens its step, and the step view, below the table, charts and settings, scrolls into view.
+  await steps.locator('tr[data-step="14"] td').nth(2).click();
+  await expect(page.getByTestId("run-summary")).toContainText("14.pt", { timeout: 60_000 });
+  await expect(page.getByTestId("run-results")).toBeInViewport();
 });
 
 /**

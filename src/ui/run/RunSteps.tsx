@@ -21,7 +21,7 @@ function worstCell(s: StepSummary): { text: string; title?: string } {
   const worst = a && (!r || a.share >= r.share) ? { field: "advantages", w: a } : r ? { field: "returns", w: r } : null;
   if (!worst) return { text: "–" };
   return {
-    text: `${formatShort(worst.w.share)} ${worst.field}`,
+    text: `${formatShort(worst.w.share)} (${worst.field})`,
     title: `sample ${worst.w.sample}, token ${worst.w.token}: gap ${formatShort(worst.w.gap)}, bound ${formatShort(worst.w.bound)}`,
   };
 }
@@ -76,10 +76,20 @@ export function RunSteps({ rows, onOpen }: { rows: readonly RunStepRow[]; onOpen
                 data-passed={checked ? String(s.verdict === "passed") : undefined}
                 data-verdict={s.verdict}
                 title={[s.why, ...notes].filter(Boolean).join("\n") || undefined}
+                // The whole row opens its step for a pointer; the step's button is the keyboard's way in.
+                className={openable ? "opens" : undefined}
+                onClick={openable ? () => onOpen(s.step) : undefined}
               >
                 <td>
                   {openable ? (
-                    <button type="button" onClick={() => onOpen(s.step)} aria-label={`Open step ${s.step}`}>
+                    <button
+                      type="button"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onOpen(s.step);
+                      }}
+                      aria-label={`Open step ${s.step}`}
+                    >
                       {s.step}
                     </button>
                   ) : (

@@ -67,6 +67,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [loadedGrids, setLoadedGrids] = useState<{ replay: number; fileName: string; grids: RunGrids } | null>(null);
   const [loadedBits, setLoadedBits] = useState<{ replay: number; bits: string | null } | null>(null);
   const opened = useRef(false);
+  const results = useRef<HTMLElement>(null);
 
   const open = useCallback(
     /** `keep`: the files the user chose, kept in this browser once the reader accepts them (null: a reopened dump). */
@@ -291,7 +292,14 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
         </p>
       </header>
       <Note className="notice url-notice" text={[...urlProblems, ...address.problems]} testId="url-notice" />
-      <RunFolder given={given} onOpenStep={(files, keep) => open(files, given, keep)} />
+      <RunFolder
+        given={given}
+        onOpenStep={(files, keep) => {
+          open(files, given, keep);
+          // The step opens below the run's table and charts: on a phone, a screen or two away.
+          results.current?.scrollIntoView({ block: "start" });
+        }}
+      />
       <Note className="notice" text={reading && `Reading ${reading}…`} />
       <Note className="error-message" text={keptProblem} testId="run-kept-problem" alert />
       <Note className="error-message" text={error} testId="error-message" alert />
@@ -313,6 +321,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           aria-live="polite"
           aria-busy={reading !== null || replaying || drawing}
           data-testid="run-results"
+          ref={results}
         >
           <p className="run-summary" data-testid="run-summary">
             {report ? report.summary : "No dump open yet."}
