@@ -28,7 +28,9 @@ function runFolder(): string {
  * as a row with its verdict (none claimed for a step without its train dump), every file not used
  * named, the trends drawn, and a step's row opening that step in the step view.
  */
-test("a run folder: a row per step with its verdict, unused files named, a row opens its step in view", async ({ page }) => {
+test("a run folder: a row per step with its verdict, unused files named, a row opens its step in view", async ({
+  page,
+}) => {
   await page.goto("/?view=run");
   await page.locator("input[type=file][webkitdirectory]").setInputFiles(runFolder());
   const steps = page.getByTestId("run-steps");
