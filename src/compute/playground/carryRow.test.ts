@@ -3,8 +3,9 @@ import { solve } from "../../core";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
 import type { Estimator, PlaygroundState } from "../../io/playgroundState";
 import { BASE_SETTINGS } from "../../io/presets";
-import { carryRowOf } from "./carryRow";
+import { carryAsk, carryRowOf } from "./carryRow";
 import { type OutputName, outputTables } from "./outputTables";
+import { playgroundApi } from "./playgroundApi";
 import type { PlaygroundResult } from "./playgroundRun";
 import { paddedWidth } from "./rowProblem";
 
@@ -68,5 +69,12 @@ describe("carryRowOf: the row in focus, split as the batch's scan split it", () 
     const rpp = resultOf("reinforce_pp");
     expect(carryRowOf(rpp.result, rpp.rows, 0, "token_level_rewards").ok).toBe(false);
     expect(carryRowOf(rpp.result, rpp.rows, 7, "returns")).toEqual({ ok: false, why: "no such row" });
+  });
+
+  it("is the same split when the worker is sent the ask", () => {
+    const { result, rows } = resultOf("gae");
+    const ask = carryAsk(result, rows, 1, "advantages");
+    if ("ok" in ask) throw new Error(ask.why);
+    expect(playgroundApi().carryRow(structuredClone(ask))).toEqual(carryRowOf(result, rows, 1, "advantages"));
   });
 });
