@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { solve } from "../../core";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
-import type { Estimator, PlaygroundState } from "../../io/playgroundState";
+import type { Estimator, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { BASE_SETTINGS } from "../../io/presets";
-import { carryAsk, carryRowOf } from "./carryRow";
+import { carryAsk, splitCarryRow } from "./carryRow";
 import { type OutputName, outputTables } from "./outputTables";
 import { playgroundApi } from "./playgroundApi";
 import type { PlaygroundResult } from "./playgroundRun";
@@ -35,6 +35,12 @@ function resultOf(estimator: Estimator, settings: Partial<PlaygroundState> = {})
     ran: { chunkSize: state.chunkSize, precision: "float64" },
   } as unknown as PlaygroundResult;
   return { result, rows };
+}
+
+/** Row `b`'s split as the page gets it, or why it has none. */
+function carryRowOf(result: PlaygroundResult, rows: PlaygroundRow[], b: number, output: OutputName) {
+  const ask = carryAsk(result, rows, b, output);
+  return "ok" in ask ? ask : splitCarryRow(ask);
 }
 
 describe("carryRowOf: the row in focus, split as the batch's scan split it", () => {

@@ -24,23 +24,6 @@ export interface CarryRow {
 /** Why the chart shows no carries for an output. */
 export type CarryRowResult = { ok: true; row: CarryRow } | { ok: false; why: string };
 
-/**
- * The split of one row of a result, computed for that row only (the batch's other rows are never
- * touched): the sequence the chunked scan ran over, rebuilt in float64 from the row's float32
- * inputs exactly as the float64 reference builds it, right-padded to the batch's length, then
- * core's carrySplit. Only an output that is the scan's own has carries: discounted and REINFORCE++
- * returns, GAE advantages (GAE's returns are A + V).
- */
-export function carryRowOf(
-  result: PlaygroundResult,
-  rows: PlaygroundRow[],
-  b: number,
-  output: OutputName,
-): CarryRowResult {
-  const ask = carryAsk(result, rows, b, output);
-  return "ok" in ask ? ask : splitCarryRow(ask);
-}
-
 /** What splitting one row needs: that row and the scalars of its result (a worker is sent no more). */
 export interface CarryAsk {
   kind: PlaygroundResult["kind"];
@@ -55,7 +38,10 @@ export interface CarryAsk {
   chunkSize: number;
 }
 
-/** The ask for row `b`'s split, or why output has none. */
+/**
+ * The ask for row `b`'s split, or why `output` has none: only an output that is the scan's own has
+ * carries (discounted and REINFORCE++ returns, GAE advantages; GAE's returns are A + V).
+ */
 export function carryAsk(
   result: PlaygroundResult,
   rows: PlaygroundRow[],
@@ -79,7 +65,12 @@ export function carryAsk(
   return { kind, row, length, cols, gamma, lambd, klCoef, chunkSize: result.ran.chunkSize };
 }
 
-/** The split an ask asks for: O(T·C/2) float64 multiply-adds, 10⁸ for a long row with a big C. */
+/**
+ * The split of one row, computed for that row only (the batch's other rows are never touched): the
+ * sequence the chunked scan ran over, rebuilt in float64 from the row's float32 inputs exactly as
+ * the float64 reference builds it, right-padded to the batch's length, then core's carrySplit:
+ * O(T·C/2) float64 multiply-adds, 10⁸ for a long row with a big C.
+ */
 export function splitCarryRow(ask: CarryAsk): CarryRowResult {
   const { kind, row, length, cols, gamma, lambd, klCoef, chunkSize } = ask;
   let x: Float64Array;
