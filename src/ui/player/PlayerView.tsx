@@ -130,16 +130,14 @@ export function PlayerView({
   const shownRow = f?.focusRow ?? 0;
   const rows = useMemo(() => (trace ? visibleRows(trace.replay.rows, shownRow) : []), [trace, shownRow]);
 
-  // Playing: one step per interval, stopping at the last step.
+  // Playing: one step per interval; it stops at the last step.
+  const lastStep = trace ? trace.steps.length - 1 : 0;
+  const running = playing && cursor < lastStep;
   useEffect(() => {
-    if (!playing || !trace) return;
-    if (cursor >= trace.steps.length - 1) {
-      setPlaying(false);
-      return;
-    }
-    const timer = setTimeout(() => setCursor((c) => Math.min(trace.steps.length - 1, c + 1)), stepMillis(speed));
-    return () => clearTimeout(timer);
-  }, [playing, cursor, speed, trace]);
+    if (!running) return;
+    const timer = setInterval(() => setCursor((c) => Math.min(lastStep, c + 1)), stepMillis(speed));
+    return () => clearInterval(timer);
+  }, [running, speed, lastStep]);
 
   /** A source the controls or the tour changed (or put back): the address keeps its state. */
   const showEdited = (next: PlayerSource) => {
@@ -225,8 +223,8 @@ export function PlayerView({
       switch (action.type) {
         case "toggle":
           setMotion("animate");
-          if (!playing && cursor >= trace.steps.length - 1) setCursor(0);
-          setPlaying(!playing);
+          if (!running) setCursor((c) => (c >= lastStep ? 0 : c));
+          setPlaying(!running);
           return;
         case "speed":
           setSpeed((s) => nextSpeed(s, action.delta));
@@ -249,7 +247,7 @@ export function PlayerView({
           setCursor((c) => moveCursor(trace, c, action));
       }
     },
-    [trace, playing, cursor],
+    [trace, running, lastStep],
   );
 
   // The keyboard map, wherever the focus is, except in fields that use the keys themselves.
@@ -502,7 +500,7 @@ export function PlayerView({
       <Transport
         trace={trace}
         cursor={f.cursor}
-        playing={playing}
+        playing={running}
         speed={speed}
         view={view}
         spotlight={Boolean(tourRegions?.includes("transport"))}
