@@ -17,7 +17,6 @@ import { notATrainDump } from "../io/slimeDump/nothingToReplay";
 import { type ByteSource, bytesSource } from "../io/tensorFiles/byteSource";
 import { alignColumns } from "./columns";
 import type { DumpArgs } from "./dumpArgs";
-import { runDumpRun } from "./dumpRun";
 
 /** What the dump command needs from the outside: reading the files, writing the case file and the report. */
 export interface DumpIO {
@@ -41,9 +40,8 @@ export interface DirEntry {
 /** A file refused or nothing to replay: one line on standard error, exit status 2. */
 export class DumpFileError extends Error {}
 
+/** The report on one dump file (main sends a directory or several paths to dumpRun's runDumpRun). */
 export async function runDump(args: DumpArgs, io: DumpIO): Promise<number> {
-  // One file keeps the single-dump report; a directory or several paths are a run, step by step.
-  if (args.paths.length > 1 || (args.file !== "-" && io.listDir(args.file) !== null)) return runDumpRun(args, io);
   const opened = await openDump(args.file, io, "by size");
   try {
     return await reportDump(args, io, opened.dump);

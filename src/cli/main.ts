@@ -20,6 +20,7 @@ import { type CheckArgs, parseCliArgs, UsageError } from "./args";
 import { COMMANDS_USAGE, usageFor, usageOf } from "./commandsUsage";
 import { runCpLayout } from "./cpLayoutReport";
 import { type DirEntry, DumpFileError, runDump } from "./dumpCommand";
+import { runDumpRun } from "./dumpRun";
 import { listDirectory, openFileSource } from "./fileSource";
 import { jsonText } from "./jsonText";
 import { InputTooLargeError, readBounded, readFileBounded } from "./readInput";
@@ -108,7 +109,12 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (args.command === "cp-layout") return runCpLayout(args, io.stdout);
-  if (args.command === "dump") return runDump(args, { ...io, json: jsonText });
+  if (args.command === "dump") {
+    const dumpIo = { ...io, json: jsonText };
+    // One file keeps the single-dump report; a directory or several paths are a run, step by step.
+    const run = args.paths.length > 1 || (args.file !== "-" && io.listDir(args.file) !== null);
+    return run ? runDumpRun(args, dumpIo) : runDump(args, dumpIo);
+  }
   return check(args, io);
 }
 

@@ -22,5 +22,3 @@ export const VERDICT_WORDS = {
   relError: "rel error: |computed − reference| / max(|reference|, one epsilon of the batch's largest magnitude)",
   bitExact: "bit-exact: the same float32 bits as slime's own output (chunked_float32), tolerance 0",
 } as const;
-
-export type VerdictWord = keyof typeof VERDICT_WORDS;

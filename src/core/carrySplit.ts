@@ -24,9 +24,6 @@ export interface CarrySplit {
   chunkSize: number;
 }
 
-/** Multiply-adds of local scan between two pause points of carrySplitSteps: a few ms. */
-export const CARRY_SPLIT_STEP = 2 ** 18;
-
 /**
  * The split of one row's returns, computed as core's chunked scan computes them in float64 (same
  * order, same bits as chunkedDiscountedReturns on a Float64Array) on the row as it is scanned (`scanned`: the rewards, REINFORCE++'s token rewards or GAE's TD residuals, right-padded
@@ -36,29 +33,12 @@ export const CARRY_SPLIT_STEP = 2 ** 18;
  *
  * Non-finite inputs are split as slime's scan spreads them (§b.4): a NaN or ±∞ poisons its chunk's
  * local sums and reaches the earlier chunks through the carry. Work is O(T·min(C, T)/2), the local
- * scans' multiply-adds, for this one row: see carrySplitSteps to do it in slices.
+ * scans' multiply-adds, for this one row (65536 tokens at C = 4096: 134 M). The local scans are chunkedScan's float64 GEMM column by
+ * column, in its order (l = 0 … j, product then sum, a non-finite input making the columns before it
+ * NaN); the carries follow chunk by chunk with the scan's two roundings. The same bits as
+ * chunkedDiscountedReturns over the row (the tests hold it to that).
  */
 export function carrySplit(scanned: ArrayLike<number>, discount: number, chunkSize: number): CarrySplit {
-  const steps = carrySplitSteps(scanned, discount, chunkSize);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
-}
-
-/**
- * carrySplit as a generator that yields (nothing) after about `work` multiply-adds, so that a long
- * row with a big C (65536 tokens at C = 4096: 134 M) never becomes one long task, even inside one
- * chunk. The local scans are chunkedScan's float64 GEMM column by column, in its order (l = 0 … j,
- * product then sum, a non-finite input making the columns before it NaN); the carries follow chunk
- * by chunk with the scan's two roundings. The same bits as chunkedDiscountedReturns over the row
- * (the tests hold it to that).
- */
-export function* carrySplitSteps(
-  scanned: ArrayLike<number>,
-  discount: number,
-  chunkSize: number,
-  work = CARRY_SPLIT_STEP,
-): Generator<undefined, CarrySplit, unknown> {
   checkDiscount(discount);
   checkChunkSize(chunkSize);
   const T = scanned.length;
@@ -73,7 +53,6 @@ export function* carrySplitSteps(
   const total = new Float64Array(T);
   const carriesIn = new Float64Array(nChunks);
   let carry = 0;
-  let sinceYield = 0;
   for (let c = 0; c < nChunks; c++) {
     const start = c * C;
     const valid = Math.min(C, T - start);
@@ -91,11 +70,6 @@ export function* carrySplitSteps(
       // The scan's own product (`s_prev * pow_vec[k]`), then its add: the same two roundings.
       carried[t] = carry * carryPowers[j];
       total[t] = acc + carried[t];
-      sinceYield += j + 1;
-      if (sinceYield >= work && (j + 1 < valid || c + 1 < nChunks)) {
-        sinceYield = 0;
-        yield;
-      }
     }
     carry = total[T - 1 - (start + valid - 1)];
   }

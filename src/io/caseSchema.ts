@@ -144,8 +144,6 @@ export type ScanCase = Exclude<GoldenCase, { kind: "slime_dump" }>;
 export type SlimeDumpCase = Extract<GoldenCase, { kind: "slime_dump" }>;
 export type CaseFile = { meta: z.infer<typeof meta>; cases: GoldenCase[] };
 export type DiscountedCase = z.infer<typeof discountedCase>;
-export type GaeCase = z.infer<typeof gaeCase>;
-export type ReinforcePPCase = z.infer<typeof reinforcePPCase>;
 export type ConventionCase = z.infer<typeof conventionCase>;
 export type { Problem };
 

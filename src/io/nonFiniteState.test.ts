@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { stateToProblem } from "./playgroundProblem";
 import { type PlaygroundState, parsePlaygroundState } from "./playgroundState";
 import { DEFAULT_PLAYGROUND_STATE } from "./presets";
-import { decodeState, encodeState, loadState, saveState } from "./shareLink";
+import { decodeState, encodeState } from "./shareLink";
 
 const withNonFinite = (lane: number[]): PlaygroundState => ({
   ...DEFAULT_PLAYGROUND_STATE,
@@ -17,7 +17,7 @@ describe("NaN and ±Inf in a playground state", () => {
     expect(over.ok).toBe(false);
   });
 
-  it("travel through a link and storage unchanged, runs of them included", () => {
+  it("travel through a link (the saved session is the same text) unchanged, runs of them included", () => {
     for (const lane of [
       [1, Number.NaN, 2, Number.NEGATIVE_INFINITY, 3],
       Array<number>(64).fill(Number.NaN),
@@ -27,14 +27,6 @@ describe("NaN and ±Inf in a playground state", () => {
       if (!decoded.ok) throw new Error(decoded.error.message);
       const data = decoded.state.data;
       expect(data.source === "inline" && data.rows[0].rewards).toEqual(lane);
-      const store = new Map<string, string>();
-      const storage = {
-        setItem: (k: string, v: string) => store.set(k, v),
-        getItem: (k: string) => store.get(k) ?? null,
-      };
-      expect(saveState(storage, withNonFinite(lane))).toBeUndefined();
-      const loaded = loadState(storage);
-      expect(loaded?.ok && loaded.state.data.source === "inline" && loaded.state.data.rows[0].rewards).toEqual(lane);
     }
   });
 

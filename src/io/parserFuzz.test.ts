@@ -12,7 +12,7 @@ import { writeNpy } from "./npyTestFile";
 import { materializeRows } from "./playgroundProblem";
 import { type PlaygroundRow, type PlaygroundState, parsePlaygroundState } from "./playgroundState";
 import { BASE_SETTINGS, DEFAULT_PLAYGROUND_STATE, EXAMPLES, exampleById } from "./presets";
-import { decodeState, encodeState, loadState, stateFromSearch } from "./shareLink";
+import { decodeState, encodeState, stateFromSearch } from "./shareLink";
 
 // A fixed seed keeps CI reproducible; SCANLAB_FC_SEED=<n> explores other draws locally.
 const seed = Number(process.env.SCANLAB_FC_SEED ?? 20261129);
@@ -118,7 +118,6 @@ describe("every parser survives hostile input", () => {
           DEFAULT_PLAYGROUND_STATE,
         );
         expect(parsePlaygroundState(fromSearch.state).ok).toBe(true);
-        expectOutcome(loadState({ getItem: () => token }) ?? { ok: true });
       }),
       runs,
     );

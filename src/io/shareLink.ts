@@ -1,5 +1,4 @@
 import LZString from "lz-string";
-import { describeThrown } from "./ioError";
 import { decompressBounded } from "./lzBounded";
 import {
   DEFAULT_CONVENTION,
@@ -276,50 +275,4 @@ export function searchBeside(previousSearch = ""): string {
   }
   const text = params.toString();
   return text ? `?${text}` : "";
-}
-
-/** The address (query and fragment) of a state: `?view=…#s=…`. */
-export function stateToAddress(state: PlaygroundState, previousSearch = ""): string {
-  return `${searchBeside(previousSearch)}${stateFragment(encodeState(state))}`;
-}
-
-/** The full link for the copy-link button. */
-export function shareUrl(
-  state: PlaygroundState,
-  location: { origin: string; pathname: string; search: string },
-): string {
-  return `${location.origin}${location.pathname}${stateToAddress(state, location.search)}`;
-}
-
-/** The part of the Web Storage API the session uses (the page's localStorage): io compiles without the DOM. */
-export interface SessionStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-/** Saves the session; returns why it could not (storage full or disabled) instead of throwing. */
-export function saveState(
-  storage: Pick<SessionStorage, "setItem">,
-  state: PlaygroundState,
-): PlaygroundStateError | undefined {
-  try {
-    storage.setItem(STORAGE_KEY, encodeState(state));
-    return undefined;
-  } catch (thrown) {
-    return new PlaygroundStateError("", `could not be saved (${describeThrown(thrown)})`, "Session");
-  }
-}
-
-/** The last saved session: null when there is none, else the state or why it cannot be restored. */
-export function loadState(storage: Pick<SessionStorage, "getItem">): DecodeResult | null {
-  let text: string | null;
-  try {
-    text = storage.getItem(STORAGE_KEY);
-  } catch (thrown) {
-    return {
-      ok: false,
-      error: new PlaygroundStateError("", `could not be read (${describeThrown(thrown)})`, "Saved session"),
-    };
-  }
-  return text === null ? null : decodeState(text, "Saved session");
 }

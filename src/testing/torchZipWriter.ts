@@ -109,19 +109,6 @@ export class FileSink implements ByteSink {
   }
 }
 
-/** `root` saved to `path` as torch.save would; returns the file's size. */
-export async function writeTorchFile(path: string, root: PickleValue, options: TorchSaveOptions): Promise<number> {
-  const sink = new FileSink(path);
-  try {
-    const size = await writeTorchSave(sink, root, options);
-    sink.close();
-    return size;
-  } catch (e) {
-    sink.abandon();
-    throw e;
-  }
-}
-
 /**
  * `root` saved as torch.save would, in memory (small test files); a Uint8Array is taken as the
  * pickle itself, a hand-written program naming no storages.

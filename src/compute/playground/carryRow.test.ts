@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { solve } from "../../core";
 import { materializeRows, stateToProblem } from "../../io/playgroundProblem";
-import type { Estimator, PlaygroundState } from "../../io/playgroundState";
+import type { Estimator, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
 import { BASE_SETTINGS } from "../../io/presets";
-import { carryRowOf } from "./carryRow";
+import { carryAsk, splitCarryRow } from "./carryRow";
 import { type OutputName, outputTables } from "./outputTables";
+import { playgroundApi } from "./playgroundApi";
 import type { PlaygroundResult } from "./playgroundRun";
 import { paddedWidth } from "./rowProblem";
 
@@ -34,6 +35,12 @@ function resultOf(estimator: Estimator, settings: Partial<PlaygroundState> = {})
     ran: { chunkSize: state.chunkSize, precision: "float64" },
   } as unknown as PlaygroundResult;
   return { result, rows };
+}
+
+/** Row `b`'s split as the page gets it, or why it has none. */
+function carryRowOf(result: PlaygroundResult, rows: PlaygroundRow[], b: number, output: OutputName) {
+  const ask = carryAsk(result, rows, b, output);
+  return "ok" in ask ? ask : splitCarryRow(ask);
 }
 
 describe("carryRowOf: the row in focus, split as the batch's scan split it", () => {
@@ -68,5 +75,12 @@ describe("carryRowOf: the row in focus, split as the batch's scan split it", () 
     const rpp = resultOf("reinforce_pp");
     expect(carryRowOf(rpp.result, rpp.rows, 0, "token_level_rewards").ok).toBe(false);
     expect(carryRowOf(rpp.result, rpp.rows, 7, "returns")).toEqual({ ok: false, why: "no such row" });
+  });
+
+  it("is the same split when the worker is sent the ask", () => {
+    const { result, rows } = resultOf("gae");
+    const ask = carryAsk(result, rows, 1, "advantages");
+    if ("ok" in ask) throw new Error(ask.why);
+    expect(playgroundApi().carryRow(structuredClone(ask))).toEqual(carryRowOf(result, rows, 1, "advantages"));
   });
 });

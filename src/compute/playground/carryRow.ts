@@ -1,4 +1,4 @@
-import { allowingNonFinite, carrySplitSteps, tdResiduals, tokenLevelRewards } from "../../core";
+import { allowingNonFinite, carrySplit, tdResiduals, tokenLevelRewards } from "../../core";
 import { laneOf } from "../../io/playgroundProblem";
 import type { PlaygroundRow } from "../../io/playgroundState";
 import type { OutputName } from "./outputTables";
@@ -24,46 +24,34 @@ export interface CarryRow {
 /** Why the chart shows no carries for an output. */
 export type CarryRowResult = { ok: true; row: CarryRow } | { ok: false; why: string };
 
+/** What splitting one row needs: that row and the scalars of its result (a worker is sent no more). */
+export interface CarryAsk {
+  kind: PlaygroundResult["kind"];
+  row: PlaygroundRow;
+  length: number;
+  /** The batch's padded length. */
+  cols: number;
+  gamma: number;
+  lambd: number;
+  klCoef: number;
+  /** The run's chunk size: what the chart's chunk lines show. */
+  chunkSize: number;
+}
+
 /**
- * The split of one row of a result, computed on the main thread for that row only (the batch's
- * other rows are never touched): the sequence the chunked scan ran over, rebuilt in float64 from
- * the row's float32 inputs exactly as the float64 reference builds it, right-padded to the batch's
- * length, then core's carrySplit. Only an output that is the scan's own has carries: discounted and
- * REINFORCE++ returns, GAE advantages (GAE's returns are A + V).
+ * The ask for row `b`'s split, or why `output` has none: only an output that is the scan's own has
+ * carries (discounted and REINFORCE++ returns, GAE advantages; GAE's returns are A + V).
  */
-export function carryRowOf(
+export function carryAsk(
   result: PlaygroundResult,
   rows: PlaygroundRow[],
   b: number,
   output: OutputName,
-): CarryRowResult {
-  return finishNow(carryRowSteps(result, rows, b, output));
-}
-
-/** A computation that yields (nothing) where it may pause: core's carrySplitSteps. */
-export type Sliced<T> = Generator<undefined, T, unknown>;
-
-/** Runs a sliced computation to its end in this task. */
-export function finishNow<T>(work: Sliced<T>): T {
-  let step = work.next();
-  while (!step.done) step = work.next();
-  return step.value;
-}
-
-/** carryRowOf in slices of a few ms: a long row with a big C is 10⁸ multiply-adds. */
-export function* carryRowSteps(
-  result: PlaygroundResult,
-  rows: PlaygroundRow[],
-  b: number,
-  output: OutputName,
-): Sliced<CarryRowResult> {
+): CarryAsk | { ok: false; why: string } {
   const row = rows[b];
   const length = result.lengths[b];
   if (!row || length === undefined || rows.length !== result.rows) return { ok: false, why: "no such row" };
   const { kind, cols } = result;
-  const { gamma, lambd, klCoef } = result.input;
-  // The run's chunk size: what the chart's chunk lines show.
-  const chunkSize = result.ran.chunkSize;
   if (kind === "gae" && output !== "advantages") {
     return {
       ok: false,
@@ -73,6 +61,18 @@ export function* carryRowSteps(
   if (kind !== "gae" && output !== "returns") {
     return { ok: false, why: "token rewards are the scan's input, not its output." };
   }
+  const { gamma, lambd, klCoef } = result.input;
+  return { kind, row, length, cols, gamma, lambd, klCoef, chunkSize: result.ran.chunkSize };
+}
+
+/**
+ * The split of one row, computed for that row only (the batch's other rows are never touched): the
+ * sequence the chunked scan ran over, rebuilt in float64 from the row's float32 inputs exactly as
+ * the float64 reference builds it, right-padded to the batch's length, then core's carrySplit:
+ * O(T·C/2) float64 multiply-adds, 10⁸ for a long row with a big C.
+ */
+export function splitCarryRow(ask: CarryAsk): CarryRowResult {
+  const { kind, row, length, cols, gamma, lambd, klCoef, chunkSize } = ask;
   let x: Float64Array;
   try {
     x = allowingNonFinite(() => scannedRow(kind, row, cols, gamma, klCoef));
@@ -80,7 +80,7 @@ export function* carryRowSteps(
     return { ok: false, why: `the row cannot be scanned: ${(error as Error).message}` };
   }
   const discount = kind === "gae" ? gamma * lambd : gamma;
-  const split = yield* carrySplitSteps(x, discount, chunkSize);
+  const split = carrySplit(x, discount, chunkSize);
   return {
     ok: true,
     row: {

@@ -35,6 +35,17 @@ describe("startup state", () => {
     expect(startupState("", storage("garbage")).state).toBe(FIRST_VISIT_STATE);
   });
 
+  it("reports storage that throws on read, and opens the example", () => {
+    const denied = {
+      getItem: (): string | null => {
+        throw new DOMException("denied", "SecurityError");
+      },
+    };
+    const startup = startupState("", denied);
+    expect(startup.error).toBe("Saved session: could not be read (denied)");
+    expect(startup.state).toBe(FIRST_VISIT_STATE);
+  });
+
   it("says why a damaged link is refused and falls back to the saved session", () => {
     const startup = startupState("?s=garbage", storage(encodeState(saved)));
     expect(startup.state.gamma).toBe(0.9);

@@ -12,6 +12,7 @@ import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
+import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
 import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,
@@ -92,6 +93,14 @@ export function playgroundApi() {
     /** The heatmap's pooled picture of one output of the kept result (null: another result is kept). */
     picture(id: number, output: OutputName, ask: PictureAsk): PooledPicture | null {
       return pictures.picture(id, output, ask);
+    },
+    /** One row split into local sums and carries (the returns chart's bands). */
+    carryRow(ask: CarryAsk): CarryRowResult {
+      const split = splitCarryRow(ask);
+      if (!split.ok) return split;
+      const { local, carried, total, carriesIn } = split.row;
+      const buffers = new Set([local.buffer, carried.buffer, total.buffer, carriesIn.buffer]);
+      return Comlink.transfer(split, [...buffers] as ArrayBuffer[]);
     },
     /** Core's chunked scan of a problem (one row of a stroke). */
     chunked(problem: ScanProblem): CoreChunkedRun {

@@ -4,6 +4,7 @@ import { CancelledError } from "../../engine/client";
 import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
+import type { CarryAsk, CarryRowResult } from "./carryRow";
 import type { OutputName } from "./outputTables";
 import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundApi";
 import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
@@ -76,6 +77,7 @@ export class PlaygroundClient {
   private runs = new LatestOnly<ComputedResult | null>();
   private rows = new LatestOnly<CoreChunkedRun>();
   private pictures = new LatestOnly<PooledPicture | null>();
+  private carries = new LatestOnly<CarryRowResult>();
   private readonly pending = new Set<(reason: unknown) => void>();
 
   /**
@@ -158,6 +160,11 @@ export class PlaygroundClient {
     );
   }
 
+  /** The carries of one row, split off the page's thread (a large row's split is 10⁸ multiply-adds). */
+  carryRow(ask: CarryAsk): Promise<CarryRowResult> {
+    return this.cancellable(this.carries.run(() => this.worker.remote().carryRow(ask)));
+  }
+
   /** Stops what the worker is doing: it is ended, and what was asked of it rejects with CancelledError. */
   cancel(): void {
     for (const reject of this.pending) reject(new CancelledError());
@@ -168,6 +175,7 @@ export class PlaygroundClient {
     this.runs = new LatestOnly();
     this.rows = new LatestOnly();
     this.pictures = new LatestOnly();
+    this.carries = new LatestOnly();
   }
 
   dispose(): void {

@@ -14,7 +14,6 @@ import { dumpReplayInputs, inferDumpSettings, judgeDumpRewards, replayDump } fro
 
 /** The stages of slime's pipeline a train dump records, in the order slime runs them. */
 export type DumpStage = "rewards" | "kl" | "returns" | "advantages";
-export const DUMP_STAGES: DumpStage[] = ["rewards", "kl", "returns", "advantages"];
 
 export interface StageVerdict {
   stage: DumpStage;

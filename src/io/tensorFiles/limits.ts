@@ -57,5 +57,3 @@ export function shapeClaim(shape: readonly number[]): number {
   for (const d of shape) claim *= Math.max(d, 1);
   return claim;
 }
-
-export type TensorFileLimits = typeof TENSOR_FILE_LIMITS;

@@ -5,13 +5,10 @@ import { formatExact64, formatShort, formatValue } from "../../io/formatNumber";
 import { CARRY_STYLE, CarryBands, type CarryParts, carryRuns, carryStride } from "./CarryBands";
 import { ChartFrame, plotOf, type TokenChartProps, useChartBox } from "./ChartFrame";
 import type { ChartLegendModel } from "./chartLegend";
-import type { ChartHandle } from "./chartPng";
 import { downsampleNotes, linePoints, returnsSeries, valueAxisOf } from "./chartSeries";
 import { chunkOfToken, drawableBoundaries } from "./chunkBoundaries";
 import { BOUNDARY_STROKE, MASK_FILL, NON_FINITE_FILL, SERIES } from "./plotLayout";
 import { TokenPlot, useTellDrawn } from "./TokenPlot";
-
-export type { ChartHandle };
 
 /** Serial float64 against the chunked result for one batch row (returns or advantages). */
 export interface ReturnsChartProps extends TokenChartProps {

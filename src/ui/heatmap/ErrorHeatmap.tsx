@@ -23,7 +23,7 @@ import { drawHeatmapBase, drawHeatmapOverlay, type HeatmapPicture } from "./heat
 import { sameData, usePicture } from "./usePicture";
 import "./heatmap.css";
 
-export type { ColourScope, HeatmapCell };
+export type { HeatmapCell };
 
 /** What the heatmap offers its page. */
 export interface HeatmapHandle {

@@ -101,47 +101,43 @@ export function PlayerView({
   const [motion, setMotion] = useState<"animate" | "cut">("cut");
   const reducedMotion = useReducedMotion();
   const narrow = useNarrow();
-  // A tour stop asked for while the tour's example was still running: shown when its trace arrives.
-  const pendingTour = useRef<number | undefined>(startTour ? 0 : undefined);
-  // After an edit (γ, C, …) the new trace opens on the same phase, chunk and position, clamped.
-  const pendingPlace = useRef<TourTarget | undefined>(undefined);
+  // Where the next trace opens: a tour stop asked for while the tour's example was still running,
+  // or, after an edit (γ, C, …), the same phase, chunk and position, clamped.
+  const [pending, setPending] = useState<{ tour?: number; place?: TourTarget }>(startTour ? { tour: 0 } : {});
   // A tour stop's try: the stop, the inputs and trace before it (Undo goes back to them), or a refusal.
   const [tourTry, setTourTry] = useState<
     { stop: number; before: PlayerSource; beforeTrace: PlayerTrace } | { stop: number; refused: string }
   >();
 
-  // A new run starts at its first step (or at the tour stop waiting for it), paused.
-  useEffect(() => {
-    if (!trace) return;
-    const stop = pendingTour.current;
-    const place = pendingPlace.current;
-    pendingTour.current = undefined;
-    pendingPlace.current = undefined;
-    setCursor(
-      stop !== undefined ? tourCursor(trace, TOUR[stop].target) : place !== undefined ? tourCursor(trace, place) : 0,
-    );
+  // A new run starts at its first step (or where it is pending), paused: set in the render that
+  // brings the trace, so that no frame shows it at the old cursor.
+  const [opened, setOpened] = useState<PlayerTrace>();
+  if (trace && trace !== opened) {
+    setOpened(trace);
+    const { tour, place } = pending;
+    setPending({});
+    const target = tour !== undefined ? TOUR[tour].target : place;
+    setCursor(target ? tourCursor(trace, target) : 0);
     setPlaying(false);
     // An edit keeps the open formula card where its cell still exists: it then shows the new numbers.
     const { rows: B, cols: T } = trace.replay;
     setInspected((i) => (place !== undefined && i && i.b < B && i.t < T ? i : undefined));
-    setFocusRow((row) => Math.min(row, trace.replay.rows - 1));
-  }, [trace]);
+    setFocusRow((row) => Math.min(row, B - 1));
+  }
 
   const f = useMemo(() => (trace ? frameAt(trace, cursor, focusRow) : undefined), [trace, cursor, focusRow]);
   // One array per focus row, so the memoised stage redraws only when something it shows changed.
   const shownRow = f?.focusRow ?? 0;
   const rows = useMemo(() => (trace ? visibleRows(trace.replay.rows, shownRow) : []), [trace, shownRow]);
 
-  // Playing: one step per interval, stopping at the last step.
+  // Playing: one step per interval; it stops at the last step.
+  const lastStep = trace ? trace.steps.length - 1 : 0;
+  const running = playing && cursor < lastStep;
   useEffect(() => {
-    if (!playing || !trace) return;
-    if (cursor >= trace.steps.length - 1) {
-      setPlaying(false);
-      return;
-    }
-    const timer = setTimeout(() => setCursor((c) => Math.min(trace.steps.length - 1, c + 1)), stepMillis(speed));
-    return () => clearTimeout(timer);
-  }, [playing, cursor, speed, trace]);
+    if (!running) return;
+    const timer = setInterval(() => setCursor((c) => Math.min(lastStep, c + 1)), stepMillis(speed));
+    return () => clearInterval(timer);
+  }, [running, speed, lastStep]);
 
   /** A source the controls or the tour changed (or put back): the address keeps its state. */
   const showEdited = (next: PlayerSource) => {
@@ -157,14 +153,14 @@ export function PlayerView({
     // A stop's words are about the inputs before its try: another stop undoes it first.
     if (tourTry && "before" in tourTry) {
       setTourTry(undefined);
-      pendingTour.current = at;
+      setPending((p) => ({ ...p, tour: at }));
       showEdited(tourTry.before);
       return;
     }
     setTourTry(undefined);
     // The tour's words are written for its own example: open it first, then go to the stop.
     if (sourceOrigin(source) !== TOUR_EXAMPLE) {
-      pendingTour.current = at;
+      setPending((p) => ({ ...p, tour: at }));
       setSource(exampleSource(TOUR_EXAMPLE));
       return;
     }
@@ -172,8 +168,7 @@ export function PlayerView({
   };
   /** Another source closes the tour, which would otherwise talk about numbers no longer shown. */
   const openSource = (next: PlayerSource) => {
-    pendingTour.current = undefined;
-    pendingPlace.current = undefined;
+    setPending({});
     setTourStop(undefined);
     setTourTry(undefined);
     setSource(next);
@@ -189,7 +184,7 @@ export function PlayerView({
     const result = edit(field, change);
     if (!result.ok) return result.reason;
     if (!apply) return null;
-    if (trace && pendingTour.current === undefined) pendingPlace.current = cursorPlace(trace, cursor);
+    if (trace && pending.tour === undefined) setPending({ place: cursorPlace(trace, cursor) });
     // The try's outcome and Undo are about the inputs it changed: another edit ends them.
     setTourTry(undefined);
     setFileError(undefined);
@@ -209,7 +204,7 @@ export function PlayerView({
       setTourTry({ stop, refused: result.reason });
       return;
     }
-    pendingPlace.current = change.at ?? target;
+    setPending((p) => ({ ...p, place: change.at ?? target }));
     setPlaying(false);
     setFileError(undefined);
     setTourTry({ stop, before: source, beforeTrace: trace });
@@ -217,7 +212,7 @@ export function PlayerView({
   };
   const undoTourTry = () => {
     if (!tourTry || !("before" in tourTry)) return;
-    pendingPlace.current = TOUR[tourTry.stop].target;
+    setPending((p) => ({ ...p, place: TOUR[tourTry.stop].target }));
     setTourTry(undefined);
     showEdited(tourTry.before);
   };
@@ -228,8 +223,8 @@ export function PlayerView({
       switch (action.type) {
         case "toggle":
           setMotion("animate");
-          if (!playing && cursor >= trace.steps.length - 1) setCursor(0);
-          setPlaying(!playing);
+          if (!running) setCursor((c) => (c >= lastStep ? 0 : c));
+          setPlaying(!running);
           return;
         case "speed":
           setSpeed((s) => nextSpeed(s, action.delta));
@@ -252,7 +247,7 @@ export function PlayerView({
           setCursor((c) => moveCursor(trace, c, action));
       }
     },
-    [trace, playing, cursor],
+    [trace, running, lastStep],
   );
 
   // The keyboard map, wherever the focus is, except in fields that use the keys themselves.
@@ -505,7 +500,7 @@ export function PlayerView({
       <Transport
         trace={trace}
         cursor={f.cursor}
-        playing={playing}
+        playing={running}
         speed={speed}
         view={view}
         spotlight={Boolean(tourRegions?.includes("transport"))}

@@ -272,7 +272,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
                 returnsRef={returnsRef}
                 errorRef={errorRef}
                 heatmapRef={heatmapRef}
-                pictures={worker}
+                worker={worker}
                 dump={committed.dump}
                 showCarries={committed.showCarries}
                 onCarries={userSetView}

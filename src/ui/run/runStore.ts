@@ -103,7 +103,3 @@ export function unreadableMessage(names: readonly string[], error: unknown): str
   const files = names.join(" and ");
   return `${files}, kept in this tab from your last visit, can no longer be read (${why}). This browser keeps a reference to the file you chose, not a copy: choose ${names.length === 1 ? "it" : "them"} again.`;
 }
-
-export async function forgetRunFiles(tab = thisTab()): Promise<void> {
-  await del(runFilesKey(tab)).catch(() => {});
-}

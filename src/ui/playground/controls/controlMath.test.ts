@@ -5,7 +5,6 @@ import {
   horizon,
   nearestStop,
   nextPowerOfTwo,
-  parseBounded,
   parseChunkSize,
 } from "./controlMath";
 
@@ -42,7 +41,5 @@ describe("control math", () => {
     expect(parseChunkSize("1.5")).toMatchObject({ ok: false, reason: expect.stringContaining("whole number") });
     expect(parseChunkSize("x")).toMatchObject({ ok: false, reason: expect.stringContaining("not a number") });
     expect(parseChunkSize("8192")).toMatchObject({ ok: false, reason: expect.stringContaining("4096") });
-    expect(parseBounded("γ", "1.2", 0, 1)).toEqual({ ok: false, reason: "γ 1.2 is outside [0, 1]" });
-    expect(parseBounded("γ", "0.97", 0, 1)).toEqual({ ok: true, value: 0.97 });
   });
 });

@@ -57,13 +57,3 @@ export function parseChunkSize(text: string): Parsed {
   }
   return { ok: true, value };
 }
-
-/** A number typed into a field, checked against a closed range; the reason names the field. */
-export function parseBounded(label: string, text: string, min: number, max: number): Parsed {
-  const trimmed = text.trim();
-  if (trimmed === "") return { ok: false, reason: `${label} is empty` };
-  const value = Number(trimmed);
-  if (!Number.isFinite(value)) return { ok: false, reason: `${label} "${trimmed}" is not a finite number` };
-  if (value < min || value > max) return { ok: false, reason: `${label} ${trimmed} is outside [${min}, ${max}]` };
-  return { ok: true, value };
-}

@@ -45,16 +45,13 @@ export interface ResultsPanelProps {
   behindNote?: string | null;
   /** Told each result once every part of the panel has drawn it. */
   onDrawn(result: PlaygroundResult): void;
-  /**
-   * Beyond teaching size (previewable): the carries of the row in focus are split in short tasks
-   * (the heatmap measures a large result in short tasks of its own whatever this says).
-   */
+  /** Beyond teaching size (previewable): the carries of the row in focus are split by the worker. */
   large: boolean;
   returnsRef: Ref<ChartHandle>;
   errorRef: Ref<ChartHandle>;
   heatmapRef: Ref<HeatmapHandle>;
-  /** The playground worker, which pools the heatmap of the results it computed (stable). */
-  pictures: Pick<PlaygroundClient, "picture"> | null;
+  /** The playground worker, which pools the heatmap of the results it computed and splits carries (stable). */
+  worker: Pick<PlaygroundClient, "picture" | "carryRow"> | null;
   /** Row 0 is a sample of a slime dump: its stored output is drawn in the returns chart. */
   dump?: DumpComparison;
   /** The returns chart splits the row in focus into local sums and carries (the state's showCarries). */
@@ -93,8 +90,8 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [rows, result.rows, result.cols],
   );
   const heatmapSource = useMemo(
-    () => pictureSource(result, output, masks, props.pictures),
-    [result, output, masks, props.pictures],
+    () => pictureSource(result, output, masks, props.worker),
+    [result, output, masks, props.worker],
   );
   const precision = result.ran.precision === "float64" ? "float64" : "float32";
   const chunkedLabel = `chunked ${precision} (${result.ran.backend}${result.ran.precision === "float32-engine" ? `, ${result.ran.strategy}` : ""})`;
@@ -134,9 +131,10 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
     [rows, result, selectedRow],
   );
 
-  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds, in short tasks when large.
+  // Only the row in focus, and only while asked for: O(T·C/2) float64 multiply-adds, by the worker when large.
   const hasTokens = view !== null && view.length > 0;
-  const carryRow = useCarryRow(props.showCarries === true && hasTokens, result, rows, selectedRow, output, props.large);
+  const splitter = props.large ? props.worker : null;
+  const carryRow = useCarryRow(props.showCarries === true && hasTokens, result, rows, selectedRow, output, splitter);
   const carries = useMemo<CarryParts | null>(() => (carryRow?.ok ? carryPartsOf(carryRow.row) : null), [carryRow]);
 
   return (

@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState } from "react";
-import { type CarryRowResult, carryRowSteps, finishNow } from "../../../compute/playground/carryRow";
+import { type CarryRowResult, carryAsk, splitCarryRow } from "../../../compute/playground/carryRow";
 import type { OutputName } from "../../../compute/playground/outputTables";
+import type { PlaygroundClient } from "../../../compute/playground/playgroundClient";
 import type { PlaygroundResult } from "../../../compute/playground/playgroundRun";
 import type { PlaygroundRow } from "../../../io/playgroundState";
-import { runInTasks } from "../../budgetedTasks";
 
 /** What a split was computed from: a new result, rows array, row or output asks for a new one. */
 type SplitKey = readonly [PlaygroundResult, PlaygroundRow[], number, OutputName];
@@ -13,9 +13,9 @@ const sameKey = (a: SplitKey, b: SplitKey) => a.every((part, i) => Object.is(par
 /**
  * The carries of the row in focus while they are asked for, null otherwise or while they are being
  * computed. A teaching-size result is split in the render's own layout effect (drawn in the frame
- * of the toggle); a large one in tasks of a few ms (budgetedTasks), so that neither the toggle nor
- * a new row in focus of a 16 × 8192 batch is one long main-thread task. Nothing but that one row
- * is ever split, and the last split is kept: turning the carries off and on again shows it at once.
+ * of the toggle); a large one by the playground worker, so that neither the toggle nor a new row in
+ * focus of a 16 × 8192 batch is a long main-thread task. Nothing but that one row is ever split,
+ * and the last split is kept: turning the carries off and on again shows it at once.
  */
 export function useCarryRow(
   enabled: boolean,
@@ -23,7 +23,7 @@ export function useCarryRow(
   rows: PlaygroundRow[],
   row: number,
   output: OutputName,
-  large: boolean,
+  worker: Pick<PlaygroundClient, "carryRow"> | null,
 ): CarryRowResult | null {
   const [split, setSplit] = useState<{ key: SplitKey; value: CarryRowResult } | null>(null);
   const key: SplitKey = [result, rows, row, output];
@@ -33,17 +33,21 @@ export function useCarryRow(
   useLayoutEffect(() => {
     if (!enabled || held.current) return;
     const key: SplitKey = [result, rows, row, output];
-    const steps = carryRowSteps(result, rows, row, output);
+    const ask = carryAsk(result, rows, row, output);
     const done = (value: CarryRowResult) => setSplit({ key, value });
-    if (!large) {
-      done(finishNow(steps));
+    if ("ok" in ask || !worker) {
+      done("ok" in ask ? ask : splitCarryRow(ask));
       return;
     }
-    return runInTasks(() => {
-      const step = steps.next();
-      if (step.done) done(step.value);
-      return step.done === true;
-    });
-  }, [enabled, result, rows, row, output, large]);
+    let live = true;
+    worker.carryRow(ask).then(
+      (value) => live && done(value),
+      // Ended by a cancel: split here rather than leave the note waiting.
+      () => live && done(splitCarryRow(ask)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [enabled, result, rows, row, output, worker]);
   return enabled ? current : null;
 }
