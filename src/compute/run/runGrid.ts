@@ -54,7 +54,11 @@ export type ReplayedRows = Pick<SampleReplay, "reference" | "bounds">;
  */
 export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
   if (!replay.ok) return null;
-  return replay.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
+  // Bounds first: a windowed replay replays a window for a sample's bounds and keeps its reference too.
+  return replay.samples.map((s) => {
+    const bounds = s.bounds;
+    return { reference: s.reference, bounds };
+  });
 }
 
 /** The fields the heatmap can show for this replay: the outputs, and the KL where the dump stores one. */

@@ -109,7 +109,7 @@ export interface ReplayOptions {
   /**
    * Replay and judge a window of samples at a time, of about this many tokens: memory bounded by the
    * window, not the batch. Each sample's `reference` and `bounds` are then recomputed when read (its
-   * own rows, the same bits). Where the whitening is fitted on the reference, or the replay raises,
+   * own rows, the same bits), its whole window at once: reads in order replay each window once. Where the whitening is fitted on the reference, or the replay raises,
    * the whole batch is replayed at once as without it.
    */
   windowTokens?: number;
@@ -211,18 +211,35 @@ function replayByWindows(
         );
       }
     }
-    // One sample's rows are its own: the same bits as in its window.
+    // A sample's rows are its own (the same bits in any window): a read replays the sample's whole
+    // window once, into fresh rows, and keeps that window's rows until a read outside it, so reading
+    // every sample in order (a report's reference, the run view's rows, bounds first) costs one replay.
+    let last: { lo: number; hi: number; reference: ReplayReference; bounds: ReplayBounds | null } | null = null;
+    const windowOf = (i: number, withBounds: boolean) => {
+      if (last && i >= last.lo && i < last.hi && (last.bounds || !withBounds)) return last;
+      const [lo, hi] = windows[windowIndex(windows, i)];
+      last = withBounds
+        ? { lo, hi, ...replayWindow(lo, hi) }
+        : { lo, hi, reference: replayReference(samples.slice(lo, hi), raw), bounds: null };
+      return last;
+    };
     const referenceOf = (i: number): SampleReplay["reference"] => {
-      const reference = replayReference(samples.slice(i, i + 1), raw);
+      const { lo, reference } = windowOf(i, false);
+      const j = i - lo;
       const advantages = whitening
-        ? whitenRows(reference.rawAdvantages, whitening.mean, whitening.rstd)[0]
-        : reference.advantages[0];
-      return { advantages, returns: reference.returns[0], kl: reference.kl[0] };
+        ? whitenRows([reference.rawAdvantages[j]], whitening.mean, whitening.rstd)[0]
+        : reference.advantages[j];
+      return { advantages, returns: reference.returns[j], kl: reference.kl[j] };
     };
     const boundsOf = (i: number): SampleReplay["bounds"] => {
-      const { reference, bounds } = replayWindow(i, i + 1);
-      const whitened = whitenWindow(reference, bounds, masksOf(i, i + 1), whitening);
-      return { advantages: whitened.bounds[0], returns: bounds.returns[0] };
+      const { lo, reference, bounds } = windowOf(i, true);
+      const j = i - lo;
+      const own = bounds as ReplayBounds;
+      // whitenWindow's bounds for this one row, without its whitened reference (referenceOf's).
+      const advantages = whitening
+        ? slimeWhitenBounds([reference.rawAdvantages[j]], [own.rawAdvantages[j]], masksOf(i, i + 1), whitening.stats)[0]
+        : own.advantages[j];
+      return { advantages, returns: own.returns[j] };
     };
     if (stats && !stats.conditioned) nameCancellation(out, stats);
     return {
@@ -265,6 +282,18 @@ function whitenWindow(
     reference: reference.rawAdvantages.map(whitened),
     bounds: slimeWhitenBounds(reference.rawAdvantages, bounds.rawAdvantages, masks, whitening.stats, arena),
   };
+}
+
+/** The window holding sample `i` (windows are consecutive and sorted). */
+function windowIndex(windows: [number, number][], i: number): number {
+  let lo = 0;
+  let hi = windows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (windows[mid][1] <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Consecutive samples, about `tokens` tokens a window (a longer sample is a window of its own). */

@@ -54,8 +54,8 @@ function replayOnce(
 /**
  * Dumps whose replays are judged a window of samples at a time (core's ReplayOptions): their memory
  * is the window's, not the batch's, and each sample's reference and bounds are recomputed when read.
- * The CLI's report reads the verdicts, and the reference a sample at a time; the run view draws every
- * sample's reference and bounds, so its dumps are replayed whole.
+ * The CLI's report reads the verdicts, and the reference a sample at a time; the run view reads every
+ * sample's reference and bounds once, after the verdict (its window replayed once for the samples in it).
  */
 const windowed = new WeakSet<UnderstoodDump>();
 
