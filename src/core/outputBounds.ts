@@ -102,10 +102,14 @@ function returnsBound(
 }
 
 /** `A_t = |x_t| + |d|·A_{t+1}`: the scan over magnitudes that every bound is proportional to. */
-export function magnitudeScan(row: ScanBoundRow, discount: number): Float64Array {
+export function magnitudeScan(
+  row: ScanBoundRow,
+  discount: number,
+  /** Where to write it (every element is written): a caller scanning row after row reuses one. */
+  out: Float64Array = new Float64Array(row.magnitudes.length),
+): Float64Array {
   const { magnitudes, carriedThrough } = row;
   const d = Math.max(Math.abs(discount), Math.abs(Math.fround(discount)));
-  const out = new Float64Array(magnitudes.length);
   let A = 0;
   for (let t = magnitudes.length - 1; t >= 0; t--) {
     A = Math.abs(magnitudes[t]) + (carriedThrough?.[t] === 1 ? 1 : d) * A;

@@ -1,6 +1,7 @@
 import { failure, IoError, type IoResult, MAX_IMPORT_BYTES, success } from "./ioError";
+import { MAX_CELLS, MAX_ROWS, MAX_TOKENS } from "./playgroundLimits";
 import type { Lane } from "./playgroundProblem";
-import { MAX_CELLS, MAX_ROWS, MAX_TOKENS, type PlaygroundRow } from "./playgroundState";
+import type { PlaygroundRow } from "./playgroundState";
 
 /**
  * A `.npy` array as numpy (`np.save`) and torch (`tensor.numpy()`) write it, read strictly:

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BACKEND_REQUESTS, type BackendRequest } from "../names/backends";
 import { STRATEGIES, type Strategy } from "../names/strategies";
 import { IoError } from "./ioError";
+import { MAX_CELLS, MAX_ROWS, MAX_TOKENS } from "./playgroundLimits";
 
 /**
  * Everything the playground shows, as one typed table: the URL (`?s=`), local storage and the
@@ -46,15 +47,8 @@ export const GENERATORS = [
 ] as const;
 export type GeneratorId = (typeof GENERATORS)[number];
 
-/**
- * Limits of what the playground accepts (links, storage, imports), so a hostile link or file
- * cannot make the page allocate without bound: at most MAX_ROWS rows, MAX_TOKENS tokens in a
- * row and MAX_CELLS cells in the padded `[B, max length]` batch.
- */
-export const MAX_ROWS = 1024;
-export const MAX_TOKENS = 65536;
-// 2^22 cells holds 64 × 65536, the largest conformance batch; at float64 that is 32 MiB per array.
-export const MAX_CELLS = 2 ** 22;
+// The row limits live apart from the zod schemas: the CLI's tensor readers check .npy shapes against them.
+export { MAX_CELLS, MAX_ROWS, MAX_TOKENS };
 /** A chunk of C tokens is a C×C discount kernel in the engine (64 MiB of float32 at 4096). */
 export const MAX_CHUNK_SIZE = 4096;
 /** Every input must be a float32 value (the golden schema's contract), hence finite below this. */

@@ -55,13 +55,16 @@ export function emptyWhitenSums(): WhitenSums {
 /** `rows` added to `sums`, in place: rows given a window at a time sum to the same bits as the batch at once. */
 export function addWhitenSums(sums: WhitenSums, rows: FloatArray[], masks: ArrayLike<number>[]): WhitenSums {
   let { n, sum, sumSquares } = sums;
-  rows.forEach((row, i) => {
+  // A plain loop, not forEach: sums a closure writes are boxed, a fresh number per token.
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const mask = masks[i];
     for (let t = 0; t < row.length; t++) {
-      n += masks[i][t];
-      sum += row[t] * masks[i][t];
-      sumSquares += row[t] * row[t] * masks[i][t];
+      n += mask[t];
+      sum += row[t] * mask[t];
+      sumSquares += row[t] * row[t] * mask[t];
     }
-  });
+  }
   sums.n = n;
   sums.sum = sum;
   sums.sumSquares = sumSquares;

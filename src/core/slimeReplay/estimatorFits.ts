@@ -192,6 +192,9 @@ export function ppoFit(
       }
     }
   });
+  const longest = rows.reduce((m, r) => Math.max(m, r.returns.length), 0);
+  const deltaRow = new Float64Array(longest);
+  const partialRow = new Float64Array(longest);
   const build = ([beta, fitGamma, fitMu]: number[]) => {
     const gamma = fixed.gamma ?? fitGamma;
     const mu = fixed.mu ?? fitMu;
@@ -199,14 +202,15 @@ export function ppoFit(
     let e = 0;
     rows.forEach(({ reward: R, kl, returns, values }, i) => {
       const L = returns.length;
-      const deltas = new Float64Array(L);
+      // Every element written before it is read: one pair of rows for the pass, not two fresh rows a sample.
+      const deltas = deltaRow.subarray(0, L);
       for (let t = 0; t < L; t++)
         deltas[t] =
           beta * magnitude(kl[t]) +
           (t === rewardAt[i] ? magnitude(R) : 0) +
           gamma * (t + 1 < L ? magnitude(values[t + 1]) : 0) +
           magnitude(values[t]);
-      const partial = magnitudeScan({ magnitudes: deltas }, mu);
+      const partial = magnitudeScan({ magnitudes: deltas }, mu, partialRow.subarray(0, L));
       for (let t = 0; t < L; t++, e++) {
         const ret = returns[t];
         const v = values[t];

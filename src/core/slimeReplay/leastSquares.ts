@@ -159,10 +159,26 @@ export class EquationSet {
 }
 
 /** Each equation's entry divided by its noise scale (w = 1/σ), in a loop: this runs over 10⁵ equations per fit. */
-function weighted(values: Float64Array, w: Float64Array): Float64Array {
-  const out = new Float64Array(values.length);
+function weighted(
+  values: Float64Array,
+  w: Float64Array,
+  out: Float64Array = new Float64Array(values.length),
+): Float64Array {
   for (let e = 0; e < out.length; e++) out[e] = values[e] * w[e];
   return out;
+}
+
+/**
+ * Rows a solve works in and drops (the weights, the weighted y and columns, the sensitivity rows),
+ * reused from solve to solve: fresh ones were some 8 MB of new pages a solve at 131,000 equations,
+ * twelve solves in a ppo dump's fits. Slot k's row is rewritten by the next solve: a solve returns none of them.
+ */
+const scratchRows: Float64Array[] = [];
+
+/** Slot `k`'s row of `n` elements, as left by the last solve (every caller writes it before reading). */
+function scratch(k: number, n: number): Float64Array {
+  if (!(scratchRows[k]?.length >= n)) scratchRows[k] = new Float64Array(n);
+  return scratchRows[k].subarray(0, n);
 }
 
 /** Below this share of its own norm, what is left of a column after the others is rounding: collinear. */
@@ -171,12 +187,14 @@ const RANK_TOLERANCE = 1e-9;
 export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
   const n = set.size;
   const p = set.unknowns;
-  const w = set.sigma.map((s) => 1 / s);
-  const y = weighted(set.y, w);
+  const sigma = set.sigma;
+  const w = scratch(0, n);
+  for (let e = 0; e < n; e++) w[e] = 1 / sigma[e];
+  const y = weighted(set.y, w, scratch(1, n));
   // Columns scaled to unit norm, so the rank test and R's conditioning do not depend on units.
   const norms: number[] = [];
-  const q: Float64Array[] = set.columns.map((col) => {
-    const c = weighted(col, w);
+  const q: Float64Array[] = set.columns.map((col, k) => {
+    const c = weighted(col, w, scratch(2 + k, n));
     const norm = Math.hypot(...chunkedNorms(c));
     norms.push(norm);
     if (norm > 0) for (let e = 0; e < n; e++) c[e] /= norm;
@@ -258,8 +276,9 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
   });
   // Row i of R⁻¹Qᵀ is θ'_i's sensitivity to each (scaled) equation.
   const worstCase = new Array(p).fill(Number.NaN);
+  const row = scratch(2 + p, n);
   order.forEach((k, i) => {
-    const row = new Float64Array(n);
+    row.fill(0);
     for (let r = i; r < m; r++) axpy(rInv[i][r], q[order[r]], row);
     let s = 0;
     for (let e = 0; e < n; e++) s += Math.abs(row[e]);

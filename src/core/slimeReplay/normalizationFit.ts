@@ -47,49 +47,18 @@ export function readNormalizationOfRows(rows: {
   advantages(i: number): ArrayLike<number>;
   mask(i: number): ArrayLike<number>;
 }): NormalizationRead {
-  let n = 0;
-  let sum = 0;
-  let sumSquares = 0;
-  for (let i = 0; i < rows.count; i++) {
-    const row = rows.raw(i);
-    const mask = rows.mask(i);
-    for (let t = 0; t < row.length; t++) {
-      if (mask[t] !== 1 || !Number.isFinite(row[t])) continue;
-      n += 1;
-      sum += row[t];
-      sumSquares += row[t] * row[t];
-    }
-  }
-  let isRaw = true;
-  let isWhitened = n > 0;
-  let compared = 0;
+  // Each pass a function of one row, its running sums carried in `acc` (the same additions in the
+  // same order): the loops inline were compiled on the fly (OSR) and thrown away between the passes.
+  const acc = new Float64Array(3);
+  for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.raw(i), rows.mask(i));
+  const [n, sum, sumSquares] = acc;
   const mean = n > 0 ? sum / n : 0;
   let variance = n > 0 ? sumSquares / n - mean * mean : 0;
   if (n >= 2) variance *= n / (n - 1);
   const rstd = 1 / Math.sqrt(Math.max(variance, 0) + 1e-8);
-  for (let i = 0; i < rows.count; i++) {
-    const row = rows.raw(i);
-    const rawScale = rows.scale(i);
-    const advantages = rows.advantages(i);
-    for (let t = 0; t < row.length; t++) {
-      const a = advantages[t];
-      const r = row[t];
-      if (!Number.isFinite(r)) continue;
-      compared += 1;
-      // A NaN or infinite advantage where the raw one is finite is not the raw one: only the
-      // whitening (its variance cancelling below 0) makes one.
-      if (!Number.isFinite(a)) {
-        isRaw = false;
-        isWhitened = false;
-        continue;
-      }
-      const error = 4 * u * (Math.abs(r) + rawScale[t]) + eta;
-      if (Math.abs(a - r) > error) isRaw = false;
-      const whitened = (r - mean) * rstd;
-      const allowed = WHITEN_MATCH * (1 + Math.abs(whitened)) + 16 * rstd * (error + u * Math.abs(mean));
-      if (Math.abs(a - whitened) > allowed) isWhitened = false;
-    }
-  }
+  const read = { compared: 0, isRaw: true, isWhitened: n > 0 };
+  for (let i = 0; i < rows.count; i++) compareRow(read, rows.raw(i), rows.scale(i), rows.advantages(i), mean, rstd);
+  const { compared, isRaw, isWhitened } = read;
   if (compared === 0) return { normalized: null, reason: "no finite advantage to compare" };
   if (isRaw && !isWhitened) return { normalized: false };
   if (isWhitened && !isRaw) return { normalized: true };
@@ -107,4 +76,53 @@ export function readNormalizationOfRows(rows: {
     normalized: true,
     note: "normalize_advantages: the stored advantages differ from the raw ones (slime changes them only by whitening) but are not their whitening over the batch either: see the verdict",
   };
+}
+
+/** acc += [count, Σx, Σx²] over a row's finite mask-1 tokens. */
+function sumsRow(acc: Float64Array, row: ArrayLike<number>, mask: ArrayLike<number>): void {
+  let n = acc[0];
+  let sum = acc[1];
+  let sumSquares = acc[2];
+  for (let t = 0; t < row.length; t++) {
+    if (mask[t] !== 1 || !Number.isFinite(row[t])) continue;
+    n += 1;
+    sum += row[t];
+    sumSquares += row[t] * row[t];
+  }
+  acc[0] = n;
+  acc[1] = sum;
+  acc[2] = sumSquares;
+}
+
+/** A row's stored advantages against the raw ones and against their whitening: `read` loses isRaw or isWhitened. */
+function compareRow(
+  read: { compared: number; isRaw: boolean; isWhitened: boolean },
+  row: ArrayLike<number>,
+  rawScale: ArrayLike<number>,
+  advantages: ArrayLike<number>,
+  mean: number,
+  rstd: number,
+): void {
+  let { compared, isRaw, isWhitened } = read;
+  for (let t = 0; t < row.length; t++) {
+    const a = advantages[t];
+    const r = row[t];
+    if (!Number.isFinite(r)) continue;
+    compared += 1;
+    // A NaN or infinite advantage where the raw one is finite is not the raw one: only the
+    // whitening (its variance cancelling below 0) makes one.
+    if (!Number.isFinite(a)) {
+      isRaw = false;
+      isWhitened = false;
+      continue;
+    }
+    const error = 4 * u * (Math.abs(r) + rawScale[t]) + eta;
+    if (Math.abs(a - r) > error) isRaw = false;
+    const whitened = (r - mean) * rstd;
+    const allowed = WHITEN_MATCH * (1 + Math.abs(whitened)) + 16 * rstd * (error + u * Math.abs(mean));
+    if (Math.abs(a - whitened) > allowed) isWhitened = false;
+  }
+  read.compared = compared;
+  read.isRaw = isRaw;
+  read.isWhitened = isWhitened;
 }

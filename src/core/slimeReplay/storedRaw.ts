@@ -63,9 +63,10 @@ function rawRow(
   const u = UNIT_ROUNDOFF.float32;
   const estimator = settings.advantageEstimator;
   const R = s.lossMask.length;
-  e.fill(0);
+  // ppo and R − β·kl write every token's error below; the others have none (zeroed here, not on every read).
   if (estimator === "reinforce_plus_plus") {
     x.set(returns);
+    e.fill(0);
   } else if (estimator === "ppo") {
     const values = s.values as ArrayLike<number>;
     for (let t = 0; t < R; t++) {
@@ -74,6 +75,7 @@ function rawRow(
     }
   } else if (isBroadcastEstimator(estimator)) {
     x.fill(Math.fround(s.reward));
+    e.fill(0);
   } else {
     const stored = kl as ArrayLike<number>;
     const reward = Math.fround(s.reward);

@@ -54,8 +54,8 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
   // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
-  const skip = strayFromExact(rows, stored, stats);
-  let line = fitLine(rows, stored, skip) ?? fitLine(rows, stored, none(stored));
+  const stray = strayFromExact(rows, stored, stats);
+  let line = fitLine(rows, stored, stray.skip, stray.skipSums) ?? fitLine(rows, stored, none(stored), stray.allSums);
   if (!line) return null;
   const first: Line = line;
   const offFirst = none(stored);
@@ -100,30 +100,75 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
   };
 }
 
-/** Tokens off the exact map `rs·(x − μ)` by more than its bound; none when fewer than a tenth would remain. */
-function strayFromExact(rows: RawRows, stored: ArrayLike<number>[], stats: WhitenBoundStats): Uint8Array[] {
-  const u = UNIT_ROUNDOFF.float32;
-  const { rs, mean, dMean, rho } = stats;
+/**
+ * Tokens off the exact map `rs·(x − μ)` by more than its bound; none when fewer than a tenth would
+ * remain. The first fit's sums (sumsRow's) come from the same pass, over the tokens kept and over
+ * every usable token (the fit then takes one or the other): the same additions in the same order.
+ */
+function strayFromExact(
+  rows: RawRows,
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+): { skip: Uint8Array[]; skipSums?: Float64Array; allSums?: Float64Array } {
+  const { rs } = stats;
   const skip = none(stored);
-  if (!Number.isFinite(rs)) return skip;
-  const slopeBound = rs * Math.min(rho, ACCURACY_THRESHOLD);
-  let used = 0;
-  let kept = 0;
+  if (!Number.isFinite(rs)) return { skip };
+  const keptSums = new Float64Array(3);
+  const allSums = new Float64Array(3);
   for (let i = 0; i < rows.count; i++) {
     const { raw: xs, errors } = rows.row(i);
-    const ys = stored[i];
-    for (let t = 0; t < xs.length; t++) {
-      const x = xs[t];
-      const y = ys[t];
-      if (!usable(x, y)) continue;
-      used += 1;
-      const tolerance =
-        rs * (1 + ACCURACY_THRESHOLD) * (errors[t] + dMean) + slopeBound * Math.abs(x - mean) + 2.01 * u * Math.abs(y);
-      if (Math.abs(y - rs * (x - mean)) > tolerance) skip[i] = marked(skip[i], t);
-      else kept += 1;
+    skip[i] = strayRow(skip[i], xs, stored[i], errors, stats, keptSums, allSums);
+  }
+  const used = allSums[0];
+  const kept = keptSums[0];
+  return kept >= 3 && kept * 10 >= used
+    ? { skip, skipSums: keptSums, allSums }
+    : { skip: none(stored), skipSums: allSums, allSums };
+}
+
+/** Marks a row's tokens off the exact map; kept += [count, Σx, Σy] over the others, all over every usable token. */
+function strayRow(
+  off: Uint8Array,
+  xs: Float64Array,
+  ys: ArrayLike<number>,
+  errors: Float64Array,
+  stats: WhitenBoundStats,
+  kept: Float64Array,
+  all: Float64Array,
+): Uint8Array {
+  const u = UNIT_ROUNDOFF.float32;
+  const { rs, mean, dMean, rho } = stats;
+  const slopeBound = rs * Math.min(rho, ACCURACY_THRESHOLD);
+  let row = off;
+  let n = kept[0];
+  let sx = kept[1];
+  let sy = kept[2];
+  let nAll = all[0];
+  let sxAll = all[1];
+  let syAll = all[2];
+  for (let t = 0; t < xs.length; t++) {
+    const x = xs[t];
+    const y = ys[t];
+    if (!usable(x, y)) continue;
+    nAll += 1;
+    sxAll += x;
+    syAll += y;
+    const tolerance =
+      rs * (1 + ACCURACY_THRESHOLD) * (errors[t] + dMean) + slopeBound * Math.abs(x - mean) + 2.01 * u * Math.abs(y);
+    if (Math.abs(y - rs * (x - mean)) > tolerance) row = marked(row, t);
+    else {
+      n += 1;
+      sx += x;
+      sy += y;
     }
   }
-  return kept >= 3 && kept * 10 >= used ? skip : none(stored);
+  kept[0] = n;
+  kept[1] = sx;
+  kept[2] = sy;
+  all[0] = nAll;
+  all[1] = sxAll;
+  all[2] = syAll;
+  return row;
 }
 
 /**

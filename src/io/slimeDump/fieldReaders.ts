@@ -54,6 +54,11 @@ export class FieldReader {
     if (isTensor(value)) {
       if (value.shape.length !== 1) this.fail(key, `has shape (${value.shape.join(", ")}), expected [${R}]`);
       data = this.elements(key, value);
+      if (narrow && data.length === R && data instanceof Int32Array && ownsItsBuffer(data) && exactInFloat32(data)) {
+        // Narrowed where it lies, the tensor holding the float32 from then on: a copy was 17.7 MB of fresh pages at 4.4 M tokens.
+        value.data = narrowInPlace(data);
+        return value.data as Float32Array;
+      }
     } else if (Array.isArray(value) && value.every((v) => typeof v === "number")) {
       data = value as number[];
     } else {
@@ -97,6 +102,18 @@ export class FieldReader {
   optionalTokens(key: string, R: number): FloatArray | undefined {
     return this.has(key) ? this.tokens(key, R) : undefined;
   }
+}
+
+/** An array over the whole of its buffer (a tensor's own read), not a view into bytes others read too. */
+function ownsItsBuffer(data: Int32Array): boolean {
+  return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+}
+
+/** The int32s as float32s in the same bytes (each element read before it is written); every one exact (exactInFloat32). */
+function narrowInPlace(data: Int32Array): Float32Array {
+  const out = new Float32Array(data.buffer, 0, data.length);
+  for (let i = 0; i < data.length; i++) out[i] = data[i];
+  return out;
 }
 
 /** Every element an integer float32 holds exactly (|x| ≤ 2^24). */
