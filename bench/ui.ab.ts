@@ -3,7 +3,7 @@
  * shared machine whose load comes and goes. Both builds are served from one folder (their assets
  * have content-hashed names; B's page is /b.html), opened side by side in two browser contexts,
  * and edited in turn, A then B, so that whatever load there is falls on both alike. For each edit
- * it records the page-clock time (probe.ts: input event → the engine's result drawn) and, from a
+ * it records the page-clock time (probe.ts: input event → the first redraw, and → the engine's result drawn) and, from a
  * trace of that window, the CPU time of each thread of the page's renderer process (main thread,
  * engine worker, core worker…), which the load changes far less than the wall time.
  *
@@ -56,6 +56,8 @@ function merge(a: string, b: string): string {
 }
 
 interface Sample {
+  /** Input event → the frame after the first redraw (core's result at teaching size). */
+  firstMs: number;
   /** Input event → the engine's result drawn (aria-busy false). */
   ms: number;
   /** Input event → aria-busy false and the heatmap's canvas redrawn, whichever is later. */
@@ -86,18 +88,20 @@ async function once(page: Page, rep: number): Promise<Sample> {
   const conventions = edit.gaeOnly === true ? await conventionRuns(page) : null;
   await arm(page, edit.trigger(rep));
   let t = 0;
+  let first = 0;
   let heatmap = 0;
   let longestMs = 0;
   const cpu = await threadCpu(page, async () => {
     await edit.act(page, rep, edit.gaeOnly ? "gae" : "discounted");
     const result = await timing(page);
     t = result.engineMs;
+    first = result.firstMs;
     longestMs = result.longTasks[0] ?? 0;
     heatmap = await heatmapTime(page);
   });
   await settle(page, conventions, 1000);
   // No redraw seen: the heatmap drew before aria-busy cleared, or its draw time read the same.
-  return { ms: t, allMs: Number.isNaN(heatmap) ? t : Math.max(t, heatmap), longestMs, cpu };
+  return { firstMs: first, ms: t, allMs: Number.isNaN(heatmap) ? t : Math.max(t, heatmap), longestMs, cpu };
 }
 
 const dir = merge(options.a, options.b);
@@ -126,6 +130,7 @@ try {
     table(
       [
         "build",
+        "first redraw, median / p95",
         "edit → engine result (aria-busy), median / p95",
         "→ and heatmap drawn",
         "longest task, median / worst",
@@ -133,6 +138,7 @@ try {
       ],
       (["A", "B"] as const).map((k) => [
         k,
+        `${ms(median(samples[k].map((s) => s.firstMs)))} / ${ms(p95(samples[k].map((s) => s.firstMs)))}`,
         `${ms(median(samples[k].map((s) => s.ms)))} / ${ms(p95(samples[k].map((s) => s.ms)))}`,
         `${ms(median(samples[k].map((s) => s.allMs)))} / ${ms(p95(samples[k].map((s) => s.allMs)))}`,
         `${median(samples[k].map((s) => s.longestMs))} / ${Math.max(...samples[k].map((s) => s.longestMs))} ms`,

@@ -85,6 +85,7 @@ export const PROBE_SCRIPT = `(() => {
       const source = drawnAttr === null ? "engine" : el.getAttribute("data-source");
       requestAnimationFrame(() => {
         probe.drawnAt = performance.now();
+        performance.mark("bench:drawn");
         probe.drawnSource = source;
         settle();
       });

@@ -31,7 +31,8 @@ export async function taskCpuIf(traced: boolean, page: Page, body: () => Promise
  * The CPU time of each thread of the page's renderer process between the probe's marks
  * (`bench:edit` → `bench:engine` or `bench:heatmap`, the later, probe.ts) while `body` makes one edit: the main thread
  * ("main"), each worker by its script ("worker", "coreScanWorker"…), the compositor, and the GPU
- * process's threads together (tasks only: SwiftShader's own threads are not in the trace). Tasks
+ * process's threads together (tasks only: SwiftShader's own threads are not in the trace), and
+ * the main thread's until the first redraw's frame (`bench:drawn`) as "main to first redraw". Tasks
  * that straddle a mark count in proportion.
  */
 export async function threadCpu(page: Page, body: () => Promise<void>): Promise<Map<string, number>> {
@@ -46,6 +47,8 @@ export async function threadCpu(page: Page, body: () => Promise<void>): Promise<
   // aria-busy cleared before its heatmap was drawn).
   const ends = [mark("bench:engine"), mark("bench:heatmap")].filter((e) => e !== undefined);
   const to = ends.sort((a, b) => b.ts - a.ts)[0];
+  // The first redraw's frame (core's result at teaching size): the main thread's CPU until then.
+  const drawn = mark("bench:drawn");
   const out = new Map<string, number>();
   if (!from || !to) return out;
   const names = new Map<number, string>();
@@ -70,6 +73,11 @@ export async function threadCpu(page: Page, body: () => Promise<void>): Promise<
     if (overlap <= 0) continue;
     const name = gpu.has(e.pid) ? "GPU process" : (names.get(e.tid) ?? `thread ${e.tid}`);
     out.set(name, (out.get(name) ?? 0) + ((e.tdur ?? 0) * (overlap / e.dur)) / 1000);
+    const first = drawn ? Math.min(e.ts + e.dur, drawn.ts) - Math.max(e.ts, from.ts) : 0;
+    if (name === "main" && first > 0) {
+      const key = "main to first redraw";
+      out.set(key, (out.get(key) ?? 0) + ((e.tdur ?? 0) * (first / e.dur)) / 1000);
+    }
   }
   return out;
 }

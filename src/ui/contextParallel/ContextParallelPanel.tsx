@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MAX_PANEL_CP_SIZE, promptLengthProblem } from "../../compute/contextParallel/cpPanelModel";
 import { CP_STEPS, STEP_SHORT, STEP_TITLES, stepCaption } from "../../compute/contextParallel/cpSteps";
 import { heldInputs, unreadInputs } from "../../io/laneUse";
@@ -40,7 +40,7 @@ export interface ContextParallelPanelProps {
  * the zigzag split, the logit shift, the gather, the scan and the slice-back, step by step, with the
  * check against cp_size 1, the PPO reward placement and whitening per rank. Computed only while open.
  */
-export function ContextParallelPanel({
+export const ContextParallelPanel = memo(function ContextParallelPanel({
   row,
   rowIndex,
   settings,
@@ -68,7 +68,7 @@ export function ContextParallelPanel({
       {cp.open ? <PanelBody row={row} rowIndex={rowIndex} settings={settings} cp={cp} onCp={onCp} /> : null}
     </details>
   );
-}
+});
 
 /** What of the row the panel does not read (its estimator's inputs only), so zeros are never shown unannounced. */
 function LaneNote({

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { memo, type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { glossaryEntry, glossaryHref } from "./glossary";
 import "./glossary.css";
@@ -24,8 +24,10 @@ const MARGIN = 8;
  * It is placed fixed under the word (clamped into the window), so a table's scroll box never clips it,
  * and it lives at the end of the page's body, so the text around the word (a step's caption, a tour
  * stop's sentence) reads as it is shown: a script's `textContent` never holds a definition.
+ * Memoised: its props are a word and (mostly) plain text, and a page holds dozens, each with a
+ * portal and a dozen hooks, that its panels' renders would otherwise render again on every edit.
  */
-export function Term({ word, children, tipId }: TermProps) {
+export const Term = memo(function Term({ word, children, tipId }: TermProps) {
   const entry = glossaryEntry(word);
   const ownId = useId();
   const id = tipId ?? `term-${ownId}`;
@@ -149,4 +151,4 @@ export function Term({ word, children, tipId }: TermProps) {
       {typeof document === "undefined" ? definition : createPortal(definition, document.body)}
     </span>
   );
-}
+});

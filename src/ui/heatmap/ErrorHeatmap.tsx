@@ -135,17 +135,24 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
   const [cursor, setCursor] = useState<Bin | null>(null);
   const [hoverBin, setHoverBin] = useState<Bin | null>(null);
   const [readout, setReadout] = useState<HeatmapCell | null>(null);
-  const [drawMs, setDrawMs] = useState(0);
 
   useLayoutEffect(() => {
     const canvas = baseRef.current;
     const ctx = measured === null ? null : canvas?.getContext("2d");
     if (!canvas || !ctx) return;
     const started = performance.now();
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
+    // Sized only when the size changes: setting a canvas's size, even to the same, drops and remakes
+    // its backing store. The draw paints every pixel; save/restore give it a fresh context's state.
+    const w = Math.round(layout.width * dpr);
+    const h = Math.round(layout.height * dpr);
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
+    ctx.save();
     drawHeatmapBase(ctx, picture, dpr);
-    setDrawMs(performance.now() - started);
+    ctx.restore();
+    // Written here, not kept in state: a state set in this effect rendered the heatmap a second time,
+    // synchronously, in the commit of every new picture (the edit's frame at teaching size).
+    wrapRef.current?.setAttribute("data-draw-ms", (performance.now() - started).toFixed(1));
   }, [picture, layout, dpr, measured]);
 
   const { onDrawn } = props;
@@ -302,7 +309,6 @@ export function ErrorHeatmap(props: ErrorHeatmapProps) {
         ref={wrapRef}
         className="error-heatmap-canvases"
         style={{ height: layout.height }}
-        data-draw-ms={drawMs.toFixed(1)}
         data-bins={`${grid.binsX}×${grid.binsY}`}
       >
         <canvas ref={baseRef} style={{ width: layout.width, height: layout.height }} />

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { TOUR } from "../../compute/player/tour";
 import type { BackendRequest } from "../../names/backends";
 
@@ -10,7 +11,7 @@ export function tourAddress(backend: BackendRequest): string {
  * The playground's first line: what the page computes, in the glossary's words, and the way into
  * the player's tour. Static text: nothing the user typed or imported is ever shown here.
  */
-export function PlaygroundIntro({ backend }: { backend: BackendRequest }) {
+export const PlaygroundIntro = memo(function PlaygroundIntro({ backend }: { backend: BackendRequest }) {
   return (
     <div className="pg-intro" data-testid="playground-intro">
       <p>
@@ -22,4 +23,4 @@ export function PlaygroundIntro({ backend }: { backend: BackendRequest }) {
       </a>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { type RefObject, useState } from "react";
+import { memo, type RefObject, useState } from "react";
 import {
   INTO_CHOICES,
   INTO_LABELS,
@@ -26,7 +26,9 @@ export interface ChartRefs {
 export interface PlaygroundToolbarProps {
   state: PlaygroundState;
   rows: PlaygroundRow[];
-  result: PlaygroundResult | null;
+  hasResult: boolean;
+  /** The result on screen, read when an export asks for it (stable). */
+  shownResult(): PlaygroundResult | null;
   target: LaneTarget;
   onTarget(target: LaneTarget): void;
   onFile(file: File): void;
@@ -51,7 +53,7 @@ export interface LinkStatus {
 }
 
 /** The playground's actions in the top bar: examples, import, export, share, reset. */
-export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
+export const PlaygroundToolbar = memo(function PlaygroundToolbar(props: PlaygroundToolbarProps) {
   const { target, onTarget } = props;
   const [dragging, setDragging] = useState(false);
   return (
@@ -151,7 +153,8 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
       <ExportMenu
         state={props.state}
         rows={props.rows}
-        result={props.result}
+        hasResult={props.hasResult}
+        shownResult={props.shownResult}
         codec={props.codec}
         charts={props.charts}
         onError={props.onError}
@@ -187,4 +190,4 @@ export function PlaygroundToolbar(props: PlaygroundToolbarProps) {
       ) : null}
     </div>
   );
-}
+});

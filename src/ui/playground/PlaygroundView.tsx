@@ -136,13 +136,34 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
   const committedRows = rowsOf(committed.data);
   const lanes = useLaneNotes(committed);
   const addressProblems = useMemo(() => [...urlProblems, ...startup.notices], [urlProblems, startup]);
-  const errorLines = pageErrorLines(
-    session.startupError,
-    session.saveError,
-    compute.error,
-    conventions.error,
-    errors.actionError,
-    fieldErrors,
+  const { startupError, saveError } = session;
+  const computeError = compute.error;
+  const conventionsError = conventions.error;
+  const { actionError } = errors;
+  const errorLines = useMemo(
+    () => pageErrorLines(startupError, saveError, computeError, conventionsError, actionError, fieldErrors),
+    [startupError, saveError, computeError, conventionsError, actionError, fieldErrors],
+  );
+  // Stable, so that an edit renders again only the panels whose inputs it changed (they are memoised).
+  const { forget } = imports;
+  const onLoad = useCallback(
+    (next: PlaygroundState) => {
+      forget();
+      load(next);
+    },
+    [forget, load],
+  );
+  const onReset = useCallback(() => {
+    forget();
+    load(FIRST_VISIT_STATE);
+  }, [forget, load]);
+  const resultRef = useRef(result);
+  resultRef.current = result;
+  const shownResult = useCallback(() => resultRef.current, []);
+  const charts = useMemo(() => ({ returns: returnsRef, error: errorRef, heatmap: heatmapRef }), []);
+  const onCp = useCallback(
+    (contextParallel: PlaygroundState["contextParallel"]) => userSetView({ contextParallel }),
+    [userSetView],
   );
   return (
     <div className="playground">
@@ -151,26 +172,21 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
             <PlaygroundToolbar
               state={committed}
               rows={rowsOf(committed.data)}
-              result={result}
+              hasResult={result !== null}
+              shownResult={shownResult}
               codec={codec}
               target={imports.target}
               onTarget={imports.setTarget}
               onFile={imports.onFile}
-              onLoad={(next) => {
-                imports.forget();
-                load(next);
-              }}
-              onReset={() => {
-                imports.forget();
-                load(FIRST_VISIT_STATE);
-              }}
+              onLoad={onLoad}
+              onReset={onReset}
               onCopyLink={share.copyLink}
               onOpenInPlayer={share.openInPlayer}
               linkStatus={share.linkStatus}
               onSaveCase={share.saveCase}
               onError={setActionError}
               onStatus={share.onStatus}
-              charts={{ returns: returnsRef, error: errorRef, heatmap: heatmapRef }}
+              charts={charts}
             />,
             toolbarSlot,
           )
@@ -304,7 +320,7 @@ export function PlaygroundView({ toolbarSlot, urlProblems }: PlaygroundViewProps
           settings={committed}
           cp={committed.contextParallel}
           userRows={lanes.userRows}
-          onCp={(contextParallel) => userSetView({ contextParallel })}
+          onCp={onCp}
         />
       </div>
       <aside className="pg-right" aria-label="Summary and readout">

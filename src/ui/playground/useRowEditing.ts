@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useRef } from "react";
 import type { OutputName } from "../../compute/playground/outputTables";
 import type { LiveRow, PlaygroundResult } from "../../compute/playground/playgroundRun";
 import { replaceRow } from "../../compute/playground/rowEdits";
@@ -46,9 +46,16 @@ export function useRowEditing({
   output,
 }: RowEditingInputs): RowEditing {
   const { setDraft, committed, edit, commitDraft, drawing, state } = store;
+  // Read when a stroke moves, not a dependency: a γ edit (a new committed state) would otherwise
+  // render the row editor and its lanes again.
+  const committedRef = useRef(committed);
+  committedRef.current = committed;
   const onDraftRow = useCallback(
-    (row: PlaygroundRow) => setDraft(replaceRow(committed, rowsOf(committed.data), selectedRow, row)),
-    [setDraft, committed, selectedRow],
+    (row: PlaygroundRow) => {
+      const base = committedRef.current;
+      setDraft(replaceRow(base, rowsOf(base.data), selectedRow, row));
+    },
+    [setDraft, selectedRow],
   );
   const { dismiss, stepAside } = hint;
   const onEditRow = useCallback(

@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { rowInFocus } from "../../compute/player/focusRow";
 import { playerAddress } from "../../compute/player/playerLink";
 import { addressWith, linkSize, sizeText } from "../../compute/playground/persistence";
@@ -41,8 +41,13 @@ export function useShareActions(
   onError: (message: string) => void,
 ): ShareActions {
   const [linkStatus, setLinkStatus] = useState<LinkStatus | null>(null);
+  // The actions read the newest state when called, so they stay the same functions across edits
+  // (the toolbar that holds them is memoised: an edit does not render it again).
+  const latest = useRef({ codec, committed, onError });
+  latest.current = { codec, committed, onError };
 
-  const copyLink = () => {
+  const copyLink = useCallback(() => {
+    const { codec, committed } = latest.current;
     codec
       .encode(committed)
       .then(async (encoded) => {
@@ -67,15 +72,17 @@ export function useShareActions(
         );
       })
       .catch(() => {});
-  };
+  }, []);
   const onStatus = useCallback((text: string) => setLinkStatus({ text, offerCase: false }), []);
-  const saveCase = () => {
+  const saveCase = useCallback(() => {
+    const { codec, committed, onError } = latest.current;
     saveCaseFile(codec, committed)
       .then((status) => setLinkStatus({ text: status, offerCase: false }))
       .catch((reason: unknown) => onError(`Case export: ${reason instanceof Error ? reason.message : String(reason)}`));
-  };
+  }, []);
 
-  const openInPlayer = () => {
+  const openInPlayer = useCallback(() => {
+    const { codec, committed, onError } = latest.current;
     // A batch larger than the player replays goes as the row in focus (the player says which).
     const { state: sent, focus } = rowInFocus(committed);
     codec
@@ -90,13 +97,11 @@ export function useShareActions(
         window.location.assign(`${window.location.pathname}${playerAddress(sent, encoded, focus)}`);
       })
       .catch(() => {});
-  };
+  }, []);
 
-  return {
-    linkStatus: linkStatus ?? (linkTooLong ? TOO_LARGE_FOR_LINK : null),
-    copyLink,
-    openInPlayer,
-    saveCase,
-    onStatus,
-  };
+  const shown = linkStatus ?? (linkTooLong ? TOO_LARGE_FOR_LINK : null);
+  return useMemo(
+    () => ({ linkStatus: shown, copyLink, openInPlayer, saveCase, onStatus }),
+    [shown, copyLink, openInPlayer, saveCase, onStatus],
+  );
 }

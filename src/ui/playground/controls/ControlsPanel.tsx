@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useCallback, useRef } from "react";
 import { paddingStats } from "../../../io/playgroundProblem";
 import {
   ERROR_METRICS,
@@ -62,7 +62,25 @@ function engineSummary(precision: PlaygroundPrecision, report: BackendReport | n
   return `Engine: float32 on ${report ? report.backend : "(starting)"}, ${STRATEGY_INFO[strategy].label}`;
 }
 
-/** The left column: data, estimator, algorithm and display, in that order. */
+type Edit = ControlsPanelProps["edit"];
+
+/** Sets one field; a slider's ticks while it is dragged are one edit (group): each is computed and drawn, one undo takes the drag back. */
+function setterOf(edit: Edit) {
+  return <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K], group?: string) =>
+    edit((s) => ({ ...s, [key]: value }), group);
+}
+
+/** An entry of one field, checked as the whole state it would make (the state when it is made). */
+function parserOf(current: () => PlaygroundState) {
+  return (label: string, key: keyof PlaygroundState) => (text: string) =>
+    parseForState(label, text, (value) => ({ ...current(), [key]: value }));
+}
+
+/**
+ * The left column: data, estimator, algorithm and display, in that order. The data, algorithm and
+ * display sections are memoised on the fields they show, so that a γ edit renders the estimator's
+ * section alone (every control of the column was rendered again in the edit's frame).
+ */
 export const ControlsPanel = memo(function ControlsPanel({
   state,
   rows,
@@ -72,21 +90,26 @@ export const ControlsPanel = memo(function ControlsPanel({
   fieldErrors,
   onFieldError,
 }: ControlsPanelProps) {
-  // A slider's ticks while it is dragged are one edit (group): each is computed and drawn, one undo takes the drag back.
-  const set = <K extends keyof PlaygroundState>(key: K, value: PlaygroundState[K], group?: string) =>
-    edit((s) => ({ ...s, [key]: value }), group);
-  const parseKey = (label: string, key: keyof PlaygroundState) => (text: string) =>
-    parseForState(label, text, (value) => ({ ...state, [key]: value }));
+  const latest = useRef(state);
+  latest.current = state;
+  const current = useCallback(() => latest.current, []);
+  const set = setterOf(edit);
+  const parseKey = parserOf(current);
   const maxLength = paddingStats(rows).maxLength;
   const discount = state.estimator === "gae" ? state.gamma * state.lambd : state.gamma;
-  const engine = state.precision === "float32-engine";
-  const strategies = strategyMenu(report?.backend ?? null, state.backend, state.strategy);
 
   return (
     <div className="controls">
       <section className="panel" aria-labelledby="pg-data-title">
         <h2 id="pg-data-title">Data</h2>
-        <DataControls state={state} rows={rows} edit={edit} fieldErrors={fieldErrors} onFieldError={onFieldError} />
+        <DataControls
+          data={state.data}
+          current={current}
+          rows={rows}
+          edit={edit}
+          fieldErrors={fieldErrors}
+          onFieldError={onFieldError}
+        />
       </section>
 
       <section className="panel" aria-labelledby="pg-estimator-title">
@@ -174,89 +197,144 @@ export const ControlsPanel = memo(function ControlsPanel({
         </section>
       ) : null}
 
-      <section className="panel" aria-labelledby="pg-algorithm-title">
-        <h2 id="pg-algorithm-title">Algorithm</h2>
-        <ChunkSizeControl
-          chunkSize={state.chunkSize}
-          maxLength={maxLength}
-          parse={parseKey("chunk size", "chunkSize")}
-          onChange={(c) => {
-            onFieldError("chunkSize", null);
-            set("chunkSize", c);
-          }}
-          onInvalid={(reason) => onFieldError("chunkSize", reason)}
-          invalid={fieldErrors.chunkSize ?? null}
-        />
-        <Fold id="pg-engine" summary={engineSummary(state.precision, report, strategies.value)}>
-          <SelectField
-            id="pg-precision"
-            label="Precision"
-            term="Precision"
-            options={PRECISIONS}
-            selected={state.precision}
-            optionLabel={(p) => PRECISION_LABELS[p]}
-            onSelect={(p) => set("precision", p)}
-            testId="precision-select"
-          />
-          <SelectField
-            id="pg-backend"
-            label="Backend"
-            value={report ? `running: ${report.backend}` : "starting…"}
-            term="Backend"
-            options={BACKEND_REQUESTS}
-            selected={state.backend}
-            optionLabel={(b) => (b === "auto" ? "auto (best available)" : b)}
-            onSelect={(b) => set("backend", b)}
-            testId="backend-select"
-          />
-          <SelectField
-            id="pg-strategy"
-            label="Strategy"
-            term="Strategy"
-            help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
-            options={strategies.options}
-            selected={strategies.value}
-            optionLabel={(s) => STRATEGY_INFO[s].label}
-            onSelect={(s) => set("strategy", s)}
-            testId="strategy-select"
-          />
-        </Fold>
-      </section>
-
-      <section className="panel" aria-labelledby="pg-display-title">
-        <h2 id="pg-display-title">Display</h2>
-        {state.estimator === "gae" ? (
-          <Segmented
-            id="pg-output"
-            label="Chart"
-            help="GAE has two outputs: the advantages A and the returns A + V. The summary covers both."
-            options={["advantages", "returns"] as const}
-            labels={{ advantages: "advantages", returns: "returns" }}
-            value={state.output}
-            onChange={(output) => setView({ output })}
-          />
-        ) : null}
-        <Fold id="pg-display" summary="Heatmap: error measure and colour scope">
-          <Segmented
-            id="pg-metric"
-            label="Error as"
-            term="Error as"
-            options={ERROR_METRICS}
-            labels={METRIC_LABELS}
-            value={state.errorMetric}
-            onChange={(errorMetric) => setView({ errorMetric })}
-          />
-          <Segmented
-            id="pg-scope"
-            label="Colour scope"
-            term="Colour scope"
-            options={HEATMAP_SCOPES}
-            labels={SCOPE_LABELS}
-            value={state.errorScope}
-            onChange={(errorScope) => setView({ errorScope })}
-          />
-        </Fold>
-      </section>
+      <AlgorithmSection
+        chunkSize={state.chunkSize}
+        maxLength={maxLength}
+        precision={state.precision}
+        backend={state.backend}
+        strategy={state.strategy}
+        report={report}
+        edit={edit}
+        current={current}
+        onFieldError={onFieldError}
+        invalid={fieldErrors.chunkSize ?? null}
+      />
+      <DisplaySection
+        estimator={state.estimator}
+        output={state.output}
+        errorMetric={state.errorMetric}
+        errorScope={state.errorScope}
+        setView={setView}
+      />
     </div>
+  );
+});
+
+interface AlgorithmSectionProps extends Pick<PlaygroundState, "chunkSize" | "precision" | "backend" | "strategy"> {
+  maxLength: number;
+  report: BackendReport | null;
+  edit: Edit;
+  current(): PlaygroundState;
+  onFieldError(id: string, reason: string | null): void;
+  /** Why the chunk size typed is refused, or null. */
+  invalid: string | null;
+}
+
+/** The chunk size, and the engine's precision, backend and strategy. */
+const AlgorithmSection = memo(function AlgorithmSection(props: AlgorithmSectionProps) {
+  const { report, onFieldError } = props;
+  const set = setterOf(props.edit);
+  const parseKey = parserOf(props.current);
+  const engine = props.precision === "float32-engine";
+  const strategies = strategyMenu(report?.backend ?? null, props.backend, props.strategy);
+  return (
+    <section className="panel" aria-labelledby="pg-algorithm-title">
+      <h2 id="pg-algorithm-title">Algorithm</h2>
+      <ChunkSizeControl
+        chunkSize={props.chunkSize}
+        maxLength={props.maxLength}
+        parse={parseKey("chunk size", "chunkSize")}
+        onChange={(c) => {
+          onFieldError("chunkSize", null);
+          set("chunkSize", c);
+        }}
+        onInvalid={(reason) => onFieldError("chunkSize", reason)}
+        invalid={props.invalid}
+      />
+      <Fold id="pg-engine" summary={engineSummary(props.precision, report, strategies.value)}>
+        <SelectField
+          id="pg-precision"
+          label="Precision"
+          term="Precision"
+          options={PRECISIONS}
+          selected={props.precision}
+          optionLabel={(p) => PRECISION_LABELS[p]}
+          onSelect={(p) => set("precision", p)}
+          testId="precision-select"
+        />
+        <SelectField
+          id="pg-backend"
+          label="Backend"
+          value={report ? `running: ${report.backend}` : "starting…"}
+          term="Backend"
+          options={BACKEND_REQUESTS}
+          selected={props.backend}
+          optionLabel={(b) => (b === "auto" ? "auto (best available)" : b)}
+          onSelect={(b) => set("backend", b)}
+          testId="backend-select"
+        />
+        <SelectField
+          id="pg-strategy"
+          label="Strategy"
+          term="Strategy"
+          help={`${STRATEGY_INFO[strategies.value].description}${engine ? "" : " (Only the float32 engine uses it.)"}`}
+          options={strategies.options}
+          selected={strategies.value}
+          optionLabel={(s) => STRATEGY_INFO[s].label}
+          onSelect={(s) => set("strategy", s)}
+          testId="strategy-select"
+        />
+      </Fold>
+    </section>
+  );
+});
+
+interface DisplaySectionProps extends Pick<PlaygroundState, "estimator" | "output" | "errorMetric" | "errorScope"> {
+  setView: ControlsPanelProps["setView"];
+}
+
+/** What the charts show (GAE's output) and how the heatmap measures and colours the error. */
+const DisplaySection = memo(function DisplaySection({
+  estimator,
+  output,
+  errorMetric,
+  errorScope,
+  setView,
+}: DisplaySectionProps) {
+  return (
+    <section className="panel" aria-labelledby="pg-display-title">
+      <h2 id="pg-display-title">Display</h2>
+      {estimator === "gae" ? (
+        <Segmented
+          id="pg-output"
+          label="Chart"
+          help="GAE has two outputs: the advantages A and the returns A + V. The summary covers both."
+          options={["advantages", "returns"] as const}
+          labels={{ advantages: "advantages", returns: "returns" }}
+          value={output}
+          onChange={(output) => setView({ output })}
+        />
+      ) : null}
+      <Fold id="pg-display" summary="Heatmap: error measure and colour scope">
+        <Segmented
+          id="pg-metric"
+          label="Error as"
+          term="Error as"
+          options={ERROR_METRICS}
+          labels={METRIC_LABELS}
+          value={errorMetric}
+          onChange={(errorMetric) => setView({ errorMetric })}
+        />
+        <Segmented
+          id="pg-scope"
+          label="Colour scope"
+          term="Colour scope"
+          options={HEATMAP_SCOPES}
+          labels={SCOPE_LABELS}
+          value={errorScope}
+          onChange={(errorScope) => setView({ errorScope })}
+        />
+      </Fold>
+    </section>
   );
 });

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { countText } from "../../../io/countText";
 import { paddingStats } from "../../../io/playgroundProblem";
 import {
@@ -16,7 +17,9 @@ import { parseForState } from "./validateEdit";
 import { WithHelp } from "./WithHelp";
 
 export interface DataControlsProps {
-  state: PlaygroundState;
+  data: PlaygroundData;
+  /** The whole state now, read when an entry is checked as the state it would make (stable). */
+  current(): PlaygroundState;
   rows: PlaygroundRow[];
   edit(change: (state: PlaygroundState) => PlaygroundState): void;
   fieldErrors: Record<string, string>;
@@ -34,10 +37,17 @@ function newSeed(old: number): number {
 
 /**
  * Seeded data (generator, rows, tokens, ragged, seed) or, once drawn on or imported, inline rows.
- * Choosing a generator replaces inline rows (undo brings them back).
+ * Choosing a generator replaces inline rows (undo brings them back). Memoised on the data: a γ or
+ * chunk-size edit does not render it again.
  */
-export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: DataControlsProps) {
-  const data = state.data;
+export const DataControls = memo(function DataControls({
+  data,
+  current,
+  rows,
+  edit,
+  fieldErrors,
+  onFieldError,
+}: DataControlsProps) {
   const preset: PresetData | null = data.source === "preset" ? data : null;
   const stats = paddingStats(rows);
   const setData = (next: Partial<PresetData>) =>
@@ -53,7 +63,7 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
     <NumberEntry
       id={`pg-${key}`}
       value={generator[key]}
-      parse={(text) => parseForState(key, text, (value) => ({ ...state, data: { ...generator, [key]: value } }))}
+      parse={(text) => parseForState(key, text, (value) => ({ ...current(), data: { ...generator, [key]: value } }))}
       onCommit={(v) => setData({ [key]: v })}
       onInvalid={(r) => onFieldError(key, r)}
       describedBy={helpId(`pg-${key}`)}
@@ -141,4 +151,4 @@ export function DataControls({ state, rows, edit, fieldErrors, onFieldError }: D
       </p>
     </>
   );
-}
+});

@@ -13,7 +13,10 @@ import { copyText, download } from "./download";
 export interface ExportMenuProps {
   state: PlaygroundState;
   rows: PlaygroundRow[];
-  result: PlaygroundResult | null;
+  /** A result is on screen (the CSV needs one). */
+  hasResult: boolean;
+  /** The result on screen when the CSV is asked for (stable: a new result does not render the menu). */
+  shownResult(): PlaygroundResult | null;
   codec: StateCodec;
   charts: ChartRefs;
   onError(message: string | null): void;
@@ -29,7 +32,16 @@ const PICTURES: [keyof ChartRefs, string][] = [
   ["heatmap", "Heatmap"],
 ];
 
-export function ExportMenu({ state, result, codec, charts, onError, onStatus, onCopyLink }: ExportMenuProps) {
+export function ExportMenu({
+  state,
+  hasResult,
+  shownResult,
+  codec,
+  charts,
+  onError,
+  onStatus,
+  onCopyLink,
+}: ExportMenuProps) {
   const run = (what: string, action: () => Promise<void>, close: () => void) => {
     close();
     action()
@@ -72,8 +84,9 @@ export function ExportMenu({ state, result, codec, charts, onError, onStatus, on
             ) : null}
             <ExportItem
               testId="export-csv"
-              disabled={!result}
+              disabled={!hasResult}
               onClick={item("CSV export", async () => {
+                const result = shownResult();
                 if (!result) throw new Error("no result yet");
                 const { cols, reference, chunked, serial32 } = result;
                 const answer = await codec.csv(result.input, { cols, reference, chunked, serial32 });
