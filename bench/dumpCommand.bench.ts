@@ -101,7 +101,7 @@ async function runCommand(
   const t0 = performance.now();
   const flags = options.flags ? DUMP_INPUT_FLAGS : [];
   const reportRss = fileURLToPath(new URL("./reportRss.mjs", import.meta.url));
-  const args = ["--import", reportRss, "bin/scanlab.mjs", "dump", path, ...flags];
+  const args = ["--no-concurrent-recompilation", "--import", reportRss, "bin/scanlab.mjs", "dump", path, ...flags];
   const child = spawn(process.execPath, args, { cwd: options.tree, stdio: ["ignore", "pipe", "pipe"] });
   let firstStepMs: number | null = null;
   let stdoutTail = "";

@@ -162,7 +162,9 @@ test("a convention case export passes scanlab check and the conformance view", a
   const file = JSON.parse(text);
   expect(file.cases[0]).toMatchObject({ kind: "convention", library: "verl", estimator: "reinforce_pp" });
   expect(file.cases[0].params.normalize).toBe(true);
-  const report = execFileSync("node", ["bin/scanlab.mjs", "check", path], { encoding: "utf8" });
+  const report = execFileSync("node", ["--no-concurrent-recompilation", "bin/scanlab.mjs", "check", path], {
+    encoding: "utf8",
+  });
   expect(report).toMatch(/1 passed, 0 failed/);
 
   const conformanceProblems = await openConformance(page, "backend=wasm");

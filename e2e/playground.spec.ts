@@ -209,14 +209,20 @@ test("an exported case file passes npx scanlab check", async ({ page }, testInfo
   const watch = await openPlayground(page, "?backend=wasm");
   await settledMaxAbsError(page);
   const path = await exportFile(page, "export-case", testInfo);
-  const report = execFileSync("node", ["bin/scanlab.mjs", "check", path], { encoding: "utf8" });
+  const report = execFileSync("node", ["--no-concurrent-recompilation", "bin/scanlab.mjs", "check", path], {
+    encoding: "utf8",
+  });
   expect(report).toMatch(/1 passed, 0 failed/);
   const exported = JSON.parse(readFileSync(path, "utf8"));
   expect(exported.cases[0].kind).toBe("reinforce_pp");
   expect(exported.cases[0].lengths).toHaveLength(4);
   // slime scans REINFORCE++ in chunks of 128, and the tables are torch's: slime-exact replays the file.
   expect(exported.cases[0].params.chunk_size).toBe(128);
-  const exact = execFileSync("node", ["bin/scanlab.mjs", "check", path, "--mode", "slime-exact"], { encoding: "utf8" });
+  const exact = execFileSync(
+    "node",
+    ["--no-concurrent-recompilation", "bin/scanlab.mjs", "check", path, "--mode", "slime-exact"],
+    { encoding: "utf8" },
+  );
   expect(exact).toMatch(/1 passed, 0 failed/);
   watch.finish();
 });

@@ -136,7 +136,10 @@ describe("case export", () => {
       const path = join(dir, "exported.json");
       writeFileSync(path, exported(maskedRows).text);
       const root = fileURLToPath(new URL("../../", import.meta.url));
-      const run = spawnSync(process.execPath, ["bin/scanlab.mjs", "check", path], { cwd: root, encoding: "utf8" });
+      const run = spawnSync(process.execPath, ["--no-concurrent-recompilation", "bin/scanlab.mjs", "check", path], {
+        cwd: root,
+        encoding: "utf8",
+      });
       expect(run.stderr).toBe("");
       expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("1 passed, 0 failed");
       expect(run.status).toBe(0);

@@ -71,7 +71,9 @@ const bin = new URL("../../bin/scanlab.mjs", import.meta.url).pathname;
  */
 export function runBin(args: string[], options: { endlessStdin?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--no-concurrent-recompilation", bin, ...args], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
