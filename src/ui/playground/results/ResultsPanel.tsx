@@ -72,8 +72,8 @@ export const ResultsPanel = memo(function ResultsPanel(props: ResultsPanelProps)
   const width = measured ?? 800;
   // Memoised: the charts and the heatmap redo their pooling and downsampling only when these change.
   const view = useMemo(() => rowView(result, selectedRow, output), [result, selectedRow, output]);
-  // The charts draw a new result in the render that brings it; a big result's heatmap measures it in
-  // short tasks, so that a new 16 × 8192 result is never one long main-thread task.
+  // The charts draw a new result in the render that brings it; a big result's heatmap picture comes
+  // pooled from the playground worker, so a new 16 × 8192 result is never one long main-thread task.
   const heatmapStarts = useMemo(() => chunkStartsOf(result), [result]);
   const drawn = useDrawnParts(result, props.onDrawn, {
     returns: view && view.length > 0 ? view.reference : null,
