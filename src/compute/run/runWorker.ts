@@ -10,6 +10,7 @@ import {
   bitsSentence,
   checkBits,
   checkDump,
+  DUMP_TOKEN_FIELDS,
   type DumpCheck,
   dumpSettings,
   inferDumpSettings,
@@ -167,19 +168,6 @@ async function read(file: RunFile): Promise<OpenedDump | string> {
   return opened1.value;
 }
 
-/** The per-token fields a dump keeps; a whole-read file's tensors are views of its bytes. */
-const TOKEN_FIELDS = [
-  "lossMask",
-  "logProbs",
-  "refLogProbs",
-  "rolloutLogProbs",
-  "values",
-  "entropy",
-  "kl",
-  "advantages",
-  "returns",
-] as const;
-
 /**
  * Each per-token field copied out of the file's bytes, so that the bytes (the whole file, ppo512's
  * 195 MB, of which the fields are 124 MB: the tokens and the int32 loss masks are the rest) go
@@ -187,7 +175,7 @@ const TOKEN_FIELDS = [
  */
 function ownFields(dump: UnderstoodDump): void {
   for (const s of dump.samples) {
-    for (const key of TOKEN_FIELDS) {
+    for (const key of DUMP_TOKEN_FIELDS) {
       const a = s[key];
       if (a && a.byteLength !== a.buffer.byteLength) s[key] = a.slice();
     }

@@ -1,6 +1,19 @@
 import type { FloatArray, SlimeSettings } from "../../core";
 import type { PromptGroupSummary } from "./promptGroupRecovery";
 
+/** A sample's per-token fields, every one that a dump may store (index t = response token t). */
+export const DUMP_TOKEN_FIELDS = [
+  "lossMask",
+  "logProbs",
+  "refLogProbs",
+  "rolloutLogProbs",
+  "values",
+  "entropy",
+  "kl",
+  "advantages",
+  "returns",
+] as const;
+
 /** One training sample of a slime dump, its per-token fields as stored (float32, or float64 where the file holds float64) (index t = response token t). */
 export interface DumpSample {
   /** Index into the rollout dump's `samples` (null when the dump has none). */

@@ -5,7 +5,7 @@ import { IoError } from "../ioError";
 import { bytesSource, freshBytesSource } from "../tensorFiles/byteSource";
 import { checkDump } from "./checkDump";
 import { fixtureBytes } from "./dumpFixtures";
-import type { UnderstoodDump } from "./dumpTypes";
+import { DUMP_TOKEN_FIELDS, type UnderstoodDump } from "./dumpTypes";
 import { openDump } from "./openDump";
 import { replayInWindows } from "./replayDump";
 
@@ -13,18 +13,6 @@ import { replayInWindows } from "./replayDump";
  * A streamed dump (openDump's `streamed`: long fields read from the file on each pass) against the
  * same file read whole: the same samples, the same check to the last figure, and the same refusals.
  */
-const FIELDS = [
-  "lossMask",
-  "logProbs",
-  "refLogProbs",
-  "rolloutLogProbs",
-  "values",
-  "entropy",
-  "kl",
-  "advantages",
-  "returns",
-] as const;
-
 function opened(bytes: Uint8Array, streamed: boolean, streamMinTokens?: number): UnderstoodDump {
   const source = streamed ? freshBytesSource(bytes, "dump.pt") : bytesSource(bytes, "dump.pt");
   const result = openDump(source, { streamed, streamMinTokens });
@@ -55,7 +43,7 @@ describe("a streamed dump reads as the same dump read whole", () => {
     expect(Object.getOwnPropertyDescriptor(streamed.samples[0], "advantages")?.get).toBeDefined();
     expect(Object.getOwnPropertyDescriptor(whole.samples[0], "advantages")?.get).toBeUndefined();
     for (let i = 0; i < whole.samples.length; i++) {
-      for (const field of FIELDS) {
+      for (const field of DUMP_TOKEN_FIELDS) {
         const a = whole.samples[i][field];
         const b = streamed.samples[i][field];
         expect(b?.constructor, `${field} of sample ${i}`).toBe(a?.constructor);
@@ -99,7 +87,7 @@ describe("a streamed dump reads as the same dump read whole", () => {
     const dump = result.value.dump;
     let thrown: unknown = null;
     try {
-      for (const s of dump.samples) for (const field of FIELDS) void s[field]?.length;
+      for (const s of dump.samples) for (const field of DUMP_TOKEN_FIELDS) void s[field]?.length;
     } catch (error) {
       thrown = error;
     }
