@@ -16,7 +16,9 @@ const WORK: Record<(typeof VIEWS)[number], ViewPage> = {
     ready: async (page) => {
       await VIEW_PAGES.player.ready(page);
       // The formula card typesets with KaTeX, whose fonts load on first use: at the last step every result shows.
-      await page.locator('[data-lane="result"][data-row="0"][data-t="3"]').hover();
+      const cell = page.locator('[data-lane="result"][data-row="0"][data-t="3"]');
+      await expect(cell).toHaveAttribute("data-state", "value");
+      await cell.hover();
       await expect(page.getByTestId("formula-card")).toBeVisible();
     },
   },

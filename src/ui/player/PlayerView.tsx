@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { cellView } from "../../compute/player/cells";
 import { focusNote } from "../../compute/player/focusRow";
 import { detailRegionOf, frame as frameAt, type RegionId } from "../../compute/player/frame";
@@ -250,21 +250,23 @@ export function PlayerView({
     [trace, running, lastStep],
   );
 
-  // The keyboard map, wherever the focus is, except in fields that use the keys themselves.
+  // The keyboard map, wherever the focus is, except in fields that use the keys themselves. It is
+  // attached once and reads the state of the last commit: a listener re-attached after each render
+  // lost a key pressed between a new trace's paint and its effect.
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    const target = e.target as HTMLElement | null;
+    if (target?.isContentEditable) return;
+    if (target && focusOwnsKey(target.tagName, (target as HTMLInputElement).type ?? "", e.key)) return;
+    const action = keyAction(e);
+    // A widget that used the key itself (the reward editor's token cursor) keeps it.
+    if (!action || e.defaultPrevented) return;
+    e.preventDefault();
+    act(action);
+  });
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.isContentEditable) return;
-      if (target && focusOwnsKey(target.tagName, (target as HTMLInputElement).type ?? "", e.key)) return;
-      const action = keyAction(e);
-      // A widget that used the key itself (the reward editor's token cursor) keeps it.
-      if (!action || e.defaultPrevented) return;
-      e.preventDefault();
-      act(action);
-    };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [act]);
+  }, []);
 
   const stageElement = useRef<HTMLDivElement | null>(null);
   const stageWidth = useWidth(stageElement, 800);
