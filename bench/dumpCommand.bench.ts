@@ -1,7 +1,7 @@
 /**
  * `npm run bench:dump -- FILE.pt …`: `scanlab dump FILE` to its verdict, as a user runs it (a fresh
- * `node bin/scanlab.mjs`, tsx start-up included), with its peak resident memory, beside the floor
- * measured in the same run: reading the file's bytes once from the page cache, and a plain float64
+ * node, started as bin/scanlab.mjs's first line starts it, start-up included), with its peak resident
+ * memory, beside the floor measured in the same run: reading the file's bytes once from the page cache, and a plain float64
  * loop over its response tokens (G = r + γ·G, one multiply-add per token). The issue's aim is the
  * verdict within 10× of that floor. Each argument is a file, a run directory (`scanlab dump DIR`),
  * or the name of an input bench/dumpInputs.ts writes from TypeScript into the temp directory
@@ -16,7 +16,7 @@
  *   npm run bench:dump -- ppo512 run50 big1024
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readdirSync, readSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +91,25 @@ function dumpFiles(path: string): string[] {
 }
 
 /**
+ * What the command's first line starts node with (`#!/usr/bin/env -S NAME=VALUE… node --flag…`): the
+ * variables, `${NAME}` expanded as env does, and node's flags. The bench adds `--import` for the peak
+ * RSS, so it cannot run the line itself; read from the checkout timed, a `--tree` of older code is
+ * measured as it ran.
+ */
+function shebangLaunch(bin: string): { env: Record<string, string>; nodeFlags: string[] } {
+  const first = readFileSync(bin, "utf8").split("\n", 1)[0];
+  const words = first.replace(/^#!\S*env -S /, "").split(/\s+/);
+  const node = words.indexOf("node");
+  if (node < 0) throw new Error(`${bin}: its first line does not start node: ${first}`);
+  const env: Record<string, string> = {};
+  for (const word of words.slice(0, node)) {
+    const [name, ...value] = word.split("=");
+    env[name] = value.join("=").replace(/\$\{(\w+)\}/g, (_, v: string) => process.env[v] ?? "");
+  }
+  return { env, nodeFlags: words.slice(node + 1) };
+}
+
+/**
  * One `scanlab dump`: its wall time, peak RSS and CPU time (user + system, all threads), and for a
  * run directory the time from the start to its first step's row on standard output (a row starts
  * with the step's number; the title and header come before any step is read).
@@ -101,8 +120,10 @@ async function runCommand(
   const t0 = performance.now();
   const flags = options.flags ? DUMP_INPUT_FLAGS : [];
   const reportRss = fileURLToPath(new URL("./reportRss.mjs", import.meta.url));
-  const args = ["--no-concurrent-recompilation", "--import", reportRss, "bin/scanlab.mjs", "dump", path, ...flags];
-  const child = spawn(process.execPath, args, { cwd: options.tree, stdio: ["ignore", "pipe", "pipe"] });
+  const launch = shebangLaunch(join(options.tree, "bin/scanlab.mjs"));
+  const args = [...launch.nodeFlags, "--import", reportRss, "bin/scanlab.mjs", "dump", path, ...flags];
+  const env = { ...process.env, ...launch.env };
+  const child = spawn(process.execPath, args, { cwd: options.tree, env, stdio: ["ignore", "pipe", "pipe"] });
   let firstStepMs: number | null = null;
   let stdoutTail = "";
   let stderr = "";

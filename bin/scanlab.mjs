@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-concurrent-recompilation
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.hugetlb=1:${GLIBC_TUNABLES} node --no-concurrent-recompilation
 // The `scanlab` command runs the TypeScript sources as they are now, so it never disagrees with the code the
 // tests and the page use, and needs no build step after `npm ci`. Loading some 200 modules through tsx's
 // loader hooks cost about 0.9 s of CPU per command, so the sources are bundled by esbuild (the compiler tsx
@@ -12,6 +12,12 @@
 // Seen here in 1 of 20 to 1 of 180 runs of `scanlab dump` on a loaded machine, never with the flag; it costs no
 // time we could measure (ppo512: 2.6–3.7 s wall with it, 2.7–3.5 s without, alternated). Run directly, as
 // `node bin/scanlab.mjs`, the command lacks the flag: pass it.
+//
+// It also asks glibc for transparent huge pages under the large buffers a dump's fields are read into
+// (glibc.malloc.hugetlb=1; used where the kernel's THP is `madvise` or `always`, ignored elsewhere): a
+// 195 MB dump faulted in some 70,000 fresh 4 kB pages, a third of the command's CPU, and 18,000 with
+// it (docs/dumps.md). The variable is read when the process starts, hence here; a GLIBC_TUNABLES of the
+// user's own comes after ours and wins.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
