@@ -6,7 +6,6 @@ import { replayReference } from "./replayReference";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeSettings } from "./settings";
 import { KNOWN_VARIANTS } from "./variants";
 import type { KnownVariant, VariantReference } from "./variants/knownVariant";
-import { cpSizeOfVariant, WHITEN_PER_CP_RANK_TRIALS } from "./variants/whitenPerCpRank";
 
 const f32 = (xs: ArrayLike<number>) => Float64Array.from(xs, Math.fround);
 
@@ -106,18 +105,6 @@ describe("diagnose names the variant that wrote the stored fields, and no other"
     expect(d.sentence).toBe(
       `the stored returns and advantages match REINFORCE++ with the KL not masked at tool tokens (slime PR #1372), in ${d.samplesDeparting.length} of 4 samples`,
     );
-  });
-
-  it("an unknown CP size: the trials at 2, 4 and 8 name the one that wrote the dump", () => {
-    const samples = batch(15, short);
-    const written = { ...rpp, normalizeAdvantages: true, contextParallelSize: 4 };
-    const stored = storedFrom(samples, written, WHITEN_PER_CP_RANK_TRIALS[1].reference(samples, written));
-    // The user's settings do not say the CP size (1); REINFORCE++'s returns do not depend on it.
-    const d = diagnose(samples, stored, { ...written, contextParallelSize: 1 }, [
-      ...KNOWN_VARIANTS,
-      ...WHITEN_PER_CP_RANK_TRIALS,
-    ]);
-    expect(d.matches.map((m) => cpSizeOfVariant(m.variant.id))).toEqual([4]);
   });
 
   it("a departure no variant explains is said as such; a stage-rewards variant is compared with the stored rewards", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { KNOWN_VARIANTS, type SlimeSettings, WHITEN_PER_CP_RANK_TRIALS } from "../../core";
+import type { SlimeSettings } from "../../core";
 import { openFixtureDump } from "../../testing/dumpTamperKit";
-import { diagnoseDump, dumpSettings } from ".";
+import { diagnoseDump, diagnoseOverCpSizes, dumpSettings } from ".";
 import { MANIFEST, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
 describe("diagnoseDump: no known variant matches a dump slime wrote correctly", () => {
@@ -20,10 +20,7 @@ describe("diagnoseDump: no known variant matches a dump slime wrote correctly", 
       expect(d?.matches).toEqual([]);
       expect(d?.samplesDeparting).toEqual([]);
       // Nor with the CP size unknown, every trial size tried.
-      const unknown = diagnoseDump(dump, { ...given, contextParallelSize: 1 }, [
-        ...KNOWN_VARIANTS,
-        ...WHITEN_PER_CP_RANK_TRIALS,
-      ]);
+      const unknown = diagnoseOverCpSizes(dump, { ...given, contextParallelSize: 1 }, [2, 4, 8]);
       expect(unknown?.matches ?? []).toEqual([]);
     });
   }

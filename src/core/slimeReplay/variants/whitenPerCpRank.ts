@@ -1,11 +1,8 @@
 import { type MaskedSums, whitenStats } from "../../contextParallel/cpWhiten";
 import { cpLayout, cpLayoutProblem, responseIndices } from "../../contextParallel/layout";
 import { replayReference } from "../replayReference";
-import type { ReplaySample, SlimeSettings } from "../settings";
+import type { ReplaySample } from "../settings";
 import type { KnownVariant } from "./knownVariant";
-
-/** The CP sizes tried when the run's is not known (settings.contextParallelSize left at 1). */
-export const CP_SIZE_TRIALS = [2, 4, 8] as const;
 
 /**
  * slime before PR #2235: `--normalize-advantages` under context parallelism all-reduced its sums
@@ -47,43 +44,25 @@ function layoutsFit(samples: ReplaySample[], cpSize: number): boolean {
 }
 
 /**
- * The variant at one CP size. Without `cpSize` it takes the run's (settings.contextParallelSize,
- * and applies only above 1); with one it is a trial for a run whose CP size was not given (it
- * applies where settings say 1 or that size) and its id says the size: `whiten_per_cp_rank@4`.
+ * The variant at the run's CP size (settings.contextParallelSize; it applies only above 1). A run
+ * whose CP size was not given is tried at other sizes by io's diagnoseOverCpSizes.
  */
-export function whitenPerCpRank(cpSize?: number): KnownVariant {
-  const sizeOf = (settings: SlimeSettings) => cpSize ?? settings.contextParallelSize;
+export function whitenPerCpRank(): KnownVariant {
   return {
-    id: cpSize === undefined ? "whiten_per_cp_rank" : `whiten_per_cp_rank@${cpSize}`,
-    title:
-      cpSize === undefined
-        ? "each CP rank whitening its own slice of the advantages"
-        : `each of ${cpSize} CP ranks whitening its own slice of the advantages`,
+    id: "whiten_per_cp_rank",
+    title: "each CP rank whitening its own slice of the advantages",
     source: "slime PR #2235",
     stage: "advantages",
     applies(samples, settings) {
       if (!settings.normalizeAdvantages) return false;
-      const n = sizeOf(settings);
-      if (n <= 1) return false;
-      if (cpSize !== undefined && settings.contextParallelSize !== 1 && settings.contextParallelSize !== cpSize) {
-        return false;
-      }
-      return layoutsFit(samples, n);
+      const n = settings.contextParallelSize;
+      return n > 1 && layoutsFit(samples, n);
     },
     reference(samples, settings) {
-      const n = sizeOf(settings);
+      const n = settings.contextParallelSize;
       // The raw advantages as a run at this CP size computes them (ppo's reward placement depends on it).
-      const { rawAdvantages } = replayReference(samples, { ...settings, contextParallelSize: n });
+      const { rawAdvantages } = replayReference(samples, settings);
       return { advantages: perCpRankWhitening(samples, rawAdvantages, n) };
     },
   };
 }
-
-/** The CP size a `whiten_per_cp_rank` id names, or null (the run's own size, or another variant). */
-export function cpSizeOfVariant(id: string): number | null {
-  const m = /^whiten_per_cp_rank@(\d+)$/.exec(id);
-  return m ? Number(m[1]) : null;
-}
-
-/** The trials for an unknown CP size, to add to the variants diagnose gets. */
-export const WHITEN_PER_CP_RANK_TRIALS: KnownVariant[] = CP_SIZE_TRIALS.map((n) => whitenPerCpRank(n));
