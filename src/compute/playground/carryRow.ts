@@ -1,5 +1,5 @@
 import { allowingNonFinite, carrySplit, tdResiduals, tokenLevelRewards } from "../../core";
-import { laneOf } from "../../io/playgroundProblem";
+import { type Lane, laneOf } from "../../io/playgroundProblem";
 import type { PlaygroundRow } from "../../io/playgroundState";
 import type { OutputName } from "./outputTables";
 import type { PlaygroundResult } from "./playgroundRun";
@@ -9,6 +9,13 @@ export interface CarryRow {
   local: Float64Array;
   carried: Float64Array;
   total: Float64Array;
+  /**
+   * The tokens, ascending, whose local sum or total is NaN or ±∞: where the chart's bands break.
+   * Found with the split, so that drawing a long row's carries never walks its tokens on the page.
+   */
+  gaps: Int32Array;
+  /** The least and the greatest finite local sum (null: none is finite): the chart's value axis spans them. */
+  localRange: readonly [number, number] | null;
   /** The carry s_c into each chunk (slime's numbering: chunk 0 holds the batch's last C tokens). */
   carriesIn: Float64Array;
   /** The length the row was scanned at (the batch's padded length): the chunks align to it. */
@@ -24,10 +31,17 @@ export interface CarryRow {
 /** Why the chart shows no carries for an output. */
 export type CarryRowResult = { ok: true; row: CarryRow } | { ok: false; why: string };
 
-/** What splitting one row needs: that row and the scalars of its result (a worker is sent no more). */
+/** What splitting one row needs: the lanes of that row it reads and the scalars of its result (a worker is sent no more). */
 export interface CarryAsk {
   kind: PlaygroundResult["kind"];
-  row: PlaygroundRow;
+  /**
+   * The lanes of the row that the scan of `kind` reads, their numbers unchanged, in Float64Arrays:
+   * cloned for the worker as one copy of their bytes. Sent as the row's number[] lanes, a
+   * 65,536-token row's clone was a 60 ms task of the page (issue 30).
+   */
+  lanes: Partial<Record<Lane, Float64Array>>;
+  /** The row's outcome reward (REINFORCE++). */
+  outcome: number;
   length: number;
   /** The batch's padded length. */
   cols: number;
@@ -62,8 +76,18 @@ export function carryAsk(
     return { ok: false, why: "token rewards are the scan's input, not its output." };
   }
   const { gamma, lambd, klCoef } = result.input;
-  return { kind, row, length, cols, gamma, lambd, klCoef, chunkSize: result.ran.chunkSize };
+  const lanes: CarryAsk["lanes"] = {};
+  for (const lane of SCANNED_LANES[kind]) lanes[lane] = new Float64Array(laneOf(row, lane));
+  const outcome = row.outcome ?? 0;
+  return { kind, lanes, outcome, length, cols, gamma, lambd, klCoef, chunkSize: result.ran.chunkSize };
 }
+
+/** The lanes each scan is built from (scannedRow). */
+const SCANNED_LANES: Record<PlaygroundResult["kind"], readonly Lane[]> = {
+  discounted: ["rewards"],
+  gae: ["rewards", "values"],
+  reinforce_pp: ["kl", "lossMask"],
+};
 
 /**
  * The split of one row, computed for that row only (the batch's other rows are never touched): the
@@ -72,21 +96,24 @@ export function carryAsk(
  * O(T·C/2) float64 multiply-adds, 10⁸ for a long row with a big C.
  */
 export function splitCarryRow(ask: CarryAsk): CarryRowResult {
-  const { kind, row, length, cols, gamma, lambd, klCoef, chunkSize } = ask;
+  const { kind, length, cols, gamma, lambd, chunkSize } = ask;
   let x: Float64Array;
   try {
-    x = allowingNonFinite(() => scannedRow(kind, row, cols, gamma, klCoef));
+    x = allowingNonFinite(() => scannedRow(ask));
   } catch (error) {
     return { ok: false, why: `the row cannot be scanned: ${(error as Error).message}` };
   }
   const discount = kind === "gae" ? gamma * lambd : gamma;
   const split = carrySplit(x, discount, chunkSize);
+  const local = split.local.subarray(0, length);
+  const total = split.total.subarray(0, length);
   return {
     ok: true,
     row: {
-      local: split.local.subarray(0, length),
+      local,
       carried: split.carried.subarray(0, length),
-      total: split.total.subarray(0, length),
+      total,
+      ...gapsAndRange(local, total),
       carriesIn: split.carriesIn,
       paddedLength: cols,
       chunkSize,
@@ -97,14 +124,29 @@ export function splitCarryRow(ask: CarryAsk): CarryRowResult {
   };
 }
 
+/** Where the split of a row is not finite, and the span of its finite local sums (CarryRow). */
+export function gapsAndRange(local: Float64Array, total: Float64Array): Pick<CarryRow, "gaps" | "localRange"> {
+  const gaps: number[] = [];
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let t = 0; t < local.length; t++) {
+    const v = local[t];
+    if (Number.isFinite(v)) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    if (!Number.isFinite(v) || !Number.isFinite(total[t])) gaps.push(t);
+  }
+  return { gaps: Int32Array.from(gaps), localRange: min <= max ? [min, max] : null };
+}
+
 /** The sequence the chunked scan ran over for one row, float64, right-padded with zeros to `cols`. */
-function scannedRow(
-  kind: PlaygroundResult["kind"],
-  row: PlaygroundRow,
-  cols: number,
-  gamma: number,
-  klCoef: number,
-): Float64Array {
+function scannedRow({ kind, lanes, outcome, cols, gamma, klCoef }: CarryAsk): Float64Array {
+  const read = (lane: Lane) => {
+    const values = lanes[lane];
+    if (!values) throw new Error(`the ask has no ${lane}`);
+    return values;
+  };
   const padded = (values: ArrayLike<number>) => {
     const out = new Float64Array(cols);
     for (let t = 0; t < Math.min(values.length, cols); t++) out[t] = Math.fround(values[t]);
@@ -112,17 +154,17 @@ function scannedRow(
   };
   switch (kind) {
     case "discounted":
-      return padded(laneOf(row, "rewards"));
+      return padded(read("rewards"));
     case "gae": {
-      const rewards = { rows: 1, cols, data: padded(laneOf(row, "rewards")) };
-      const values = { rows: 1, cols, data: padded(laneOf(row, "values")) };
+      const rewards = { rows: 1, cols, data: padded(read("rewards")) };
+      const values = { rows: 1, cols, data: padded(read("values")) };
       return tdResiduals(rewards, values, gamma).data;
     }
     case "reinforce_pp": {
       const batch = {
-        rewards: [Math.fround(row.outcome ?? 0)],
-        kl: [Float64Array.from(laneOf(row, "kl"), Math.fround)],
-        lossMasks: [laneOf(row, "lossMask")],
+        rewards: [Math.fround(outcome)],
+        kl: [read("kl").map(Math.fround)],
+        lossMasks: [read("lossMask")],
       };
       // Computed in float64 from float32 inputs and not rounded again: as the float64 reference does.
       const tokens = tokenLevelRewards(batch, klCoef)[0];

@@ -98,8 +98,8 @@ export function playgroundApi() {
     carryRow(ask: CarryAsk): CarryRowResult {
       const split = splitCarryRow(ask);
       if (!split.ok) return split;
-      const { local, carried, total, carriesIn } = split.row;
-      const buffers = new Set([local.buffer, carried.buffer, total.buffer, carriesIn.buffer]);
+      const { local, carried, total, carriesIn, gaps } = split.row;
+      const buffers = new Set([local.buffer, carried.buffer, total.buffer, carriesIn.buffer, gaps.buffer]);
       return Comlink.transfer(split, [...buffers] as ArrayBuffer[]);
     },
     /** Core's chunked scan of a problem (one row of a stroke). */

@@ -160,9 +160,13 @@ export class PlaygroundClient {
     );
   }
 
-  /** The carries of one row, split off the page's thread (a large row's split is 10⁸ multiply-adds). */
+  /**
+   * The carries of one row, split off the page's thread (a large row's split is 10⁸ multiply-adds).
+   * The ask's lanes are moved, not copied: they were made for this ask alone, and are unusable after.
+   */
   carryRow(ask: CarryAsk): Promise<CarryRowResult> {
-    return this.cancellable(this.carries.run(() => this.worker.remote().carryRow(ask)));
+    const buffers = Object.values(ask.lanes).map((lane) => lane.buffer);
+    return this.cancellable(this.carries.run(() => this.worker.remote().carryRow(Comlink.transfer(ask, buffers))));
   }
 
   /** Stops what the worker is doing: it is ended, and what was asked of it rejects with CancelledError. */

@@ -11,6 +11,10 @@ export interface CarryParts {
   total: ArrayLike<number>;
   /** Token indices where a chunk starts, ascending (the split's chunks, which the batch's scan used). */
   chunkStarts: readonly number[];
+  /** Tokens, ascending, whose local sum or total is NaN or ±∞: no band or line is drawn there. */
+  gaps: ArrayLike<number>;
+  /** The least and greatest finite local sum (null: none): the value axis spans them. */
+  localRange: readonly [number, number] | null;
 }
 
 /** Okabe–Ito orange for the local sums, sky blue for the carried band: apart from the chart's blue and vermilion lines. */
@@ -25,27 +29,31 @@ export function carryStride(length: number, buckets: number): number {
 }
 
 /**
- * The tokens drawn, as runs: within one chunk, where local and total are both finite, sampled every
+ * The tokens drawn, as runs: within one chunk, between the split's gaps (NaN or ±∞), sampled every
  * `stride` tokens with the run's ends kept. A band never spans two chunks (the local sum restarts).
+ * Only the tokens drawn are touched: O(chunks + gaps + length / stride), not O(length).
  */
 export function carryRuns(parts: CarryParts, length: number, stride: number): number[][] {
   const runs: number[][] = [];
   const starts = parts.chunkStarts.filter((t) => t > 0 && t < length);
   const edges = [0, ...starts, length];
-  const finite = (t: number) => Number.isFinite(parts.local[t]) && Number.isFinite(parts.total[t]);
+  const { gaps } = parts;
+  let g = 0;
   for (let c = 0; c + 1 < edges.length; c++) {
-    let run: number[] = [];
+    const first = edges[c];
     const end = edges[c + 1] - 1;
-    for (let t = edges[c]; t <= end; t++) {
-      if (!finite(t)) {
-        if (run.length) runs.push(run);
-        run = [];
-        continue;
+    for (let from = first; from <= end; ) {
+      while (g < gaps.length && gaps[g] < from) g++;
+      const to = g < gaps.length && gaps[g] <= end ? gaps[g] - 1 : end;
+      if (to >= from) {
+        // The run's first token, every stride-th of its chunk, and its last.
+        const run = [from];
+        for (let t = from + 1 + ((stride - ((from + 1 - first) % stride)) % stride); t < to; t += stride) run.push(t);
+        if (to > from) run.push(to);
+        runs.push(run);
       }
-      // The run's first token, every stride-th, and whatever ends the run (the chunk's end or a gap).
-      if (run.length === 0 || (t - edges[c]) % stride === 0 || t === end || !finite(t + 1)) run.push(t);
+      from = to + 2;
     }
-    if (run.length) runs.push(run);
   }
   return runs;
 }

@@ -75,10 +75,10 @@ export function ReturnsChart(props: ReturnsChartProps) {
         ? {
             runs: carryRuns(carries, length, carryStep),
             // The local sums may reach past the returns: the value axis spans them too.
-            axis: linePoints(carries.local, length, plotWidth / PX_PER_BUCKET),
+            axis: carries.localRange ? carries.localRange.map((v) => ({ t: 0, v })) : [],
           }
         : null,
-    [carries, length, carryStep, plotWidth],
+    [carries, length, carryStep],
   );
   const boundaries = useMemo(
     () => drawableBoundaries(chunkBoundaries, length, plotWidth),

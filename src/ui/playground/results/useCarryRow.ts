@@ -42,8 +42,11 @@ export function useCarryRow(
     let live = true;
     worker.carryRow(ask).then(
       (value) => live && done(value),
-      // Ended by a cancel: split here rather than leave the note waiting.
-      () => live && done(splitCarryRow(ask)),
+      // Ended by a cancel: split here rather than leave the note waiting, asked anew (the lanes sent were moved).
+      () => {
+        const again = carryAsk(result, rows, row, output);
+        if (live) done("ok" in again ? again : splitCarryRow(again));
+      },
     );
     return () => {
       live = false;
