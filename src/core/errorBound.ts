@@ -76,11 +76,15 @@ export function scanErrorBound(
    * (slime's chunks align to that); the bound is returned for the row's own tokens.
    */
   scanLength = row.magnitudes.length,
+  /**
+   * Where to write it (every element is written): a caller bounding row after row of a batch
+   * writes each into its place, no row-sized array made and dropped per row.
+   */
+  bound: Float64Array = new Float64Array(row.magnitudes.length),
 ): Float64Array {
   const { magnitudes, carriedThrough } = row;
   const L = magnitudes.length;
   const T = Math.max(scanLength, L);
-  const bound = new Float64Array(L);
   if (L === 0) return bound;
   const { precision, algorithm, inputRoundings } = rounding;
   const u = UNIT_ROUNDOFF[precision];

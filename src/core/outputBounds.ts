@@ -26,7 +26,13 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
       const returns = new Float64Array(rows * cols);
       for (let b = 0; b < rows; b++) {
         const row = { magnitudes: data.subarray(b * cols, (b + 1) * cols) };
-        returns.set(scanErrorBound(row, problem.discount, rounding(float32 ? 1 : 0)), b * cols);
+        scanErrorBound(
+          row,
+          problem.discount,
+          rounding(float32 ? 1 : 0),
+          cols,
+          returns.subarray(b * cols, (b + 1) * cols),
+        );
       }
       return { kind: "discounted", returns };
     }
@@ -37,12 +43,15 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
       const gamma = Math.abs(problem.gamma);
       const advantages = new Float64Array(rows * cols);
       const returns = new Float64Array(rows * cols);
+      // One row's magnitudes and their scan, reused row after row.
+      const magnitudes = new Float64Array(cols);
+      const magnitude = new Float64Array(cols);
       for (let b = 0; b < rows; b++) {
         const start = b * cols;
-        const magnitudes = residualMagnitudes(r, v, start, cols, gamma);
-        const bound = scanErrorBound({ magnitudes }, problem.gamma * problem.lambd, rounding(float32 ? 5 : 3));
-        advantages.set(bound, start);
-        const magnitude = magnitudeScan({ magnitudes }, problem.gamma * problem.lambd);
+        residualMagnitudes(magnitudes, r, v, start, cols, gamma);
+        const bound = advantages.subarray(start, start + cols);
+        scanErrorBound({ magnitudes }, problem.gamma * problem.lambd, rounding(float32 ? 5 : 3), cols, bound);
+        magnitudeScan({ magnitudes }, problem.gamma * problem.lambd, magnitude);
         returnsBound(returns, bound, magnitude, v, start, u, eta);
       }
       return { kind: "gae", advantages, returns };
@@ -77,13 +86,18 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
 // The per-token loops of one row are functions of their own, not inner loops (see README, "Inner loops").
 
 /** |δ_t| ≤ |r_t| + |γ|·|V_{t+1}| + |V_t|, with γ·V, + and − each rounded once (and the inputs and γ converted once in float32). */
-function residualMagnitudes(r: FloatArray, v: FloatArray, start: number, cols: number, gamma: number): Float64Array {
-  const magnitudes = new Float64Array(cols);
+function residualMagnitudes(
+  magnitudes: Float64Array,
+  r: FloatArray,
+  v: FloatArray,
+  start: number,
+  cols: number,
+  gamma: number,
+): void {
   for (let t = 0; t < cols; t++) {
     const next = t + 1 < cols ? Math.abs(v[start + t + 1]) : 0;
     magnitudes[t] = Math.abs(r[start + t]) + gamma * next + Math.abs(v[start + t]);
   }
-  return magnitudes;
 }
 
 /** returns = A + V: the advantage's bound, one more rounding, and V's own conversion. */

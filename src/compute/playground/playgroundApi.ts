@@ -13,6 +13,7 @@ import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
+import { withInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,
@@ -23,6 +24,7 @@ import {
   type RunRequest,
   resultBuffers,
   startRun,
+  toFloat32,
 } from "./playgroundRun";
 import { type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
 
@@ -36,6 +38,20 @@ export interface CoreChunkedRun {
 export function playgroundApi() {
   let prepared: { parts: RunParts; kept: Pick<KeptTables, "reference" | "bound"> } | null = null;
   const pictures = new ResultPictures();
+  /** The input arrays of the last run sent with them, float64 and float32: a later run may ask for them. */
+  let inputs: { p64: ScanProblem; p32: ScanProblem } | null = null;
+
+  /** A request on its input arrays (those sent, or those kept), and its float32 problem. */
+  function withArrays(request: RunRequest): { request: RunRequest; p32: ScanProblem } {
+    if (!request.keptInputs) {
+      inputs = null;
+      inputs = { p64: request.problem, p32: toFloat32(request.problem) };
+      return { request, p32: inputs.p32 };
+    }
+    if (!inputs) throw new Error("the run's inputs were not sent to this worker");
+    const { problem } = request;
+    return { request: { ...request, problem: withInputs(problem, inputs.p64) }, p32: withInputs(problem, inputs.p32) };
+  }
 
   /**
    * The result transferred to the page, copies of its tables kept here for the heatmap's pictures
@@ -58,17 +74,19 @@ export function playgroundApi() {
 
   return {
     /** The whole run on core's side (slime-exact, float64, or the engine's precision emulated until it answers). */
-    run(request: RunRequest): ComputedResult {
+    run(sent: RunRequest): ComputedResult {
       prepared = null;
-      return answerOf(request, finishRun(startRun(request)));
+      const { request, p32 } = withArrays(sent);
+      return answerOf(request, finishRun(startRun(request, p32)));
     },
     /**
      * The engine's precision: the serial scans and the bound, while the engine runs the chunked
      * side, and the copies of them that the heatmap's pictures keep (not made after the answer).
      */
-    prepare(request: RunRequest): void {
+    prepare(sent: RunRequest): void {
       prepared = null;
-      const parts = startRun(request);
+      const { request, p32 } = withArrays(sent);
+      const parts = startRun(request, p32);
       const reference = pictures.copies(parts.reference);
       pictures.prepareMeasure(reference, request.lengths.length * parts.cols);
       prepared = { parts, kept: { reference, bound: pictures.copies(parts.bound.tables) } };

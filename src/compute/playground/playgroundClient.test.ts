@@ -5,6 +5,7 @@ import { pooledHere, presetRequest } from "../../testing/playgroundRunKit";
 import type { PictureAsk } from "../heatmap/picture";
 import { type PlaygroundWorkerApi, playgroundApi } from "./playgroundApi";
 import { PlaygroundClient, type PlaygroundWorkerHandle } from "./playgroundClient";
+import { coreChunked, finishRun, type RunRequest, startRun, toFloat32 } from "./playgroundRun";
 
 /**
  * The worker's api on this thread: `dispose` drops its state as ending a worker does, and a run
@@ -87,5 +88,57 @@ describe("the playground client's pictures", () => {
     const ask: PictureAsk = { maxBinsX: 50, maxBinsY: 4, metric: "rel", precision: "float32", colourRow: 0 };
     expect((await client.picture(3, "returns", ask, shown))?.grid.binsX).toBe(50);
     expect(restored).toBe(0);
+  });
+});
+
+describe("the playground client's inputs", () => {
+  it("sends a run's input arrays once while they stay the same, and again to a new worker", async () => {
+    const worker = new SameThreadWorker();
+    const client = new PlaygroundClient(worker);
+    const first = request(1);
+    const gae = first.problem;
+    if (gae.kind !== "gae") throw new Error("a GAE preset");
+    // A γ edit: the same arrays (problemCache.ts), another γ.
+    const edited = (id: number): RunRequest => ({ ...first, id, problem: { ...gae, gamma: 0.9 - id / 100 } });
+    const sent: (boolean | undefined)[] = [];
+    const record = () => {
+      const api = worker.remote() && (worker.api as PlaygroundWorkerApi);
+      const run = api.run;
+      api.run = (asked) => {
+        sent.push(asked.keptInputs);
+        return run(asked);
+      };
+    };
+    record();
+    await client.result(first);
+    const second = await client.result(edited(2));
+    expect(sent).toEqual([undefined, true]);
+    // The kept arrays give the bits the arrays themselves give.
+    const here = finishRun(startRun(edited(2)));
+    expect(second?.summary).toEqual(here.summary);
+    expect(second?.chunked).toEqual(here.chunked);
+    expect(second?.reference).toEqual(here.reference);
+    expect(second?.bound).toEqual(here.bound);
+
+    // The engine's precision: the worker prepares on the kept arrays while the engine runs.
+    const asked: RunRequest = { ...edited(5), precision: "float32-engine" };
+    const answer = coreChunked(asked.problem, toFloat32(asked.problem), "float32-engine");
+    const prepare = (worker.api as PlaygroundWorkerApi).prepare;
+    (worker.api as PlaygroundWorkerApi).prepare = (request) => {
+      sent.push(request.keptInputs);
+      prepare(request);
+    };
+    const engine = await client.result(asked, Promise.resolve(structuredClone(answer)));
+    expect(sent).toEqual([undefined, true, true]);
+    expect(engine?.summary).toEqual(finishRun(startRun(asked), answer).summary);
+
+    client.cancel();
+    record();
+    const third = await client.result(edited(3));
+    expect(sent).toEqual([undefined, true, true, undefined]);
+    expect(third?.chunked).toEqual(finishRun(startRun(edited(3))).chunked);
+    // New arrays (another batch) are sent.
+    await client.result(request(4));
+    expect(sent).toEqual([undefined, true, true, undefined, undefined]);
   });
 });

@@ -5,6 +5,7 @@ import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { CarryAsk, CarryRowResult } from "./carryRow";
+import { sameInputs, withoutInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundApi";
 import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
@@ -67,6 +68,8 @@ export class PlaygroundClient {
   private readonly masks = new Map<number, Uint8Array | undefined>();
   /** Counts the workers ended: an answer of an ended one keeps nothing in the next. */
   private ended = 0;
+  /** The problem whose input arrays the worker got last, and in which of its workers (`ended` then). */
+  private sentInputs: { problem: ScanProblem; ended: number } | null = null;
 
   constructor(
     private readonly worker: PlaygroundWorkerHandle = new LazyWorker<PlaygroundWorkerApi>(
@@ -86,13 +89,12 @@ export class PlaygroundClient {
    * in between. A bad input rejects with core's error (it names row and token), not the engine's.
    */
   result(request: RunRequest, engine?: Promise<ChunkedAnswer>): Promise<ComputedResult | null> {
-    const { copy, buffers } = ownCopy(request.problem);
-    const sent = Comlink.transfer({ ...request, problem: copy }, buffers);
     engine?.catch(() => {}); // awaited below, once the worker has the run
     return this.cancellable(
       this.runs.run(async () => {
         const remote = this.worker.remote();
         const ended = this.ended;
+        const sent = this.sendable(request);
         if (!engine) return this.delivered(request, await remote.run(sent), ended);
         const prepared = remote.prepare(sent);
         prepared.catch(() => {});
@@ -111,6 +113,19 @@ export class PlaygroundClient {
         );
       }),
     );
+  }
+
+  /**
+   * The request as it is posted now: without its input arrays when the worker has them from the
+   * last run it was sent (keptInputs.ts), else with a copy of them that the worker takes.
+   */
+  private sendable(request: RunRequest): RunRequest {
+    const last = this.sentInputs;
+    if (last && last.ended === this.ended && sameInputs(last.problem, request.problem))
+      return { ...request, problem: withoutInputs(request.problem), keptInputs: true };
+    this.sentInputs = { problem: request.problem, ended: this.ended };
+    const { copy, buffers } = ownCopy(request.problem);
+    return Comlink.transfer({ ...request, problem: copy }, buffers);
   }
 
   /** Notes a result the worker answered with: it keeps its tables now. */

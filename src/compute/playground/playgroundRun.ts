@@ -87,6 +87,8 @@ export interface RunRequest {
   lengths: number[];
   /** The padded loss mask (0 = masked), kept by the worker for the heatmap's hatching. */
   lossMask?: Uint8Array;
+  /** The problem's input arrays are sent empty: they are those of the worker's last run (keptInputs.ts). */
+  keptInputs?: boolean;
 }
 
 /**
@@ -168,14 +170,13 @@ export interface RunParts {
 }
 
 /**
- * The serial scans and the bound of a request. Bad input throws core's ScanInputError (naming row
+ * The serial scans and the bound of a request (`p32`: its float32 problem, when made already). Bad input throws core's ScanInputError (naming row
  * and token) from the float64 scan of the whole batch.
  */
-export function startRun(request: RunRequest): RunParts {
+export function startRun(request: RunRequest, p32 = toFloat32(request.problem)): RunParts {
   const { problem: p64, precision, strategy, lengths } = request;
   const rows = lengths.length;
   const cols = paddedWidth(p64);
-  const p32 = toFloat32(p64);
   const start = performance.now();
   const reference = outputTables(solve(p64, "serial").outputs as ScanOutputs<Float64Array>, rows, cols);
   const serial32 = outputTables(solve(p32, "serial").outputs as ScanOutputs<Float32Array>, rows, cols);
