@@ -54,12 +54,48 @@ export type ReplayedRows = Pick<SampleReplay, "reference" | "bounds">;
  */
 export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
   if (!replay.ok) return null;
+  if (replay.lendRows) return copiedRows(replay, replay.lendRows);
   // Bounds first: a windowed replay replays a window for a sample's bounds and keeps its reference too.
   return replay.samples.map((s) => {
     const bounds = s.bounds;
     return { reference: s.reference, bounds };
   });
 }
+
+/**
+ * The windowed replay's lent rows copied into one buffer, four rows a token (141 MB at ppo512): the
+ * windows' own rows come from one reused arena, where read through the getters each window's eight
+ * fresh rows a token left three as garbage. The KL's reference is not kept (35 MB more): a sample's
+ * is made again when read (referenceKl), from its own tokens' log-probs.
+ */
+function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendRows): ReplayedRows[] {
+  const { samples, referenceKl } = replay;
+  let tokens = 0;
+  for (const s of samples) tokens += s.length;
+  const store = new Float64Array((referenceKl ? 4 : 5) * tokens);
+  let used = 0;
+  const copy = (row: Float64Array) => {
+    const out = store.subarray(used, used + row.length);
+    out.set(row);
+    used += row.length;
+    return out;
+  };
+  const out: ReplayedRows[] = new Array(samples.length);
+  lendRows((i, { reference, bounds }) => {
+    const advantages = copy(reference.advantages);
+    const returns = copy(reference.returns);
+    const kept = referenceKl
+      ? Object.defineProperty({ advantages, returns }, "kl", { get: () => referenceKl(i), enumerable: true })
+      : { advantages, returns, kl: copy(reference.kl) };
+    out[i] = {
+      reference: kept as ReplayedRows["reference"],
+      bounds: { advantages: copy(bounds.advantages), returns: copy(bounds.returns) },
+    };
+  });
+  return out;
+}
+
+type LendRows = NonNullable<Extract<ReplayResult, { ok: true }>["lendRows"]>;
 
 /** The fields the heatmap can show for this replay: the outputs, and the KL where the dump stores one. */
 export function gridFields(dump: UnderstoodDump, replay: ReplayResult | null): GridField[] {

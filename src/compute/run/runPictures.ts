@@ -31,8 +31,12 @@ interface KeptField {
   cols: number;
   lengths: Int32Array;
   hasBound: boolean;
-  /** The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's). */
-  relFloor: number;
+  /**
+   * The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's):
+   * a pass over every reference row, made with the field's first picture (the KL's rows are made
+   * again on each read, so not before the verdict's first picture).
+   */
+  relFloor(): number;
   row(b: number): FieldRow;
   /** A picture pooled before the page asked for it (poolOthersLater), until it is sent. */
   pooled?: { ask: PictureAsk; picture: PooledPicture };
@@ -68,13 +72,18 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
       lossMask: dump.samples[b].lossMask,
     });
     // The padded grid's floor is its largest reference's: the largest of the rows' (padding adds zeros).
-    let floor = relFloor([], PRECISION);
-    for (let b = 0; b < rows; b++) {
-      const reference = row(b).reference;
-      if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
-    }
+    let floor: number | undefined;
+    const fieldFloor = () => {
+      if (floor !== undefined) return floor;
+      floor = relFloor([], PRECISION);
+      for (let b = 0; b < rows; b++) {
+        const reference = row(b).reference;
+        if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
+      }
+      return floor;
+    };
     const id = nextId++;
-    kept.set(id, { rows, cols, lengths, hasBound, relFloor: floor, row });
+    kept.set(id, { rows, cols, lengths, hasBound, relFloor: fieldFloor, row });
     grids[field] = {
       field,
       referenceIs: recomputed ? "replayed" : "zero",
@@ -105,7 +114,7 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     overBound: new Uint8Array(cols),
     lost: new Uint8Array(cols),
     unchecked: new Uint8Array(cols),
-    relFloor: field.relFloor,
+    relFloor: field.relFloor(),
   };
   const lossMask = new Uint8Array(cols);
   const pooled: PoolRow = {
@@ -141,7 +150,7 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     maxBinsX: ask.maxBinsX,
     maxBinsY: ask.maxBinsY,
   });
-  return colourPicture(grid, field.relFloor, ask.colourRow);
+  return colourPicture(grid, field.relFloor(), ask.colourRow);
 }
 
 /**
