@@ -70,11 +70,16 @@ export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
  */
 function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendRows): ReplayedRows[] {
   const { samples, referenceKl } = replay;
-  let tokens = 0;
-  for (const s of samples) tokens += s.length;
-  const store = new Float64Array((referenceKl ? 4 : 5) * tokens);
+  let store = new Float64Array(0);
   let used = 0;
   const copy = (row: Float64Array) => {
+    if (used + row.length > store.length) {
+      // A chunk at a time, not the batch's rows in one allocation: the file's bytes go only at the
+      // worker's next major collection, and one 141 MB allocation before it (a quiet machine's
+      // verdict comes first) held both, 100 MB over; chunks give the collector its chances.
+      store = new Float64Array(Math.max(STORE_CHUNK, row.length));
+      used = 0;
+    }
     const out = store.subarray(used, used + row.length);
     out.set(row);
     used += row.length;
@@ -94,6 +99,9 @@ function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendR
   });
   return out;
 }
+
+/** Float64 elements a chunk of kept rows: 8 MB, a window's four rows a token for 256 K tokens. */
+const STORE_CHUNK = 1 << 20;
 
 type LendRows = NonNullable<Extract<ReplayResult, { ok: true }>["lendRows"]>;
 
