@@ -54,12 +54,56 @@ export type ReplayedRows = Pick<SampleReplay, "reference" | "bounds">;
  */
 export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
   if (!replay.ok) return null;
+  if (replay.lendRows) return copiedRows(replay, replay.lendRows);
   // Bounds first: a windowed replay replays a window for a sample's bounds and keeps its reference too.
   return replay.samples.map((s) => {
     const bounds = s.bounds;
     return { reference: s.reference, bounds };
   });
 }
+
+/**
+ * The windowed replay's lent rows copied into one buffer, four rows a token (141 MB at ppo512): the
+ * windows' own rows come from one reused arena, where read through the getters each window's eight
+ * fresh rows a token left three as garbage. The KL's reference is not kept (35 MB more): a sample's
+ * is made again when read (referenceKl), from its own tokens' log-probs.
+ */
+function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendRows): ReplayedRows[] {
+  const { samples, referenceKl } = replay;
+  let store = new Float64Array(0);
+  let used = 0;
+  const copy = (row: Float64Array) => {
+    if (used + row.length > store.length) {
+      // A chunk at a time, not the batch's rows in one allocation: the file's bytes go only at the
+      // worker's next major collection, and one 141 MB allocation before it (a quiet machine's
+      // verdict comes first) held both, 100 MB over; chunks give the collector its chances.
+      store = new Float64Array(Math.max(STORE_CHUNK, row.length));
+      used = 0;
+    }
+    const out = store.subarray(used, used + row.length);
+    out.set(row);
+    used += row.length;
+    return out;
+  };
+  const out: ReplayedRows[] = new Array(samples.length);
+  lendRows((i, { reference, bounds }) => {
+    const advantages = copy(reference.advantages);
+    const returns = copy(reference.returns);
+    const kept = referenceKl
+      ? Object.defineProperty({ advantages, returns }, "kl", { get: () => referenceKl(i), enumerable: true })
+      : { advantages, returns, kl: copy(reference.kl) };
+    out[i] = {
+      reference: kept as ReplayedRows["reference"],
+      bounds: { advantages: copy(bounds.advantages), returns: copy(bounds.returns) },
+    };
+  });
+  return out;
+}
+
+/** Float64 elements a chunk of kept rows: 8 MB, a window's four rows a token for 256 K tokens. */
+const STORE_CHUNK = 1 << 20;
+
+type LendRows = NonNullable<Extract<ReplayResult, { ok: true }>["lendRows"]>;
 
 /** The fields the heatmap can show for this replay: the outputs, and the KL where the dump stores one. */
 export function gridFields(dump: UnderstoodDump, replay: ReplayResult | null): GridField[] {

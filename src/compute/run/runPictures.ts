@@ -31,8 +31,12 @@ interface KeptField {
   cols: number;
   lengths: Int32Array;
   hasBound: boolean;
-  /** The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's). */
-  relFloor: number;
+  /**
+   * The relative error's floor of the whole field, as cellErrors gives the padded grid (the readout's):
+   * measured in the pass that pools the field's first picture (null until then), where each row is
+   * read anyway (the KL's rows are made again on each read).
+   */
+  relFloor: number | null;
   row(b: number): FieldRow;
   /** A picture pooled before the page asked for it (poolOthersLater), until it is sent. */
   pooled?: { ask: PictureAsk; picture: PooledPicture };
@@ -67,14 +71,8 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
       bound: field !== "kl" ? replayed[b].bounds[field] : undefined,
       lossMask: dump.samples[b].lossMask,
     });
-    // The padded grid's floor is its largest reference's: the largest of the rows' (padding adds zeros).
-    let floor = relFloor([], PRECISION);
-    for (let b = 0; b < rows; b++) {
-      const reference = row(b).reference;
-      if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
-    }
     const id = nextId++;
-    kept.set(id, { rows, cols, lengths, hasBound, relFloor: floor, row });
+    kept.set(id, { rows, cols, lengths, hasBound, relFloor: null, row });
     grids[field] = {
       field,
       referenceIs: recomputed ? "replayed" : "zero",
@@ -105,7 +103,8 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     overBound: new Uint8Array(cols),
     lost: new Uint8Array(cols),
     unchecked: new Uint8Array(cols),
-    relFloor: field.relFloor,
+    // Not read by the one measure kept (abs); the floor itself is the pass's own, below.
+    relFloor: field.relFloor ?? 0,
   };
   const lossMask = new Uint8Array(cols);
   const pooled: PoolRow = {
@@ -115,8 +114,13 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     unchecked: hasBound ? measured.unchecked : undefined,
     lossMask,
   };
+  // The padded grid's floor is its largest reference's: the largest of the rows' (padding adds zeros).
+  let floor = relFloor([], PRECISION);
+  let floored = 0;
   const row = (b: number): PoolRow => {
     const from = field.row(b);
+    if (field.relFloor === null && from.reference) floor = Math.max(floor, relFloor(from.reference, PRECISION));
+    floored += 1;
     const length = Math.min(cols, Math.max(0, lengths[b]));
     layRow(sides.reference, from.reference, length);
     layRow(sides.actual, from.actual, length);
@@ -141,7 +145,18 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     maxBinsX: ask.maxBinsX,
     maxBinsY: ask.maxBinsY,
   });
+  if (field.relFloor === null) field.relFloor = floored === rows ? floor : fieldFloor(field);
   return colourPicture(grid, field.relFloor, ask.colourRow);
+}
+
+/** The field's floor in a pass of its own, where pooling did not read every row. */
+function fieldFloor(field: KeptField): number {
+  let floor = relFloor([], PRECISION);
+  for (let b = 0; b < field.rows; b++) {
+    const reference = field.row(b).reference;
+    if (reference) floor = Math.max(floor, relFloor(reference, PRECISION));
+  }
+  return floor;
 }
 
 /**

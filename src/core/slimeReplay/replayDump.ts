@@ -3,7 +3,7 @@ import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRow64, whiten
 import { ScanInputError } from "../validation";
 import { rowsOf } from "./lazyRows";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
-import { type ReplayReference, replayReference } from "./replayReference";
+import { klReference, type ReplayReference, replayReference } from "./replayReference";
 import { ACCURACY_THRESHOLD, type FieldVerdict, fieldScale, judgeField } from "./replayVerdict";
 import { RowArena } from "./rowArena";
 import type { ReplaySample, SlimeSettings } from "./settings";
@@ -43,6 +43,15 @@ export type ReplayResult =
       samples: SampleReplay[];
       /** With normalisation: the whitening's exact scalars, and the map fitted from the stored values. */
       whitening: { stats: WhitenBoundStats; fit: WhitenFit | null } | null;
+      /**
+       * A windowed replay's every sample's `reference` and `bounds` (the same bits), in order, each
+       * window replayed once into one arena reused across windows: the rows are lent for the call
+       * only (the next window overwrites them). Reading the getters instead makes every window's
+       * rows fresh arrays, three of its eight a token garbage at once.
+       */
+      lendRows?: (visit: (i: number, rows: Pick<SampleReplay, "reference" | "bounds">) => void) => void;
+      /** A windowed replay's sample's `reference.kl` made alone, a fresh row (the KL reads its own tokens only). */
+      referenceKl?: (i: number) => Float64Array;
     }
   /** The settings cannot be replayed on these inputs (slime would raise, or nothing can be checked): why. */
   | { ok: false; error: string };
@@ -211,6 +220,7 @@ function replayByWindows(
         );
       }
     }
+    arena.release();
     // A sample's rows are its own (the same bits in any window): a read replays the sample's whole
     // window once, into fresh rows, and keeps that window's rows until a read outside it, so reading
     // every sample in order (a report's reference, the run view's rows, bounds first) costs one replay.
@@ -241,12 +251,29 @@ function replayByWindows(
         : own.advantages[j];
       return { advantages, returns: own.returns[j] };
     };
+    const lendRows = (visit: (i: number, rows: Pick<SampleReplay, "reference" | "bounds">) => void) => {
+      const rows = new RowArena(ROWS_PER_TOKEN * windowTokens);
+      for (const [lo, hi] of windows) {
+        const { reference, bounds } = replayWindow(lo, hi, rows);
+        // referenceOf's and boundsOf's rows: whitenWindow whitens each row by the same operations.
+        const whitened = whitenWindow(reference, bounds, masksOf(lo, hi), whitening, rows);
+        for (let j = 0; j < hi - lo; j++) {
+          visit(lo + j, {
+            reference: { advantages: whitened.reference[j], returns: reference.returns[j], kl: reference.kl[j] },
+            bounds: { advantages: whitened.bounds[j], returns: bounds.returns[j] },
+          });
+        }
+      }
+      rows.release();
+    };
     if (stats && !stats.conditioned) nameCancellation(out, stats);
     return {
       ok: true,
       passed: out.every((s) => s.passed),
       samples: out,
       whitening: whitening ? { stats: whitening.stats, fit } : null,
+      lendRows,
+      referenceKl: (i: number) => klReference(samples[i], i, raw).row,
     };
   } catch (error) {
     if (error instanceof ScanInputError) return null;

@@ -45,20 +45,9 @@ export function replayReference(
   const { advantageEstimator: estimator, gamma, lambd, klCoef } = settings;
   const klRecomputed: boolean[] = [];
   const kl = samples.map((s, i) => {
-    const R = s.lossMask.length;
-    const logProbs = settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs;
-    klRecomputed.push(false);
-    if (klCoef === 0) return new Float64Array(R);
-    if (logProbs && s.refLogProbs) {
-      checkLength(logProbs, R, i, settings.useRolloutLogprobs ? "rollout_log_probs" : "log_probs");
-      checkLength(s.refLogProbs, R, i, "ref_log_probs");
-      klRecomputed[i] = true;
-      return approxKl(logProbs, s.refLogProbs, settings.klLossType, rowOf(arena, R));
-    }
-    if (s.kl) return widened(checkLength(s.kl, R, i, "kl"), arena);
-    throw new ScanInputError(
-      `sample ${i} has no log_probs and ref_log_probs, nor kl, for a KL penalty (kl_coef ${klCoef})`,
-    );
+    const { row, recomputed } = klReference(s, i, settings, arena);
+    klRecomputed.push(recomputed);
+    return row;
   });
   const masks = samples.map((s) => s.lossMask);
   const rewards = samples.map((s) => s.reward);
@@ -104,6 +93,32 @@ export function replayReference(
   }
   const advantages = settings.normalizeAdvantages ? whitenAdvantages("slime", raw, masks) : raw;
   return { advantages, returns, rawAdvantages: raw, kl, klRecomputed };
+}
+
+/**
+ * One sample's KL as the reference uses it (replayReference): zeros when kl_coef is 0, else
+ * `compute_approx_kl` in float64 from its log-probs, else the dump's `kl` widened. A token's KL
+ * reads that token's inputs only, so a sample's row can be made again alone (the run view does,
+ * rather than keep 35 MB of it at 4.4 M tokens).
+ */
+export function klReference(
+  s: ReplaySample,
+  i: number,
+  settings: SlimeSettings,
+  arena?: RowArena,
+): { row: Float64Array; recomputed: boolean } {
+  const R = s.lossMask.length;
+  const logProbs = settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs;
+  if (settings.klCoef === 0) return { row: new Float64Array(R), recomputed: false };
+  if (logProbs && s.refLogProbs) {
+    checkLength(logProbs, R, i, settings.useRolloutLogprobs ? "rollout_log_probs" : "log_probs");
+    checkLength(s.refLogProbs, R, i, "ref_log_probs");
+    return { row: approxKl(logProbs, s.refLogProbs, settings.klLossType, rowOf(arena, R)), recomputed: true };
+  }
+  if (s.kl) return { row: widened(checkLength(s.kl, R, i, "kl"), arena), recomputed: false };
+  throw new ScanInputError(
+    `sample ${i} has no log_probs and ref_log_probs, nor kl, for a KL penalty (kl_coef ${settings.klCoef})`,
+  );
 }
 
 /**

@@ -22,8 +22,9 @@ const TRAIN = [
 /** Everything a replay gives, with each sample's reference and bounds read (a windowed replay recomputes them). */
 function plain(result: ReplayResult) {
   if (!result.ok) return result;
+  const { lendRows: _lent, referenceKl: _kl, ...rest } = result;
   return {
-    ...result,
+    ...rest,
     samples: result.samples.map((s) => ({
       passed: s.passed,
       length: s.length,
@@ -56,6 +57,23 @@ describe("a replay judged a window of samples at a time", () => {
           const byWindows = replaySlime(samples, stored, trial, { windowTokens });
           expect(plain(byWindows), `${file}, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(plain(whole));
           if (windowed(byWindows)) windowedDumps += 1;
+          if (byWindows.ok && whole.ok && byWindows.lendRows) {
+            const lent: unknown[] = [];
+            byWindows.lendRows((i, { reference, bounds }) => {
+              lent[i] = {
+                reference: {
+                  advantages: reference.advantages.slice(),
+                  returns: reference.returns.slice(),
+                  kl: reference.kl.slice(),
+                },
+                bounds: { advantages: bounds.advantages.slice(), returns: bounds.returns.slice() },
+              };
+            });
+            const rows = whole.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
+            expect(lent, `${file} lent, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(rows);
+            const kl = whole.samples.map((_, i) => byWindows.referenceKl?.(i));
+            expect(kl, `${file} KL alone`).toEqual(whole.samples.map((s) => s.reference.kl));
+          }
           if (windowed(byWindows) && byWindows.ok && byWindows.whitening?.stats.conditioned === false) cancelled += 1;
         }
       }
