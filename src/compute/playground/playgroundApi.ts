@@ -44,6 +44,7 @@ export function playgroundApi() {
   /** A request on its input arrays (those sent, or those kept), and its float32 problem. */
   function withArrays(request: RunRequest): { request: RunRequest; p32: ScanProblem } {
     if (!request.keptInputs) {
+      // None kept while converting: a conversion that throws leaves no stale arrays to run on.
       inputs = null;
       inputs = { p64: request.problem, p32: toFloat32(request.problem) };
       return { request, p32: inputs.p32 };
