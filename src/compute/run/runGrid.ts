@@ -63,6 +63,30 @@ export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
 }
 
 /**
+ * Above this many response tokens a replay's rows are not kept (four float64 rows a token: 980 MB
+ * at 30.6 M tokens, the 1.5 GB dump's) but read through the windowed replay each time (windowedRows).
+ */
+export const KEEP_ROWS_MAX_TOKENS = 1 << 23;
+
+/**
+ * Each sample's rows read through the windowed replay whenever asked, never kept: memory is a
+ * window's, and each read replays the sample's window unless it was the last read (a pass over the
+ * samples in order replays each window once). Read the bounds first: the window replayed for them
+ * keeps its reference, where a reference read first replays it again for the bounds.
+ */
+export function windowedRows(replay: ReplayResult): ReplayedRows[] | null {
+  if (!replay.ok) return null;
+  return replay.samples.map((s) => ({
+    get reference() {
+      return s.reference;
+    },
+    get bounds() {
+      return s.bounds;
+    },
+  }));
+}
+
+/**
  * The windowed replay's lent rows copied into one buffer, four rows a token (141 MB at ppo512): the
  * windows' own rows come from one reused arena, where read through the getters each window's eight
  * fresh rows a token left three as garbage. The KL's reference is not kept (35 MB more): a sample's

@@ -1,24 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
+import { replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { dumpReplayInputs, readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
 import { fixtureBytes } from "../../io/slimeDump/dumpFixtures";
 import { BatchPictures } from "../heatmap/picture";
-import { gridFields, type RunGrid, replayedRows, runGrid } from "./runGrid";
+import { gridFields, type RunGrid, replayedRows, runGrid, windowedRows } from "./runGrid";
 import { keepRunPictures, runCell, runPicture } from "./runPictures";
 
 const RPP: SlimeSettings = { ...SLIME_DEFAULTS, advantageEstimator: "reinforce_plus_plus", gamma: 0.99, klCoef: 0.05 };
 
-/** The shared fixture replayed, its fields kept by the worker, and the padded grids the page used to hold. */
-function kept(settings: SlimeSettings = RPP) {
+/**
+ * The shared fixture replayed, its fields kept by the worker, and the padded grids the page used to hold.
+ * `windowTokens`: replayed a few samples a window, the rows read through the windows (a big dump's).
+ */
+function kept(settings: SlimeSettings = RPP, windowTokens?: number) {
   const file = "train_rpp_g099_kl005.pt";
   const tree = readTensorFile(fixtureBytes(`slime-shared/${file}`), file);
   if (!tree.ok) throw new Error(tree.error.message);
   const dump = understandDump(tree.value.root, file);
   if (!dump.ok) throw new Error(dump.error.message);
-  const replay = replayDump(dump.value, settings);
-  const infos = keepRunPictures(dump.value, replay, replayedRows(replay));
+  const whole = replayDump(dump.value, settings);
+  const { samples, stored } = dumpReplayInputs(dump.value);
+  const replay = windowTokens ? replaySlime(samples, stored, settings, { windowTokens }) : whole;
+  if (windowTokens && !(replay.ok && replay.lendRows)) throw new Error("replayed in windows");
+  const infos = keepRunPictures(dump.value, replay, windowTokens ? windowedRows(replay) : replayedRows(replay));
   const fields = gridFields(dump.value, replay).map((field) => {
-    const grid = runGrid(dump.value, replay, field);
+    // The grids the pictures are held to come from the whole replay's rows.
+    const grid = runGrid(dump.value, whole, field);
     const info = infos[field];
     if (!grid || !info) throw new Error(`${field} is kept`);
     return { grid, info };
@@ -50,6 +57,29 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
       }
       // Data bins, not an empty picture; and over-bound cells where the fixture has them.
       expect(runPicture(info.pictureId, ASK)?.grid.kind.some((k) => k === 0)).toBe(true);
+    }
+  });
+
+  it("reads a big dump's rows through the windowed replay, to the same pictures and cells", () => {
+    const { fields } = kept(RPP, 64);
+    expect(fields).toHaveLength(3);
+    for (const { grid, info } of fields) {
+      for (const ask of [ASK, { ...ASK, maxBinsX: 4000, maxBinsY: 400 }]) {
+        const want = gridPicture(grid, ask);
+        const got = runPicture(info.pictureId, ask);
+        expect(got?.grid).toEqual(want.grid);
+        expect(got?.pixels).toEqual(want.pixels);
+      }
+      for (let row = grid.rows - 1; row >= 0; row--) {
+        const token = Math.min(grid.cols - 1, 3 * row);
+        const i = row * grid.cols + token;
+        expect(runCell(info.pictureId, row, token)).toEqual({
+          reference: grid.reference[i],
+          actual: grid.actual[i],
+          bound: grid.bound ? grid.bound[i] : undefined,
+          lossMask: grid.lossMask[i],
+        });
+      }
     }
   });
 

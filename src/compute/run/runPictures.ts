@@ -65,12 +65,16 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
   for (const field of gridFields(dump, replay)) {
     const recomputed = field !== "kl" || klReplayed(dump, replay);
     const hasBound = field !== "kl";
-    const row = (b: number): FieldRow => ({
-      actual: dump.samples[b][field],
-      reference: recomputed ? replayed[b].reference[field] : undefined,
-      bound: field !== "kl" ? replayed[b].bounds[field] : undefined,
-      lossMask: dump.samples[b].lossMask,
-    });
+    const row = (b: number): FieldRow => {
+      // Bounds first: a window replayed for them keeps its reference (windowedRows).
+      const bound = field !== "kl" ? replayed[b].bounds[field] : undefined;
+      return {
+        actual: dump.samples[b][field],
+        reference: recomputed ? replayed[b].reference[field] : undefined,
+        bound,
+        lossMask: dump.samples[b].lossMask,
+      };
+    };
     const id = nextId++;
     kept.set(id, { rows, cols, lengths, hasBound, relFloor: null, row });
     grids[field] = {

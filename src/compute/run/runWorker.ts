@@ -35,7 +35,15 @@ import { type PictureAsk, type PooledPicture, pictureTransfers, withBitmap } fro
 import { openBlob } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
-import { type GridField, gridFields, klReplayed, type ReplayedRows, replayedRows } from "./runGrid";
+import {
+  type GridField,
+  gridFields,
+  KEEP_ROWS_MAX_TOKENS,
+  klReplayed,
+  type ReplayedRows,
+  replayedRows,
+  windowedRows,
+} from "./runGrid";
 import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
 import { keepRunPictures, type RunGrids, runCell, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
@@ -144,7 +152,8 @@ function replayedLines(index: number): SampleFieldsAnswer["replayed"] {
 
 function currentRows(): ReplayedRows[] | null {
   if (!current) return null;
-  current.rows ??= replayedRows(current.replay);
+  const tokens = current.dump.samples.reduce((sum, s) => sum + s.responseLength, 0);
+  current.rows ??= tokens <= KEEP_ROWS_MAX_TOKENS ? replayedRows(current.replay) : windowedRows(current.replay);
   return current.rows;
 }
 
@@ -361,7 +370,8 @@ const api = {
     const readMillis = performance.now() - start;
     // Replayed in windows as the CLI is: the replay whole held eight float64 rows a token at once
     // (283 MB at ppo512, the renderer's peak). The rows the page draws are read once after the
-    // verdict (currentRows), a window replayed at a time: five rows a token, about 0.6 s of CPU.
+    // verdict (currentRows), a window replayed at a time: four rows a token kept, about 0.6 s of
+    // CPU; above KEEP_ROWS_MAX_TOKENS they are read through the windows each time instead.
     replayInWindows(dump);
     const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
     opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
