@@ -1,4 +1,4 @@
-import { blobSource } from "../../io/tensorFiles/blobSource";
+import { blobSource, fileReaderSlices } from "../../io/tensorFiles/blobSource";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
 
 /**
@@ -15,9 +15,22 @@ export const READ_WHOLE_BYTES = 200 * 2 ** 20;
  * tensor out of its chunk; one read hands the whole file over and each tensor is a view of it.
  * Rejects with the browser's reason where the file was changed or deleted since it was chosen.
  */
-export async function openBlob(blob: Blob, name: string): Promise<ByteSource> {
-  if (blob.size === 0 || blob.size > READ_WHOLE_BYTES) return blobSource(blob, name);
-  return wholeFileSource(new Uint8Array(await blob.arrayBuffer()), name);
+export async function openBlob(blob: Blob, name: string, onBytes?: (read: number) => void): Promise<ByteSource> {
+  if (blob.size === 0 || blob.size > READ_WHOLE_BYTES) {
+    const slices = fileReaderSlices(blob);
+    // A larger file is read about once as it is understood (its end first, then its records in
+    // order): the bytes read so far are how far it is.
+    let read = 0;
+    return blobSource(blob, name, (start, end) => {
+      const bytes = slices(start, end);
+      read += end - start;
+      onBytes?.(Math.min(read, blob.size));
+      return bytes;
+    });
+  }
+  const source = wholeFileSource(new Uint8Array(await blob.arrayBuffer()), name);
+  onBytes?.(blob.size);
+  return source;
 }
 
 /**

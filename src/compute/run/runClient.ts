@@ -1,15 +1,24 @@
+import * as Comlink from "comlink";
 import type { SlimeSettings } from "../../core";
 import { type CellValues, type PictureAsk, type PooledPicture, sameAsk } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
-import type { BitsAnswer, GridsAnswer, OpenAnswer, Refusal, RunFile, RunWorkerApi } from "./runWorker";
+import type { BitsAnswer, GridsAnswer, OpenAnswer, OpenProgress, Refusal, RunFile, RunWorkerApi } from "./runWorker";
 import type { SampleFieldsAnswer } from "./sampleFields";
 
-/** The run view's worker: reading, understanding and replaying a dump; the newest request wins. */
+const runWorker = () => new Worker(new URL("./runWorker.ts", import.meta.url), { type: "module" });
+
+/**
+ * The run view's worker: reading, understanding and replaying a dump; the newest request wins. A
+ * file chosen while a dump is open is read in a worker of its own, which takes over once it has
+ * read it: until then the open dump stays where it is, so a refusal or a Cancel leaves it as it was.
+ */
 export class RunClient {
-  private readonly worker = new LazyWorker<RunWorkerApi>(
-    () => new Worker(new URL("./runWorker.ts", import.meta.url), { type: "module" }),
-  );
+  private worker: LazyWorker<RunWorkerApi>;
+  /** Whether `worker` holds a dump (a new file is then read in another). */
+  private holdsDump = false;
+  /** The read in progress, to cancel: it ends its worker. */
+  private reading: { cancel(): void } | null = null;
   private readonly latest = new LatestOnly<OpenAnswer>();
   private readonly latestFields = new LatestOnly<SampleFieldsAnswer | Refusal>();
   private readonly latestGrids = new LatestOnly<GridsAnswer>();
@@ -24,24 +33,75 @@ export class RunClient {
   private pictureIds: number[] = [];
   private fetchingAhead = false;
 
+  /** `start`: a worker serving RunWorkerApi (a test passes a stand-in). */
+  constructor(private readonly start: () => Worker = runWorker) {
+    this.worker = new LazyWorker<RunWorkerApi>(start);
+  }
+
   /** Starts the worker, so that its module is loaded and compiled before the first file comes. */
   warm(): void {
     this.worker.remote();
   }
 
-  /** The Files go to the worker as references (a Blob clones by handle): the worker reads what it needs. */
-  open(files: RunFile[], settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
-    return this.latest.run(() => this.worker.remote().open(files, settings));
+  /**
+   * The Files go to the worker as references (a Blob clones by handle): the worker reads what it
+   * needs, telling `onProgress` how far it is. Rejects with "cancelled" when cancelOpen() ends it.
+   */
+  open(
+    files: RunFile[],
+    settings: Partial<SlimeSettings>,
+    onProgress?: (p: OpenProgress) => void,
+  ): Promise<OpenAnswer> {
+    return this.latest.run(() => this.read(files, settings, onProgress));
+  }
+
+  private read(files: RunFile[], settings: Partial<SlimeSettings>, onProgress?: (p: OpenProgress) => void) {
+    const reader = this.holdsDump ? new LazyWorker<RunWorkerApi>(this.start) : this.worker;
+    const progress = onProgress ? Comlink.proxy(onProgress) : undefined;
+    return new Promise<OpenAnswer>((resolve, reject) => {
+      const reading = {
+        cancel: () => {
+          reader.dispose();
+          reject(new Error("cancelled"));
+        },
+      };
+      this.reading = reading;
+      reader
+        .call((api) => api.open(files, settings, progress))
+        .then((answer) => {
+          if (answer.ok) this.takeOver(reader);
+          else if (reader !== this.worker) reader.dispose();
+          resolve(answer);
+        }, reject)
+        .finally(() => {
+          if (this.reading === reading) this.reading = null;
+        });
+    });
+  }
+
+  /** The worker that read the new dump becomes the view's; the last one's pictures and requests go with it. */
+  private takeOver(reader: LazyWorker<RunWorkerApi>): void {
+    this.holdsDump = true;
+    if (reader === this.worker) return;
+    this.worker.dispose();
+    this.worker = reader;
+    this.pictures.clear();
+    this.pictureIds = [];
+  }
+
+  /** Ends the read in progress, if any; the dump open before it stays open. */
+  cancelOpen(): void {
+    this.reading?.cancel();
   }
 
   replay(settings: Partial<SlimeSettings>): Promise<OpenAnswer> {
-    return this.latest.run(() => this.worker.remote().replay(settings));
+    return this.latest.run(() => this.worker.call((api) => api.replay(settings)));
   }
 
   /** The last report's grids' shapes, which follow its verdict; a newer report's request supersedes a waiting one. */
   grids(): Promise<GridsAnswer> {
     return this.latestGrids
-      .run(() => this.worker.remote().grids())
+      .run(() => this.worker.call((api) => api.grids()))
       .then((answer) => {
         if (answer.ok) {
           this.pictureIds = Object.values(answer.grids).flatMap((grid) => (grid ? [grid.pictureId] : []));
@@ -53,16 +113,16 @@ export class RunClient {
 
   /** The last report's bit-for-bit comparison, which follows its verdict. */
   bits(): Promise<BitsAnswer> {
-    return this.worker.remote().bits();
+    return this.worker.call((api) => api.bits());
   }
 
   search(settings: Partial<SlimeSettings>) {
-    return this.worker.remote().search(settings);
+    return this.worker.call((api) => api.search(settings));
   }
 
   /** One sample's stored per-token fields; a newer sample's request supersedes a waiting one. */
   sampleFields(index: number): Promise<SampleFieldsAnswer | Refusal> {
-    return this.latestFields.run(() => this.worker.remote().sampleFields(index));
+    return this.latestFields.run(() => this.worker.call((api) => api.sampleFields(index)));
   }
 
   /**
@@ -74,7 +134,7 @@ export class RunClient {
     const held = this.heldPicture(pictureId, ask);
     if (held) return Promise.resolve(held);
     return this.latestPicture
-      .run(() => this.worker.remote().picture(pictureId, ask))
+      .run(() => this.worker.call((api) => api.picture(pictureId, ask)))
       .then((picture) => {
         this.hold(pictureId, ask, picture);
         this.fetchAhead(ask);
@@ -98,8 +158,7 @@ export class RunClient {
     if (next === undefined) return;
     this.fetchingAhead = true;
     this.worker
-      .remote()
-      .picture(next, ask)
+      .call((api) => api.picture(next, ask))
       .then(
         (picture) => {
           this.fetchingAhead = false;
@@ -114,26 +173,27 @@ export class RunClient {
 
   /** One cell's values of a grid (its pictureId), for the heatmap's readout; the pointer's newest cell supersedes a waiting one. */
   cell(pictureId: number, row: number, token: number): Promise<CellValues | null> {
-    return this.latestCell.run(() => this.worker.remote().cell(pictureId, row, token));
+    return this.latestCell.run(() => this.worker.call((api) => api.cell(pictureId, row, token)));
   }
 
   sampleInPlayground(index: number, settings: Partial<SlimeSettings>) {
-    return this.worker.remote().sampleInPlayground(index, settings);
+    return this.worker.call((api) => api.sampleInPlayground(index, settings));
   }
 
   plainInPlayground() {
-    return this.worker.remote().plainInPlayground();
+    return this.worker.call((api) => api.plainInPlayground());
   }
 
   exportCases(indices: number[], settings: Partial<SlimeSettings>) {
-    return this.worker.remote().exportCases(indices, settings);
+    return this.worker.call((api) => api.exportCases(indices, settings));
   }
 
   exportPytest(indices: number[], settings: Partial<SlimeSettings>) {
-    return this.worker.remote().exportPytest(indices, settings);
+    return this.worker.call((api) => api.exportPytest(indices, settings));
   }
 
   dispose(): void {
+    this.reading?.cancel();
     this.pictures.clear();
     this.worker.dispose();
   }

@@ -103,6 +103,8 @@ export type RunFolderEvent =
   | { type: "step"; index: number; summary: StepSummary; notes: string[]; unused: UnusedFile[]; bytes: number };
 
 export type OpenAnswer = { ok: true; report: RunReport } | { ok: false; message: string };
+/** How far a read is: the files' bytes (a large one is read as it is understood), then the two passes over its numbers. */
+export type OpenProgress = { stage: "read"; bytes: number; total: number } | { stage: "settings" | "check" };
 /** The last report's fields' shapes (null: no such field), tagged with that report's replay. */
 export type { RunGrids };
 export type GridsAnswer = { ok: true; replay: number; grids: RunGrids } | Refusal;
@@ -163,10 +165,10 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
   return opened.inferred ? { ...opened.inferred.settings, ...given } : dumpSettings(opened.dump, given);
 }
 
-async function read(file: RunFile): Promise<OpenedDump | string> {
+async function read(file: RunFile, onBytes?: (read: number) => void): Promise<OpenedDump | string> {
   let source: Awaited<ReturnType<typeof openBlob>>;
   try {
-    source = await openBlob(file.blob, file.name);
+    source = await openBlob(file.blob, file.name, onBytes);
   } catch (error) {
     // Changed or deleted since it was chosen: the browser's reason, as a read by slices gives it.
     return refusal(error, file.name).message;
@@ -352,13 +354,20 @@ const api = {
    * Reads one file, or a train dump and its rollout dump together (paired by rollout_position);
    * the previous dump stays open when this one is refused.
    */
-  async open(files: RunFile[], given: Partial<SlimeSettings>): Promise<OpenAnswer> {
+  async open(
+    files: RunFile[],
+    given: Partial<SlimeSettings>,
+    onProgress?: (progress: OpenProgress) => void,
+  ): Promise<OpenAnswer> {
     const start = performance.now();
     const reads: OpenedDump[] = [];
+    const total = files.reduce((sum, f) => sum + f.blob.size, 0);
+    let before = 0;
     for (const file of files) {
-      const read1 = await read(file);
+      const read1 = await read(file, (bytes) => onProgress?.({ stage: "read", bytes: before + bytes, total }));
       if (typeof read1 === "string") return { ok: false, message: read1 };
       reads.push(read1);
+      before += file.blob.size;
     }
     const train = reads.find((r) => r.dump.kind === "train");
     const rollout = reads.find((r) => r.dump.kind === "rollout");
@@ -373,8 +382,10 @@ const api = {
     // verdict (currentRows), a window replayed at a time: four rows a token kept, about 0.6 s of
     // CPU; above KEEP_ROWS_MAX_TOKENS they are read through the windows each time instead.
     replayInWindows(dump);
+    if (dump.kind === "train") onProgress?.({ stage: "settings" });
     const inferred = dump.kind === "train" ? inferDumpSettings(dump) : null;
     opened = { name, dump, readMillis, settingsMillis: performance.now() - start - readMillis, step, inferred };
+    if (dump.kind === "train") onProgress?.({ stage: "check" });
     return answer(report(name, dump, given, opened));
   },
   /** The open dump replayed with other settings. */

@@ -1,5 +1,6 @@
 import * as Comlink from "comlink";
 import { afterEach, describe, expect, it } from "vitest";
+import { SupersededError } from "../../engine/client";
 import { LazyWorker } from "./lazyWorker";
 
 const open: MessagePort[] = [];
@@ -40,5 +41,14 @@ describe("LazyWorker", () => {
     expect(counts.terminated).toBe(1);
     expect(await worker.remote().double(5)).toBe(10);
     expect(counts.started).toBe(2);
+  });
+
+  it("rejects a call in flight when the worker is ended, where Comlink's would never settle", async () => {
+    const { start } = fakeWorkers({ never: () => new Promise(() => {}), double: (x: number) => 2 * x });
+    const worker = new LazyWorker<{ never(): Promise<number>; double(x: number): number }>(start);
+    const waiting = worker.call((api) => api.never());
+    worker.dispose();
+    await expect(waiting).rejects.toBeInstanceOf(SupersededError);
+    expect(await worker.call((api) => api.double(2))).toBe(4);
   });
 });

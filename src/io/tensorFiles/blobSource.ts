@@ -79,7 +79,7 @@ export function blobSource(
 declare const FileReaderSync: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer };
 
 /** The blob's slices read by a worker's `FileReaderSync`, made when first read (a test passes its own). */
-function fileReaderSlices(blob: Blob): ReadSlice {
+export function fileReaderSlices(blob: Blob): ReadSlice {
   let reader: InstanceType<typeof FileReaderSync> | null = null;
   return (start, end) => {
     reader ??= new FileReaderSync();

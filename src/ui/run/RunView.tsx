@@ -3,10 +3,11 @@ import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
 import type { GridField, GridInfo } from "../../compute/run/runGrid";
 import { worstFirst } from "../../compute/run/runModel";
-import type { PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
+import type { OpenProgress, PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
 import { type SampleFieldsAnswer, sampleSeries } from "../../compute/run/sampleFields";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
+import { SupersededError } from "../../engine/client";
 import { formatShort } from "../../io/formatNumber";
 import { stateFragment } from "../../io/shareLink";
 import { ErrorHeatmap } from "../heatmap/ErrorHeatmap";
@@ -15,6 +16,7 @@ import { RunCheck } from "./RunCheck";
 import { RunExports } from "./RunExports";
 import { RunFileKind } from "./RunFileKind";
 import { RunFolder } from "./RunFolder";
+import { type Reading, RunReading } from "./RunReading";
 import { chartReference, RunSampleChart } from "./RunSampleChart";
 import { RunSampleFields } from "./RunSampleFields";
 import { RunSamples } from "./RunSamples";
@@ -54,7 +56,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const [given, setGiven] = useState<Partial<SlimeSettings>>(address.settings);
   const [report, setReport] = useState<RunReport | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [reading, setReading] = useState<string | null>(null);
+  const [reading, setReading] = useState<Reading | null>(null);
+  const reads = useRef(0);
   const [replaying, setReplaying] = useState(false);
   const [trials, setTrials] = useState<Trial[] | null>(null);
   const [searching, setSearching] = useState(false);
@@ -72,9 +75,19 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   const open = useCallback(
     /** `keep`: the files the user chose, kept in this browser once the reader accepts them (null: a reopened dump). */
     (files: RunFile[], settings: Partial<SlimeSettings>, keep: File[] | null) => {
-      setReading(files.map((f) => f.name).join(" + "));
+      const names = files.map((f) => f.name).join(" + ");
+      // A file chosen while another is read takes its place.
+      client.cancelOpen();
+      const id = ++reads.current;
+      const startedAt = performance.now();
+      setReading({ names, startedAt, now: startedAt, progress: null });
+      // Progress posted before a cancel can arrive after it: only a read still going is shown.
+      let going = true;
+      const onProgress = (progress: OpenProgress) => {
+        if (going && reads.current === id) setReading({ names, startedAt, now: performance.now(), progress });
+      };
       client
-        .open(files, settings)
+        .open(files, settings, onProgress)
         .then(async (answer) => {
           if (!answer.ok) {
             setError(answer.message);
@@ -87,8 +100,19 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           setTrials(null);
           setSelected(worstSample(answer.report));
         })
-        .catch((reason: unknown) => setError(`The dump could not be read (${String(reason)})`))
-        .finally(() => setReading(null));
+        .catch((reason: unknown) => {
+          if (reads.current !== id || reason instanceof SupersededError) return; // a newer file's read took its place
+          const cancelled = reason instanceof Error && reason.message === "cancelled";
+          setError(
+            cancelled
+              ? `Cancelled: ${names} was not read${opened.current ? "; the dump open before stays open" : ""}.`
+              : `The dump could not be read (${String(reason)})`,
+          );
+        })
+        .finally(() => {
+          going = false;
+          if (reads.current === id) setReading(null);
+        });
     },
     [client],
   );
@@ -300,7 +324,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           results.current?.scrollIntoView({ block: "start" });
         }}
       />
-      <Note className="notice" text={reading && `Reading ${reading}…`} />
+      {reading ? <RunReading reading={reading} onCancel={() => client.cancelOpen()} /> : null}
       <Note className="error-message" text={keptProblem} testId="run-kept-problem" alert />
       <Note className="error-message" text={error} testId="error-message" alert />
       <div className="run-columns">
