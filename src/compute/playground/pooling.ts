@@ -97,6 +97,16 @@ function worse(a: number, b: number): boolean {
  * one comparison per cell (8 M cells of a 512-sample dump in tens of milliseconds, in a worker).
  */
 export function poolByMax(input: PoolInput): PooledGrid {
+  const pooling = poolRowByRow(input);
+  for (let r = 0; r < input.rows; r++) pooling.add(r);
+  return pooling.finish();
+}
+
+/**
+ * poolByMax a row at a time, rows 0, 1, … in order, so that several grids can be pooled in one
+ * pass over rows that cost something to make (the run worker's windowed replay).
+ */
+export function poolRowByRow(input: PoolInput): { add(r: number): void; finish(): PooledGrid } {
   const { rows, cols, lengths } = input;
   const padded = {
     error: input.error,
@@ -159,13 +169,20 @@ export function poolByMax(input: PoolInput): PooledGrid {
       if (unchecked && !notChecked[b]) for (let i = from; i < to; i++) if (unchecked[i]) notChecked[b] = 1;
     }
   };
-  for (let by = 0; by < binsY; by++) for (let r = rowStart[by]; r < rowStart[by + 1]; r++) addRow(r, by);
-  for (let b = 0; b < bins; b++) {
-    if (validCount[b] === 0) continue;
-    if (kind[b] === BinKind.padding) kind[b] = BinKind.data;
-    if (2 * maskedCount[b] >= validCount[b]) masked[b] = 1;
-  }
-  return {
+  let by = 0;
+  const add = (r: number) => {
+    while (r >= rowStart[by + 1]) by++;
+    addRow(r, by);
+  };
+  const finish = (): PooledGrid => {
+    for (let b = 0; b < bins; b++) {
+      if (validCount[b] === 0) continue;
+      if (kind[b] === BinKind.padding) kind[b] = BinKind.data;
+      if (2 * maskedCount[b] >= validCount[b]) masked[b] = 1;
+    }
+    return grid;
+  };
+  const grid: PooledGrid = {
     binsX,
     binsY,
     tokensPerBin: widest(colStart),
@@ -179,6 +196,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
     unchecked: notChecked,
     worst,
   };
+  return { add, finish };
 }
 
 /** The worst valid cell of the batch (non-finite first), or null when no row has a token. */

@@ -22,7 +22,9 @@ function kept(settings: SlimeSettings = RPP, windowTokens?: number) {
   const { samples, stored } = dumpReplayInputs(dump.value);
   const replay = windowTokens ? replaySlime(samples, stored, settings, { windowTokens }) : whole;
   if (windowTokens && !(replay.ok && replay.lendRows)) throw new Error("replayed in windows");
-  const infos = keepRunPictures(dump.value, replay, windowTokens ? windowedRows(replay) : replayedRows(replay));
+  const infos = windowTokens
+    ? keepRunPictures(dump.value, replay, windowedRows(replay), true)
+    : keepRunPictures(dump.value, replay, replayedRows(replay));
   const fields = gridFields(dump.value, replay).map((field) => {
     // The grids the pictures are held to come from the whole replay's rows.
     const grid = runGrid(dump.value, whole, field);

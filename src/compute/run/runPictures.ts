@@ -11,7 +11,7 @@ import type { FloatArray, ReplayResult } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
 import { type CellValues, colourPicture, type PictureAsk, type PooledPicture, sameAsk } from "../heatmap/picture";
 import { type CellErrors, measureCells, relFloor } from "../playground/cellErrors";
-import { type PoolRow, poolByMax } from "../playground/pooling";
+import { type PoolRow, poolRowByRow } from "../playground/pooling";
 import { type GridField, type GridInfo, gridFields, klReplayed, type ReplayedRows } from "./runGrid";
 
 /** The one measure kept: the run view colours |stored − reference| (abs); ulp would count float32 steps. */
@@ -49,14 +49,23 @@ export type RunGrids = Record<GridField, GridInfo | null>;
 
 let kept = new Map<number, KeptField>();
 let nextId = 1;
+/** Whether a picture pools every kept field at once (rows read through a windowed replay: each pass replays). */
+let poolTogether = false;
 
 /**
  * Measures each field of a replay and keeps what its pictures and readouts need, dropping the last
  * report's first; `replayed`: the replay's rows read once (replayedRows). The stored values and the
  * replay's rows are read where they lie, not copied: the dump and the replay stay in the worker.
  */
-export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, replayed: ReplayedRows[] | null): RunGrids {
+export function keepRunPictures(
+  dump: UnderstoodDump,
+  replay: ReplayResult,
+  replayed: ReplayedRows[] | null,
+  /** The rows are read through a windowed replay (windowedRows): one pass pools every field's picture. */
+  together = false,
+): RunGrids {
   kept = new Map();
+  poolTogether = together;
   const grids: RunGrids = { advantages: null, returns: null, kl: null };
   if (!replay.ok || !replayed) return grids;
   const rows = dump.samples.length;
@@ -93,9 +102,13 @@ export function keepRunPictures(dump: UnderstoodDump, replay: ReplayResult, repl
 /**
  * The padded grid's picture, pooled one sample's row at a time: each row is laid into float64
  * scratch rows as the grid would hold it (float32 widened, zeros where a side is absent), measured
- * as cellErrors measures the grid, and pooled (poolByMax's `row`) before the next is laid.
+ * as cellErrors measures the grid, and pooled (poolByMax's `row`) before the next is laid. Rows are
+ * added in order (`add`), so that several fields can be pooled in one pass over the samples.
  */
-function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY" | "colourRow">): PooledPicture {
+function fieldPooling(
+  field: KeptField,
+  ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY" | "colourRow">,
+): { add(b: number): void; finish(): PooledPicture } {
   const { rows, cols, lengths, hasBound } = field;
   const sides = {
     reference: new Float64Array(cols),
@@ -140,7 +153,7 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     lossMask.fill(0, n, length);
     return pooled;
   };
-  const grid = poolByMax({
+  const pooling = poolRowByRow({
     rows,
     cols,
     lengths,
@@ -149,8 +162,22 @@ function poolRows(field: KeptField, ask: Pick<PictureAsk, "maxBinsX" | "maxBinsY
     maxBinsX: ask.maxBinsX,
     maxBinsY: ask.maxBinsY,
   });
-  if (field.relFloor === null) field.relFloor = floored === rows ? floor : fieldFloor(field);
-  return colourPicture(grid, field.relFloor, ask.colourRow);
+  const finish = () => {
+    const grid = pooling.finish();
+    if (field.relFloor === null) field.relFloor = floored === rows ? floor : fieldFloor(field);
+    return colourPicture(grid, field.relFloor, ask.colourRow);
+  };
+  return { add: pooling.add, finish };
+}
+
+/** Each field's picture for one ask, pooled in one pass over the samples (each sample's rows read once). */
+function poolFields(fields: KeptField[], ask: PictureAsk): void {
+  const poolings = fields.map((field) => fieldPooling(field, ask));
+  const rows = fields[0]?.rows ?? 0;
+  for (let b = 0; b < rows; b++) for (const pooling of poolings) pooling.add(b);
+  fields.forEach((field, k) => {
+    field.pooled = { ask, picture: poolings[k].finish() };
+  });
 }
 
 /** The field's floor in a pass of its own, where pooling did not read every row. */
@@ -182,10 +209,13 @@ export function runPicture(id: number, ask: PictureAsk): PooledPicture | null {
 }
 
 function pictureOf(field: KeptField, ask: PictureAsk): PooledPicture {
-  if (field.pooled && sameAsk(field.pooled.ask, ask)) return field.pooled.picture;
-  const picture = poolRows(field, ask);
-  field.pooled = { ask, picture };
-  return picture;
+  if (!field.pooled || !sameAsk(field.pooled.ask, ask)) {
+    // Read through a windowed replay, a pass over the rows replays the batch: the fields the page
+    // has no picture of for this ask are pooled in the same pass.
+    const others = poolTogether ? [...kept.values()].filter((f) => f !== field && !madeFor(f, ask)) : [];
+    poolFields([field, ...others], ask);
+  }
+  return (field.pooled as { picture: PooledPicture }).picture;
 }
 
 /** Whether the field's picture for this ask is made, or already with the page. */

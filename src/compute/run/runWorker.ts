@@ -154,9 +154,13 @@ function replayedLines(index: number): SampleFieldsAnswer["replayed"] {
 
 function currentRows(): ReplayedRows[] | null {
   if (!current) return null;
-  const tokens = current.dump.samples.reduce((sum, s) => sum + s.responseLength, 0);
-  current.rows ??= tokens <= KEEP_ROWS_MAX_TOKENS ? replayedRows(current.replay) : windowedRows(current.replay);
+  current.rows ??= rowsKept(current.dump) ? replayedRows(current.replay) : windowedRows(current.replay);
   return current.rows;
+}
+
+/** Whether a replay's rows are kept (replayedRows), or read through its windows each time (windowedRows). */
+function rowsKept(dump: UnderstoodDump): boolean {
+  return dump.samples.reduce((sum, s) => sum + s.responseLength, 0) <= KEEP_ROWS_MAX_TOKENS;
 }
 
 /** The settings in force: what the user gave over what the open dump's numbers say. */
@@ -400,7 +404,7 @@ const api = {
    */
   grids(): GridsAnswer {
     if (!current) return { ok: false, message: "Nothing was replayed" };
-    const grids = keepRunPictures(current.dump, current.replay, currentRows());
+    const grids = keepRunPictures(current.dump, current.replay, currentRows(), !rowsKept(current.dump));
     return { ok: true, replay: current.id, grids };
   },
   /** The last report's stored returns against slime's float32 CPU arithmetic, bit for bit, in words. */
