@@ -171,12 +171,14 @@ function fieldPooling(
 }
 
 /** Each field's picture for one ask, pooled in one pass over the samples (each sample's rows read once). */
-function poolFields(fields: KeptField[], ask: PictureAsk): void {
+function poolFields(fields: KeptField[], ask: PictureAsk): PooledPicture[] {
   const poolings = fields.map((field) => fieldPooling(field, ask));
   const rows = fields[0]?.rows ?? 0;
   for (let b = 0; b < rows; b++) for (const pooling of poolings) pooling.add(b);
-  fields.forEach((field, k) => {
-    field.pooled = { ask, picture: poolings[k].finish() };
+  return fields.map((field, k) => {
+    const picture = poolings[k].finish();
+    field.pooled = { ask, picture };
+    return picture;
   });
 }
 
@@ -209,13 +211,11 @@ export function runPicture(id: number, ask: PictureAsk): PooledPicture | null {
 }
 
 function pictureOf(field: KeptField, ask: PictureAsk): PooledPicture {
-  if (!field.pooled || !sameAsk(field.pooled.ask, ask)) {
-    // Read through a windowed replay, a pass over the rows replays the batch: the fields the page
-    // has no picture of for this ask are pooled in the same pass.
-    const others = poolTogether ? [...kept.values()].filter((f) => f !== field && !madeFor(f, ask)) : [];
-    poolFields([field, ...others], ask);
-  }
-  return (field.pooled as { picture: PooledPicture }).picture;
+  if (field.pooled && sameAsk(field.pooled.ask, ask)) return field.pooled.picture;
+  // Read through a windowed replay, a pass over the rows replays the batch: the fields the page
+  // has no picture of for this ask are pooled in the same pass.
+  const others = poolTogether ? [...kept.values()].filter((f) => f !== field && !madeFor(f, ask)) : [];
+  return poolFields([field, ...others], ask)[0];
 }
 
 /** Whether the field's picture for this ask is made, or already with the page. */
