@@ -1,4 +1,5 @@
 import { DEFAULT_CHUNK_SIZE, type ScanOutputs, type ScanProblem, solve } from "../core";
+import { countText } from "./countText";
 import { materializeRows, stateToProblem } from "./playgroundProblem";
 import type { Estimator, PlaygroundRow, PlaygroundState } from "./playgroundState";
 
@@ -206,11 +207,11 @@ function summarize(p: Omit<SlimeTolerancePrediction, "summary">): string {
   }
   const why =
     p.nonFinite > 0
-      ? `; ${count(p.nonFinite)} elements of slime's chunked result are NaN or ±inf (a non-finite value poisons its whole chunk, the serial loop only the tokens before it)`
+      ? `; ${countText(p.nonFinite)} elements of slime's chunked result are NaN or ±inf (a non-finite value poisons its whole chunk, the serial loop only the tokens before it)`
       : serialOver > 0
-        ? `; the float32 loop itself is further than atol + rtol·|x| from the truth on ${count(serialOver)} elements`
+        ? `; the float32 loop itself is further than atol + rtol·|x| from the truth on ${countText(serialOver)} elements`
         : "";
-  return `${tolerance} fails on ${count(p.over)} of ${count(p.elements)} elements here: ${errors}${why}.`;
+  return `${tolerance} fails on ${countText(p.over)} of ${countText(p.elements)} elements here: ${errors}${why}.`;
 }
 
 function short(x: number): string {
@@ -219,10 +220,6 @@ function short(x: number): string {
 
 function percent(x: number): string {
   return `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
-}
-
-function count(n: number): string {
-  return n.toLocaleString("en-US");
 }
 
 function sum(values: number[]): number {

@@ -1,4 +1,5 @@
 import type { OpenProgress } from "../../compute/run/runWorker";
+import { countText } from "../../io/countText";
 
 /** A read in progress: what is read, how far, and a way out. */
 export interface Reading {
@@ -41,5 +42,5 @@ export function RunReading({ reading, onCancel }: { reading: Reading; onCancel: 
 }
 
 function mib(bytes: number): string {
-  return (bytes / 2 ** 20).toLocaleString("en-US", { maximumFractionDigits: 0 });
+  return countText(Math.round(bytes / 2 ** 20));
 }
