@@ -11,9 +11,9 @@
 import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
+import { withInputs } from "../../engine/keptInputs";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
-import { withInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,

@@ -1,11 +1,11 @@
 import * as Comlink from "comlink";
 import type { ScanProblem } from "../../core";
 import { CancelledError } from "../../engine/client";
+import { sameInputs, withoutInputs } from "../../engine/keptInputs";
 import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { CarryAsk, CarryRowResult } from "./carryRow";
-import { sameInputs, withoutInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundApi";
 import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";

@@ -92,8 +92,13 @@ async function engineChunked(
   strategy: Strategy,
   caller: Caller,
 ): Promise<ChunkedAnswer> {
-  // The engine takes the arrays (transfer): send a copy.
-  const run = await marked(engine.runOutputs(forTransfer(problem), strategy, caller));
+  // A stroke's row is made for this ask: the engine takes its arrays. The batch's arrays stay the
+  // same over γ, λ, β and chunk-size edits: the engine's worker keeps them (keptInputs.ts).
+  const asked =
+    caller === ROW_CALLER
+      ? engine.runOutputs(forTransfer(problem), strategy, caller)
+      : engine.runOutputsKept(problem, strategy, caller);
+  const run = await marked(asked);
   return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
 }
 
