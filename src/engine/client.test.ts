@@ -29,7 +29,8 @@ interface FakeWorker {
   sent: { inputs?: InputsSent; lengths: number[]; discounts: number[] }[];
 }
 
-function fakeWorkers(delayMs = 20) {
+/** `endMs`: how long the fake takes to end a run after its last result (the worker's own end of it). */
+function fakeWorkers(delayMs = 20, endMs = 0) {
   const started: FakeWorker[] = [];
   const create = (): Worker => {
     const { port1, port2 } = new MessageChannel();
@@ -92,6 +93,7 @@ function fakeWorkers(delayMs = 20) {
           completed++;
           await onResult(result);
         }
+        await new Promise((resolve) => setTimeout(resolve, endMs));
         return { completed, superseded: false, backend: fake.request ?? "?" };
       },
       async runConventions(runId, problems, _strategy, onResult) {
@@ -233,11 +235,12 @@ describe("EngineClient", () => {
     client = new EngineClient({ backend: "wasm", createWorker: create });
     const returns = (run: Omit<EngineRun, "trace">) =>
       run.outputs.kind === "discounted" ? Array.from(run.outputs.returns) : [];
-    const problem = discounted([1, 2, 3]);
+    type Discounted = Extract<ScanProblem, { kind: "discounted" }>;
+    const problem = discounted([1, 2, 3]) as Discounted;
     expect(returns(await client.runOutputsKept(problem, "chunked"))).toEqual([1, 2, 3]);
     expect(returns(await client.runOutputsKept({ ...problem, discount: 0.5 }, "chunked"))).toEqual([1, 2, 3]);
     // Copied, not transferred: the caller's arrays are its own still.
-    expect(problem.kind === "discounted" && Array.from(problem.rewards.data)).toEqual([1, 2, 3]);
+    expect(Array.from(problem.rewards.data)).toEqual([1, 2, 3]);
     // Other arrays are sent, and kept in their place; a plain run leaves the kept ones alone.
     expect(returns(await client.runOutputsKept(discounted([4]), "chunked"))).toEqual([4]);
     expect(returns(await client.runOutputs(discounted([5, 6]), "chunked"))).toEqual([5, 6]);
@@ -250,7 +253,7 @@ describe("EngineClient", () => {
       { inputs: "keep", lengths: [1], discounts: [0.9] },
     ]);
     // A worker started since (here a cancel's) is sent the arrays again.
-    const same = discounted([7]);
+    const same = discounted([7]) as Discounted;
     await client.runOutputsKept(same, "chunked");
     const pending = client.runOutputsKept({ ...same, discount: 0.8 }, "chunked");
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -258,6 +261,18 @@ describe("EngineClient", () => {
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
     expect(returns(await client.runOutputsKept({ ...same, discount: 0.7 }, "chunked"))).toEqual([7]);
     expect(started[1].sent).toEqual([{ inputs: "keep", lengths: [1], discounts: [0.7] }]);
+  });
+
+  it("answers a run once every result is in, not waiting for the worker's end of it", async () => {
+    const { create } = fakeWorkers(20, 60_000);
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    const later = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 1_000));
+    const run = client.runProblems([discounted([1]), discounted([2])], "chunked");
+    const first = await Promise.race([run, later]);
+    expect(first !== "late" && first.results.map((r) => r.index)).toEqual([0, 1]);
+    expect(first !== "late" && first.backend).toBe("wasm");
+    // The next request is not held up by the end of this one either.
+    expect(await Promise.race([client.runOutputsKept(discounted([3]), "chunked"), later])).not.toBe("late");
   });
 
   it("re-creates a ScanInputError thrown in the worker, referenceType included", async () => {

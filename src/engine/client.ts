@@ -294,14 +294,22 @@ export class EngineClient {
         }, deadline);
       };
       arm();
+      // Every result in: the run is answered without waiting for the worker's end of it, one more
+      // hop through both threads (its acknowledgement of the last result, then the end).
+      let answered!: (end: { backend: string }) => void;
+      const allIn = new Promise<{ backend: string }>((resolve) => {
+        answered = resolve;
+      });
       const receive = Comlink.proxy((result: R) => {
         if (this.activeRun?.id !== id) return;
         results.push(result);
         arm();
         onResult?.(result);
+        if (results.length === deadlines.length) answered({ backend: report.backend });
       });
       const pending = (async () => call(session.api, id, receive, strategy))();
-      const end = await Promise.race([session.ended, cancelled, pending]);
+      pending.catch(() => {});
+      const end = await Promise.race([session.ended, cancelled, pending, allIn]);
       return { results, backend: end.backend, report, strategy };
     } catch (error) {
       throw reviveError(error);
