@@ -351,17 +351,26 @@ export class EngineClient {
    * γ edits): the worker keeps the arrays of the last such run, and a later run on the very same
    * arrays (keptInputs.ts) sends its parameters only; a worker started since (a fallback, a cancel)
    * is sent them again. The arrays are copied when sent, never transferred: the caller keeps them.
+   * With `deliver`, the run (outputs and all) is posted there from the worker, arrays transferred,
+   * and the one returned here has empty outputs: the playground worker gets the engine's outputs
+   * without a hop through this thread, busy drawing the edit's frame when they come.
    */
-  async runOutputsKept(problem: ScanProblem, strategy: Strategy, caller: Caller = ANY_CALLER): Promise<EngineResult> {
+  async runOutputsKept(
+    problem: ScanProblem,
+    strategy: Strategy,
+    caller: Caller = ANY_CALLER,
+    deliver?: MessagePort,
+  ): Promise<EngineResult> {
     const { results } = await this.sendRequest<ProblemResult>(
       strategy,
       (api, id, receive, runs) => {
         // Decided as the request is posted: one that waited for its turn may find another worker.
         const kept = this.keptInputs;
+        const port = deliver && Comlink.transfer(deliver, [deliver]);
         if (kept?.api === api && sameInputs(kept.problem, problem))
-          return api.runProblems(id, [withoutInputs(problem)], runs, receive, { trace: false }, "kept");
+          return api.runProblems(id, [withoutInputs(problem)], runs, receive, { trace: false }, "kept", port);
         this.keptInputs = { api, problem };
-        return api.runProblems(id, [problem], runs, receive, { trace: false }, "keep");
+        return api.runProblems(id, [problem], runs, receive, { trace: false }, "keep", port);
       },
       (runs) => [problemDeadlineMs(problem, runs, this.watchdogBaseMs)],
       undefined,

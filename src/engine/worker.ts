@@ -52,7 +52,9 @@ export interface EngineWorkerApi {
    * Solves problems in order, handing each result to `onResult` (awaited, so results arrive in
    * order and before the returned promise settles). A run with a newer `runId` stops this one.
    * `inputs`: the first problem's input arrays are kept for later runs ("keep"), or every problem
-   * runs on the ones kept ("kept": its own arrays are sent empty; keptInputs.ts).
+   * runs on the ones kept ("kept": its own arrays are sent empty; keptInputs.ts). `deliver`: each
+   * solved problem's run is posted there, its arrays transferred, and `onResult` gets it with empty
+   * outputs (the playground worker takes the engine's outputs straight from here).
    */
   runProblems(
     runId: number,
@@ -61,6 +63,7 @@ export interface EngineWorkerApi {
     onResult: (result: ProblemResult) => unknown,
     options?: RunOptions,
     inputs?: InputsSent,
+    deliver?: MessagePort,
   ): Promise<RunEnd>;
   /** runProblems for library conventions (slime, OpenRLHF, verl); a newer run of either kind stops it. */
   runConventions(
@@ -87,7 +90,7 @@ const api: EngineWorkerApi = {
     return report;
   },
 
-  runProblems(runId, problems, strategy, onResult, options = {}, inputs) {
+  runProblems(runId, problems, strategy, onResult, options = {}, inputs, deliver) {
     if (inputs === "keep") keptInputs = problems[0] ?? null;
     const kept = keptInputs;
     const withArrays = (p: ScanProblem) => {
@@ -96,7 +99,13 @@ const api: EngineWorkerApi = {
       return withInputs(p, kept);
     };
     const solve = (p: ScanProblem) => runProblem(withArrays(p), strategy, options);
-    return solveInOrder(runId, problems, solve, ownArrays, buffersOf, onResult);
+    const own = (run: EngineResult): EngineResult => {
+      const owned = ownArrays(run);
+      if (!deliver) return owned;
+      deliver.postMessage(owned, buffersOf(owned));
+      return { ...owned, outputs: emptyOutputs(owned.outputs), trace: undefined };
+    };
+    return solveInOrder(runId, problems, solve, own, buffersOf, onResult);
   },
 
   runConventions(runId, problems, strategy, onResult) {
@@ -180,6 +189,14 @@ function ownArrays(run: EngineResult): EngineResult {
   if (!run.trace) return { ...run, outputs };
   const trace = { ...run.trace, localScans: own(run.trace.localScans), carriesIn: own(run.trace.carriesIn) };
   return { ...run, outputs, trace };
+}
+
+/** Outputs of the same kind with no values: what the page gets of a run delivered elsewhere. */
+function emptyOutputs(o: EngineResult["outputs"]): EngineResult["outputs"] {
+  const none = new Float32Array(0);
+  if (o.kind === "discounted") return { kind: o.kind, returns: none };
+  if (o.kind === "gae") return { kind: o.kind, advantages: none, returns: none };
+  return { kind: o.kind, returns: [], tokenLevelRewards: [] };
 }
 
 /** A copier that keeps an array whose buffer is its own and not yet seen, and copies any other. */
