@@ -2,7 +2,15 @@ import * as Comlink from "comlink";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ConventionProblem, ScanInputError, type ScanProblem } from "../core";
 import type { BackendRequest } from "../names/backends";
-import { CancelledError, EngineClient, type EngineEvent, SupersededError, WorkerDiedError } from "./client";
+import {
+  CancelledError,
+  EngineClient,
+  type EngineEvent,
+  type EngineRun,
+  SupersededError,
+  WorkerDiedError,
+} from "./client";
+import { type InputsSent, withInputs } from "./keptInputs";
 import { problemDeadlineMs } from "./watchdog";
 import type { ConventionProblemResult, EngineWorkerApi, ProblemResult } from "./worker";
 
@@ -17,9 +25,12 @@ interface FakeWorker {
   /** Fires the worker's `error` event, as a crash does. */
   crash(message: string): void;
   terminated: boolean;
+  /** What each runProblems call was sent: how its inputs came, each problem's data length and discount. */
+  sent: { inputs?: InputsSent; lengths: number[]; discounts: number[] }[];
 }
 
-function fakeWorkers(delayMs = 20) {
+/** `endMs`: how long the fake takes to end a run after its last result (the worker's own end of it). */
+function fakeWorkers(delayMs = 20, endMs = 0) {
   const started: FakeWorker[] = [];
   const create = (): Worker => {
     const { port1, port2 } = new MessageChannel();
@@ -27,19 +38,26 @@ function fakeWorkers(delayMs = 20) {
     const fake: FakeWorker = {
       worker: undefined as unknown as Worker,
       terminated: false,
+      sent: [],
       crash(message) {
         for (const listener of errorListeners) listener({ message, preventDefault() {} } as ErrorEvent);
       },
     };
     let latest = -1;
+    let kept: ScanProblem | null = null;
     const api: EngineWorkerApi = {
       async init(requested) {
         fake.request = requested;
         const backend = requested === "auto" ? "webgpu" : requested;
         return { requested, backend, fellBack: false };
       },
-      async runProblems(runId, problems, strategy, onResult, options = {}) {
+      async runProblems(runId, sent, strategy, onResult, options = {}, inputs) {
         latest = runId;
+        const discountOf = (p: ScanProblem) => (p.kind === "discounted" ? p.discount : Number.NaN);
+        const lengthOf = (p: ScanProblem) => (p.kind === "discounted" ? p.rewards.data.length : -1);
+        fake.sent.push({ inputs, lengths: sent.map(lengthOf), discounts: sent.map(discountOf) });
+        if (inputs === "keep") kept = sent[0];
+        const problems = inputs === "kept" && kept ? sent.map((p) => withInputs(p, kept as ScanProblem)) : sent;
         let completed = 0;
         for (const [index, problem] of problems.entries()) {
           await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -75,6 +93,7 @@ function fakeWorkers(delayMs = 20) {
           completed++;
           await onResult(result);
         }
+        await new Promise((resolve) => setTimeout(resolve, endMs));
         return { completed, superseded: false, backend: fake.request ?? "?" };
       },
       async runConventions(runId, problems, _strategy, onResult) {
@@ -209,6 +228,51 @@ describe("EngineClient", () => {
     const outputsOnly = await client.runOutputs(discounted([1, 2]), "chunked");
     expect(outputsOnly.trace).toBeUndefined();
     expect(outputsOnly.outputs.kind === "discounted" && Array.from(outputsOnly.outputs.returns)).toEqual([1, 2]);
+  });
+
+  it("keeps a run's inputs in the worker: a run on the same arrays sends its parameters only, a new worker gets them", async () => {
+    const { started, create } = fakeWorkers();
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    const returns = (run: Omit<EngineRun, "trace">) =>
+      run.outputs.kind === "discounted" ? Array.from(run.outputs.returns) : [];
+    type Discounted = Extract<ScanProblem, { kind: "discounted" }>;
+    const problem = discounted([1, 2, 3]) as Discounted;
+    expect(returns(await client.runOutputsKept(problem, "chunked"))).toEqual([1, 2, 3]);
+    expect(returns(await client.runOutputsKept({ ...problem, discount: 0.5 }, "chunked"))).toEqual([1, 2, 3]);
+    // Copied, not transferred: the caller's arrays are its own still.
+    expect(Array.from(problem.rewards.data)).toEqual([1, 2, 3]);
+    // Other arrays are sent, and kept in their place; a plain run leaves the kept ones alone.
+    expect(returns(await client.runOutputsKept(discounted([4]), "chunked"))).toEqual([4]);
+    expect(returns(await client.runOutputs(discounted([5, 6]), "chunked"))).toEqual([5, 6]);
+    expect(returns(await client.runOutputsKept(discounted([4]), "chunked"))).toEqual([4]);
+    expect(started[0].sent).toEqual([
+      { inputs: "keep", lengths: [3], discounts: [0.9] },
+      { inputs: "kept", lengths: [0], discounts: [0.5] },
+      { inputs: "keep", lengths: [1], discounts: [0.9] },
+      { inputs: undefined, lengths: [2], discounts: [0.9] },
+      { inputs: "keep", lengths: [1], discounts: [0.9] },
+    ]);
+    // A worker started since (here a cancel's) is sent the arrays again.
+    const same = discounted([7]) as Discounted;
+    await client.runOutputsKept(same, "chunked");
+    const pending = client.runOutputsKept({ ...same, discount: 0.8 }, "chunked");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(client.cancel()).toBe(true);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
+    expect(returns(await client.runOutputsKept({ ...same, discount: 0.7 }, "chunked"))).toEqual([7]);
+    expect(started[1].sent).toEqual([{ inputs: "keep", lengths: [1], discounts: [0.7] }]);
+  });
+
+  it("answers a run once every result is in, not waiting for the worker's end of it", async () => {
+    const { create } = fakeWorkers(20, 60_000);
+    client = new EngineClient({ backend: "wasm", createWorker: create });
+    const later = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 1_000));
+    const run = client.runProblems([discounted([1]), discounted([2])], "chunked");
+    const first = await Promise.race([run, later]);
+    expect(first !== "late" && first.results.map((r) => r.index)).toEqual([0, 1]);
+    expect(first !== "late" && first.backend).toBe("wasm");
+    // The next request is not held up by the end of this one either.
+    expect(await Promise.race([client.runOutputsKept(discounted([3]), "chunked"), later])).not.toBe("late");
   });
 
   it("re-creates a ScanInputError thrown in the worker, referenceType included", async () => {

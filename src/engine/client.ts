@@ -8,6 +8,7 @@ import { type ConventionProblem, conventionBuffers, problemBuffers, ScanInputErr
 import { BACKENDS, type BackendName, type BackendReport, type BackendRequest, backendBelow } from "../names/backends";
 import { type Strategy, strategyOn } from "../names/strategies";
 import type { ConventionRun } from "./conventions/runConventionProblem";
+import { sameInputs, withoutInputs } from "./keptInputs";
 import type { EngineResult, EngineRun, RunOptions } from "./runProblem";
 import { hungMessage, problemDeadlineMs, WATCHDOG_BASE_MS } from "./watchdog";
 import type {
@@ -133,6 +134,8 @@ export class EngineClient {
   private readonly strategyNotices = new Map<Strategy, string>();
   private disposed = false;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  /** The problem whose input arrays a worker keeps (runOutputsKept), and that worker's api. */
+  private keptInputs: { api: Comlink.Remote<EngineWorkerApi>; problem: ScanProblem } | null = null;
 
   constructor(options: EngineClientOptions = {}) {
     this.request = options.backend ?? "auto";
@@ -291,14 +294,22 @@ export class EngineClient {
         }, deadline);
       };
       arm();
+      // Every result in: the run is answered without waiting for the worker's end of it, one more
+      // hop through both threads (its acknowledgement of the last result, then the end).
+      let answered!: (end: { backend: string }) => void;
+      const allIn = new Promise<{ backend: string }>((resolve) => {
+        answered = resolve;
+      });
       const receive = Comlink.proxy((result: R) => {
         if (this.activeRun?.id !== id) return;
         results.push(result);
         arm();
         onResult?.(result);
+        if (results.length === deadlines.length) answered({ backend: report.backend });
       });
       const pending = (async () => call(session.api, id, receive, strategy))();
-      const end = await Promise.race([session.ended, cancelled, pending]);
+      pending.catch(() => {});
+      const end = await Promise.race([session.ended, cancelled, pending, allIn]);
       return { results, backend: end.backend, report, strategy };
     } catch (error) {
       throw reviveError(error);
@@ -335,6 +346,39 @@ export class EngineClient {
     return this.runOne(problem, strategy, { trace: false }, caller);
   }
 
+  /**
+   * runOutputs for a caller that asks again and again on the same input arrays (the playground's
+   * γ edits): the worker keeps the arrays of the last such run, and a later run on the very same
+   * arrays (keptInputs.ts) sends its parameters only; a worker started since (a fallback, a cancel)
+   * is sent them again. The arrays are copied when sent, never transferred: the caller keeps them.
+   * With `deliver`, the run (outputs and all) is posted there from the worker, arrays transferred,
+   * and the one returned here has empty outputs: the playground worker gets the engine's outputs
+   * without a hop through this thread, busy drawing the edit's frame when they come.
+   */
+  async runOutputsKept(
+    problem: ScanProblem,
+    strategy: Strategy,
+    caller: Caller = ANY_CALLER,
+    deliver?: MessagePort,
+  ): Promise<EngineResult> {
+    const { results } = await this.sendRequest<ProblemResult>(
+      strategy,
+      (api, id, receive, runs) => {
+        // Decided as the request is posted: one that waited for its turn may find another worker.
+        const kept = this.keptInputs;
+        const port = deliver && Comlink.transfer(deliver, [deliver]);
+        if (kept?.api === api && sameInputs(kept.problem, problem))
+          return api.runProblems(id, [withoutInputs(problem)], runs, receive, { trace: false }, "kept", port);
+        this.keptInputs = { api, problem };
+        return api.runProblems(id, [problem], runs, receive, { trace: false }, "keep", port);
+      },
+      (runs) => [problemDeadlineMs(problem, runs, this.watchdogBaseMs)],
+      undefined,
+      caller,
+    );
+    return runOf(results[0]);
+  }
+
   private async runOne(
     problem: ScanProblem,
     strategy: Strategy,
@@ -342,10 +386,7 @@ export class EngineClient {
     caller: Caller = ANY_CALLER,
   ): Promise<EngineResult> {
     const { results } = await this.runProblems([problem], strategy, undefined, options, caller);
-    const result = results[0];
-    if (!result) throw new Error("the engine returned no result");
-    if (!result.ok) throw errorFromFailure(result.error);
-    return result.run;
+    return runOf(results[0]);
   }
 
   /**
@@ -471,6 +512,13 @@ export class EngineClient {
   private emit(event: EngineEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** A problem's run, or its error re-created. */
+function runOf(result: ProblemResult | undefined): EngineResult {
+  if (!result) throw new Error("the engine returned no result");
+  if (!result.ok) throw errorFromFailure(result.error);
+  return result.run;
 }
 
 /** The error a problem failed with, re-created on this side of the worker boundary. */

@@ -8,6 +8,7 @@ import type { BackendReport, BackendRequest } from "../names/backends";
 import type { Strategy } from "../names/strategies";
 import { currentBackend, initBackend, watchDeviceLoss, webgpuDevice } from "./backends";
 import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
+import { type InputsSent, withInputs } from "./keptInputs";
 import { type EngineResult, type RunOptions, runProblem } from "./runProblem";
 
 /** An error thrown for one problem, as plain data that survives the worker boundary. */
@@ -50,6 +51,10 @@ export interface EngineWorkerApi {
   /**
    * Solves problems in order, handing each result to `onResult` (awaited, so results arrive in
    * order and before the returned promise settles). A run with a newer `runId` stops this one.
+   * `inputs`: the first problem's input arrays are kept for later runs ("keep"), or every problem
+   * runs on the ones kept ("kept": its own arrays are sent empty; keptInputs.ts). `deliver`: each
+   * solved problem's run is posted there, its arrays transferred, and `onResult` gets it with empty
+   * outputs (the playground worker takes the engine's outputs straight from here).
    */
   runProblems(
     runId: number,
@@ -57,6 +62,8 @@ export interface EngineWorkerApi {
     strategy: Strategy,
     onResult: (result: ProblemResult) => unknown,
     options?: RunOptions,
+    inputs?: InputsSent,
+    deliver?: MessagePort,
   ): Promise<RunEnd>;
   /** runProblems for library conventions (slime, OpenRLHF, verl); a newer run of either kind stops it. */
   runConventions(
@@ -69,6 +76,8 @@ export interface EngineWorkerApi {
 }
 
 let latestRunId = -1;
+/** The input arrays of the last run sent with "keep" (EngineClient.runOutputsKept). */
+let keptInputs: ScanProblem | null = null;
 /** Set by the "hang" fault: the next problem waits forever. */
 let hangNext = false;
 
@@ -81,8 +90,22 @@ const api: EngineWorkerApi = {
     return report;
   },
 
-  runProblems(runId, problems, strategy, onResult, options = {}) {
-    return solveInOrder(runId, problems, (p) => runProblem(p, strategy, options), ownArrays, buffersOf, onResult);
+  runProblems(runId, problems, strategy, onResult, options = {}, inputs, deliver) {
+    if (inputs === "keep") keptInputs = problems[0] ?? null;
+    const kept = keptInputs;
+    const withArrays = (p: ScanProblem) => {
+      if (inputs !== "kept") return p;
+      if (!kept) throw new Error("the run's inputs were not sent to this worker");
+      return withInputs(p, kept);
+    };
+    const solve = (p: ScanProblem) => runProblem(withArrays(p), strategy, options);
+    const own = (run: EngineResult): EngineResult => {
+      const owned = ownArrays(run);
+      if (!deliver) return owned;
+      deliver.postMessage(owned, buffersOf(owned));
+      return { ...owned, outputs: emptyOutputs(owned.outputs), trace: undefined };
+    };
+    return solveInOrder(runId, problems, solve, own, buffersOf, onResult);
   },
 
   runConventions(runId, problems, strategy, onResult) {
@@ -166,6 +189,14 @@ function ownArrays(run: EngineResult): EngineResult {
   if (!run.trace) return { ...run, outputs };
   const trace = { ...run.trace, localScans: own(run.trace.localScans), carriesIn: own(run.trace.carriesIn) };
   return { ...run, outputs, trace };
+}
+
+/** Outputs of the same kind with no values: what the page gets of a run delivered elsewhere. */
+function emptyOutputs(o: EngineResult["outputs"]): EngineResult["outputs"] {
+  const none = new Float32Array(0);
+  if (o.kind === "discounted") return { kind: o.kind, returns: none };
+  if (o.kind === "gae") return { kind: o.kind, advantages: none, returns: none };
+  return { kind: o.kind, returns: [], tokenLevelRewards: [] };
 }
 
 /** A copier that keeps an array whose buffer is its own and not yet seen, and copies any other. */

@@ -3,17 +3,17 @@
  * sends a run (its id and the float64 problem) and gets back the finished result: both serial
  * scans, core's chunked side (float64, slime-exact, or the emulation of the engine's float32 shown
  * until the engine answers), the per-element bounds and the error summary, its tables transferred.
- * For the engine's precision the page forwards the engine's chunked outputs to `finish` (the
- * engine's worker is the page's own client, with its backend switching, cancel and watchdog); the
- * serial scans and the bound are computed in `prepare` meanwhile. Only the newest run's parts are
+ * For the engine's precision the engine's worker posts its chunked outputs to `finishFrom` on a
+ * port the page gave both (the engine's worker is the page's own client, with its backend
+ * switching, cancel and watchdog); the serial scans and the bound are computed in `prepare` meanwhile. Only the newest run's parts are
  * kept, and one result's tables, from which `picture` pools the heatmap (resultPictures.ts).
  */
 import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
+import { withInputs } from "../../engine/keptInputs";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
-import { withInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import {
   type ChunkedAnswer,
@@ -40,6 +40,8 @@ export function playgroundApi() {
   const pictures = new ResultPictures();
   /** The input arrays of the last run sent with them, float64 and float32: a later run may ask for them. */
   let inputs: { p64: ScanProblem; p32: ScanProblem } | null = null;
+  /** The run whose engine outputs finishFrom awaits, and how to give up on them. */
+  let awaited: { id: number; resolve(answer: null): void } | null = null;
 
   /** A request on its input arrays (those sent, or those kept), and its float32 problem. */
   function withArrays(request: RunRequest): { request: RunRequest; p32: ScanProblem } {
@@ -73,6 +75,17 @@ export function playgroundApi() {
     return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
   }
 
+  /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
+  function finish(id: number, answer: ChunkedAnswer): ComputedResult | null {
+    if (prepared?.parts.request.id !== id) return null;
+    const { parts, kept } = prepared;
+    prepared = null;
+    const result = finishRun(parts, answer);
+    // The engine ran another strategy than asked: its own bound, copied here.
+    const bound = result.bound === parts.bound.tables ? kept.bound : undefined;
+    return answerOf(parts.request, result, { reference: kept.reference, bound });
+  }
+
   return {
     /** The whole run on core's side (slime-exact, float64, or the engine's precision emulated until it answers). */
     run(sent: RunRequest): ComputedResult {
@@ -92,15 +105,23 @@ export function playgroundApi() {
       pictures.prepareMeasure(reference, request.lengths.length * parts.cols);
       prepared = { parts, kept: { reference, bound: pictures.copies(parts.bound.tables) } };
     },
-    /** The engine's precision: the result of the prepared run `id` with the engine's chunked outputs; null once newer. */
-    finish(id: number, answer: ChunkedAnswer): ComputedResult | null {
-      if (prepared?.parts.request.id !== id) return null;
-      const { parts, kept } = prepared;
-      prepared = null;
-      const result = finishRun(parts, answer);
-      // The engine ran another strategy than asked: its own bound, copied here.
-      const bound = result.bound === parts.bound.tables ? kept.bound : undefined;
-      return answerOf(parts.request, result, { reference: kept.reference, bound });
+    /**
+     * The engine's precision: the result of the prepared run `id` with the engine's chunked outputs,
+     * as the engine's worker posts them on `port` (not through the page); null once newer, or once
+     * the page says the engine gave none (`abandon`).
+     */
+    async finishFrom(id: number, port: MessagePort): Promise<ComputedResult | null> {
+      const answer = await new Promise<ChunkedAnswer | null>((resolve) => {
+        awaited = { id, resolve };
+        port.onmessage = (event: MessageEvent<ChunkedAnswer>) => resolve(event.data);
+      });
+      port.close();
+      if (awaited?.id === id) awaited = null;
+      return answer && finish(id, answer);
+    },
+    /** The engine gave run `id` no outputs (it failed, or was cancelled or replaced): its finishFrom answers null. */
+    abandon(id: number): void {
+      if (awaited?.id === id) awaited.resolve(null);
     },
     /**
      * Keeps an output of result `id`, sent back by the page, for the heatmap's pictures: the page

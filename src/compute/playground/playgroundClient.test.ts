@@ -27,8 +27,9 @@ class SameThreadWorker implements PlaygroundWorkerHandle {
         (_, name: keyof PlaygroundWorkerApi) =>
         async (...args: unknown[]) => {
           if (this.hold && name === "run") return new Promise(() => {});
-          // A structured clone, as a worker's message is (the page keeps its own tables).
-          return (api[name] as (...a: unknown[]) => unknown)(...structuredClone(args));
+          // A structured clone, as a worker's message is (the page keeps its own tables; ports move).
+          const transfer = args.filter((a) => a instanceof MessagePort);
+          return (api[name] as (...a: unknown[]) => unknown)(...structuredClone(args, { transfer }));
         },
     });
   }
@@ -128,17 +129,25 @@ describe("the playground client's inputs", () => {
       sent.push(request.keptInputs);
       prepare(request);
     };
-    const engine = await client.result(asked, Promise.resolve(structuredClone(answer)));
+    // The engine's worker posts its outputs straight to the playground worker.
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(structuredClone(answer));
+    const engine = await client.result(asked, { asked: Promise.resolve(), port: port2 });
     expect(sent).toEqual([undefined, true, true]);
     expect(engine?.summary).toEqual(finishRun(startRun(asked), answer).summary);
+    // An engine that fails posts nothing: the run rejects with its error, and the worker waits no more.
+    const failing = client.result({ ...asked, id: 6 }, { asked: Promise.reject(new Error("no GPU")), port: port1 });
+    await expect(failing).rejects.toThrow("no GPU");
+    const after = await client.result(edited(7));
+    expect(after?.summary).toEqual(finishRun(startRun(edited(7))).summary);
 
     client.cancel();
     record();
     const third = await client.result(edited(3));
-    expect(sent).toEqual([undefined, true, true, undefined]);
+    expect(sent).toEqual([undefined, true, true, true, true, undefined]);
     expect(third?.chunked).toEqual(finishRun(startRun(edited(3))).chunked);
     // New arrays (another batch) are sent.
     await client.result(request(4));
-    expect(sent).toEqual([undefined, true, true, undefined, undefined]);
+    expect(sent).toEqual([undefined, true, true, true, true, undefined, undefined]);
   });
 });

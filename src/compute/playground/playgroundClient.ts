@@ -1,14 +1,14 @@
 import * as Comlink from "comlink";
 import type { ScanProblem } from "../../core";
 import { CancelledError } from "../../engine/client";
+import { sameInputs, withoutInputs } from "../../engine/keptInputs";
 import type { PictureAsk, PooledPicture } from "../heatmap/picture";
 import { LatestOnly } from "../workerClient/latestOnly";
 import { LazyWorker } from "../workerClient/lazyWorker";
 import type { CarryAsk, CarryRowResult } from "./carryRow";
-import { sameInputs, withoutInputs } from "./keptInputs";
 import type { OutputName } from "./outputTables";
 import type { CoreChunkedRun, PlaygroundWorkerApi } from "./playgroundApi";
-import { type ChunkedAnswer, type ComputedResult, outputBuffers, type RunRequest } from "./playgroundRun";
+import type { ComputedResult, RunRequest } from "./playgroundRun";
 import type { KeptTables } from "./resultPictures";
 import { cloneProblem } from "./rowProblem";
 
@@ -84,12 +84,14 @@ export class PlaygroundClient {
   private readonly pending = new Set<(reason: unknown) => void>();
 
   /**
-   * The result of a run: core's chunked side when `engine` is not given; else the engine's, awaited
-   * here while the worker scans the serial sides and the bound. Null when a newer run was prepared
-   * in between. A bad input rejects with core's error (it names row and token), not the engine's.
+   * The result of a run: core's chunked side when `engine` is not given; else the engine's, which
+   * its worker posts on `engine.port` straight to this client's worker (EngineClient.runOutputsKept)
+   * while that one scans the serial sides and the bound; `engine.asked` settles as the engine's run
+   * does. Null when a newer run was prepared in between. A bad input rejects with core's error (it
+   * names row and token), not the engine's.
    */
-  result(request: RunRequest, engine?: Promise<ChunkedAnswer>): Promise<ComputedResult | null> {
-    engine?.catch(() => {}); // awaited below, once the worker has the run
+  result(request: RunRequest, engine?: { asked: Promise<unknown>; port: MessagePort }): Promise<ComputedResult | null> {
+    engine?.asked.catch(() => {}); // awaited below, once the worker has the run
     return this.cancellable(
       this.runs.run(async () => {
         const remote = this.worker.remote();
@@ -98,19 +100,20 @@ export class PlaygroundClient {
         if (!engine) return this.delivered(request, await remote.run(sent), ended);
         const prepared = remote.prepare(sent);
         prepared.catch(() => {});
-        let answer: ChunkedAnswer;
+        const finished = remote.finishFrom(request.id, Comlink.transfer(engine.port, [engine.port]));
+        finished.catch(() => {});
         try {
-          answer = await engine;
+          await engine.asked;
         } catch (error) {
+          // No outputs will come on the port: the worker stops waiting for them. (Should they have
+          // come all the same, the worker keeps that result's tables now: noted, then dropped.)
+          await remote.abandon(request.id);
           await prepared;
+          this.delivered(request, await finished, ended);
           throw error;
         }
         await prepared;
-        return this.delivered(
-          request,
-          await remote.finish(request.id, Comlink.transfer(answer, outputBuffers(answer.outputs))),
-          ended,
-        );
+        return this.delivered(request, await finished, ended);
       }),
     );
   }

@@ -85,16 +85,21 @@ async function marked<T>(asked: Promise<T>): Promise<T> {
   return answer;
 }
 
-/** The engine's chunked side of a problem (float32-engine). */
-async function engineChunked(
-  engine: EngineClient,
-  problem: ScanProblem,
-  strategy: Strategy,
-  caller: Caller,
-): Promise<ChunkedAnswer> {
-  // The engine takes the arrays (transfer): send a copy.
-  const run = await marked(engine.runOutputs(forTransfer(problem), strategy, caller));
+/** The engine's chunked side of a stroke's row (float32-engine). */
+async function engineChunked(engine: EngineClient, problem: ScanProblem, strategy: Strategy): Promise<ChunkedAnswer> {
+  // The row is made for this ask: the engine takes its arrays.
+  const run = await marked(engine.runOutputs(forTransfer(problem), strategy, ROW_CALLER));
   return { outputs: run.outputs, backend: run.backend, strategy: run.strategy, millis: run.millis };
+}
+
+/**
+ * The engine's chunked side of the batch (float32-engine), its outputs posted by the engine's worker
+ * straight to the playground worker on `port`. The batch's arrays stay the same over γ, λ, β and
+ * chunk-size edits: the engine's worker keeps them (keptInputs.ts).
+ */
+function engineToWorker(engine: EngineClient, problem: ScanProblem, strategy: Strategy) {
+  const { port1, port2 } = new MessageChannel();
+  return { asked: marked(engine.runOutputsKept(problem, strategy, SCAN_CALLER, port1)), port: port2 };
 }
 
 /** A stroke's row: the engine worker for float32-engine, the playground worker otherwise. */
@@ -105,7 +110,7 @@ function chunkedSolver(
 ): ChunkedSolver {
   return (problem, precision, strategy) =>
     queue.run(async () => {
-      if (precision === "float32-engine") return engineChunked(engine, problem, strategy, ROW_CALLER);
+      if (precision === "float32-engine") return engineChunked(engine, problem, strategy);
       const run = await marked(worker.chunked(problem));
       return { outputs: run.outputs, backend: CORE_LABEL[precision], strategy: "chunked", millis: run.millis };
     });
@@ -216,13 +221,11 @@ export function usePlaygroundCompute(
       let asked: Promise<void>;
       try {
         const { p32, ...request } = requestOf(id, state, rows);
-        const fromEngine =
-          needsEngine && !preview && engine
-            ? engineChunked(engine, p32, state.strategy, SCAN_CALLER).then((answer) => {
-                if (current()) dispatch({ type: "phase", id, phase: "summary" });
-                return answer;
-              })
-            : undefined;
+        const fromEngine = needsEngine && !preview && engine ? engineToWorker(engine, p32, state.strategy) : undefined;
+        fromEngine?.asked.then(
+          () => current() && dispatch({ type: "phase", id, phase: "summary" }),
+          () => {},
+        );
         dispatch({ type: "phase", id, phase: fromEngine ? "engine" : "worker" });
         asked = worker.result(request, fromEngine).then((computed) => {
           if (!computed || !current()) return;

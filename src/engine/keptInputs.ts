@@ -1,11 +1,11 @@
-import type { ScanProblem } from "../../core";
+import type { ScanProblem } from "../core";
 
 /**
  * A γ, λ, β or chunk-size edit leaves a run's input arrays as they were (problemCache.ts builds them
- * once per rows array): the page then sends the playground worker the new parameters only, and the
- * worker runs them on the arrays of its last run. Copying, transferring and converting 1.5 MB of
- * unchanged inputs at 16 × 8192 cost the page's edit task and the worker's `prepare` each a fresh
- * table to fault in, on the path to the result (docs/benchmarks.md, `pghop`).
+ * once per rows array): the page then sends the playground worker and the engine worker the new
+ * parameters only, and each runs them on the arrays of its last run. Copying, transferring and
+ * converting 1.5 MB of unchanged inputs at 16 × 8192 cost the page's edit task and the workers each
+ * a fresh table to fault in, on the path to the result (docs/benchmarks.md, `pghop`, `gammaedit`).
  */
 
 /** The arrays that hold a problem's inputs: two problems with the same ones have the same inputs. */
@@ -52,3 +52,9 @@ export function withInputs(params: ScanProblem, inputs: ScanProblem): ScanProble
   if (params.kind === "reinforce_pp" && inputs.kind === "reinforce_pp") return { ...params, batch: inputs.batch };
   throw new Error(`kept inputs of a ${inputs.kind} run for a ${params.kind} run`);
 }
+
+/**
+ * How a run's inputs reach the engine worker: sent and kept there for later runs ("keep"), or sent
+ * empty, to run on the ones kept ("kept").
+ */
+export type InputsSent = "keep" | "kept";
