@@ -5,7 +5,7 @@
  * not cleared: whoever takes it writes every element.
  */
 export class RowArena {
-  private readonly buffer: Float64Array<ArrayBuffer>;
+  private buffer: Float64Array<ArrayBuffer>;
   private used = 0;
 
   constructor(size: number) {
@@ -30,6 +30,12 @@ export class RowArena {
 
   /** Every row taken so far may be handed out again. */
   reset(): void {
+    this.used = 0;
+  }
+
+  /** Every row taken so far handed out again, from a buffer of at least `size` (a larger one replacing it). */
+  reuse(size: number): void {
+    if (this.buffer.length < size) this.buffer = new Float64Array(size);
     this.used = 0;
   }
 }
