@@ -15,9 +15,55 @@ export const READ_WHOLE_BYTES = 200 * 2 ** 20;
  * tensor out of its chunk; one read hands the whole file over and each tensor is a view of it.
  * Rejects with the browser's reason where the file was changed or deleted since it was chosen.
  */
-export async function openBlob(blob: Blob, name: string): Promise<ByteSource> {
+export async function openBlob(
+  blob: Blob,
+  name: string,
+  /** Where a file read whole is read into; its source's `release` hands the buffer back, once nothing reads it. */
+  buffers?: ReadBuffers,
+): Promise<ByteSource & { release?(): void }> {
   if (blob.size === 0 || blob.size > READ_WHOLE_BYTES) return blobSource(blob, name);
-  return wholeFileSource(new Uint8Array(await blob.arrayBuffer()), name);
+  if (!buffers) return wholeFileSource(new Uint8Array(await blob.arrayBuffer()), name);
+  const bytes = await buffers.read(blob);
+  return { ...wholeFileSource(bytes, name), release: () => buffers.giveBack(bytes) };
+}
+
+/**
+ * Buffers a run folder's files are read into, each handed back once its step is checked and taken
+ * again by a later step's file: a fresh buffer per file (run50's 20 MB a step) had every 4 KiB of it
+ * fault a fresh page in as it was written, and its release left the collector a major collection
+ * a step. A file is read through its stream's BYOB reader, straight into the buffer.
+ */
+export class ReadBuffers {
+  private readonly free: ArrayBuffer[] = [];
+
+  /** The blob's bytes, in a free buffer large enough or a new one with room for a slightly larger file. */
+  async read(blob: Blob): Promise<Uint8Array<ArrayBuffer>> {
+    const size = blob.size;
+    const fits = this.free.filter((b) => b.byteLength >= size).sort((a, b) => a.byteLength - b.byteLength)[0];
+    if (fits) this.free.splice(this.free.indexOf(fits), 1);
+    // A step's file a little larger than the last one's would miss every buffer: an eighth more room.
+    let buffer = fits ?? new ArrayBuffer(Math.min(READ_WHOLE_BYTES, Math.ceil(size * 1.125)));
+    const reader = blob.stream().getReader({ mode: "byob" });
+    let at = 0;
+    try {
+      while (at < size) {
+        const { value, done } = await reader.read(new Uint8Array(buffer, at, size - at));
+        // Each read hands the buffer back under a new name (the one passed in is detached).
+        if (value) buffer = value.buffer;
+        if (done) break;
+        at += value.byteLength;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    if (at < size) throw new Error(`the file ended after ${at} of its ${size} bytes (changed since it was chosen)`);
+    return new Uint8Array(buffer, 0, size);
+  }
+
+  /** A file's bytes no longer read: its buffer taken by a later file. */
+  giveBack(bytes: Uint8Array<ArrayBuffer>): void {
+    this.free.push(bytes.buffer);
+  }
 }
 
 /**
