@@ -33,9 +33,12 @@ export class RowArena {
     this.used = 0;
   }
 
-  /** Every row taken so far handed out again, from a buffer of at least `size` (a larger one replacing it). */
+  /**
+   * Every row taken so far handed out again, from a buffer of at least `size`: a larger one replaces
+   * it, with an eighth more room, as each batch a little larger than the largest before grew it again.
+   */
   reuse(size: number): void {
-    if (this.buffer.length < size) this.buffer = new Float64Array(size);
+    if (this.buffer.length < size) this.buffer = new Float64Array(Math.ceil(size * 1.125));
     this.used = 0;
   }
 }
