@@ -27,14 +27,22 @@ export async function openBlob(
   return { ...wholeFileSource(bytes, name), release: () => buffers.giveBack(bytes) };
 }
 
+/** What one read of a file's stream may bring at most (ReadBuffers). */
+const BOUNCE_BYTES = 1 << 20;
+
 /**
  * Buffers a run folder's files are read into, each handed back once its step is checked and taken
  * again by a later step's file: a fresh buffer per file (run50's 20 MB a step) had every 4 KiB of it
- * fault a fresh page in as it was written, and its release left the collector a major collection
- * a step. A file is read through its stream's BYOB reader, straight into the buffer.
+ * fault a fresh page in as it was written, and the collector's work on it took a major collection a
+ * step. A file is read through its stream's BYOB reader into a 1 MiB bounce buffer and copied on:
+ * a BYOB read hands its buffer back under a new name, and read straight into the file's buffer, each
+ * of a step's 15 or so reads handed the whole 20 MB round, which the collector counted as that much
+ * fresh memory (two to three major collections a step).
  */
 export class ReadBuffers {
   private readonly free: ArrayBuffer[] = [];
+  /** One per read in flight: a step's files are read at once. */
+  private readonly bounces: ArrayBuffer[] = [];
 
   /** The blob's bytes, in a free buffer large enough or a new one with room for a slightly larger file. */
   async read(blob: Blob): Promise<Uint8Array<ArrayBuffer>> {
@@ -42,22 +50,26 @@ export class ReadBuffers {
     const fits = this.free.filter((b) => b.byteLength >= size).sort((a, b) => a.byteLength - b.byteLength)[0];
     if (fits) this.free.splice(this.free.indexOf(fits), 1);
     // A step's file a little larger than the last one's would miss every buffer: an eighth more room.
-    let buffer = fits ?? new ArrayBuffer(Math.min(READ_WHOLE_BYTES, Math.ceil(size * 1.125)));
+    const bytes = new Uint8Array(fits ?? new ArrayBuffer(Math.min(READ_WHOLE_BYTES, Math.ceil(size * 1.125))), 0, size);
+    let bounce = this.bounces.pop() ?? new ArrayBuffer(BOUNCE_BYTES);
     const reader = blob.stream().getReader({ mode: "byob" });
     let at = 0;
     try {
       while (at < size) {
-        const { value, done } = await reader.read(new Uint8Array(buffer, at, size - at));
-        // Each read hands the buffer back under a new name (the one passed in is detached).
-        if (value) buffer = value.buffer;
+        const { value, done } = await reader.read(new Uint8Array(bounce, 0, Math.min(BOUNCE_BYTES, size - at)));
+        // The bounce buffer back under a new name (the one passed in is detached).
+        if (value) bounce = value.buffer;
         if (done) break;
+        bytes.set(value, at);
         at += value.byteLength;
       }
     } finally {
       reader.releaseLock();
+      // A read that failed may leave it detached (no bytes).
+      if (bounce.byteLength > 0) this.bounces.push(bounce);
     }
     if (at < size) throw new Error(`the file ended after ${at} of its ${size} bytes (changed since it was chosen)`);
-    return new Uint8Array(buffer, 0, size);
+    return bytes;
   }
 
   /** A file's bytes no longer read: its buffer taken by a later file. */
