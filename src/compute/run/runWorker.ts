@@ -32,7 +32,7 @@ import {
 } from "../../io/slimeDump";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
 import { type PictureAsk, type PooledPicture, pictureTransfers, withBitmap } from "../heatmap/picture";
-import { openBlob } from "./blobSource";
+import { openBlob, ReadBuffers } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import {
@@ -172,7 +172,7 @@ function settingsFor(given: Partial<SlimeSettings>): SlimeSettings {
 async function read(file: RunFile, onBytes?: (read: number) => void): Promise<OpenedDump | string> {
   let source: Awaited<ReturnType<typeof openBlob>>;
   try {
-    source = await openBlob(file.blob, file.name, onBytes);
+    source = await openBlob(file.blob, file.name, { onBytes });
   } catch (error) {
     // Changed or deleted since it was chosen: the browser's reason, as a read by slices gives it.
     return refusal(error, file.name).message;
@@ -306,14 +306,16 @@ async function summariseRun(
   }
   // A file's source, or why it cannot be read (a file changed or deleted since it was chosen): thrown
   // where readRunStep opens it, which names the file and makes the step "not checked".
-  type Opened = { source: ByteSource } | { error: unknown };
+  type Opened = { source: ByteSource & { release?(): void } } | { error: unknown };
+  // Each step's files read into buffers the steps before were read into (ReadBuffers).
+  const buffers = new ReadBuffers();
   const openAll = (step: RunStepPlan): Promise<Map<string, Opened>> =>
     Promise.all(
       pathsOf(step).map(async (path): Promise<[string, Opened]> => {
         const blob = byPath.get(path);
         if (!blob) return [path, { error: new Error("not among the files chosen") }];
         try {
-          return [path, { source: await openBlob(blob, path) }];
+          return [path, { source: await openBlob(blob, path, { buffers }) }];
         } catch (error) {
           return [path, { error }];
         }
@@ -347,6 +349,8 @@ async function summariseRun(
       unused: read1.unused,
       bytes: sizeOf(step),
     });
+    // Nothing of the step is kept but its row: its files' buffers are read into again.
+    for (const one of opened.values()) if ("source" in one) one.source.release?.();
     opened.clear();
     // A step larger than READ_AHEAD_BYTES is read after the one before is done with.
     if (next && !opening) opening = openAll(next.step);

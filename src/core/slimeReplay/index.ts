@@ -18,6 +18,7 @@ export * from "./replayDump";
 export * from "./replayReference";
 export * from "./replayVerdict";
 export * from "./rewardStage";
+export { RowArena } from "./rowArena";
 export * from "./settings";
 export * from "./settingsProblem";
 export * from "./slimeRewards";

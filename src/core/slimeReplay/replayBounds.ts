@@ -124,7 +124,7 @@ export function replayBounds(
     });
   }
   const whiten = settings.normalizeAdvantages ? slimeWhitenStats(reference.rawAdvantages, raw, masks) : null;
-  const advantages = whiten ? slimeWhitenBounds(reference.rawAdvantages, raw, masks, whiten) : raw;
+  const advantages = whiten ? slimeWhitenBounds(reference.rawAdvantages, raw, masks, whiten, arena) : raw;
   return { advantages, returns, kl: klBounds, rawAdvantages: raw, whiten };
 }
 

@@ -78,7 +78,7 @@ export function replaySlime(
     const windowed = replayByWindows(samples, stored, settings, ownFit, options.windowTokens, options.paddedLengths);
     if (windowed) return windowed;
   }
-  const built = referenceAndBounds(samples, stored, settings, ownFit, options.paddedLengths);
+  const built = referenceAndBounds(samples, stored, settings, ownFit, options.paddedLengths, options.rows);
   if ("error" in built) return { ok: false, error: built.error };
   const { refAdvantages, refReturns, refKl, advantageBounds, returnBounds, klBounds } = built;
   const { stats, fit, rawBounds, sharedError } = built;
@@ -127,6 +127,14 @@ export interface ReplayOptions {
    * sample's bounds, and without normalisation its verdicts, are then those it has in the whole batch.
    */
   paddedLengths?: Map<number, number>;
+  /**
+   * Where the whole batch's rows (its `reference` and `bounds`) are taken from: this arena, reused
+   * from its start, so they hold only until its next replay. A caller replaying batch after batch
+   * and done with each before the next (a run's steps) writes one buffer again, where fresh rows
+   * (8 a token, 30 MB a step of run50) had their first writes fault fresh pages in, each step, and
+   * left the collector their garbage. A windowed replay takes its own.
+   */
+  rows?: RowArena;
 }
 
 /**
@@ -449,12 +457,14 @@ function referenceAndBounds(
   settings: SlimeSettings,
   ownFit: { fit: WhitenFit | null } | undefined,
   paddedLengths: Map<number, number> | undefined,
+  rows: RowArena | undefined,
 ): VerdictInputs | { error: string } {
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
-    reference = replayReference(samples, settings);
-    bounds = replayBounds(samples, settings, reference, paddedLengths);
+    rows?.reuse(ROWS_PER_TOKEN * samples.reduce((sum, s) => sum + s.lossMask.length, 0));
+    reference = replayReference(samples, settings, rows);
+    bounds = replayBounds(samples, settings, reference, paddedLengths, rows);
   } catch (error) {
     if (error instanceof ScanInputError) return { error: error.message };
     throw error;

@@ -1,6 +1,14 @@
+import { roundingOf } from "../batch";
 import { cpLayout, cpLayoutProblem } from "../contextParallel/layout";
 import { ppoRewardPlacement } from "../contextParallel/ppoByRank";
-import { whitenAdvantages } from "../conventions/whiten";
+import {
+  addWhitenSums,
+  emptyWhitenSums,
+  slimeWhitenScalars,
+  whitenAdvantages,
+  whitenRow64,
+  whitenRows,
+} from "../conventions/whiten";
 import { vanillaGae } from "../gae";
 import { tokenLevelRewards } from "../reinforcePP";
 import { serialDiscountedReturns } from "../serialScan";
@@ -91,7 +99,7 @@ export function replayReference(
       return gae.returns.data;
     });
   }
-  const advantages = settings.normalizeAdvantages ? whitenAdvantages("slime", raw, masks) : raw;
+  const advantages = settings.normalizeAdvantages ? whitened(raw, masks, arena) : raw;
   return { advantages, returns, rawAdvantages: raw, kl, klRecomputed };
 }
 
@@ -142,6 +150,19 @@ export function ppoRewardIndices(samples: ReplaySample[], cpSize: number): numbe
       );
     }
     return landsAt;
+  });
+}
+
+/** slime's whitening of the raw advantages (whitenAdvantages), its float64 rows into `arena`'s: the same operations. */
+function whitened(raw: Float64Array[], masks: ArrayLike<number>[], arena: RowArena | undefined): Float64Array[] {
+  const like = raw[0];
+  if (!arena || like === undefined) return whitenAdvantages("slime", raw, masks);
+  const { mean, rstd } = slimeWhitenScalars(addWhitenSums(emptyWhitenSums(), raw, masks), roundingOf(like));
+  return raw.map((row) => {
+    if (!(row instanceof Float64Array)) return whitenRows([row], mean, rstd)[0];
+    const out = arena.take(row.length);
+    whitenRow64(out, row, mean, rstd);
+    return out;
   });
 }
 

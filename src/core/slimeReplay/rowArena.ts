@@ -5,7 +5,7 @@
  * not cleared: whoever takes it writes every element.
  */
 export class RowArena {
-  private readonly buffer: Float64Array<ArrayBuffer>;
+  private buffer: Float64Array<ArrayBuffer>;
   private used = 0;
 
   constructor(size: number) {
@@ -30,6 +30,15 @@ export class RowArena {
 
   /** Every row taken so far may be handed out again. */
   reset(): void {
+    this.used = 0;
+  }
+
+  /**
+   * Every row taken so far handed out again, from a buffer of at least `size`: a larger one replaces
+   * it, with an eighth more room, as each batch a little larger than the largest before grew it again.
+   */
+  reuse(size: number): void {
+    if (this.buffer.length < size) this.buffer = new Float64Array(Math.ceil(size * 1.125));
     this.used = 0;
   }
 }

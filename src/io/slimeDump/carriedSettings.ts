@@ -1,4 +1,4 @@
-import type { InferredSettings, SampleReplay, SlimeSettings } from "../../core";
+import { type InferredSettings, RowArena, type SampleReplay, type SlimeSettings } from "../../core";
 import { checkDump, type DumpCheck } from "./checkDump";
 import type { UnderstoodDump } from "./dumpTypes";
 import { judgeDumpRewards, replayDump } from "./replayDump";
@@ -18,10 +18,15 @@ const CARRY_MARGIN = 0.5;
 export interface RunSettingsMemo {
   /** The last step whose own settings passed its replay, and what was read off it; null before one. */
   known: { step: number; settings: SlimeSettings; inferred: InferredSettings } | null;
+  /**
+   * The rows of each step's replay under the known settings, one buffer for the run: a step's check
+   * (its replay's `reference` and `bounds`) holds until the next step is checked.
+   */
+  rows: RowArena;
 }
 
 export function newRunSettingsMemo(): RunSettingsMemo {
-  return { known: null };
+  return { known: null, rows: new RowArena(0) };
 }
 
 /**
@@ -63,7 +68,7 @@ export function checkRunStep(
   const known = memo.known;
   if (dump.kind === "train" && known && agrees(dump, given, known)) {
     const settings = { ...known.settings, ...given };
-    const replay = replayDump(dump, settings);
+    const replay = replayDump(dump, settings, memo.rows);
     const rewards = judgeDumpRewards(dump, settings);
     if (replay.ok && replay.passed && (!rewards.checked || rewards.passed) && clearPass(replay.samples)) {
       // The replay just made is reused by checkDump (replayDump keeps a dump's last replay).

@@ -8,6 +8,7 @@ import {
   type ReplayResult,
   type ReplaySample,
   type RewardStageVerdict,
+  type RowArena,
   replaySlime,
   SLIME_DEFAULTS,
   SLIME_ESTIMATORS,
@@ -21,12 +22,12 @@ import { streamedOutputs, streamedReplaySample } from "./streamedFields";
  * float64 (src/core/slimeReplay) and every sample's stored values judged against them. The result
  * is in the dump's sample order. Pure and worker-friendly.
  */
-export function replayDump(dump: UnderstoodDump, settings: SlimeSettings): ReplayResult {
+export function replayDump(dump: UnderstoodDump, settings: SlimeSettings, rows?: RowArena): ReplayResult {
   if (dump.kind !== "train") {
     return { ok: false, error: `a ${dump.kind} file has no stored advantages to replay (a train dump has)` };
   }
   const { samples, stored } = dumpReplayInputs(dump);
-  return replayOnce(dump, samples, stored, settings);
+  return replayOnce(dump, samples, stored, settings, rows);
 }
 
 /**
@@ -42,11 +43,18 @@ function replayOnce(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
+  /** Where the replay's rows are taken from (core's ReplayOptions.rows): they hold until its next replay. */
+  rows?: RowArena,
 ): ReplayResult {
   const key = settingsKey(settings);
   const last = lastReplay.get(dump);
   if (last?.key === key) return last.result;
-  const result = replaySlime(samples, stored, settings, windowed.has(dump) ? { windowTokens: WINDOW_TOKENS } : {});
+  const result = replaySlime(
+    samples,
+    stored,
+    settings,
+    windowed.has(dump) ? { windowTokens: WINDOW_TOKENS } : { rows },
+  );
   lastReplay.set(dump, { key, result });
   return result;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ReplayResult, replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
+import { type ReplayResult, RowArena, replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { openFixtureDump } from "../../testing/dumpTamperKit";
 import { dumpReplayInputs } from ".";
 import { fixtureJson, MANIFEST, type ManifestEntry, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
@@ -82,5 +82,25 @@ describe("a replay judged a window of samples at a time", () => {
     expect(windowedDumps).toBeGreaterThan(TRAIN.length);
     // A cancelled whitening is judged in windows too (its verdicts read the raw bounds' mean over the batch).
     expect(cancelled).toBeGreaterThan(0);
+  });
+});
+
+describe("a whole batch's replay with its rows from one arena (a run's steps)", () => {
+  it("gives every verdict, reference and bound of a replay with fresh rows, the arena reused batch after batch", () => {
+    const rows = new RowArena(0);
+    for (const { file, settings: given } of TRAIN) {
+      const dump = openFixtureDump(file);
+      const { samples, stored } = dumpReplayInputs(dump);
+      const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
+      for (const normalizeAdvantages of [settings.normalizeAdvantages, !settings.normalizeAdvantages]) {
+        const trial = { ...settings, normalizeAdvantages };
+        const fresh = plain(replaySlime(samples, stored, trial));
+        // Read before the next replay takes the arena's rows again.
+        expect(
+          plain(replaySlime(samples, stored, trial, { rows })),
+          `${file}, normalise ${normalizeAdvantages}`,
+        ).toEqual(fresh);
+      }
+    }
   });
 });
