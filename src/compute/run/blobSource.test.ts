@@ -38,4 +38,12 @@ describe("a run folder's files read into reused buffers (ReadBuffers)", () => {
     const again = await openBlob(b.blob, "b.pt", { buffers });
     expect(same(again.read(0, 90_000), b.bytes)).toBe(true);
   });
+
+  it("keeps a few free buffers, dropping the smallest", async () => {
+    const buffers = new ReadBuffers();
+    const read = await Promise.all([10, 20, 30, 40, 50].map((k) => buffers.read(fileOf(k * 1000, k).blob)));
+    for (const bytes of read) buffers.giveBack(bytes);
+    // The 10 kB buffer went: a 5 kB file takes the 20 kB one.
+    expect((await buffers.read(fileOf(5000, 6).blob)).buffer).toBe(read[1].buffer);
+  });
 });

@@ -48,6 +48,9 @@ export async function openBlob(
   return { ...wholeFileSource(bytes, name), release: () => buffers.giveBack(bytes) };
 }
 
+/** Free buffers ReadBuffers keeps: a step's train and rollout dumps, and the next step's read ahead. */
+const KEPT_BUFFERS = 4;
+
 /** What one read of a file's stream may bring at most (ReadBuffers). */
 const BOUNCE_BYTES = 1 << 20;
 
@@ -96,6 +99,11 @@ export class ReadBuffers {
   /** A file's bytes no longer read: its buffer taken by a later file. */
   giveBack(bytes: Uint8Array<ArrayBuffer>): void {
     this.free.push(bytes.buffer);
+    // A few kept: a run whose files keep growing would otherwise keep every buffer it outgrew.
+    if (this.free.length > KEPT_BUFFERS) {
+      const smallest = this.free.reduce((a, b) => (b.byteLength < a.byteLength ? b : a));
+      this.free.splice(this.free.indexOf(smallest), 1);
+    }
   }
 }
 
