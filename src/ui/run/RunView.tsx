@@ -164,7 +164,9 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     client
       .search(settings)
       .then(setTrials)
-      .catch((reason: unknown) => setError(String(reason)))
+      .catch((reason: unknown) => {
+        if (!(reason instanceof SupersededError)) setError(String(reason));
+      })
       .finally(() => setSearching(false));
   };
   /** The playground, on a state the worker built and encoded (a sample with its dump comparison, or a plain file's lanes). */
@@ -238,7 +240,10 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
       .then((answer) => {
         if (answer.ok && answer.replay === replayId) setLoadedBits(answer);
       })
-      .catch((reason: unknown) => setError(`The bit-for-bit comparison failed (${String(reason)})`));
+      .catch((reason: unknown) => {
+        // A newer file's worker took over: these bits were the last dump's.
+        if (!(reason instanceof SupersededError)) setError(`The bit-for-bit comparison failed (${String(reason)})`);
+      });
   }, [client, replayId, bitsAsked]);
   // While the next grids come, the last ones of the same file stay drawn (busy), not a blank.
   const kept =
