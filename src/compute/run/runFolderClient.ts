@@ -60,6 +60,14 @@ export class RunFolderClient {
     });
   }
 
+  /**
+   * Starts the first worker, so that its module is loaded and compiled before a folder comes: the
+   * first step's row would wait for it.
+   */
+  warm(): void {
+    this.workers[0].remote();
+  }
+
   cancel(): void {
     const cancelled = this.cancelled;
     if (!cancelled) return;
