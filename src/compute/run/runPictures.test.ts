@@ -37,6 +37,17 @@ function kept(settings: SlimeSettings = RPP, windowTokens?: number) {
 
 const ASK = { maxBinsX: 7, maxBinsY: 3, metric: "abs" as const, precision: "float32" as const, colourRow: -1 };
 
+/** The padded grid's values at one cell, as the worker's readout must give them. */
+function gridCell(grid: RunGrid, row: number, token: number) {
+  const i = row * grid.cols + token;
+  return {
+    reference: grid.reference[i],
+    actual: grid.actual[i],
+    bound: grid.bound ? grid.bound[i] : undefined,
+    lossMask: grid.lossMask[i],
+  };
+}
+
 function gridPicture(grid: RunGrid, ask: typeof ASK) {
   return new BatchPictures({ ...grid, bound: grid.bound ?? undefined }).picture(ask);
 }
@@ -74,13 +85,7 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
       }
       for (let row = grid.rows - 1; row >= 0; row--) {
         const token = Math.min(grid.cols - 1, 3 * row);
-        const i = row * grid.cols + token;
-        expect(runCell(info.pictureId, row, token)).toEqual({
-          reference: grid.reference[i],
-          actual: grid.actual[i],
-          bound: grid.bound ? grid.bound[i] : undefined,
-          lossMask: grid.lossMask[i],
-        });
+        expect(runCell(info.pictureId, row, token)).toEqual(gridCell(grid, row, token));
       }
     }
   });
@@ -114,13 +119,7 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     for (const { grid, info } of fields) {
       for (let row = 0; row < grid.rows; row++) {
         for (let token = 0; token < grid.cols; token++) {
-          const i = row * grid.cols + token;
-          expect(runCell(info.pictureId, row, token)).toEqual({
-            reference: grid.reference[i],
-            actual: grid.actual[i],
-            bound: grid.bound ? grid.bound[i] : undefined,
-            lossMask: grid.lossMask[i],
-          });
+          expect(runCell(info.pictureId, row, token)).toEqual(gridCell(grid, row, token));
         }
       }
       expect(runCell(info.pictureId, grid.rows, 0)).toBeNull();

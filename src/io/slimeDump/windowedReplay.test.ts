@@ -40,42 +40,50 @@ function plain(result: ReplayResult) {
 const windowed = (result: ReplayResult) =>
   result.ok && Object.getOwnPropertyDescriptor(result.samples[0], "reference")?.get !== undefined;
 
+/**
+ * Every training fixture with its settings, each under both normalisations (the first pass over
+ * the windows sums the whitening's statistics).
+ */
+function* trials() {
+  for (const { file, settings: given } of TRAIN) {
+    const dump = openFixtureDump(file);
+    const { samples, stored } = dumpReplayInputs(dump);
+    const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
+    for (const normalizeAdvantages of [settings.normalizeAdvantages, !settings.normalizeAdvantages])
+      yield { file, samples, stored, trial: { ...settings, normalizeAdvantages } };
+  }
+}
+
 describe("a replay judged a window of samples at a time", () => {
   it("gives every verdict, reference and bound of the whole batch's replay, bit for bit", () => {
     let windowedDumps = 0;
     let cancelled = 0;
-    for (const { file, settings: given } of TRAIN) {
-      const dump = openFixtureDump(file);
-      const { samples, stored } = dumpReplayInputs(dump);
-      const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
-      // Both normalisations: the first pass over the windows sums the whitening's statistics.
-      for (const normalizeAdvantages of [settings.normalizeAdvantages, !settings.normalizeAdvantages]) {
-        const trial = { ...settings, normalizeAdvantages };
-        const whole = replaySlime(samples, stored, trial);
-        // Windows of a few samples, down to one sample each.
-        for (const windowTokens of [1, 700]) {
-          const byWindows = replaySlime(samples, stored, trial, { windowTokens });
-          expect(plain(byWindows), `${file}, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(plain(whole));
-          if (windowed(byWindows)) windowedDumps += 1;
-          if (byWindows.ok && whole.ok && byWindows.lendRows) {
-            const lent: unknown[] = [];
-            byWindows.lendRows((i, { reference, bounds }) => {
-              lent[i] = {
-                reference: {
-                  advantages: reference.advantages.slice(),
-                  returns: reference.returns.slice(),
-                  kl: reference.kl.slice(),
-                },
-                bounds: { advantages: bounds.advantages.slice(), returns: bounds.returns.slice() },
-              };
-            });
-            const rows = whole.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
-            expect(lent, `${file} lent, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(rows);
-            const kl = whole.samples.map((_, i) => byWindows.referenceKl?.(i));
-            expect(kl, `${file} KL alone`).toEqual(whole.samples.map((s) => s.reference.kl));
-          }
-          if (windowed(byWindows) && byWindows.ok && byWindows.whitening?.stats.conditioned === false) cancelled += 1;
+    for (const { file, samples, stored, trial } of trials()) {
+      const { normalizeAdvantages } = trial;
+      const whole = replaySlime(samples, stored, trial);
+      // Windows of a few samples, down to one sample each.
+      for (const windowTokens of [1, 700]) {
+        const byWindows = replaySlime(samples, stored, trial, { windowTokens });
+        expect(plain(byWindows), `${file}, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(plain(whole));
+        if (windowed(byWindows)) windowedDumps += 1;
+        if (byWindows.ok && whole.ok && byWindows.lendRows) {
+          const lent: unknown[] = [];
+          byWindows.lendRows((i, { reference, bounds }) => {
+            lent[i] = {
+              reference: {
+                advantages: reference.advantages.slice(),
+                returns: reference.returns.slice(),
+                kl: reference.kl.slice(),
+              },
+              bounds: { advantages: bounds.advantages.slice(), returns: bounds.returns.slice() },
+            };
+          });
+          const rows = whole.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
+          expect(lent, `${file} lent, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(rows);
+          const kl = whole.samples.map((_, i) => byWindows.referenceKl?.(i));
+          expect(kl, `${file} KL alone`).toEqual(whole.samples.map((s) => s.reference.kl));
         }
+        if (windowed(byWindows) && byWindows.ok && byWindows.whitening?.stats.conditioned === false) cancelled += 1;
       }
     }
     // Most dumps take the windowed path (the rest replay whole: a fit on the reference, a replay that raises).
@@ -88,19 +96,13 @@ describe("a replay judged a window of samples at a time", () => {
 describe("a whole batch's replay with its rows from one arena (a run's steps)", () => {
   it("gives every verdict, reference and bound of a replay with fresh rows, the arena reused batch after batch", () => {
     const rows = new RowArena(0);
-    for (const { file, settings: given } of TRAIN) {
-      const dump = openFixtureDump(file);
-      const { samples, stored } = dumpReplayInputs(dump);
-      const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess, ...given };
-      for (const normalizeAdvantages of [settings.normalizeAdvantages, !settings.normalizeAdvantages]) {
-        const trial = { ...settings, normalizeAdvantages };
-        const fresh = plain(replaySlime(samples, stored, trial));
-        // Read before the next replay takes the arena's rows again.
-        expect(
-          plain(replaySlime(samples, stored, trial, { rows })),
-          `${file}, normalise ${normalizeAdvantages}`,
-        ).toEqual(fresh);
-      }
+    for (const { file, samples, stored, trial } of trials()) {
+      const { normalizeAdvantages } = trial;
+      const fresh = plain(replaySlime(samples, stored, trial));
+      // Read before the next replay takes the arena's rows again.
+      expect(plain(replaySlime(samples, stored, trial, { rows })), `${file}, normalise ${normalizeAdvantages}`).toEqual(
+        fresh,
+      );
     }
   });
 });
