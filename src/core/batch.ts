@@ -28,6 +28,13 @@ function identity(x: number): number {
   return x;
 }
 
+/**
+ * Where a scan's output tables come from: a zero-filled array of `like`'s type and `length`. A
+ * caller may lend arrays it zeroed ahead (a worker that touched their pages while idle); every
+ * array it gives must be zero-filled and of `like`'s type, as zerosLike's are.
+ */
+export type Zeros = <A extends FloatArray>(like: A, length: number) => A;
+
 /** A zero-filled array of the same type (precision) as `like`. */
 export function zerosLike<A extends FloatArray>(like: A, length: number): A {
   return (like instanceof Float32Array ? new Float32Array(length) : new Float64Array(length)) as A;

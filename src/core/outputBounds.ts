@@ -1,4 +1,4 @@
-import type { FloatArray, Precision } from "./batch";
+import { type FloatArray, type Precision, type Zeros, zerosLike } from "./batch";
 import { type ScanAlgorithm, type ScanBoundRow, SUBNORMAL_STEP, scanErrorBound, UNIT_ROUNDOFF } from "./errorBound";
 import type { ScanOutputs, ScanProblem } from "./problem";
 
@@ -8,12 +8,20 @@ export interface Implementation {
   algorithm: ScanAlgorithm;
 }
 
+/** The type the bounds' tables take after (zeros' `like`). */
+const FLOAT64 = new Float64Array(0);
+
 /**
  * Per-element error bounds for every output of a problem, shaped like the outputs themselves:
  * what an implementation's result may differ from the float64 serial truth by, element by element.
  * `problem` holds the inputs as the reference sees them (float64).
  */
-export function outputErrorBounds(problem: ScanProblem, implementation: Implementation): ScanOutputs<Float64Array> {
+export function outputErrorBounds(
+  problem: ScanProblem,
+  implementation: Implementation,
+  /** Where the rectangular bounds' tables come from (the discounted and GAE kinds). */
+  zeros: Zeros = zerosLike,
+): ScanOutputs<Float64Array> {
   const { precision, algorithm } = implementation;
   const float32 = precision === "float32";
   const u = UNIT_ROUNDOFF[precision];
@@ -23,7 +31,7 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
   switch (problem.kind) {
     case "discounted": {
       const { rows, cols, data } = problem.rewards;
-      const returns = new Float64Array(rows * cols);
+      const returns = zeros(FLOAT64, rows * cols);
       for (let b = 0; b < rows; b++) {
         const row = { magnitudes: data.subarray(b * cols, (b + 1) * cols) };
         scanErrorBound(
@@ -41,8 +49,8 @@ export function outputErrorBounds(problem: ScanProblem, implementation: Implemen
       const r = problem.rewards.data;
       const v = problem.values.data;
       const gamma = Math.abs(problem.gamma);
-      const advantages = new Float64Array(rows * cols);
-      const returns = new Float64Array(rows * cols);
+      const advantages = zeros(FLOAT64, rows * cols);
+      const returns = zeros(FLOAT64, rows * cols);
       // One row's magnitudes and their scan, reused row after row.
       const magnitudes = new Float64Array(cols);
       const magnitude = new Float64Array(cols);

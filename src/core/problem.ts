@@ -1,4 +1,4 @@
-import type { Batch, FloatArray } from "./batch";
+import type { Batch, FloatArray, Zeros } from "./batch";
 import { type ChunkedScanOptions, type ChunkTrace, chunkedDiscountedReturns } from "./chunkedScan";
 import { chunkedGae, vanillaGae } from "./gae";
 import { type ReinforcePPBatch, reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
@@ -32,11 +32,16 @@ export interface Solution<A extends FloatArray = FloatArray> {
   trace?: ChunkTrace<A>;
 }
 
+export interface SolveOptions extends Omit<ChunkedScanOptions, "chunkSize"> {
+  /** Where the serial scan's output tables (and GAE's residuals) come from: fresh zeros by default. */
+  zeros?: Zeros;
+}
+
 /** Solves a problem with the serial reference or slime's chunked scan, in the precision of its arrays. */
 export function solve<A extends FloatArray>(
   problem: ScanProblem<A>,
   method: ScanMethod,
-  options: Omit<ChunkedScanOptions, "chunkSize"> = {},
+  options: SolveOptions = {},
 ): Solution<A> {
   if (problem.allowNonFinite) return allowingNonFinite(() => solveChecked(problem, method, options));
   return solveChecked(problem, method, options);
@@ -45,13 +50,14 @@ export function solve<A extends FloatArray>(
 function solveChecked<A extends FloatArray>(
   problem: ScanProblem<A>,
   method: ScanMethod,
-  options: Omit<ChunkedScanOptions, "chunkSize">,
+  options: SolveOptions,
 ): Solution<A> {
-  const scan = { ...options, chunkSize: problem.chunkSize };
+  const { zeros, ...chunked } = options;
+  const scan = { ...chunked, chunkSize: problem.chunkSize };
   switch (problem.kind) {
     case "discounted": {
       if (method === "serial") {
-        const returns = serialDiscountedReturns(problem.rewards, problem.discount);
+        const returns = serialDiscountedReturns(problem.rewards, problem.discount, zeros);
         return { outputs: { kind: "discounted", returns: returns.data } };
       }
       const { returns, trace } = chunkedDiscountedReturns(problem.rewards, problem.discount, scan);
@@ -60,7 +66,7 @@ function solveChecked<A extends FloatArray>(
     case "gae": {
       const { rewards, values, gamma, lambd } = problem;
       if (method === "serial") {
-        const { advantages, returns } = vanillaGae(rewards, values, gamma, lambd);
+        const { advantages, returns } = vanillaGae(rewards, values, gamma, lambd, zeros);
         return { outputs: { kind: "gae", advantages: advantages.data, returns: returns.data } };
       }
       const { advantages, returns, trace } = chunkedGae(rewards, values, gamma, lambd, scan);

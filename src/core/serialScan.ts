@@ -1,4 +1,4 @@
-import { type Batch, type FloatArray, zerosLike } from "./batch";
+import { type Batch, type FloatArray, type Zeros, zerosLike } from "./batch";
 import { checkDiscount, checkFiniteBatch } from "./validation";
 
 /**
@@ -6,11 +6,15 @@ import { checkDiscount, checkFiniteBatch } from "./validation";
  * In float32 every product and sum is rounded, with the discount rounded once to fl32(d),
  * exactly like slime's test helper `running = r[:, t] + d * running` on float32 tensors.
  */
-export function serialDiscountedReturns<A extends FloatArray>(rewards: Batch<A>, discount: number): Batch<A> {
+export function serialDiscountedReturns<A extends FloatArray>(
+  rewards: Batch<A>,
+  discount: number,
+  zeros: Zeros = zerosLike,
+): Batch<A> {
   checkDiscount(discount);
   checkFiniteBatch(rewards, "rewards");
   const { rows, cols, data } = rewards;
-  const out = zerosLike(data, rows * cols);
+  const out = zeros(data, rows * cols);
   const float32 = data instanceof Float32Array;
   const d = float32 ? Math.fround(discount) : discount;
   for (let b = 0; b < rows; b++) {

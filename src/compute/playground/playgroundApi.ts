@@ -27,6 +27,7 @@ import {
   toFloat32,
 } from "./playgroundRun";
 import { type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
+import { WarmTables } from "./warmTables";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {
@@ -38,6 +39,7 @@ export interface CoreChunkedRun {
 export function playgroundApi() {
   let prepared: { parts: RunParts; kept: Pick<KeptTables, "reference" | "bound"> } | null = null;
   const pictures = new ResultPictures();
+  const warm = new WarmTables();
   /** The input arrays of the last run sent with them, float64 and float32: a later run may ask for them. */
   let inputs: { p64: ScanProblem; p32: ScanProblem } | null = null;
   /** The run whose engine outputs finishFrom awaits, and how to give up on them. */
@@ -72,6 +74,8 @@ export function playgroundApi() {
     pictures.keep(request.id, own, request.lossMask, true);
     const sent = pictures.expected();
     const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
+    // After this answer is posted: the next run's tables, made while the page draws this one.
+    setTimeout(() => warm.refill(), 0);
     return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
   }
 
@@ -91,7 +95,8 @@ export function playgroundApi() {
     run(sent: RunRequest): ComputedResult {
       prepared = null;
       const { request, p32 } = withArrays(sent);
-      return answerOf(request, finishRun(startRun(request, p32)));
+      warm.begin();
+      return answerOf(request, finishRun(startRun(request, p32, warm.take)));
     },
     /**
      * The engine's precision: the serial scans and the bound, while the engine runs the chunked
@@ -100,7 +105,8 @@ export function playgroundApi() {
     prepare(sent: RunRequest): void {
       prepared = null;
       const { request, p32 } = withArrays(sent);
-      const parts = startRun(request, p32);
+      warm.begin();
+      const parts = startRun(request, p32, warm.take);
       const reference = pictures.copies(parts.reference);
       pictures.prepareMeasure(reference, request.lengths.length * parts.cols);
       prepared = { parts, kept: { reference, bound: pictures.copies(parts.bound.tables) } };

@@ -5,6 +5,8 @@ import {
   type ScanOutputs,
   type ScanProblem,
   solve,
+  type Zeros,
+  zerosLike,
 } from "../../core";
 import { stateToProblem } from "../../io/playgroundProblem";
 import type { PlaygroundPrecision, PlaygroundRow, PlaygroundState } from "../../io/playgroundState";
@@ -170,19 +172,20 @@ export interface RunParts {
 }
 
 /**
- * The serial scans and the bound of a request (`p32`: its float32 problem, when made already). Bad input throws core's ScanInputError (naming row
- * and token) from the float64 scan of the whole batch.
+ * The serial scans and the bound of a request (`p32`: its float32 problem, when made already;
+ * `zeros`: where their tables come from, warmTables.ts). Bad input throws core's ScanInputError
+ * (naming row and token) from the float64 scan of the whole batch.
  */
-export function startRun(request: RunRequest, p32 = toFloat32(request.problem)): RunParts {
+export function startRun(request: RunRequest, p32 = toFloat32(request.problem), zeros: Zeros = zerosLike): RunParts {
   const { problem: p64, precision, strategy, lengths } = request;
   const rows = lengths.length;
   const cols = paddedWidth(p64);
   const start = performance.now();
-  const reference = outputTables(solve(p64, "serial").outputs as ScanOutputs<Float64Array>, rows, cols);
-  const serial32 = outputTables(solve(p32, "serial").outputs as ScanOutputs<Float32Array>, rows, cols);
+  const reference = outputTables(solve(p64, "serial", { zeros }).outputs as ScanOutputs<Float64Array>, rows, cols);
+  const serial32 = outputTables(solve(p32, "serial", { zeros }).outputs as ScanOutputs<Float32Array>, rows, cols);
   const serialMillis = performance.now() - start;
   const implementation = implementationOf(precision, strategy);
-  const tables = outputTables(outputErrorBounds(p64, implementation), rows, cols);
+  const tables = outputTables(outputErrorBounds(p64, implementation, zeros), rows, cols);
   const floors: Partial<Record<OutputName, number>> = {};
   const summaryPrecision = precision === "float64" ? "float64" : "float32";
   for (const [name, table] of Object.entries(reference) as [OutputName, Float64Array | undefined][])
