@@ -7,6 +7,7 @@ import {
   type ScanOutputs,
   type ScanProblem,
   trimRow,
+  type Zeros,
 } from "../core";
 import { runsOn, STRATEGIES, STRATEGY_BACKEND, type Strategy, strategiesFor } from "../names/strategies";
 import { activeCapacity } from "./backendCapacity";
@@ -54,12 +55,20 @@ export async function runProblem(
   problem: ScanProblem,
   strategy: Strategy,
   options?: RunOptions & { trace?: true },
+  zeros?: Zeros,
 ): Promise<EngineRun>;
-export async function runProblem(problem: ScanProblem, strategy: Strategy, options: RunOptions): Promise<EngineResult>;
+export async function runProblem(
+  problem: ScanProblem,
+  strategy: Strategy,
+  options: RunOptions,
+  zeros?: Zeros,
+): Promise<EngineResult>;
 export async function runProblem(
   problem: ScanProblem,
   strategy: Strategy,
   options: RunOptions = {},
+  /** Where the outputs read back to the host go (warmTables.ts): fresh arrays by default. */
+  zeros?: Zeros,
 ): Promise<EngineResult> {
   const start = performance.now();
   if (!STRATEGIES.includes(strategy)) {
@@ -75,7 +84,7 @@ export async function runProblem(
   }
   const trace = options.trace ?? true;
   checkEngineLimits(scanShape(prepared), strategy, activeCapacity(backend), trace);
-  const solved = await solvePrepared(prepared, strategy, trace);
+  const solved = await solvePrepared(prepared, strategy, trace, zeros);
   checkEngineOutputs(prepared, strategy, backend, solved);
   return { ...solved, backend, strategy, millis: performance.now() - start };
 }
@@ -94,7 +103,12 @@ export function activeBackend(): string {
   return name;
 }
 
-async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: boolean): Promise<Solved> {
+async function solvePrepared(
+  p: PreparedProblem,
+  strategy: Strategy,
+  trace: boolean,
+  zeros: Zeros | undefined,
+): Promise<Solved> {
   const options = { trace };
   switch (p.kind) {
     case "discounted": {
@@ -105,6 +119,7 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
       const a = await withInputs((inputs) =>
         readBack(
           tf.tidy(() => discountedScan(inputs.tensor2d(data, rows, cols), p.discount, p.chunkSize, strategy, options)),
+          zeros,
         ),
       );
       return { outputs: { kind: "discounted", returns: a.returns }, ...traceOf(layout, a) };
@@ -124,6 +139,7 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
             const gae = gaeScan(rewards, values, p.gamma, p.discount, p.chunkSize, strategy, options);
             return { advantages: gae.advantages, returns: gae.returns, ...traceTensors(gae.scan) };
           }),
+          zeros,
         ),
       );
       return { outputs: { kind: "gae", advantages: a.advantages, returns: a.returns }, ...traceOf(layout, a) };
@@ -140,6 +156,7 @@ async function solvePrepared(p: PreparedProblem, strategy: Strategy, trace: bool
       const a = await withInputs((inputs) =>
         readBack(
           tf.tidy(() => discountedScan(inputs.tensor2d(data, rows, cols), p.gamma, p.chunkSize, strategy, options)),
+          zeros,
         ),
       );
       const scanned = { rows, cols, data: a.returns };

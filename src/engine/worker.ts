@@ -10,6 +10,7 @@ import { currentBackend, initBackend, watchDeviceLoss, webgpuDevice } from "./ba
 import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
 import { type InputsSent, withInputs } from "./keptInputs";
 import { type EngineResult, type RunOptions, runProblem } from "./runProblem";
+import { WarmTables } from "./warmTables";
 
 /** An error thrown for one problem, as plain data that survives the worker boundary. */
 export interface ProblemFailure {
@@ -78,6 +79,8 @@ export interface EngineWorkerApi {
 let latestRunId = -1;
 /** The input arrays of the last run sent with "keep" (EngineClient.runOutputsKept). */
 let keptInputs: ScanProblem | null = null;
+/** The outputs of the next run, made ahead (host backends read back into them). */
+const warm = new WarmTables();
 /** Set by the "hang" fault: the next problem waits forever. */
 let hangNext = false;
 
@@ -98,14 +101,18 @@ const api: EngineWorkerApi = {
       if (!kept) throw new Error("the run's inputs were not sent to this worker");
       return withInputs(p, kept);
     };
-    const solve = (p: ScanProblem) => runProblem(withArrays(p), strategy, options);
+    warm.begin();
+    const solve = (p: ScanProblem) => runProblem(withArrays(p), strategy, options, warm.take);
     const own = (run: EngineResult): EngineResult => {
       const owned = ownArrays(run);
       if (!deliver) return owned;
       deliver.postMessage(owned, buffersOf(owned));
       return { ...owned, outputs: emptyOutputs(owned.outputs), trace: undefined };
     };
-    return solveInOrder(runId, problems, solve, own, buffersOf, onResult);
+    const ran = solveInOrder(runId, problems, solve, own, buffersOf, onResult);
+    // Once the run is answered: the next run's outputs, made while the page draws this one's.
+    ran.finally(() => setTimeout(() => warm.refill(), 0)).catch(() => {});
+    return ran;
   },
 
   runConventions(runId, problems, strategy, onResult) {

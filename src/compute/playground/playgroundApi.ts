@@ -12,6 +12,7 @@ import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
 import { withInputs } from "../../engine/keptInputs";
+import { WarmTables } from "../../engine/warmTables";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
 import type { OutputName } from "./outputTables";
@@ -27,7 +28,6 @@ import {
   toFloat32,
 } from "./playgroundRun";
 import { type KeptTables, type RestoredOutput, ResultPictures } from "./resultPictures";
-import { WarmTables } from "./warmTables";
 
 /** The chunked scan of one row while a stroke lasts. */
 export interface CoreChunkedRun {

@@ -1,12 +1,12 @@
 /**
- * Output tables made ahead for the playground worker's next run. Its tables are transferred to the
- * page, so each run's are new memory, and on these machines the first write to a page of new memory
- * costs far more than the scan that writes it: a fresh 1 MB Float64Array filled by a serial loop took
- * 4–10 ms in a worker of Chromium against 0.3 ms for one written before (docs/benchmarks.md, "Tables
- * made ahead"). So once a run is answered the worker makes and zeroes the same tables again, while it
- * has nothing else to do, and the next run's serial scans and bound write into those.
+ * Output tables made ahead for a worker's next run (the engine's, the playground's). A worker's
+ * tables are transferred away, so each run's are new memory, and on these machines the first write
+ * to a page of new memory costs far more than the scan that writes it: a fresh 1 MB Float64Array
+ * filled by a serial loop took 4–10 ms in a worker of Chromium against 0.3 ms for one written before
+ * (docs/benchmarks.md, "Tables made ahead"). So once a run is answered the worker makes and zeroes
+ * the same tables again, while it has nothing else to do, and the next run writes into those.
  */
-import { type FloatArray, type Zeros, zerosLike } from "../../core";
+import { type FloatArray, type Zeros, zerosLike } from "../core";
 
 /** The most bytes of tables kept made ahead: 16 × 8192 GAE takes 6.5 MB; larger batches pay as before. */
 export const WARM_BYTES_MAX = 16 * 2 ** 20;
@@ -17,6 +17,8 @@ interface Shape {
 }
 
 export class WarmTables {
+  constructor(private readonly maxBytes = WARM_BYTES_MAX) {}
+
   /** Tables made ahead and zeroed, not lent yet. */
   private ready: FloatArray[] = [];
   /** What was asked for since the last refill: the next run of the same batch asks the same. */
@@ -37,7 +39,7 @@ export class WarmTables {
   };
 
   /**
-   * Makes the tables asked for since the last refill (up to WARM_BYTES_MAX), each written once so
+   * Makes the tables asked for since the last refill (up to `maxBytes`), each written once so
    * that its pages are the process's already; tables of other shapes made earlier are dropped.
    */
   refill(): void {
@@ -48,7 +50,7 @@ export class WarmTables {
     let bytes = 0;
     for (const { float32, length } of asked) {
       bytes += length * (float32 ? 4 : 8);
-      if (bytes > WARM_BYTES_MAX) break;
+      if (bytes > this.maxBytes) break;
       const i = this.ready.findIndex((a) => a instanceof Float32Array === float32 && a.length === length);
       const table = i >= 0 ? this.ready.splice(i, 1)[0] : float32 ? new Float32Array(length) : new Float64Array(length);
       // Zeros already; the write is what maps the pages.
