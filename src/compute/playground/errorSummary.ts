@@ -1,3 +1,4 @@
+import type { FloatArray, Precision } from "../../core";
 import { absError, relError, relFloor, ulpDistance } from "./cellErrors";
 import type { OutputName, OutputTables } from "./outputTables";
 
@@ -70,25 +71,41 @@ function ulps32(a: number, b: number): number {
   return Math.abs(x - y);
 }
 
+// The running figures of an accumulator, slots of one Float64Array: its per-row loop keeps them as
+// unboxed doubles. (The loop read the bound as `number | undefined` and kept the figures on the
+// object: at 16 × 8192 that boxed a double per cell, 2 MB of garbage and 3–11 ms an edit.)
+const CELLS = 0;
+const NON_FINITE_CHUNKED = 1;
+const NON_FINITE_SERIAL = 2;
+const CHUNKED_ONLY = 3;
+const MAX_ABS = 4;
+const MAX_REL = 5;
+const MAX_ULPS = 6;
+const OVER_BOUND = 7;
+const UNBOUNDED = 8;
+/** The worst error / bound so far, and whether there is one (it may be NaN: ∞ / ∞). */
+const WORST_FRACTION = 9;
+const HAS_FRACTION = 14;
+/** Whether a cell was measured yet (the first one is the worst until a larger error). */
+const HAS_WORST = 10;
+/** What the last row changed: the token of a new worst cell (−1: none) and its bound; the same for the worst fraction. */
+const ROW_WORST = 11;
+const ROW_WORST_BOUND = 12;
+const ROW_WORST_FRACTION = 13;
+const SLOTS = 15;
+
+const NO_BOUND = new Float64Array(0);
+
 /**
  * Max abs, rel and ulp error over every valid token of every output (padding is not data), the
  * bound at the largest error, the count over the bound and the worst error / bound, gathered a
- * slice of rows at a time so that the page can breathe between slices at 16 × 8192. A NaN or
- * ±Inf on the chunked side where the reference is finite is infinitely wrong; cells where the
- * reference is NaN or ±Inf are counted apart, not measured.
+ * slice of rows at a time. A NaN or ±Inf on the chunked side where the reference is finite is
+ * infinitely wrong; cells where the reference is NaN or ±Inf are counted apart, not measured.
  */
 export class ErrorAccumulator {
-  private maxAbs = 0;
+  private readonly figures = new Float64Array(SLOTS);
   private boundAtMax: number | null = null;
-  private maxRel = 0;
-  private maxUlps = 0;
-  private overBound = 0;
-  private unbounded = 0;
   private worstFraction: ErrorSummary["worstFraction"] = null;
-  private cells = 0;
-  private nonFiniteChunked = 0;
-  private nonFiniteSerial = 0;
-  private chunkedOnly = 0;
   private worst: ErrorSummary["worst"] = null;
   private readonly floors = new Map<OutputName, number>();
 
@@ -107,115 +124,157 @@ export class ErrorAccumulator {
   add(name: OutputName, r0: number, r1: number): void {
     const { cols, lengths, precision } = this.input;
     const ref = this.input.reference[name] as Float64Array;
-    const act = this.input.chunked[name] as ArrayLike<number>;
+    const act = this.input.chunked[name] as FloatArray;
     const limit = this.input.bound?.[name];
     let floor = this.floors.get(name);
     if (floor === undefined) {
       floor = relFloor(ref, precision);
       this.floors.set(name, floor);
     }
-    const f32 = precision === "float32";
-    for (let r = r0; r < r1; r++) this.addRow(name, r, Math.min(cols, lengths[r]), ref, act, limit, floor, f32);
-  }
-
-  /**
-   * One row of one output: a function per row, not an inner loop (docs/design.md, "Inner loops"),
-   * called once per row for the whole batch.
-   */
-  private addRow(
-    name: OutputName,
-    r: number,
-    length: number,
-    ref: Float64Array,
-    act: ArrayLike<number>,
-    limit: Float64Array | undefined,
-    floor: number,
-    f32: boolean,
-  ): void {
-    const { cols, precision } = this.input;
-    // The running figures in locals for the loop (a field written per cell cost about 3× the time).
-    let { cells, nonFiniteChunked, nonFiniteSerial, chunkedOnly, maxAbs, maxRel, maxUlps, overBound, unbounded } = this;
-    let worstFraction = this.worstFraction?.fraction ?? Number.NaN;
-    for (let t = 0; t < length; t++) {
-      const i = r * cols + t;
-      const a = act[i];
-      const e = ref[i];
-      cells++;
-      if (!Number.isFinite(a)) nonFiniteChunked++;
-      if (!Number.isFinite(e)) {
-        // The reference lost this cell: nothing to measure against.
-        nonFiniteSerial++;
-        continue;
+    const f = this.figures;
+    for (let r = r0; r < r1; r++) {
+      measureRow(
+        f,
+        ref,
+        act,
+        limit ?? NO_BOUND,
+        limit !== undefined,
+        r * cols,
+        Math.min(cols, lengths[r]),
+        floor,
+        precision,
+      );
+      if (f[ROW_WORST] >= 0) {
+        this.worst = { output: name, row: r, token: f[ROW_WORST] };
+        this.boundAtMax = limit ? f[ROW_WORST_BOUND] : null;
       }
-      let abs: number;
-      let rel: number;
-      let ulps: number;
-      if (!Number.isFinite(a)) {
-        // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
-        chunkedOnly++;
-        abs = rel = ulps = Number.POSITIVE_INFINITY;
-      } else {
-        abs = Math.abs(a - e);
-        if (abs <= Number.MAX_VALUE) {
-          rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
-          ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
-        } else {
-          // Two huge finite values whose difference overflows: the careful versions decide.
-          abs = absError(e, a);
-          rel = relError(e, a, floor);
-          ulps = ulpDistance(e, a, precision);
-        }
-      }
-      const bound = limit ? limit[i] : undefined;
-      if (abs > maxAbs || this.worst === null) {
-        maxAbs = abs;
-        this.worst = { output: name, row: r, token: t };
-        this.boundAtMax = bound ?? null;
-      }
-      if (rel > maxRel) maxRel = rel;
-      if (ulps > maxUlps) maxUlps = ulps;
-      if (bound !== undefined) {
-        // An infinite error is over any bound; a finite one against a bound of ±Inf or NaN is not judged.
-        if (Number.isFinite(abs) && !Number.isFinite(bound)) {
-          unbounded++;
-          continue;
-        }
-        if (!(abs <= bound) || abs === Number.POSITIVE_INFINITY) overBound++;
-        const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
-        if (this.worstFraction === null || fraction > worstFraction) {
-          worstFraction = fraction;
-          this.worstFraction = { fraction, cell: { output: name, row: r, token: t } };
-        }
-      }
+      if (f[ROW_WORST_FRACTION] >= 0)
+        this.worstFraction = {
+          fraction: f[WORST_FRACTION],
+          cell: { output: name, row: r, token: f[ROW_WORST_FRACTION] },
+        };
     }
-    this.cells = cells;
-    this.nonFiniteChunked = nonFiniteChunked;
-    this.nonFiniteSerial = nonFiniteSerial;
-    this.chunkedOnly = chunkedOnly;
-    this.maxAbs = maxAbs;
-    this.maxRel = maxRel;
-    this.maxUlps = maxUlps;
-    this.overBound = overBound;
-    this.unbounded = unbounded;
   }
 
   summary(): ErrorSummary {
-    const { maxAbs, maxRel, maxUlps, cells } = this;
+    const f = this.figures;
     return {
-      maxAbs,
+      maxAbs: f[MAX_ABS],
       boundAtMax: this.boundAtMax,
-      maxRel,
-      maxUlps,
-      overBound: this.input.bound ? this.overBound : null,
+      maxRel: f[MAX_REL],
+      maxUlps: f[MAX_ULPS],
+      overBound: this.input.bound ? f[OVER_BOUND] : null,
       worstFraction: this.worstFraction,
-      cells,
-      nonFinite: { chunked: this.nonFiniteChunked, serial: this.nonFiniteSerial },
-      chunkedOnly: this.chunkedOnly,
-      lost: this.nonFiniteSerial,
-      unbounded: this.unbounded,
+      cells: f[CELLS],
+      nonFinite: { chunked: f[NON_FINITE_CHUNKED], serial: f[NON_FINITE_SERIAL] },
+      chunkedOnly: f[CHUNKED_ONLY],
+      lost: f[NON_FINITE_SERIAL],
+      unbounded: this.input.bound ? f[UNBOUNDED] : 0,
       worst: this.worst,
     };
   }
+}
+
+/**
+ * One row of one output into the figures `f` (its cells `start … start + length` of the tables): a
+ * function per row, not an inner loop (docs/design.md, "Inner loops"), its figures in locals.
+ */
+function measureRow(
+  f: Float64Array,
+  ref: Float64Array,
+  act: FloatArray,
+  limit: Float64Array,
+  bounded: boolean,
+  start: number,
+  length: number,
+  floor: number,
+  precision: Precision,
+): void {
+  const f32 = precision === "float32";
+  let cells = f[CELLS];
+  let nonFiniteChunked = f[NON_FINITE_CHUNKED];
+  let nonFiniteSerial = f[NON_FINITE_SERIAL];
+  let chunkedOnly = f[CHUNKED_ONLY];
+  let maxAbs = f[MAX_ABS];
+  let maxRel = f[MAX_REL];
+  let maxUlps = f[MAX_ULPS];
+  let overBound = f[OVER_BOUND];
+  let unbounded = f[UNBOUNDED];
+  let worstFraction = f[WORST_FRACTION];
+  let hasFraction = f[HAS_FRACTION] === 1;
+  let hasWorst = f[HAS_WORST] === 1;
+  let rowWorst = -1;
+  let rowWorstBound = 0;
+  let rowWorstFraction = -1;
+  for (let t = 0; t < length; t++) {
+    const i = start + t;
+    const a = act[i];
+    const e = ref[i];
+    cells++;
+    if (!Number.isFinite(a)) nonFiniteChunked++;
+    if (!Number.isFinite(e)) {
+      // The reference lost this cell: nothing to measure against.
+      nonFiniteSerial++;
+      continue;
+    }
+    let abs: number;
+    let rel: number;
+    let ulps: number;
+    if (!Number.isFinite(a)) {
+      // NaN or ±Inf where the truth is finite: infinitely far from it, over any bound.
+      chunkedOnly++;
+      abs = rel = ulps = Number.POSITIVE_INFINITY;
+    } else {
+      abs = Math.abs(a - e);
+      if (abs <= Number.MAX_VALUE) {
+        rel = abs === 0 ? 0 : abs / Math.max(Math.abs(e), floor);
+        ulps = abs === 0 ? 0 : f32 && Number.isFinite(Math.fround(e)) ? ulps32(a, e) : ulpDistance(e, a, precision);
+      } else {
+        // Two huge finite values whose difference overflows: the careful versions decide.
+        abs = absError(e, a);
+        rel = relError(e, a, floor);
+        ulps = ulpDistance(e, a, precision);
+      }
+    }
+    const bound = bounded ? limit[i] : 0;
+    if (abs > maxAbs || !hasWorst) {
+      maxAbs = abs;
+      hasWorst = true;
+      rowWorst = t;
+      rowWorstBound = bound;
+    }
+    if (rel > maxRel) maxRel = rel;
+    if (ulps > maxUlps) maxUlps = ulps;
+    if (bounded) {
+      // An infinite error is over any bound; a finite one against a bound of ±Inf or NaN is not judged.
+      if (Number.isFinite(abs) && !Number.isFinite(bound)) {
+        unbounded++;
+        continue;
+      }
+      if (!(abs <= bound) || abs === Number.POSITIVE_INFINITY) overBound++;
+      const fraction = abs === 0 ? 0 : bound > 0 ? abs / bound : Number.POSITIVE_INFINITY;
+      if (!hasFraction || fraction > worstFraction) {
+        worstFraction = fraction;
+        hasFraction = true;
+        rowWorstFraction = t;
+      }
+    }
+  }
+  f[CELLS] = cells;
+  f[NON_FINITE_CHUNKED] = nonFiniteChunked;
+  f[NON_FINITE_SERIAL] = nonFiniteSerial;
+  f[CHUNKED_ONLY] = chunkedOnly;
+  f[MAX_ABS] = maxAbs;
+  f[MAX_REL] = maxRel;
+  f[MAX_ULPS] = maxUlps;
+  f[OVER_BOUND] = overBound;
+  f[UNBOUNDED] = unbounded;
+  f[WORST_FRACTION] = worstFraction;
+  f[HAS_FRACTION] = hasFraction ? 1 : 0;
+  f[HAS_WORST] = hasWorst ? 1 : 0;
+  f[ROW_WORST] = rowWorst;
+  f[ROW_WORST_BOUND] = rowWorstBound;
+  f[ROW_WORST_FRACTION] = rowWorstFraction;
 }
 
 /** The summary in one go (tests, small batches). */

@@ -107,7 +107,7 @@ export function poolByMax(input: PoolInput): PooledGrid {
  * pass over rows that cost something to make (the run worker's windowed replay).
  */
 export function poolRowByRow(input: PoolInput): { add(r: number): void; finish(): PooledGrid } {
-  const { rows, cols, lengths } = input;
+  const { rows, cols } = input;
   const padded = {
     error: input.error,
     lost: input.lost,
@@ -130,49 +130,24 @@ export function poolRowByRow(input: PoolInput): { add(r: number): void; finish()
   const worstError = new Float64Array(bins);
   const validCount = new Int32Array(bins);
   const maskedCount = new Int32Array(bins);
-  // One row per call: a per-row function, not a loop inside the loop over rows (docs/design.md, "Inner loops").
-  const addRow = (r: number, by: number) => {
-    const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
-    const { base, error, lost, overBound, unchecked, lossMask } = input.row?.(r) ?? { ...padded, base: r * cols };
-    // What is added to an index of the row's arrays to make it the padded batch's (row·cols + token).
-    const shift = r * cols - base;
-    for (let bx = 0; bx < binsX && colStart[bx] < length; bx++) {
-      const b = by * binsX + bx;
-      const from = base + colStart[bx];
-      const to = base + Math.min(colStart[bx + 1], length);
-      let max = value[b];
-      let w = worst[b];
-      let we = worstError[b];
-      let k: number = kind[b];
-      for (let i = from; i < to; i++) {
-        const e = error[i];
-        if (w < 0 || worse(e, we)) {
-          w = i + shift;
-          we = e;
-        }
-        const finite = Number.isFinite(e);
-        if (finite && e > max) max = e;
-        // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
-        const lostByBoth = lost !== undefined && lost[i] === 1;
-        if (lostByBoth || !finite) {
-          if (!lostByBoth && lost) k = BinKind.chunkedOnlyNonFinite;
-          else if (k !== BinKind.chunkedOnlyNonFinite) k = BinKind.nonFinite;
-        }
-      }
-      value[b] = max;
-      worst[b] = w;
-      worstError[b] = we;
-      kind[b] = k;
-      validCount[b] += to - from;
-      if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;
-      if (overBound && !over[b]) for (let i = from; i < to; i++) if (overBound[i]) over[b] = 1;
-      if (unchecked && !notChecked[b]) for (let i = from; i < to; i++) if (unchecked[i]) notChecked[b] = 1;
-    }
+  const state: PoolState = {
+    input,
+    padded,
+    binsX,
+    colStart,
+    value,
+    kind,
+    over,
+    notChecked,
+    worst,
+    worstError,
+    validCount,
+    maskedCount,
   };
   let by = 0;
   const add = (r: number) => {
     while (r >= rowStart[by + 1]) by++;
-    addRow(r, by);
+    poolRow(state, r, by);
   };
   const finish = (): PooledGrid => {
     for (let b = 0; b < bins; b++) {
@@ -197,6 +172,68 @@ export function poolRowByRow(input: PoolInput): { add(r: number): void; finish()
     worst,
   };
   return { add, finish };
+}
+
+/** What poolRowByRow's rows are pooled into. */
+interface PoolState {
+  input: PoolInput;
+  padded: Pick<PoolInput, "error" | "lost" | "overBound" | "unchecked" | "lossMask">;
+  binsX: number;
+  colStart: Int32Array;
+  value: Float64Array;
+  kind: Uint8Array;
+  over: Uint8Array;
+  notChecked: Uint8Array;
+  worst: Int32Array;
+  worstError: Float64Array;
+  validCount: Int32Array;
+  maskedCount: Int32Array;
+}
+
+/**
+ * Row r into bin row `by`: a per-row function, not a loop inside the loop over rows (docs/design.md,
+ * "Inner loops"), and not a closure made per grid, whose compiled code V8 threw away with each grid
+ * (it ran interpreted at first each edit, boxing a double per cell).
+ */
+function poolRow(s: PoolState, r: number, by: number): void {
+  const { input, binsX, colStart, value, kind, over, notChecked, worst, worstError, validCount, maskedCount } = s;
+  const { cols, lengths } = input;
+  const length = Math.min(cols, Math.max(0, lengths[r] ?? cols));
+  const { base, error, lost, overBound, unchecked, lossMask } = input.row?.(r) ?? { ...s.padded, base: r * cols };
+  // What is added to an index of the row's arrays to make it the padded batch's (row·cols + token).
+  const shift = r * cols - base;
+  for (let bx = 0; bx < binsX && colStart[bx] < length; bx++) {
+    const b = by * binsX + bx;
+    const from = base + colStart[bx];
+    const to = base + Math.min(colStart[bx + 1], length);
+    let max = value[b];
+    let w = worst[b];
+    let we = worstError[b];
+    let k: number = kind[b];
+    for (let i = from; i < to; i++) {
+      const e = error[i];
+      if (w < 0 || worse(e, we)) {
+        w = i + shift;
+        we = e;
+      }
+      const finite = Number.isFinite(e);
+      if (finite && e > max) max = e;
+      // Equal infinities are 0 apart, yet both scans lost the cell: the reference decides too.
+      const lostByBoth = lost !== undefined && lost[i] === 1;
+      if (lostByBoth || !finite) {
+        if (!lostByBoth && lost) k = BinKind.chunkedOnlyNonFinite;
+        else if (k !== BinKind.chunkedOnlyNonFinite) k = BinKind.nonFinite;
+      }
+    }
+    value[b] = max;
+    worst[b] = w;
+    worstError[b] = we;
+    kind[b] = k;
+    validCount[b] += to - from;
+    if (lossMask) for (let i = from; i < to; i++) if (lossMask[i] === 0) maskedCount[b]++;
+    if (overBound && !over[b]) for (let i = from; i < to; i++) if (overBound[i]) over[b] = 1;
+    if (unchecked && !notChecked[b]) for (let i = from; i < to; i++) if (unchecked[i]) notChecked[b] = 1;
+  }
 }
 
 /** The worst valid cell of the batch (non-finite first), or null when no row has a token. */
