@@ -159,3 +159,108 @@ describe("a deflated torch storage is inflated once, however many views read it"
     expect(storageReads).toBe(1);
   });
 });
+
+describe("a safetensors header nested past the pickle's own nesting limit", () => {
+  const header = (json: string) => {
+    const text = new TextEncoder().encode(json);
+    const out = new Uint8Array(8 + text.length);
+    new DataView(out.buffer).setUint32(0, text.length, true);
+    out.set(text, 8);
+    return out;
+  };
+
+  it("is refused by its byte before JSON.parse (4 M brackets in 8 MB took 4 s of CPU and 450 MB)", () => {
+    const deep = `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const r = readTensorFile(header(deep), "deep.safetensors");
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toBe(
+        `deep.safetensors: byte ${8 + 5 + TENSOR_FILE_LIMITS.maxNesting - 1}: the header nests deeper than ${TENSOR_FILE_LIMITS.maxNesting} (a safetensors header nests 3 deep)`,
+      );
+    }
+  });
+
+  it("brackets inside a string, escaped quotes included, are not nesting", () => {
+    const name = `x\\"${"[".repeat(1000)}`;
+    const r = readTensorFile(
+      header(`{"${name}": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]}}`),
+      "names.safetensors",
+    );
+    if (!r.ok) throw r.error;
+    expect((r.value.root as PyDict).size).toBe(1);
+  });
+
+  it("an unterminated string ends the scan and is refused as JSON", () => {
+    const r = readTensorFile(header('{"a\\'), "open.safetensors");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toContain("byte 8: the header is not valid UTF-8 JSON");
+  });
+});
+
+describe("legacy torch file: a storage key listed twice", () => {
+  const enc = new TextEncoder();
+  const str = (s: string) => {
+    const b = enc.encode(s);
+    return [0x58, b.length, 0, 0, 0, ...b];
+  };
+  const global = (module: string, name: string) => [0x63, ...enc.encode(`${module}\n${name}\n`)];
+  const magic = [0x80, 2, 0x8a, 10, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, 0x2e];
+  const protocol = [0x80, 2, 0x4d, 1001 & 255, 1001 >> 8, 0x2e];
+  const sysInfo = [0x80, 2, 0x7d, ...str("little_endian"), 0x88, 0x73, 0x2e];
+  // {"x": _rebuild_tensor_v2(('storage', LongStorage, '0', 'cpu', 1, None), 0, (1,), (1,), False, OrderedDict())}
+  const object = [
+    0x80,
+    2,
+    0x7d,
+    ...str("x"),
+    ...global("torch._utils", "_rebuild_tensor_v2"),
+    0x28,
+    0x28,
+    ...str("storage"),
+    ...global("torch", "LongStorage"),
+    ...str("0"),
+    ...str("cpu"),
+    0x4b,
+    1,
+    0x4e,
+    0x74,
+    0x51,
+    0x4b,
+    0,
+    0x4b,
+    1,
+    0x85,
+    0x4b,
+    1,
+    0x85,
+    0x89,
+    ...global("collections", "OrderedDict"),
+    0x29,
+    0x52,
+    0x74,
+    0x52,
+    0x73,
+    0x2e,
+  ];
+  const storage = (value: number) => [1, 0, 0, 0, 0, 0, 0, 0, value, 0, 0, 0, 0, 0, 0, 0];
+  const keys = (...names: string[]) => [0x80, 2, 0x5d, 0x28, ...names.flatMap(str), 0x65, 0x2e];
+
+  it("once: read", () => {
+    const bytes = Uint8Array.from([...magic, ...protocol, ...sysInfo, ...object, ...keys("0"), ...storage(7)]);
+    const r = readTensorFile(bytes, "legacy.pt");
+    if (!r.ok) throw r.error;
+    const x = (r.value.root as PyDict).get("x");
+    if (!isTensor(x)) throw new Error("x is not a tensor");
+    expect(Array.from(x.data)).toEqual([7]);
+  });
+
+  it("twice, each with its bytes: refused at the second copy (the second copy was read, the first ignored)", () => {
+    const head = [...magic, ...protocol, ...sysInfo, ...object, ...keys("0", "0"), ...storage(7)];
+    const r = readTensorFile(Uint8Array.from([...head, ...storage(8)]), "legacy.pt");
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.where).toBe(`byte ${head.length}`);
+      expect(r.error.message).toContain("storage '0' is listed twice in the list of storage keys");
+    }
+  });
+});
