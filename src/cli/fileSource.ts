@@ -1,13 +1,20 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import type { ByteSource } from "../io/tensorFiles/byteSource";
 
 /** A file on disk read by positioned reads: only what the reader asks for is ever in memory. */
 export function openFileSource(path: string, name: string): ByteSource & { close(): void } {
-  const fd = openSync(path, "r");
+  // Non-blocking, so that a named pipe with no writer opens at once (a plain open waits for one
+  // forever) and is refused below; the flag does nothing to a regular file's reads.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   const info = fstatSync(fd);
   if (info.isDirectory()) {
     closeSync(fd);
     throw new Error("it is a directory");
+  }
+  // A pipe or a device has no size (`/dev/zero` says 0) and cannot be read by position.
+  if (!info.isFile()) {
+    closeSync(fd);
+    throw new Error("it is not a regular file (a pipe, socket or device): pass - to read standard input");
   }
   return {
     name,

@@ -16,10 +16,15 @@ export function lanesFound(dump: UnderstoodDump): string {
   return found.join(", ") || "none";
 }
 
-/** "; other tensors: a (float32, shape (3))", or nothing. */
+/** Tensors named at most in one message: a file of 100,000 tensors made a 2.7 MB line. */
+const MOST_NAMED = 20;
+
+/** "; other tensors: a (float32, shape (3))", or nothing; past MOST_NAMED, "…, and N more". */
 export function otherTensors(dump: UnderstoodDump): string {
   const unused = dump.lanes?.unused ?? [];
-  return unused.length > 0 ? `; other tensors: ${unused.join(", ")}` : "";
+  if (unused.length === 0) return "";
+  const more = unused.length > MOST_NAMED ? `, and ${unused.length - MOST_NAMED} more` : "";
+  return `; other tensors: ${unused.slice(0, MOST_NAMED).join(", ")}${more}`;
 }
 
 /** A plain file (`torch.save({...})`, `.npz`, safetensors): what it is, what was found, and where it can go. */

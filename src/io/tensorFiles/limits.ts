@@ -10,6 +10,13 @@ export const TENSOR_FILE_LIMITS = {
    * format's (ZIP64) and 2^53.
    */
   maxWholeFileBytes: 256 * 2 ** 20,
+  /**
+   * Bytes a zip archive's deflated records may inflate to, all of them together, checked from the
+   * central directory before anything is inflated. Deflate expands up to 1032:1, so a 1 MB record
+   * can honestly hold 1 GiB of zeros: a stored record costs the file's own size, a deflated one
+   * costs what it states. No torch writer deflates a record; numpy's `savez_compressed` does.
+   */
+  maxInflatedBytes: 256 * 2 ** 20,
   /** Records in one zip archive (a train dump of 64 samples has a few hundred). */
   maxZipEntries: 2 ** 21,
   /** Elements of one tensor or storage. */

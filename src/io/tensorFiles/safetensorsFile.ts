@@ -59,8 +59,17 @@ export function readSafetensors(bytes: Uint8Array, source: string): TensorFile {
   let header: unknown;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(8, 8 + length));
+    // A header nests three deep ({name: {shape: [...]}}); 16 MB of brackets cost JSON.parse seconds and 450 MB.
+    const deep = nestedPast(text, TENSOR_FILE_LIMITS.maxNesting);
+    if (deep >= 0) {
+      return fail(
+        8 + new TextEncoder().encode(text.slice(0, deep)).length,
+        `the header nests deeper than ${TENSOR_FILE_LIMITS.maxNesting} (a safetensors header nests 3 deep)`,
+      );
+    }
     header = JSON.parse(text);
   } catch (error) {
+    if (error instanceof TensorFileError) throw error;
     return fail(8, `the header is not valid UTF-8 JSON (${(error as Error).message})`);
   }
   if (typeof header !== "object" || header === null || Array.isArray(header))
@@ -209,6 +218,27 @@ function firstDuplicateKey(text: string): string | null {
     }
   }
   return null;
+}
+
+/**
+ * Where the header's brackets first nest deeper than `max`, outside strings (their escapes
+ * skipped); -1 where they never do. Run before JSON.parse, so an unterminated string ends the scan.
+ */
+function nestedPast(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+    } else if (c === "{" || c === "[") {
+      depth += 1;
+      if (depth > max) return i;
+    } else if (c === "}" || c === "]") {
+      depth -= 1;
+    }
+  }
+  return -1;
 }
 
 function isCount(value: unknown): value is number {

@@ -69,6 +69,13 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
     const ref = torch.storages.get(key);
     if (!ref) throw new TensorFileError(at(record, p), `storage key '${key}' is listed but no tensor uses it`, source);
     if (p + 8 > bytes.length) throw new TensorFileError(at(record, p), `the file ends before storage '${key}'`, source);
+    if (found.has(key)) {
+      throw new TensorFileError(
+        at(record, p),
+        `storage '${key}' is listed twice in the list of storage keys (its second copy would hide the first)`,
+        source,
+      );
+    }
     const numel = view.getUint32(p, true) + view.getUint32(p + 4, true) * 2 ** 32;
     if (numel !== ref.numel) {
       throw new TensorFileError(

@@ -118,6 +118,7 @@ export function readZip(source: ByteSource): ZipArchive {
   const directory = source.read(directoryOffset, directorySize);
   const d = reader(directory, directoryOffset, fail);
   const entries = new Map<string, ZipEntry>();
+  let inflated = 0;
   let p = directoryOffset;
   for (let i = 0; i < count; i++) {
     if (d.u32(p) !== CENTRAL) fail(p, `central directory entry ${i} of ${count} is missing (the archive is damaged)`);
@@ -171,6 +172,17 @@ export function readZip(source: ByteSource): ZipArchive {
         `claims ${size} bytes from ${compressedSize} compressed, beyond deflate's ${MAX_DEFLATE_RATIO}:1 maximum`,
         name,
       );
+    }
+    // What every deflated record states, together: honest 1032:1 claims would still cost gigabytes.
+    if (method === 8) {
+      inflated += size;
+      if (inflated > TENSOR_FILE_LIMITS.maxInflatedBytes) {
+        throw new TensorFileError(
+          where,
+          `inflates to ${size} bytes, which brings the archive's deflated records to ${inflated}, above the limit of ${TENSOR_FILE_LIMITS.maxInflatedBytes} (a deflate bomb? re-save without compression)`,
+          name,
+        );
+      }
     }
     if (entries.has(entryName)) throw new TensorFileError(where, "appears twice in the central directory", name);
     entries.set(entryName, { name: entryName, method, compressedSize, size, headerOffset });
