@@ -33,6 +33,48 @@ export function zerosLike<A extends FloatArray>(like: A, length: number): A {
   return (like instanceof Float32Array ? new Float32Array(length) : new Float64Array(length)) as A;
 }
 
+/**
+ * Arrays lent again and again to a caller that scans row after row and is done with each result
+ * before the next scan (the bit-for-bit comparison of a dump's returns): each slot's array is
+ * zero-filled as zerosLike's is, but cut out of one buffer kept from scan to scan, where eight fresh
+ * rows a sample faulted fresh pages in and left the collector their garbage. A slot's array holds
+ * until the slot is taken again.
+ */
+export class ScanScratch {
+  private readonly float32: Float32Array[] = [];
+  private readonly float64: Float64Array[] = [];
+
+  /** zerosLike(like, length), from slot `slot`'s buffer. */
+  zerosLike<A extends FloatArray>(slot: number, like: A, length: number): A {
+    if (like instanceof Float32Array) {
+      let buffer = this.float32[slot];
+      if (buffer === undefined || buffer.length < length) {
+        buffer = new Float32Array(length);
+        this.float32[slot] = buffer;
+        return buffer as A;
+      }
+      return buffer.subarray(0, length).fill(0) as A;
+    }
+    let buffer = this.float64[slot];
+    if (buffer === undefined || buffer.length < length) {
+      buffer = new Float64Array(length);
+      this.float64[slot] = buffer;
+      return buffer as A;
+    }
+    return buffer.subarray(0, length).fill(0) as A;
+  }
+}
+
+/** zerosLike, or `scratch`'s slot when there is one. */
+export function zerosOf<A extends FloatArray>(
+  scratch: ScanScratch | undefined,
+  slot: number,
+  like: A,
+  length: number,
+): A {
+  return scratch ? scratch.zerosLike(slot, like, length) : zerosLike(like, length);
+}
+
 /** `values` in float64: a Float64Array as it is, anything else widened (exactly) into a new one. */
 export function float64Of(values: ArrayLike<number>): Float64Array {
   if (values instanceof Float64Array) return values;

@@ -1,4 +1,4 @@
-import { type Batch, type FloatArray, precisionOf, roundingOf, zerosLike } from "./batch";
+import { type Batch, type FloatArray, precisionOf, roundingOf, type ScanScratch, zerosOf } from "./batch";
 import { discountPowers, type PowTables } from "./discountPowers";
 import { checkChunkSize, checkDiscount, checkFiniteBatch, checkPowTables } from "./validation";
 
@@ -37,6 +37,11 @@ export interface ChunkedScanOptions {
   chunkSize?: number;
   /** Replay exact power tables (a case's `float32_pow_tables`) instead of computing them. */
   powTables?: PowTables;
+  /**
+   * The result's arrays (and the scan's working rows) lent from here, not fresh: they hold until
+   * the next scan given the same scratch (ScanScratch).
+   */
+  scratch?: ScanScratch;
 }
 
 /**
@@ -79,11 +84,12 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   const layout = chunkLayout(cols, chunkSize);
   const { nChunks } = layout;
   const paddedCols = nChunks * chunkSize;
-  const out = zerosLike(data, rows * cols);
-  const localScans = zerosLike(data, rows * paddedCols);
-  const carriesIn = zerosLike(data, rows * nChunks);
-  const x = zerosLike(data, paddedCols);
-  const scanned = zerosLike(data, paddedCols);
+  const scratch = options.scratch;
+  const out = zerosOf(scratch, 0, data, rows * cols);
+  const localScans = zerosOf(scratch, 1, data, rows * paddedCols);
+  const carriesIn = zerosOf(scratch, 2, data, rows * nChunks);
+  const x = zerosOf(scratch, 3, data, paddedCols);
+  const scanned = zerosOf(scratch, 4, data, paddedCols);
   const local = new Float64Array(chunkSize);
 
   for (let b = 0; b < rows; b++) {

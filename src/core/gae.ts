@@ -1,4 +1,4 @@
-import { type Batch, type FloatArray, roundingOf, zerosLike } from "./batch";
+import { type Batch, type FloatArray, roundingOf, type ScanScratch, zerosOf } from "./batch";
 import { type ChunkedScanOptions, type ChunkTrace, chunkedDiscountedReturns } from "./chunkedScan";
 import { serialDiscountedReturns } from "./serialScan";
 import { checkDiscount, checkFiniteBatch, checkSameShape } from "./validation";
@@ -24,6 +24,8 @@ export function tdResiduals<A extends FloatArray>(
   rewards: Batch<A>,
   values: Batch<FloatArray>,
   gamma: number,
+  /** Where the residuals' array is lent from (ChunkedScanOptions' scratch); fresh without. */
+  scratch?: ScanScratch,
 ): Batch<A> {
   checkDiscount(gamma, "gamma");
   checkFiniteBatch(rewards, "rewards");
@@ -33,7 +35,7 @@ export function tdResiduals<A extends FloatArray>(
   const { rows, cols } = rewards;
   const r = rewards.data;
   const v = values.data;
-  const out = zerosLike(r, rows * cols);
+  const out = zerosOf(scratch, 5, r, rows * cols);
   const float32 = out instanceof Float32Array;
   for (let b = 0; b < rows; b++) {
     if (float32) residualRow32(out, r, v, b * cols, cols, g);
@@ -74,7 +76,7 @@ export function vanillaGae<A extends FloatArray>(
   checkDiscount(gamma * lambd);
   const deltas = tdResiduals(rewards, values, gamma);
   const advantages = serialDiscountedReturns(deltas, gamma * lambd);
-  return { advantages, returns: addValues(advantages, values), deltas };
+  return { advantages, returns: addValues(advantages, values, undefined), deltas };
 }
 
 /** slime's `chunked_gae`: the same residuals, scanned by `chunked_discounted_returns` with discount γλ. */
@@ -87,15 +89,19 @@ export function chunkedGae<A extends FloatArray>(
 ): ChunkedGaeResult<A> {
   checkDiscount(lambd, "lambd");
   checkDiscount(gamma * lambd);
-  const deltas = tdResiduals(rewards, values, gamma);
+  const deltas = tdResiduals(rewards, values, gamma, options.scratch);
   const { returns: advantages, trace } = chunkedDiscountedReturns(deltas, gamma * lambd, options);
-  return { advantages, returns: addValues(advantages, values), deltas, trace };
+  return { advantages, returns: addValues(advantages, values, options.scratch), deltas, trace };
 }
 
-function addValues<A extends FloatArray>(advantages: Batch<A>, values: Batch<FloatArray>): Batch<A> {
+function addValues<A extends FloatArray>(
+  advantages: Batch<A>,
+  values: Batch<FloatArray>,
+  scratch: ScanScratch | undefined,
+): Batch<A> {
   const a = advantages.data;
   const v = values.data;
-  const out = zerosLike(a, a.length);
+  const out = zerosOf(scratch, 6, a, a.length);
   // Float32Array stores round to float32: the sum of two float32 values rounded once, as torch adds them.
   for (let i = 0; i < out.length; i++) out[i] = a[i] + v[i];
   return { rows: advantages.rows, cols: advantages.cols, data: out };
