@@ -40,6 +40,39 @@ export function zerosLike<A extends FloatArray>(like: A, length: number): A {
   return (like instanceof Float32Array ? new Float32Array(length) : new Float64Array(length)) as A;
 }
 
+/**
+ * Arrays lent again and again to a caller that scans row after row and is done with each result
+ * before the next scan (the bit-for-bit comparison of a dump's returns): `zeros` lends zero-filled
+ * arrays, as zerosLike does, cut out of buffers kept from scan to scan, where eight fresh rows a
+ * sample faulted fresh pages in and left the collector their garbage. A scan asks for its arrays in
+ * the same order each time, so the n-th array asked for since `rewind` is always cut from the n-th
+ * buffer; each holds until that buffer is lent again.
+ */
+export class ScanScratch {
+  private readonly buffers: FloatArray[] = [];
+  private next = 0;
+
+  /** The next scan takes the buffers from the first again: what the last one was lent is given up. */
+  rewind(): void {
+    this.next = 0;
+  }
+
+  readonly zeros: Zeros = <A extends FloatArray>(like: A, length: number): A => {
+    const slot = this.next++;
+    const buffer = this.buffers[slot];
+    if (
+      buffer === undefined ||
+      buffer.length < length ||
+      buffer instanceof Float32Array !== like instanceof Float32Array
+    ) {
+      const fresh = zerosLike(like, length);
+      this.buffers[slot] = fresh;
+      return fresh;
+    }
+    return buffer.subarray(0, length).fill(0) as A;
+  };
+}
+
 /** `values` in float64: a Float64Array as it is, anything else widened (exactly) into a new one. */
 export function float64Of(values: ArrayLike<number>): Float64Array {
   if (values instanceof Float64Array) return values;

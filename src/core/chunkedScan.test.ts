@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ScanScratch } from "./batch";
 import { chunkedDiscountedReturns, chunkLayout } from "./chunkedScan";
+import { chunkedGae } from "./gae";
 import { allowingNonFinite } from "./validation";
 
 describe("chunk layout and trace", () => {
@@ -127,6 +129,35 @@ describe("chunks of padding", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("scans lent a scratch", () => {
+  it("give the fresh arrays' bits, row after row of other lengths and discounts, each array zeroed as lent", () => {
+    const scratch = new ScanScratch();
+    const row = fc.float32Array({ minLength: 0, maxLength: 300, min: -1e6, max: 1e6, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(row, row, fc.constantFrom(1, 0.99, 0.5)), { minLength: 1, maxLength: 4 }),
+        (rows) => {
+          for (const [r, v, discount] of rows) {
+            const cols = Math.min(r.length, v.length);
+            const rewards = { rows: 1, cols, data: r.slice(0, cols) };
+            const values = { rows: 1, cols, data: v.slice(0, cols) };
+            const fresh = chunkedGae(rewards, values, discount, 0.95, { chunkSize: 8 });
+            scratch.rewind();
+            const lent = chunkedGae(rewards, values, discount, 0.95, { chunkSize: 8, zeros: scratch.zeros });
+            for (const key of ["advantages", "returns", "deltas"] as const) {
+              expect(lent[key].data).toBeInstanceOf(Float32Array);
+              expect(Array.from(lent[key].data)).toEqual(Array.from(fresh[key].data));
+            }
+            expect(Array.from(lent.trace.localScans)).toEqual(Array.from(fresh.trace.localScans));
+            expect(Array.from(lent.trace.carriesIn)).toEqual(Array.from(fresh.trace.carriesIn));
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

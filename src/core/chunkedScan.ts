@@ -1,4 +1,4 @@
-import { type Batch, type FloatArray, precisionOf, roundingOf, zerosLike } from "./batch";
+import { type Batch, type FloatArray, precisionOf, roundingOf, type Zeros, zerosLike } from "./batch";
 import { discountPowers, type PowTables } from "./discountPowers";
 import { checkChunkSize, checkDiscount, checkFiniteBatch, checkPowTables } from "./validation";
 
@@ -37,6 +37,11 @@ export interface ChunkedScanOptions {
   chunkSize?: number;
   /** Replay exact power tables (a case's `float32_pow_tables`) instead of computing them. */
   powTables?: PowTables;
+  /**
+   * Where the result's array and the scan's working rows come from (fresh zeros by default): a
+   * ScanScratch lends the same ones to row after row.
+   */
+  zeros?: Zeros;
 }
 
 /**
@@ -79,11 +84,12 @@ export function chunkedDiscountedReturns<A extends FloatArray>(
   const layout = chunkLayout(cols, chunkSize);
   const { nChunks } = layout;
   const paddedCols = nChunks * chunkSize;
-  const out = zerosLike(data, rows * cols);
-  const localScans = zerosLike(data, rows * paddedCols);
-  const carriesIn = zerosLike(data, rows * nChunks);
-  const x = zerosLike(data, paddedCols);
-  const scanned = zerosLike(data, paddedCols);
+  const zeros = options.zeros ?? zerosLike;
+  const out = zeros(data, rows * cols);
+  const localScans = zeros(data, rows * paddedCols);
+  const carriesIn = zeros(data, rows * nChunks);
+  const x = zeros(data, paddedCols);
+  const scanned = zeros(data, paddedCols);
   const local = new Float64Array(chunkSize);
 
   for (let b = 0; b < rows; b++) {

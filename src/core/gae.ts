@@ -93,9 +93,9 @@ export function chunkedGae<A extends FloatArray>(
 ): ChunkedGaeResult<A> {
   checkDiscount(lambd, "lambd");
   checkDiscount(gamma * lambd);
-  const deltas = tdResiduals(rewards, values, gamma);
+  const deltas = tdResiduals(rewards, values, gamma, options.zeros);
   const { returns: advantages, trace } = chunkedDiscountedReturns(deltas, gamma * lambd, options);
-  return { advantages, returns: addValues(advantages, values), deltas, trace };
+  return { advantages, returns: addValues(advantages, values, options.zeros), deltas, trace };
 }
 
 function addValues<A extends FloatArray>(

@@ -1,4 +1,4 @@
-import type { Batch, FloatArray, Zeros } from "./batch";
+import type { Batch, FloatArray } from "./batch";
 import { type ChunkedScanOptions, type ChunkTrace, chunkedDiscountedReturns } from "./chunkedScan";
 import { chunkedGae, vanillaGae } from "./gae";
 import { type ReinforcePPBatch, reinforcePPReturns, serialReinforcePPReturns } from "./reinforcePP";
@@ -32,10 +32,8 @@ export interface Solution<A extends FloatArray = FloatArray> {
   trace?: ChunkTrace<A>;
 }
 
-export interface SolveOptions extends Omit<ChunkedScanOptions, "chunkSize"> {
-  /** Where the serial scan's output tables (and GAE's residuals) come from: fresh zeros by default. */
-  zeros?: Zeros;
-}
+/** A solve's options: a chunked scan's (its chunk size is the problem's); `zeros` serves the serial scan too. */
+export type SolveOptions = Omit<ChunkedScanOptions, "chunkSize">;
 
 /** Solves a problem with the serial reference or slime's chunked scan, in the precision of its arrays. */
 export function solve<A extends FloatArray>(
@@ -52,8 +50,8 @@ function solveChecked<A extends FloatArray>(
   method: ScanMethod,
   options: SolveOptions,
 ): Solution<A> {
-  const { zeros, ...chunked } = options;
-  const scan = { ...chunked, chunkSize: problem.chunkSize };
+  const { zeros } = options;
+  const scan = { ...options, chunkSize: problem.chunkSize };
   switch (problem.kind) {
     case "discounted": {
       if (method === "serial") {

@@ -1,3 +1,4 @@
+import { ScanScratch } from "../batch";
 import { chunkedDiscountedReturns, DEFAULT_CHUNK_SIZE } from "../chunkedScan";
 import { checkConventionInputs } from "../conventions/runConvention";
 import { conventionTokenRewards } from "../conventions/tokenRewards";
@@ -44,6 +45,8 @@ export function compareWithSlimeCpu(
   if (estimator === "gae" && samples.some((s) => !s.values)) return null;
   const out: BitComparison = { compared: 0, identical: 0, maxUlps: 0, first: null };
   const { gamma, lambd, klCoef } = settings;
+  // Every row's scan lent the same arrays: each row is compared before the next is scanned.
+  const scratch = new ScanScratch();
   const params = { gamma, lambd, klCoef, normalize: false };
   for (const wholeRank of byDataParallelRank(samples)) {
     // The rank's longest row sets every row's padding; its rows are scanned a window at a time, so
@@ -76,7 +79,7 @@ export function compareWithSlimeCpu(
         const length = tokens[j].length;
         const padded = short ? length + ((cols - length) % DEFAULT_CHUNK_SIZE) : cols;
         const values = batch.values?.[j];
-        const mine = slimeRowReturns(tokens[j], values, padded, gamma, lambd);
+        const mine = slimeRowReturns(tokens[j], values, padded, gamma, lambd, scratch);
         compareRow(out, rank[j], mine, storedReturns[rank[j]]);
       }
     } catch {
@@ -137,12 +140,14 @@ function slimeRowReturns(
   padded: number,
   gamma: number,
   lambd: number,
+  scratch: ScanScratch,
 ): Float32Array {
   const length = tokens.length;
-  const rewards = { rows: 1, cols: padded, data: padTo(tokens, padded) };
-  const options = { chunkSize: DEFAULT_CHUNK_SIZE };
+  scratch.rewind();
+  const rewards = { rows: 1, cols: padded, data: padTo(tokens, padded, scratch) };
+  const options = { chunkSize: DEFAULT_CHUNK_SIZE, zeros: scratch.zeros };
   if (values === undefined) return chunkedDiscountedReturns(rewards, gamma, options).returns.data.subarray(0, length);
-  const paddedValues = { rows: 1, cols: padded, data: padTo(values, padded) };
+  const paddedValues = { rows: 1, cols: padded, data: padTo(values, padded, scratch) };
   return chunkedGae(rewards, paddedValues, gamma, lambd, options).returns.data.subarray(0, length);
 }
 
@@ -150,9 +155,10 @@ function float32Of(row: ArrayLike<number>): Float32Array {
   return row instanceof Float32Array ? row : new Float32Array(row);
 }
 
-function padTo(row: Float32Array, length: number): Float32Array {
+/** `row` right-padded with +0 to `length`, lent by the scratch (the row itself where it is that long). */
+function padTo(row: Float32Array, length: number, scratch: ScanScratch): Float32Array {
   if (row.length === length) return row;
-  const out = new Float32Array(length);
+  const out = scratch.zeros(row, length);
   out.set(row);
   return out;
 }

@@ -76,7 +76,9 @@ function klGapRow(
   type: KlLossType,
   from: number,
 ): { gap: number; any: boolean } {
-  let gap = from;
+  // A number for certain (+): the running maximum then stays a float64 in the compiled loop, where
+  // seeded from the argument as it came it was a fresh heap number per token (71 MB over ppo512's batch).
+  let gap = +from;
   let any = false;
   for (let t = 0; t < stored.length; t++) {
     const x = logProbs[t] - refLogProbs[t];

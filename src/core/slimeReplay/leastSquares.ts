@@ -254,12 +254,11 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
   }
   const qty = order.map((k) => dot(q[k], y));
   const z = backSolve(R, qty, m);
-  const residual = Float64Array.from(y);
+  const residual = y.slice();
   order.forEach((k, i) => {
     axpy(-qty[i], q[k], residual);
   });
-  let worstRatio = 0;
-  for (let e = 0; e < n; e++) worstRatio = Math.max(worstRatio, Math.abs(residual[e]));
+  const worstRatio = maxAbs(residual);
   // Cov(z) = R⁻¹R⁻ᵀ; θ_k = z/‖x_k‖.
   const rInv = invertUpper(R, m);
   const theta = new Array(p).fill(Number.NaN);
@@ -280,9 +279,7 @@ export function solveLeastSquares(set: EquationSet): LeastSquaresFit {
   order.forEach((k, i) => {
     row.fill(0);
     for (let r = i; r < m; r++) axpy(rInv[i][r], q[order[r]], row);
-    let s = 0;
-    for (let e = 0; e < n; e++) s += Math.abs(row[e]);
-    worstCase[k] = s / norms[k];
+    worstCase[k] = absSum(row) / norms[k];
   });
   order.forEach((k) => {
     if (entangled[k]) theta[k] = Number.NaN;
@@ -369,4 +366,21 @@ function chunkedNorms(a: Float64Array): number[] {
     out.push(scale * Math.sqrt(s));
   }
   return out.length > 0 ? out : [0];
+}
+
+/**
+ * The largest |x| over a row (0 for none): a function of its own, where the loop inline was compiled
+ * on the fly (OSR) with its running maximum a fresh heap number per equation.
+ */
+function maxAbs(row: Float64Array): number {
+  let worst = 0;
+  for (let e = 0; e < row.length; e++) worst = Math.max(worst, Math.abs(row[e]));
+  return worst;
+}
+
+/** Σ|x| over a row, in order: a function of its own, as maxAbs. */
+function absSum(row: Float64Array): number {
+  let s = 0;
+  for (let e = 0; e < row.length; e++) s += Math.abs(row[e]);
+  return s;
 }
