@@ -154,7 +154,10 @@ function replayedLines(index: number): SampleFieldsAnswer["replayed"] {
 
 function currentRows(): ReplayedRows[] | null {
   if (!current) return null;
-  current.rows ??= rowsKept(current.dump) ? replayedRows(current.replay) : windowedRows(current.replay);
+  const { dump } = current;
+  current.rows ??= rowsKept(dump)
+    ? replayedRows(current.replay, (i) => dump.samples[i].values)
+    : windowedRows(current.replay);
   return current.rows;
 }
 
