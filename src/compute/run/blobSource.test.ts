@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openBlob, ReadBuffers } from "./blobSource";
+import { openBlob, ReadBuffers, WHOLE_CHUNK_BYTES } from "./blobSource";
 
 const fileOf = (size: number, seed: number) => {
   const bytes = new Uint8Array(size);
@@ -45,5 +45,38 @@ describe("a run folder's files read into reused buffers (ReadBuffers)", () => {
     for (const bytes of read) buffers.giveBack(bytes);
     // The 10 kB buffer went: a 5 kB file takes the 20 kB one.
     expect((await buffers.read(fileOf(5000, 6).blob)).buffer).toBe(read[1].buffer);
+  });
+});
+
+describe("a file read whole in chunks (openBlob without buffers)", () => {
+  it("reads any range as the file's bytes: a view inside a chunk, a copy across chunks; a dropped chunk is not read", async () => {
+    const size = 2 * WHOLE_CHUNK_BYTES + 12_345;
+    const a = fileOf(size, 7);
+    let told = 0;
+    const source = await openBlob(a.blob, "a.pt", { onBytes: (read) => (told = read) });
+    expect(told).toBe(size);
+    expect(source.size).toBe(size);
+    expect(source.chunks?.chunks.length).toBe(3);
+    const C = WHOLE_CHUNK_BYTES;
+    const ranges: [number, number][] = [
+      [0, 10],
+      [C - 4, 4],
+      [C - 4, 8],
+      [C - 3, C + 7],
+      [2 * C + 12_000, 1000],
+      [0, size],
+      [size - 1, 5],
+      [size, 3],
+    ];
+    for (const [offset, length] of ranges) {
+      const read = source.read(offset, length);
+      expect(same(read, a.bytes.subarray(offset, Math.min(size, offset + length))), `${offset} +${length}`).toBe(true);
+      const inOne = Math.floor(offset / C) === Math.floor((Math.min(size, offset + length) - 1) / C);
+      // A view of its chunk (no range here is a whole chunk), or a copy of its own.
+      if (read.length > 0) expect(read.buffer.byteLength === read.length, `${offset} +${length}`).toBe(!inOne);
+    }
+    source.chunks?.drop(1);
+    expect(same(source.read(5, 10), a.bytes.subarray(5, 15))).toBe(true);
+    expect(() => source.read(C + 1, 2)).toThrow(/let go/);
   });
 });

@@ -24,7 +24,7 @@ export async function openBlob(
     /** Where a file read whole is read into; its source's `release` hands the buffer back, once nothing reads it. */
     buffers?: ReadBuffers;
   } = {},
-): Promise<ByteSource & { release?(): void }> {
+): Promise<ByteSource & { release?(): void; chunks?: ChunkedFile }> {
   const { onBytes, buffers } = options;
   if (blob.size === 0 || blob.size > READ_WHOLE_BYTES) {
     const slices = fileReaderSlices(blob);
@@ -38,11 +38,7 @@ export async function openBlob(
       return bytes;
     });
   }
-  if (!buffers) {
-    const source = wholeFileSource(new Uint8Array(await blob.arrayBuffer()), name);
-    onBytes?.(blob.size);
-    return source;
-  }
+  if (!buffers) return chunkedFileSource(await readChunks(blob, onBytes), blob.size, name);
   const bytes = await buffers.read(blob);
   onBytes?.(blob.size);
   return { ...wholeFileSource(bytes, name), release: () => buffers.giveBack(bytes) };
@@ -117,5 +113,95 @@ export function wholeFileSource(bytes: Uint8Array, name: string): ByteSource {
     size: bytes.length,
     read: (offset, length) => bytes.subarray(offset, Math.max(offset, Math.min(bytes.length, offset + length))),
     readsAreFresh: true,
+  };
+}
+
+/**
+ * Bytes of a file read whole by openBlob (without `buffers`) per chunk. Read in one buffer, ppo512's
+ * 195 MB were held whole until the worker's next major collection after its fields were copied out
+ * (runWorker's ownFields), beside those copies (142 MB): the renderer's peak of the read. Read in
+ * chunks, each chunk's fields are copied out and the chunk let go before the next (ChunkedFile.drop).
+ */
+export const WHOLE_CHUNK_BYTES = 8 * 2 ** 20;
+
+/** Chunks read at once (readChunks). */
+const READS_IN_FLIGHT = 4;
+
+/** A file read whole in chunks of WHOLE_CHUNK_BYTES (the last shorter); a dropped chunk is null. */
+export interface ChunkedFile {
+  readonly chunks: (Uint8Array<ArrayBuffer> | null)[];
+  /**
+   * The chunk no longer read: let go, its memory given back at a collection once nothing holds a view
+   * of it. (Detached by ArrayBuffer's transfer(0), Chromium gave its memory back no sooner, and the
+   * worker's collector, told of that much less memory, came later: the renderer peaked at 664–687 MB.)
+   */
+  drop(index: number): void;
+}
+
+/**
+ * The blob's bytes, a chunk at a time (one asynchronous read each, a few in flight at once: read one
+ * after another, each read's round trip to the browser's file thread waited on a busy machine),
+ * telling the bytes read so far.
+ */
+export async function readChunks(blob: Blob, onBytes?: (read: number) => void): Promise<ChunkedFile> {
+  const count = Math.ceil(blob.size / WHOLE_CHUNK_BYTES);
+  const chunks: (Uint8Array<ArrayBuffer> | null)[] = new Array(count).fill(null);
+  let next = 0;
+  let read = 0;
+  const readNext = async (): Promise<void> => {
+    while (next < count) {
+      const index = next++;
+      const at = index * WHOLE_CHUNK_BYTES;
+      const end = Math.min(blob.size, at + WHOLE_CHUNK_BYTES);
+      const bytes = new Uint8Array(await blob.slice(at, end).arrayBuffer());
+      if (bytes.length !== end - at)
+        throw new Error(`the file ended inside its bytes ${at}–${end} of ${blob.size} (changed since it was chosen)`);
+      chunks[index] = bytes;
+      read += bytes.length;
+      onBytes?.(read);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, count) }, readNext));
+  return {
+    chunks,
+    drop: (index) => {
+      chunks[index] = null;
+    },
+  };
+}
+
+/**
+ * A file read whole in chunks (readChunks): a read inside one chunk is a view of it, as
+ * wholeFileSource's are of the whole file (readsAreFresh: nothing writes the bytes once read); a
+ * read across chunks is a copy. Not read once a chunk is dropped.
+ */
+export function chunkedFileSource(file: ChunkedFile, size: number, name: string): ByteSource & { chunks: ChunkedFile } {
+  const chunkOf = (index: number) => {
+    const chunk = file.chunks[index];
+    if (!chunk) throw new Error(`${name}: bytes ${index * WHOLE_CHUNK_BYTES}… were let go and read again`);
+    return chunk;
+  };
+  return {
+    name,
+    size,
+    read: (offset, length) => {
+      const start = Math.max(0, Math.min(size, offset));
+      const end = Math.max(start, Math.min(size, offset + length));
+      const first = Math.floor(start / WHOLE_CHUNK_BYTES);
+      const from = start - first * WHOLE_CHUNK_BYTES;
+      if (end - first * WHOLE_CHUNK_BYTES <= WHOLE_CHUNK_BYTES)
+        return chunkOf(first).subarray(from, from + end - start);
+      const out = new Uint8Array(end - start);
+      for (let at = start; at < end; ) {
+        const index = Math.floor(at / WHOLE_CHUNK_BYTES);
+        const within = at - index * WHOLE_CHUNK_BYTES;
+        const part = chunkOf(index).subarray(within, Math.min(WHOLE_CHUNK_BYTES, within + end - at));
+        out.set(part, at - start);
+        at += part.length;
+      }
+      return out;
+    },
+    readsAreFresh: true,
+    chunks: file,
   };
 }

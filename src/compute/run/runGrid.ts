@@ -1,4 +1,4 @@
-import type { ReplayResult, SampleReplay } from "../../core";
+import type { FloatArray, ReplayResult, SampleReplay } from "../../core";
 import type { UnderstoodDump } from "../../io/slimeDump";
 
 /** The fields the heatmap can show: the two outputs, and the KL the estimator read. */
@@ -52,9 +52,13 @@ export type ReplayedRows = Pick<SampleReplay, "reference" | "bounds">;
  * Each sample's reference and bounds read once: a windowed replay (the page's, as the CLI's) recomputes
  * them on every read, so the three grids and a sample's fields read these instead.
  */
-export function replayedRows(replay: ReplayResult): ReplayedRows[] | null {
+export function replayedRows(
+  replay: ReplayResult,
+  /** Each sample's stored values (the dump's): ppo's returns are kept as its advantages plus these where they are. */
+  values?: (i: number) => FloatArray | undefined,
+): ReplayedRows[] | null {
   if (!replay.ok) return null;
-  if (replay.lendRows) return copiedRows(replay, replay.lendRows);
+  if (replay.lendRows) return copiedRows(replay, replay.lendRows, values);
   // Bounds first: a windowed replay replays a window for a sample's bounds and keeps its reference too.
   return replay.samples.map((s) => {
     const bounds = s.bounds;
@@ -87,13 +91,24 @@ export function windowedRows(replay: ReplayResult): ReplayedRows[] | null {
 }
 
 /**
- * The windowed replay's lent rows copied into one buffer, four rows a token (141 MB at ppo512): the
+ * The windowed replay's lent rows copied into 8 MB chunks, four rows a token (141 MB at ppo512): the
  * windows' own rows come from one reused arena, where read through the getters each window's eight
  * fresh rows a token left three as garbage. The KL's reference is not kept (35 MB more): a sample's
  * is made again when read (referenceKl), from its own tokens' log-probs.
+ *
+ * Where a sample's rows are what its raw advantages make them, checked here value by value, only the
+ * raw row is kept (three rows a token, 106 MB at ppo512): its whitened advantages are whitened again
+ * when read, by the replay's own operations (whitenAdvantages), and ppo's returns are `A + V`, its raw
+ * advantages plus the stored values, as the replay adds them. A sample where either differs in one
+ * bit keeps both rows. Such rows are made into one row per field, reused: read one before reading the
+ * same field of another sample (every reader copies or reads at once).
  */
-function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendRows): ReplayedRows[] {
-  const { samples, referenceKl } = replay;
+function copiedRows(
+  replay: Extract<ReplayResult, { ok: true }>,
+  lendRows: LendRows,
+  values: ((i: number) => FloatArray | undefined) | undefined,
+): ReplayedRows[] {
+  const { samples, referenceKl, whitenAdvantages } = replay;
   let store = new Float64Array(0);
   let used = 0;
   const copy = (row: Float64Array) => {
@@ -109,19 +124,55 @@ function copiedRows(replay: Extract<ReplayResult, { ok: true }>, lendRows: LendR
     used += row.length;
     return out;
   };
+  const made = { advantages: new Float64Array(0), returns: new Float64Array(0) };
+  const madeRow = (field: "advantages" | "returns", length: number) => {
+    if (made[field].length < length) made[field] = new Float64Array(length);
+    return made[field].subarray(0, length);
+  };
+  const whitened = (raw: Float64Array) => {
+    const out = madeRow("advantages", raw.length);
+    whitenAdvantages?.(raw, out);
+    return out;
+  };
+  const plusValues = (raw: Float64Array, v: FloatArray) => {
+    const out = madeRow("returns", raw.length);
+    for (let t = 0; t < raw.length; t++) out[t] = raw[t] + v[t];
+    return out;
+  };
   const out: ReplayedRows[] = new Array(samples.length);
-  lendRows((i, { reference, bounds }) => {
-    const advantages = copy(reference.advantages);
-    const returns = copy(reference.returns);
-    const kept = referenceKl
-      ? Object.defineProperty({ advantages, returns }, "kl", { get: () => referenceKl(i), enumerable: true })
-      : { advantages, returns, kl: copy(reference.kl) };
+  lendRows((i, { reference, bounds, rawAdvantages }) => {
+    const v = values?.(i);
+    const kept: Record<string, Float64Array> = {};
+    const fields: PropertyDescriptorMap = {};
+    if (
+      whitenAdvantages &&
+      v &&
+      v.length === rawAdvantages.length &&
+      sameBits(whitened(rawAdvantages), reference.advantages) &&
+      sameBits(plusValues(rawAdvantages, v), reference.returns)
+    ) {
+      const raw = copy(rawAdvantages);
+      fields.advantages = { get: () => whitened(raw), enumerable: true };
+      fields.returns = { get: () => plusValues(raw, v), enumerable: true };
+    } else {
+      kept.advantages = copy(reference.advantages);
+      kept.returns = copy(reference.returns);
+    }
+    if (referenceKl) fields.kl = { get: () => referenceKl(i), enumerable: true };
+    else kept.kl = copy(reference.kl);
     out[i] = {
-      reference: kept as ReplayedRows["reference"],
+      reference: Object.defineProperties(kept, fields) as unknown as ReplayedRows["reference"],
       bounds: { advantages: copy(bounds.advantages), returns: copy(bounds.returns) },
     };
   });
   return out;
+}
+
+/** Whether two rows hold the same values, bit for bit up to NaN's payload (−0 is not 0). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let t = 0; t < a.length; t++) if (!Object.is(a[t], b[t])) return false;
+  return true;
 }
 
 /** Float64 elements a chunk of kept rows: 8 MB, a window's four rows a token for 256 K tokens. */

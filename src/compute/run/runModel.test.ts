@@ -95,6 +95,47 @@ describe("the run view's verdict first, its grids and bits after", () => {
   });
 });
 
+describe("the run view's kept rows", () => {
+  it("keeps a sample's raw advantages alone where they make its whitened advantages and ppo's returns, to the same grids", () => {
+    for (const shared of SHARED_TRAIN_DUMPS) {
+      for (const normalize of [true, false]) {
+        const whole = open(shared.file);
+        const windowed = open(shared.file);
+        replayInWindows(windowed);
+        const settings = {
+          ...SLIME_DEFAULTS,
+          ...whole.settingsGuess,
+          ...shared.settings,
+          normalizeAdvantages: normalize,
+        } as SlimeSettings;
+        const a = replayDump(whole, settings);
+        const b = replayDump(windowed, settings);
+        const rows = replayedRows(b, (i) => windowed.samples[i].values);
+        if (!rows || !a.ok) throw new Error("replayed");
+        const derived = rows.filter((r) => Object.getOwnPropertyDescriptor(r.reference, "returns")?.get).length;
+        // ppo's returns are A + V; REINFORCE++'s are not its advantages plus anything stored.
+        expect(derived, `${shared.file}, normalise ${normalize}`).toBe(
+          settings.advantageEstimator === "ppo" ? rows.length : 0,
+        );
+        for (const field of gridFields(whole, a)) {
+          const left = runGrid(whole, a, field);
+          const right = runGrid(windowed, b, field, rows);
+          expect(right?.reference, `${shared.file} ${field}, normalise ${normalize}`).toEqual(left?.reference);
+          expect(right?.bound).toEqual(left?.bound);
+        }
+        // Read back to front, each field of two samples in turn: a made row is the sample's own.
+        for (let i = rows.length - 1; i > 0; i--) {
+          const later = rows[i].reference.advantages.slice();
+          const earlier = rows[i - 1].reference.advantages.slice();
+          expect(rows[i].reference.returns).toEqual(a.samples[i].reference.returns);
+          expect(later).toEqual(a.samples[i].reference.advantages);
+          expect(earlier).toEqual(a.samples[i - 1].reference.advantages);
+        }
+      }
+    }
+  });
+});
+
 describe("a dump's sample in the playground", () => {
   it("REINFORCE++: the KL lane, the mask and the reward as the outcome; ppo: GAE over −β·kl with the reward on the last token", async () => {
     const { sampleToPlayground } = await import("./runToPlayground");

@@ -32,7 +32,7 @@ import {
 } from "../../io/slimeDump";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
 import { type PictureAsk, type PooledPicture, pictureTransfers, withBitmap } from "../heatmap/picture";
-import { openBlob, ReadBuffers } from "./blobSource";
+import { type ChunkedFile, openBlob, ReadBuffers } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
 import { casesExport, type ExportFile, pytestFileExport } from "./runExports";
 import {
@@ -154,7 +154,10 @@ function replayedLines(index: number): SampleFieldsAnswer["replayed"] {
 
 function currentRows(): ReplayedRows[] | null {
   if (!current) return null;
-  current.rows ??= rowsKept(current.dump) ? replayedRows(current.replay) : windowedRows(current.replay);
+  const { dump } = current;
+  current.rows ??= rowsKept(dump)
+    ? replayedRows(current.replay, (i) => dump.samples[i].values)
+    : windowedRows(current.replay);
   return current.rows;
 }
 
@@ -179,22 +182,45 @@ async function read(file: RunFile, onBytes?: (read: number) => void): Promise<Op
   }
   const opened1 = openDump(source);
   if (!opened1.ok) return opened1.error.message;
-  ownFields(opened1.value.dump);
+  ownFields(opened1.value.dump, source.chunks);
   return opened1.value;
 }
 
 /**
  * Each per-token field copied out of the file's bytes, so that the bytes (the whole file, ppo512's
  * 195 MB, of which the fields are 124 MB: the tokens and the int32 loss masks are the rest) go
- * before the settings are read and the dump replayed, where the view's memory peaks.
+ * before the settings are read and the dump replayed, where the view's memory peaks. A file read in
+ * chunks (openBlob's ChunkedFile) has its fields copied out a chunk at a time, each chunk let go
+ * once none of its fields is left: the copies' allocations give the collector the chunks before,
+ * where the whole file stayed beside all the copies until the next major collection.
  */
-function ownFields(dump: UnderstoodDump): void {
-  for (const s of dump.samples) {
+function ownFields(dump: UnderstoodDump, file?: ChunkedFile): void {
+  const views = new Map<
+    ArrayBufferLike,
+    { sample: UnderstoodDump["samples"][number]; key: (typeof DUMP_TOKEN_FIELDS)[number] }[]
+  >();
+  for (const sample of dump.samples) {
     for (const key of DUMP_TOKEN_FIELDS) {
-      const a = s[key];
-      if (a && a.byteLength !== a.buffer.byteLength) s[key] = a.slice();
+      const a = sample[key];
+      if (!a || a.byteLength === a.buffer.byteLength) continue;
+      const list = views.get(a.buffer);
+      if (list) list.push({ sample, key });
+      else views.set(a.buffer, [{ sample, key }]);
     }
   }
+  const own = (buffer: ArrayBufferLike) => {
+    for (const { sample, key } of views.get(buffer) ?? []) {
+      const a = sample[key];
+      if (a) sample[key] = a.slice();
+    }
+    views.delete(buffer);
+  };
+  file?.chunks.forEach((chunk, index) => {
+    if (!chunk) return;
+    own(chunk.buffer);
+    file.drop(index);
+  });
+  for (const buffer of [...views.keys()]) own(buffer);
 }
 
 function report(

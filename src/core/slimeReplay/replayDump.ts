@@ -36,6 +36,9 @@ export interface SampleReplay {
   kl: FieldVerdict | null;
 }
 
+/** A sample's rows as lendRows lends them: its reference and bounds, and its advantages before the whitening. */
+export type LentRows = Pick<SampleReplay, "reference" | "bounds"> & { rawAdvantages: Float64Array };
+
 export type ReplayResult =
   | {
       ok: true;
@@ -49,7 +52,13 @@ export type ReplayResult =
        * only (the next window overwrites them). Reading the getters instead makes every window's
        * rows fresh arrays, three of its eight a token garbage at once.
        */
-      lendRows?: (visit: (i: number, rows: Pick<SampleReplay, "reference" | "bounds">) => void) => void;
+      lendRows?: (visit: (i: number, rows: LentRows) => void) => void;
+      /**
+       * A windowed replay's whitening of a lent row's `rawAdvantages` into `out` (its length): the
+       * operations that made its `reference.advantages` (a copy where nothing is whitened), so a caller
+       * may keep the raw row alone and whiten it again when read.
+       */
+      whitenAdvantages?: (raw: Float64Array, out: Float64Array) => void;
       /** A windowed replay's sample's `reference.kl` made alone, a fresh row (the KL reads its own tokens only). */
       referenceKl?: (i: number) => Float64Array;
     }
@@ -259,7 +268,7 @@ function replayByWindows(
         : own.advantages[j];
       return { advantages, returns: own.returns[j] };
     };
-    const lendRows = (visit: (i: number, rows: Pick<SampleReplay, "reference" | "bounds">) => void) => {
+    const lendRows = (visit: (i: number, rows: LentRows) => void) => {
       const rows = new RowArena(ROWS_PER_TOKEN * windowTokens);
       for (const [lo, hi] of windows) {
         const { reference, bounds } = replayWindow(lo, hi, rows);
@@ -269,6 +278,7 @@ function replayByWindows(
           visit(lo + j, {
             reference: { advantages: whitened.reference[j], returns: reference.returns[j], kl: reference.kl[j] },
             bounds: { advantages: whitened.bounds[j], returns: bounds.returns[j] },
+            rawAdvantages: reference.rawAdvantages[j],
           });
         }
       }
@@ -281,6 +291,8 @@ function replayByWindows(
       samples: out,
       whitening: whitening ? { stats: whitening.stats, fit } : null,
       lendRows,
+      whitenAdvantages: (raw, out) =>
+        whitening ? whitenRow64(out, raw, whitening.mean, whitening.rstd) : out.set(raw),
       referenceKl: (i: number) => klReference(samples[i], i, raw).row,
     };
   } catch (error) {

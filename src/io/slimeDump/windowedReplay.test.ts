@@ -22,7 +22,7 @@ const TRAIN = [
 /** Everything a replay gives, with each sample's reference and bounds read (a windowed replay recomputes them). */
 function plain(result: ReplayResult) {
   if (!result.ok) return result;
-  const { lendRows: _lent, referenceKl: _kl, ...rest } = result;
+  const { lendRows: _lent, referenceKl: _kl, whitenAdvantages: _whiten, ...rest } = result;
   return {
     ...rest,
     samples: result.samples.map((s) => ({
