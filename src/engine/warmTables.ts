@@ -8,6 +8,12 @@
  */
 import { type FloatArray, type Zeros, zerosLike } from "../core";
 
+/**
+ * How long after an answer a worker makes the next run's tables: not at once, beside the page drawing
+ * that answer on a machine of two cores, but before a person's next edit.
+ */
+export const REFILL_AFTER_MS = 250;
+
 /** The most bytes of tables kept made ahead: 16 × 8192 GAE takes 6.5 MB; larger batches pay as before. */
 export const WARM_BYTES_MAX = 16 * 2 ** 20;
 

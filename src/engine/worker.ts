@@ -10,7 +10,7 @@ import { currentBackend, initBackend, watchDeviceLoss, webgpuDevice } from "./ba
 import { type ConventionRun, runConventionProblem } from "./conventions/runConventionProblem";
 import { type InputsSent, withInputs } from "./keptInputs";
 import { type EngineResult, type RunOptions, runProblem } from "./runProblem";
-import { WarmTables } from "./warmTables";
+import { REFILL_AFTER_MS, WarmTables } from "./warmTables";
 
 /** An error thrown for one problem, as plain data that survives the worker boundary. */
 export interface ProblemFailure {
@@ -111,7 +111,7 @@ const api: EngineWorkerApi = {
     };
     const ran = solveInOrder(runId, problems, solve, own, buffersOf, onResult);
     // Once the run is answered: the next run's outputs, made while the page draws this one's.
-    ran.finally(() => setTimeout(() => warm.refill(), 0)).catch(() => {});
+    ran.finally(() => setTimeout(() => warm.refill(), REFILL_AFTER_MS)).catch(() => {});
     return ran;
   },
 

@@ -12,7 +12,7 @@ import * as Comlink from "comlink";
 import type { ScanOutputs, ScanProblem } from "../../core";
 import { solve } from "../../core";
 import { withInputs } from "../../engine/keptInputs";
-import { WarmTables } from "../../engine/warmTables";
+import { REFILL_AFTER_MS, WarmTables } from "../../engine/warmTables";
 import { type PictureAsk, type PooledPicture, pictureBuffers } from "../heatmap/picture";
 import { type CarryAsk, type CarryRowResult, splitCarryRow } from "./carryRow";
 import type { OutputName } from "./outputTables";
@@ -75,7 +75,7 @@ export function playgroundApi() {
     const sent = pictures.expected();
     const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
     // After this answer is posted: the next run's tables, made while the page draws this one.
-    setTimeout(() => warm.refill(), 0);
+    setTimeout(() => warm.refill(), REFILL_AFTER_MS);
     return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
   }
 
