@@ -17,6 +17,12 @@ export const REFILL_AFTER_MS = 250;
 /** The most bytes of tables kept made ahead: 16 × 8192 GAE takes 6.5 MB; larger batches pay as before. */
 export const WARM_BYTES_MAX = 16 * 2 ** 20;
 
+/**
+ * Tables smaller than this are not made ahead: a few pages fault in at no cost worth keeping, and a
+ * run of thousands of tiny problems (the conformance view's) would keep thousands of them.
+ */
+export const WARM_BYTES_MIN = 64 * 2 ** 10;
+
 interface Shape {
   float32: boolean;
   length: number;
@@ -38,6 +44,7 @@ export class WarmTables {
   /** A zeroed table (core's Zeros): one made ahead when one of the type and length is ready, else a fresh one. */
   readonly take: Zeros = <A extends FloatArray>(like: A, length: number): A => {
     const float32 = like instanceof Float32Array;
+    if (length * (float32 ? 4 : 8) < WARM_BYTES_MIN) return zerosLike(like, length);
     this.asked.push({ float32, length });
     const i = this.ready.findIndex((a) => a instanceof Float32Array === float32 && a.length === length);
     if (i < 0) return zerosLike(like, length);

@@ -110,7 +110,7 @@ const api: EngineWorkerApi = {
       return { ...owned, outputs: emptyOutputs(owned.outputs), trace: undefined };
     };
     const ran = solveInOrder(runId, problems, solve, own, buffersOf, onResult);
-    // Once the run is answered: the next run's outputs, made while the page draws this one's.
+    // The next run's outputs, made a while after this run ends (not beside the page drawing it).
     ran.finally(() => setTimeout(() => warm.refill(), REFILL_AFTER_MS)).catch(() => {});
     return ran;
   },

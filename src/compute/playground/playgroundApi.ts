@@ -74,7 +74,7 @@ export function playgroundApi() {
     pictures.keep(request.id, own, request.lossMask, true);
     const sent = pictures.expected();
     const buffers = [...resultBuffers(result), ...(sent ? pictureBuffers(sent.picture) : [])];
-    // After this answer is posted: the next run's tables, made while the page draws this one.
+    // The next run's tables, made a while after this answer is posted (not beside the page drawing it).
     setTimeout(() => warm.refill(), REFILL_AFTER_MS);
     return Comlink.transfer({ ...result, pictures: request.id, sentPicture: sent ?? undefined }, buffers);
   }
