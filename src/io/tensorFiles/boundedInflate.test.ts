@@ -36,6 +36,23 @@ describe("boundedInflate", () => {
     );
   });
 
+  it("refuses bytes after the final block, whether the stream ends inside a byte or on a byte's edge", () => {
+    const garbage = Uint8Array.from({ length: 256 }, (_, i) => (i * 37) & 255);
+    const stored = deflateSync(text, { level: 0 }); // stored blocks end on a byte's edge
+    for (const stream of [compressed, stored, deflateSync(new Uint8Array(0))]) {
+      const size = stream === compressed || stream === stored ? text.length : 0;
+      expect(boundedInflate(stream, size, fail).length).toBe(size);
+      for (const extra of [garbage.subarray(0, 1), garbage]) {
+        const padded = new Uint8Array(stream.length + extra.length);
+        padded.set(stream);
+        padded.set(extra, stream.length);
+        expect(() => boundedInflate(padded, size, fail)).toThrow(
+          `holds ${extra.length} bytes after the deflate stream's end (from byte ${stream.length} of its ${padded.length} compressed bytes)`,
+        );
+      }
+    }
+  });
+
   it("reads an empty record", () => {
     expect(boundedInflate(deflateSync(new Uint8Array(0)), 0, fail)).toEqual(new Uint8Array(0));
   });

@@ -116,6 +116,29 @@ describe("deflated records: what the directory states is charged before anything
   });
 });
 
+describe("bytes after a deflate stream's final block", () => {
+  it("are refused with their record and place (256 garbage bytes after the final block were read without a word)", () => {
+    const npyHeader = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+    const header = new TextEncoder().encode(`${npyHeader.padEnd(117, " ")}\n`);
+    const npy = new Uint8Array(10 + header.length + 8);
+    npy.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]);
+    npy.set(header, 10);
+    const deflated = deflateSync(npy);
+    const record = (data: Uint8Array) => rawZip([{ name: "rewards.npy", method: 8, data, size: npy.length }]);
+    const clean = readTensorFile(record(deflated), "ok.npz");
+    expect(clean.ok).toBe(true);
+    const padded = new Uint8Array(deflated.length + 256).fill(0xa5);
+    padded.set(deflated);
+    const r = readTensorFile(record(padded), "trailing.npz");
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toBe(
+        `trailing.npz: record rewards.npy: holds 256 bytes after the deflate stream's end (from byte ${deflated.length} of its ${padded.length} compressed bytes)`,
+      );
+    }
+  });
+});
+
 describe("a deflated torch storage is inflated once, however many views read it", () => {
   it("four views of one deflated storage read its record once (each view inflated it again: 57 s for 1 GiB)", () => {
     const storage = storageOf("int64", new BigInt64Array([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n]));
