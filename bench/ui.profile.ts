@@ -10,7 +10,9 @@
  * Options: `--rows 16 --tokens 8192 --backend wasm|webgpu --edit gamma-typed|gamma-slider|lambda-slider|chunk-step|stroke
  * --repeats 3 --top 25 --timeline` (every task of each edit, in order; `--detail MS`: the functions of each task of
  * more CPU time than that), `--trace FILE` (saves the trace and the
- * edits' times), `--read FILE` (analyses a saved one instead of running the page).
+ * edits' times), `--read FILE` (analyses a saved one instead of running the page). `--cold`: instead of
+ * edits, `--repeats` first visits of `/` in fresh contexts (no cache, no session), each traced from the
+ * navigation to the first result drawn (the window starts at the document's navigationStart).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -34,6 +36,7 @@ const { values: options } = parseArgs({
     trace: { type: "string" },
     read: { type: "string" },
     detail: { type: "string" },
+    cold: { type: "boolean", default: false },
   },
 });
 const edit = EDITS[options.edit as EditId];
@@ -161,10 +164,46 @@ function stepOf(node: ProfileNode, nodes: Map<number, ProfileNode>): string {
   return `other: ${leaf || "(anonymous)"} ${base(node.callFrame.url)}`;
 }
 
-type Window = { eventAt: number; engineMs: number; firstMs: number };
+/** An edit's window; `pid`, a cold visit's renderer (each fresh context may get its own). */
+type Window = { eventAt: number; engineMs: number; firstMs: number; pid?: number };
+
+/** Cold first visits of `/`, each in a fresh context, traced from navigation to the first result. */
+async function recordColdVisits(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
+  const server = await startServer();
+  const browser = await launchChromium();
+  const events: TraceEvent[] = [];
+  const windows: Window[] = [];
+  try {
+    for (let rep = 0; rep < Number(options.repeats); rep++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.addInitScript(PROBE_SCRIPT);
+      const start = events.length;
+      let t: Awaited<ReturnType<typeof timing>> | null = null;
+      events.push(
+        ...(await recordTrace(page, CATEGORIES, async () => {
+          await page.goto(`${ORIGIN}/`);
+          t = await timing(page);
+        })),
+      );
+      const done = t as Awaited<ReturnType<typeof timing>> | null;
+      // The window's start on the trace's clock: this visit's navigation, marked as a bench:edit.
+      const nav = events.slice(start).find((e) => e.name === "navigationStart");
+      if (!done || !nav) throw new Error(`cold visit ${rep + 1}: no result or no navigationStart in the trace`);
+      windows.push({ eventAt: 0, engineMs: done.engineMs, firstMs: done.firstMs, pid: nav.pid });
+      events.push({ ...nav, name: "bench:edit", cat: "blink.user_timing" });
+      await context.close();
+    }
+    return { events, windows };
+  } finally {
+    await browser.close();
+    stopServer(server);
+  }
+}
 
 /** Opens the batch and traces the edits. */
 async function record(): Promise<{ events: TraceEvent[]; windows: Window[] }> {
+  if (options.cold) return recordColdVisits();
   const server = await startServer();
   const browser = await launchChromium();
   try {
@@ -264,7 +303,7 @@ if (options.trace && !options.read) writeFileSync(options.trace, JSON.stringify(
         e.name === "ThreadControllerImpl::RunTask" &&
         e.ts < to &&
         e.ts + (e.dur ?? 0) > from &&
-        e.pid === Number(mainPid),
+        e.pid === (w.pid ?? Number(mainPid)),
     );
     const perThread = new Map<string, { wall: number; cpu: number; tasks: number }>();
     for (const t of tasks) {
@@ -317,7 +356,7 @@ if (options.trace && !options.read) writeFileSync(options.trace, JSON.stringify(
     // Each thread's CPU time in the window, shared among its steps as its non-idle samples are.
     const counts = new Map<string, Map<string, number>>();
     for (const s of samples) {
-      if (s.ts < from || s.ts > to || !s.thread.startsWith(`${mainPid}:`)) continue;
+      if (s.ts < from || s.ts > to || !s.thread.startsWith(`${w.pid ?? mainPid}:`)) continue;
       const step = stepOf(s.node, s.nodes);
       if (step === "(idle)") continue;
       const m = counts.get(label(s.thread)) ?? new Map<string, number>();
@@ -332,7 +371,7 @@ if (options.trace && !options.read) writeFileSync(options.trace, JSON.stringify(
       stepsAll.set(thread, all);
     }
     for (const s of samples) {
-      if (s.ts < from || s.ts > to || !s.thread.startsWith(`${mainPid}:`)) continue;
+      if (s.ts < from || s.ts > to || !s.thread.startsWith(`${w.pid ?? mainPid}:`)) continue;
       const { self, own } = frameName(s.node, s.nodes);
       const k = `${label(s.thread)} · ${self}`;
       selfAll.set(k, (selfAll.get(k) ?? 0) + 1);
