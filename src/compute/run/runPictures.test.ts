@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { dumpReplayInputs, readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
 import { fixtureBytes } from "../../io/slimeDump/dumpFixtures";
+import { expectSameNumbers } from "../../testing/sameNumbers";
 import { BatchPictures } from "../heatmap/picture";
 import { gridFields, type RunGrid, replayedRows, runGrid, windowedRows } from "./runGrid";
 import { keepRunPictures, runCell, runPicture } from "./runPictures";
@@ -63,10 +64,10 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
       for (const ask of [ASK, { ...ASK, maxBinsX: 4000, maxBinsY: 400 }, { ...ASK, colourRow: 1 }]) {
         const want = gridPicture(grid, ask);
         const got = runPicture(info.pictureId, ask);
-        expect(got?.grid).toEqual(want.grid);
+        expectSameNumbers(got?.grid, want.grid);
         expect(got?.relFloor).toBe(want.relFloor);
-        expect(got?.pixels).toEqual(want.pixels);
-        expect(got?.present).toEqual(want.present);
+        expectSameNumbers(got?.pixels, want.pixels);
+        expectSameNumbers(got?.present, want.present);
       }
       // Data bins, not an empty picture; and over-bound cells where the fixture has them.
       expect(runPicture(info.pictureId, ASK)?.grid.kind.some((k) => k === 0)).toBe(true);
@@ -80,8 +81,8 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
       for (const ask of [ASK, { ...ASK, maxBinsX: 4000, maxBinsY: 400 }]) {
         const want = gridPicture(grid, ask);
         const got = runPicture(info.pictureId, ask);
-        expect(got?.grid).toEqual(want.grid);
-        expect(got?.pixels).toEqual(want.pixels);
+        expectSameNumbers(got?.grid, want.grid);
+        expectSameNumbers(got?.pixels, want.pixels);
       }
       for (let row = grid.rows - 1; row >= 0; row--) {
         const token = Math.min(grid.cols - 1, 3 * row);
@@ -94,14 +95,14 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     const { fields } = kept();
     const [advantages, returns, kl] = fields;
     runPicture(advantages.info.pictureId, ASK);
-    expect(runPicture(returns.info.pictureId, ASK)?.grid).toEqual(gridPicture(returns.grid, ASK).grid);
-    expect(runPicture(advantages.info.pictureId, ASK)?.grid).toEqual(gridPicture(advantages.grid, ASK).grid);
+    expectSameNumbers(runPicture(returns.info.pictureId, ASK)?.grid, gridPicture(returns.grid, ASK).grid);
+    expectSameNumbers(runPicture(advantages.info.pictureId, ASK)?.grid, gridPicture(advantages.grid, ASK).grid);
     // The other fields are pooled for this size in tasks of their own, after the answer.
     const other = { ...ASK, maxBinsX: 11 };
     runPicture(advantages.info.pictureId, other);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(runPicture(kl.info.pictureId, other)?.pixels).toEqual(gridPicture(kl.grid, other).pixels);
-    expect(runPicture(returns.info.pictureId, other)?.grid).toEqual(gridPicture(returns.grid, other).grid);
+    expectSameNumbers(runPicture(kl.info.pictureId, other)?.pixels, gridPicture(kl.grid, other).pixels);
+    expectSameNumbers(runPicture(returns.info.pictureId, other)?.grid, gridPicture(returns.grid, other).grid);
   });
 
   it("keeps no picture it sent (the page holds it, transferred): asked again, it pools a new one alike", () => {
@@ -110,8 +111,8 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     const sent = runPicture(id, ASK);
     const again = runPicture(id, ASK);
     expect(again).not.toBe(sent);
-    expect(again?.grid).toEqual(sent?.grid);
-    expect(again?.pixels).toEqual(sent?.pixels);
+    expectSameNumbers(again?.grid, sent?.grid);
+    expectSameNumbers(again?.pixels, sent?.pixels);
   });
 
   it("a cell's values are the grid's at that cell, the padding's zeros included", () => {
@@ -134,7 +135,7 @@ describe("the run worker's heatmap, kept without its padded grids", () => {
     if (!kl) throw new Error("the fixture stores a KL");
     expect(kl.info.referenceIs).toBe("zero");
     expect(kl.grid.referenceIs).toBe("zero");
-    expect(runPicture(kl.info.pictureId, ASK)?.grid).toEqual(gridPicture(kl.grid, ASK).grid);
+    expectSameNumbers(runPicture(kl.info.pictureId, ASK)?.grid, gridPicture(kl.grid, ASK).grid);
     expect(runCell(kl.info.pictureId, 0, 0)).toEqual({
       reference: kl.grid.reference[0],
       actual: kl.grid.actual[0],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ReplayResult, RowArena, replaySlime, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
 import { openFixtureDump } from "../../testing/dumpTamperKit";
+import { expectSameNumbers } from "../../testing/sameNumbers";
 import { dumpReplayInputs } from ".";
 import { fixtureJson, MANIFEST, type ManifestEntry, manifestSettings, SHARED_TRAIN_DUMPS } from "./dumpFixtures";
 
@@ -64,7 +65,7 @@ describe("a replay judged a window of samples at a time", () => {
       // Windows of a few samples, down to one sample each.
       for (const windowTokens of [1, 700]) {
         const byWindows = replaySlime(samples, stored, trial, { windowTokens });
-        expect(plain(byWindows), `${file}, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(plain(whole));
+        expectSameNumbers(plain(byWindows), plain(whole), `${file}, normalise ${normalizeAdvantages}, ${windowTokens}`);
         if (windowed(byWindows)) windowedDumps += 1;
         if (byWindows.ok && whole.ok && byWindows.lendRows) {
           const lent: unknown[] = [];
@@ -79,9 +80,13 @@ describe("a replay judged a window of samples at a time", () => {
             };
           });
           const rows = whole.samples.map((s) => ({ reference: s.reference, bounds: s.bounds }));
-          expect(lent, `${file} lent, normalise ${normalizeAdvantages}, ${windowTokens}`).toEqual(rows);
+          expectSameNumbers(lent, rows, `${file} lent, normalise ${normalizeAdvantages}, ${windowTokens}`);
           const kl = whole.samples.map((_, i) => byWindows.referenceKl?.(i));
-          expect(kl, `${file} KL alone`).toEqual(whole.samples.map((s) => s.reference.kl));
+          expectSameNumbers(
+            kl,
+            whole.samples.map((s) => s.reference.kl),
+            `${file} KL alone`,
+          );
         }
         if (windowed(byWindows) && byWindows.ok && byWindows.whitening?.stats.conditioned === false) cancelled += 1;
       }
@@ -100,8 +105,10 @@ describe("a whole batch's replay with its rows from one arena (a run's steps)", 
       const { normalizeAdvantages } = trial;
       const fresh = plain(replaySlime(samples, stored, trial));
       // Read before the next replay takes the arena's rows again.
-      expect(plain(replaySlime(samples, stored, trial, { rows })), `${file}, normalise ${normalizeAdvantages}`).toEqual(
+      expectSameNumbers(
+        plain(replaySlime(samples, stored, trial, { rows })),
         fresh,
+        `${file}, normalise ${normalizeAdvantages}`,
       );
     }
   });
