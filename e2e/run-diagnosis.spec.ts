@@ -60,3 +60,17 @@ test("a kl_coef that rounds to infinity in float32 is refused on the page too: n
   await expect(page.getByTestId("run-summary")).not.toContainText("within their float32 bounds");
   await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false");
 });
+
+test("on a phone, a failing dump whose gaps span eleven decades keeps the page's width", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Its heatmap's colour ramp runs 10⁻¹¹ … 10⁻¹: 420 px of swatches, wider than the phone.
+  await openRunFile(page, variantDump("rpp_kl_unmasked.pt"));
+  await expect(page.getByTestId("run-check")).toHaveAttribute("data-passed", "false", { timeout: 60_000 });
+  await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+  await expect(page.locator(".heatmap-ramp")).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "sideways overflow (px)").toBeLessThanOrEqual(0);
+  // The ramp scrolls in its own box: all of it is there, its first tick whole.
+  const ramp = await page.locator(".heatmap-ramp").evaluate((e) => ({ scroll: e.scrollWidth, box: e.clientWidth }));
+  expect(ramp.scroll).toBeGreaterThan(ramp.box);
+});

@@ -99,3 +99,23 @@ test("a run of 300 steps: the steps table renders the rows in view, not all 300"
   await expect(steps.locator('tr[data-step="299"]')).toHaveAttribute("aria-rowindex", "301");
   await expect(steps.locator('tr[data-step="0"]')).toHaveCount(0);
 });
+
+/** On a phone, a step opened from a folder with a long name: its path wraps, the page keeps its width. */
+test("a step opened from a long-named run folder keeps a phone's width", async ({ page }) => {
+  const root = join(mkdtempSync(join(tmpdir(), "scanlab-long-name-")), "qwen3_8b_grpo_math_lr1e6_kl0001_20261207_run3");
+  mkdirSync(join(root, "train_data"), { recursive: true });
+  copyFileSync(
+    new URL("../cases/dumps/variants/rpp_kl_unmasked__twin.pt", import.meta.url).pathname,
+    join(root, "train_data", "3.pt"),
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/?view=run");
+  await page.locator("input[type=file][webkitdirectory]").setInputFiles(root);
+  const steps = page.getByTestId("run-steps");
+  await expect(steps.locator('tr[data-step="3"]')).toHaveAttribute("data-passed", "true", { timeout: 60_000 });
+  await steps.getByRole("button", { name: "Open step 3" }).click();
+  await expect(page.getByTestId("run-summary")).toContainText("train_data/3.pt", { timeout: 60_000 });
+  await expect(page.getByTestId("run-results")).toHaveAttribute("aria-busy", "false", { timeout: 60_000 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "sideways overflow (px)").toBeLessThanOrEqual(0);
+});

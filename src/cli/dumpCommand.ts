@@ -112,7 +112,7 @@ async function reportDump(args: DumpArgs, io: DumpIO, train: UnderstoodDump): Pr
  * settings' fits, which pass over every field several times, then read no byte twice (streamed,
  * ppo512's 196 MB cost 5 s more CPU).
  */
-const STREAM_ABOVE_BYTES = 200 * 2 ** 20;
+export const STREAM_ABOVE_BYTES = 200 * 2 ** 20;
 
 async function openDump(
   path: string,

@@ -9,7 +9,7 @@ import {
   type WorstGap,
 } from "../io/slimeDump";
 import type { DumpArgs } from "./dumpArgs";
-import { DumpFileError, type DumpIO, jsonReport, num } from "./dumpCommand";
+import { DumpFileError, type DumpIO, jsonReport, num, STREAM_ABOVE_BYTES } from "./dumpCommand";
 import { UsageError } from "./parseOptions";
 
 /** The folders of a run directory read besides its top: slime writes its dumps there. */
@@ -41,12 +41,20 @@ export async function runDumpRun(args: DumpArgs, io: DumpIO): Promise<number> {
   // With --tokens each step's report prints its settings and how they were read: read off its own.
   const memo = args.tokens ? null : newRunSettingsMemo();
   for (const step of plan.steps) {
-    const read1 = readRunStep(step, (path) => io.openFile(path, path), args.settings, memo);
-    const read = { ...read1, notes: [...read1.notes, ...(read1.dump?.notes ?? [])] };
-    unused.push(...read.unused);
-    io.stdout(args.json ? io.json(stepJson(read, step.train, step.rollout, args.tokens), 0) : textStep(read));
-    // Only the row is kept: the step's dump is released before the next is read.
-    reads.push({ ...read, dump: null, check: null });
+    // A step's train dump above scanlab dump FILE's size for reading whole is read as that command
+    // reads it, a window of samples at a time, its file open until the step's line is written.
+    const read1 = readRunStep(step, (path) => io.openFile(path, path), args.settings, memo, {
+      streamAbove: STREAM_ABOVE_BYTES,
+    });
+    try {
+      const read = { ...read1, notes: [...read1.notes, ...(read1.dump?.notes ?? [])] };
+      unused.push(...read.unused);
+      io.stdout(args.json ? io.json(stepJson(read, step.train, step.rollout, args.tokens), 0) : textStep(read));
+      // Only the row is kept: the step's dump is released before the next is read.
+      reads.push({ ...read, dump: null, check: null, release: undefined });
+    } finally {
+      read1.release?.();
+    }
   }
   const totals = countVerdicts(reads.map((r) => r.summary));
   if (args.json) {

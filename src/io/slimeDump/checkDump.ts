@@ -3,6 +3,7 @@ import {
   compareWithSlimeCpu,
   type Diagnosis,
   type InferredSettings,
+  isBroadcastEstimator,
   type ReplayResult,
   type RewardStageVerdict,
   rowsOf,
@@ -74,7 +75,7 @@ export function checkDump(
   }
   const replay = replayDump(dump, settings);
   const rewards = judgeDumpRewards(dump, settings);
-  const stages = stageVerdicts(replay, rewards);
+  const stages = stageVerdicts(replay, rewards, () => klNotRecomputed(dump, settings));
   const departing = stages.find((s) => s.status === "fail");
   const passed = replay.ok && replay.passed && !(rewards.checked && !rewards.passed);
   let diagnosis: Diagnosis | null = null;
@@ -208,7 +209,29 @@ export function bitsSentence(bits: BitComparison): string {
   return `${bits.compared - bits.identical} of ${bits.compared} stored returns differ from slime's float32 CPU arithmetic, by up to ${bits.maxUlps.toPrecision(3)} ulp${at} (a dump written on a GPU sums in another order, and a setting read off the dump that is not the run's exact value rounds differently; a CPU dump with the run's settings is identical)`;
 }
 
-function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict): StageVerdict[] {
+/**
+ * Why the stored KL was not recomputed: kl_coef 0 (the settings' or the user's), under which slime
+ * stores zeros and the replay takes none, else no log-probs to recompute it from. A stored KL that is
+ * not zero under kl_coef 0 is said: grpo, gspo and cispo store the KL but leave it out of their
+ * advantages, so kl_coef cannot be read off them, and the KL is checked only when it is given.
+ */
+function klNotRecomputed(dump: UnderstoodDump, settings: SlimeSettings): string {
+  if (settings.klCoef !== 0) return "not recomputed (no log-probs in the dump)";
+  if (!dump.samples.some((s) => s.kl)) return "no kl in the dump";
+  const stored = dump.samples.some((s) => {
+    const kl = s.kl;
+    if (!kl) return false;
+    for (let t = 0; t < kl.length; t++) if (kl[t] !== 0) return true;
+    return false;
+  });
+  if (!stored) return "not recomputed (kl_coef 0: slime stores zeros)";
+  const why = isBroadcastEstimator(settings.advantageEstimator)
+    ? `; ${settings.advantageEstimator} leaves the KL out of its advantages, so they cannot say kl_coef`
+    : "";
+  return `not recomputed: kl_coef is taken as 0, but the stored KL is not zero (slime stores zeros with kl_coef 0${why}): give kl_coef and kl_loss_type to check it`;
+}
+
+function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict, klWhy: () => string): StageVerdict[] {
   const out: StageVerdict[] = [
     rewards.checked
       ? {
@@ -226,7 +249,12 @@ function stageVerdicts(replay: ReplayResult, rewards: RewardStageVerdict): Stage
     }
     const verdicts = replay.samples.map((s) => s[stage]);
     if (verdicts.every((v) => v === null)) {
-      out.push({ stage, status: "not checked", departing: [], sentence: "not recomputed (no log-probs in the dump)" });
+      out.push({
+        stage,
+        status: "not checked",
+        departing: [],
+        sentence: stage === "kl" ? klWhy() : "not recomputed (no log-probs in the dump)",
+      });
       continue;
     }
     const departing = verdicts.flatMap((v, i) => (v && !v.passed ? [i] : []));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bytesSource } from "../tensorFiles/byteSource";
+import { newRunSettingsMemo } from "./carriedSettings";
 import { fixtureBytes } from "./dumpFixtures";
 import { readRunStep } from "./readRunStep";
 import { planRun } from "./runDirectory";
@@ -25,6 +26,44 @@ function runOf(files: Record<string, string>) {
 }
 
 describe("readRunStep", () => {
+  it("a step is replayed in windows; a train dump above streamAbove is read streamed, its file open until released", () => {
+    // Its 2,990-token sample is past STREAM_MIN_TOKENS: that sample's fields are read from the file when used.
+    const files = { "train_data/14.pt": "generated/rpp_norm_g1_kl002_k2.pt" };
+    const closed: boolean[] = [];
+    const { plan, open } = runOf(files);
+    const counting = (path: string) => {
+      const source = open(path);
+      const at = closed.push(false) - 1;
+      return {
+        ...source,
+        close() {
+          closed[at] = true;
+          source.close();
+        },
+      };
+    };
+    const whole = readRunStep(plan.steps[0], counting, {}, newRunSettingsMemo());
+    expect(whole.release).toBeUndefined();
+    expect(closed).toEqual([true]);
+    // Judged a window of samples at a time, as a dump opened alone: such a replay lends its rows.
+    const replay = whole.check?.replay;
+    expect(replay?.ok && typeof replay.lendRows).toBe("function");
+
+    const streamed = readRunStep(plan.steps[0], counting, {}, newRunSettingsMemo(), { streamAbove: 0 });
+    expect(streamed.summary).toEqual(whole.summary);
+    expect(streamed.bytes).toBe(whole.bytes);
+    // Not closed yet: the dump's long fields are still read from it (the --tokens report reads them).
+    expect(closed).toEqual([true, false]);
+    expect(streamed.check?.passed).toBe(true);
+    streamed.release?.();
+    expect(closed).toEqual([true, true]);
+
+    // Below the size: read whole, as before.
+    const small = readRunStep(plan.steps[0], counting, {}, null, { streamAbove: 1e9 });
+    expect(small.release).toBeUndefined();
+    expect(closed).toEqual([true, true, true]);
+  });
+
   it("reads each step of a directory, paired and checked, per-rank steps merged", () => {
     const { plan, open } = runOf({
       "train_data/14.pt": "generated/rpp_norm_g1_kl002_k2.pt",

@@ -8,6 +8,7 @@ import type { UnderstoodDump } from "./dumpTypes";
 import { notATrainDump } from "./nothingToReplay";
 import { openDump } from "./openDump";
 import { mergeRankDumps, type RankFile } from "./rankDumps";
+import { replayInWindows } from "./replayDump";
 import type { RunStepPlan, UnusedFile } from "./runDirectory";
 import { type StepSummary, summariseStep } from "./stepSummary";
 import { pairDumps } from "./understandDump";
@@ -29,6 +30,21 @@ export interface RunStepRead {
   bytes: number;
   /** The step whose settings this one passed with (carriedSettings); null when read off its own numbers. */
   settingsFrom: number | null;
+  /**
+   * Closes the train dump's file when it was read streamed (RunStepOptions' `streamAbove`): its long
+   * fields are read from the file whenever `dump` or `check` is used, so the caller closes it after.
+   */
+  release?(): void;
+}
+
+/** How a step's train dump is read. */
+export interface RunStepOptions {
+  /**
+   * A single train dump larger than this many bytes has its long per-token fields read from the file
+   * a window of samples at a time (openDump's `streamed`) instead of held whole, as `scanlab dump FILE`
+   * reads it: a step then costs its window in memory, not its file.
+   */
+  streamAbove?: number;
 }
 
 /**
@@ -43,6 +59,7 @@ export function readRunStep(
   open: OpenRunFile,
   given: Partial<SlimeSettings>,
   memo: RunSettingsMemo | null = null,
+  options: RunStepOptions = {},
 ): RunStepRead {
   const notes: string[] = [];
   const unused: UnusedFile[] = [];
@@ -85,6 +102,12 @@ export function readRunStep(
   if (plan.noVerdict) return notChecked(plan.noVerdict, rollout);
 
   let train: UnderstoodDump;
+  // The train dump's file when read streamed: open until the step is released.
+  let kept: (ByteSource & { close?(): void }) | null = null;
+  const closeKept = () => {
+    kept?.close?.();
+    kept = null;
+  };
   try {
     if (plan.format === "per-rank") {
       // The trees read their tensors when the merge asks for them: every rank's file stays open until then.
@@ -112,29 +135,61 @@ export function readRunStep(
       }
     } else {
       const path = plan.train[0];
-      const opened = withSource(path, openDump);
-      if (!opened.ok) return notChecked(opened.error.message, rollout);
+      const source = open(path);
+      bytes += source.size;
+      const streamed = options.streamAbove !== undefined && source.size > options.streamAbove;
+      if (streamed) kept = source;
+      let opened: ReturnType<typeof openDump>;
+      try {
+        opened = openDump(source, { streamed });
+      } finally {
+        if (!streamed) source.close?.();
+      }
+      if (!opened.ok) {
+        closeKept();
+        return notChecked(opened.error.message, rollout);
+      }
       train = opened.value.dump;
-      if (train.kind === "rollout") return notChecked(`${path}: a rollout dump where the train dump belongs`, rollout);
-      if (train.kind !== "train") return notChecked(notATrainDump(path, train), rollout);
+      if (train.kind !== "train") {
+        closeKept();
+        return notChecked(
+          train.kind === "rollout"
+            ? `${path}: a rollout dump where the train dump belongs`
+            : notATrainDump(path, train),
+          rollout,
+        );
+      }
       stepMismatch(path, opened.value.step, plan.step, notes);
     }
   } catch (error) {
+    closeKept();
     return notChecked(`${plan.train.join(", ")}: cannot be read (${describeThrown(error)})`, rollout);
   }
   const dump = rollout && plan.rollout ? pairDumps(train, rollout, plan.rollout) : train;
-  const { check, carriedFrom } = memo
-    ? checkRunStep(dump, given, plan.step, memo)
-    : { check: checkDump(dump, given), carriedFrom: null };
-  return {
-    summary: summariseStep(plan.step, dump, check),
-    dump,
-    check,
-    notes,
-    unused,
-    bytes,
-    settingsFrom: carriedFrom,
-  };
+  // Judged a window of samples at a time, as a dump opened alone is (`scanlab dump FILE`, the run
+  // view's file): replayed whole, a step held eight float64 rows a token (512 MB at 8 M tokens).
+  replayInWindows(dump);
+  try {
+    const { check, carriedFrom } = memo
+      ? checkRunStep(dump, given, plan.step, memo)
+      : { check: checkDump(dump, given), carriedFrom: null };
+    const read: RunStepRead = {
+      summary: summariseStep(plan.step, dump, check),
+      dump,
+      check,
+      notes,
+      unused,
+      bytes,
+      settingsFrom: carriedFrom,
+    };
+    if (kept) read.release = closeKept;
+    return read;
+  } catch (error) {
+    // A streamed field read late: the file changed or ended since it was opened.
+    if (!kept) throw error;
+    closeKept();
+    return notChecked(`${plan.train.join(", ")}: cannot be read (${describeThrown(error)})`, rollout);
+  }
 }
 
 const EMPTY: UnderstoodDump = { kind: "train", samples: [], settingsGuess: {}, notes: [] };
