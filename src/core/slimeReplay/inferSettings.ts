@@ -9,6 +9,7 @@ import {
   reducedChiSquare,
   reinforcePPFit,
 } from "./estimatorFits";
+import { FIELD_LENGTHS, lengthOf, tokensOf } from "./fieldLengths";
 import { type KlRead, readKl } from "./inferKl";
 import type { InferredSettings, Pending } from "./inferredSettings";
 import { klByFit } from "./klByFit";
@@ -100,7 +101,7 @@ export function inferSettings(
   const isPpo = estimator === "ppo";
   // Each row computed when read, into one reused row each: ppo's raw advantages and their scale are
   // not kept for the batch, nor allocated per sample.
-  const longest = used.reduce((n, f) => Math.max(n, f.returns.length), 0);
+  const longest = used.reduce((n, f) => Math.max(n, lengthOf(f, "returns") as number), 0);
   const rawRow = new Float64Array(isPpo ? longest : 0);
   const scaleRow = new Float64Array(longest);
   // Each sample's stored rows read in its turn: a map over the batch read every streamed field at once.
@@ -138,14 +139,14 @@ const FIT_TOKENS = 1 << 17;
 
 /** Samples evenly spread over the batch, in order, until they hold `limit` tokens (all when they fit). */
 function spreadOfSamples(fits: UsableSample[], limit: number): UsableSample[] {
-  const total = fits.reduce((n, f) => n + f.fit.returns.length, 0);
+  const total = fits.reduce((n, f) => n + (lengthOf(f.fit, "returns") as number), 0);
   if (total <= limit) return fits;
   const step = total / limit;
   const out: UsableSample[] = [];
   let tokens = 0;
   for (let k = 0; k < fits.length && tokens < limit; k += Math.max(1, Math.floor(step))) {
     out.push(fits[k]);
-    tokens += fits[k].fit.returns.length;
+    tokens += lengthOf(fits[k].fit, "returns") as number;
   }
   return out;
 }
@@ -153,16 +154,17 @@ function spreadOfSamples(fits: UsableSample[], limit: number): UsableSample[] {
 function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: string[]): UsableSample[] {
   const out: UsableSample[] = [];
   samples.forEach((s, index) => {
-    const R = s.lossMask.length;
+    // Lengths and presence read off FIELD_LENGTHS where the sample says them: no field is read here.
+    const R = tokensOf(s);
     const st = stored[index];
-    if (!st || st.returns.length !== R || st.advantages.length !== R) {
+    if (!st || lengthOf(st, "returns") !== R || lengthOf(st, "advantages") !== R) {
       notes.push(`sample ${index}: no stored advantages and returns of its ${R} tokens; left out`);
       return;
     }
-    const storedKl = st.kl ?? s.kl;
-    const hasKl = storedKl !== undefined && storedKl.length === R;
+    const storedKl = lengthOf(st, "kl") ?? lengthOf(s, "kl");
+    const hasKl = storedKl === R;
     const zeros = hasKl ? null : new Float64Array(R);
-    const hasValues = s.values !== undefined && s.values.length === R;
+    const hasValues = lengthOf(s, "values") === R;
     // Each field read from the sample when asked for, not held here: a streamed dump's sample reads it
     // from its file (src/io/slimeDump/streamedFields.ts); a sample held whole gives the same array.
     const fit: FitSample = {
@@ -179,6 +181,10 @@ function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: strin
       values: undefined,
     };
     if (hasValues) Object.defineProperty(fit, "values", { get: () => s.values, enumerable: true });
+    // Every row the fit reads holds R tokens.
+    Object.defineProperty(fit, FIELD_LENGTHS, {
+      value: hasValues ? { mask: R, kl: R, returns: R, values: R } : { mask: R, kl: R, returns: R },
+    });
     out.push({
       index,
       fit,

@@ -1,6 +1,7 @@
 import { roundingOf } from "../batch";
 import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRow64, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
+import { lengthOf, tokensOf } from "./fieldLengths";
 import { rowsOf } from "./lazyRows";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { klReference, type ReplayReference, replayReference } from "./replayReference";
@@ -349,12 +350,12 @@ function sampleWindows(samples: ReplaySample[], tokens: number): [number, number
   let lo = 0;
   let count = 0;
   samples.forEach((s, i) => {
-    if (i > lo && count + s.lossMask.length > tokens) {
+    if (i > lo && count + tokensOf(s) > tokens) {
       windows.push([lo, i]);
       lo = i;
       count = 0;
     }
-    count += s.lossMask.length;
+    count += tokensOf(s);
   });
   if (lo < samples.length) windows.push([lo, samples.length]);
   return windows;
@@ -404,7 +405,7 @@ function judgeAdvantages(
 ): FieldVerdict {
   const { fit } = rows;
   return judgeField(stored.advantages, rows.reference, rows.bound, {
-    alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
+    alsoFailing: fit ? (fit.scalarProblem ? ones(tokensOf(s)) : fit.offLine[i]) : undefined,
     cause: fit ? whitenFitCause(fit, i) : null,
     atLeast: rows.atLeast,
     holdWide: rows.holdWide,
@@ -437,7 +438,7 @@ function verdictsOf(
 ): Omit<SampleReplay, "reference" | "bounds"> {
   return {
     passed: advantages.passed && returns.passed && (kl?.passed ?? true),
-    length: s.lossMask.length,
+    length: tokensOf(s),
     advantages,
     returns,
     kl,
@@ -474,7 +475,7 @@ function referenceAndBounds(
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
-    rows?.reuse(ROWS_PER_TOKEN * samples.reduce((sum, s) => sum + s.lossMask.length, 0));
+    rows?.reuse(ROWS_PER_TOKEN * samples.reduce((sum, s) => sum + tokensOf(s), 0));
     reference = replayReference(samples, settings, rows);
     bounds = replayBounds(samples, settings, reference, paddedLengths, rows);
   } catch (error) {
@@ -508,7 +509,7 @@ function whiteningFitOnStored(
   stored: DumpOutputs[],
   settings: SlimeSettings,
 ): { fit: WhitenFit | null } | undefined {
-  const own = storedRawRows(samples, rowsOf(stored, "returns"), rowsOf(stored, "kl"), settings);
+  const own = storedRawRows(samples, stored, settings);
   if (!own) return undefined;
   const advantages = rowsOf(stored, "advantages");
   // The statistics summed a row at a time, in slimeWhitenStats' order.
@@ -517,7 +518,9 @@ function whiteningFitOnStored(
     const { raw, errors } = own.row(i);
     addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
   }
-  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums)) };
+  // Their lengths said without reading them where the dump streams them (FIELD_LENGTHS).
+  const lengths = stored.map((st) => lengthOf(st, "advantages") as number);
+  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums), lengths) };
 }
 
 function whiteningFitOnReference(
@@ -577,7 +580,7 @@ function judgeZeroKl(storedKl: ArrayLike<number>): FieldVerdict {
 /** A dump with no token to compare is refused: "all within" would say nothing. */
 function nothingToCompare(samples: ReplaySample[]): string | null {
   if (samples.length === 0) return "the dump has no samples: nothing to compare";
-  const empty = samples.flatMap((s, i) => (s.lossMask.length === 0 ? [i] : []));
+  const empty = samples.flatMap((s, i) => (tokensOf(s) === 0 ? [i] : []));
   if (empty.length === 0) return null;
   const which = empty.length === samples.length ? "every sample has" : `samples ${list(empty)} have`;
   return `${which} 0 response tokens: nothing to compare there`;

@@ -1,4 +1,6 @@
 import { UNIT_ROUNDOFF } from "../errorBound";
+import { lengthOf, tokensOf } from "./fieldLengths";
+import type { DumpOutputs } from "./replayDump";
 import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
 import type { RawRows } from "./whitenFit";
 
@@ -14,26 +16,26 @@ import type { RawRows } from "./whitenFit";
  * Null when a field it needs is not stored. Each sample's row is computed when read: the batch's
  * rows are two float64 rows per sample (70 MB at 4.4 M tokens), and the fit reads them a row at a time.
  */
-export function storedRawRows(
-  samples: ReplaySample[],
-  storedReturns: ArrayLike<number>[],
-  storedKl: (ArrayLike<number> | undefined)[],
-  settings: SlimeSettings,
-): RawRows | null {
+export function storedRawRows(samples: ReplaySample[], stored: DumpOutputs[], settings: SlimeSettings): RawRows | null {
   const estimator = settings.advantageEstimator;
-  const klOf = (i: number) => storedKl[i] ?? samples[i].kl;
+  // Only R − β·kl reads the KL: the others' rows never ask for it (a streamed dump would read it from the file).
+  const klOf = (i: number) =>
+    estimator === "reinforce_plus_plus_baseline" ? (stored[i].kl ?? samples[i].kl) : undefined;
+  // Lengths and presence off FIELD_LENGTHS where the rows say them (a streamed dump's): nothing read here.
+  const lengths = samples.map(tokensOf);
   for (let i = 0; i < samples.length; i++) {
-    const R = samples[i].lossMask.length;
-    if (storedReturns[i].length !== R) return null;
+    const R = lengths[i];
+    if (lengthOf(stored[i], "returns") !== R) return null;
     if (estimator === "reinforce_plus_plus" || isBroadcastEstimator(estimator)) continue;
-    const needed = estimator === "ppo" ? samples[i].values : klOf(i);
-    if (!needed || needed.length !== R) return null;
+    const needed =
+      estimator === "ppo" ? lengthOf(samples[i], "values") : (lengthOf(stored[i], "kl") ?? lengthOf(samples[i], "kl"));
+    if (needed !== R) return null;
   }
   // One pair of rows, rewritten on each read (the fit reads a row at a time, some ten times per sample):
   // two fresh float64 rows per read were 0.6 GB of garbage at 4.4 M tokens. The last row read is
   // given again as it is.
   let longest = 0;
-  for (const s of samples) longest = Math.max(longest, s.lossMask.length);
+  for (const R of lengths) longest = Math.max(longest, R);
   const rawBuffer = new Float64Array(longest);
   const errorBuffer = new Float64Array(longest);
   let last: { index: number; raw: Float64Array; errors: Float64Array } | null = null;
@@ -41,10 +43,10 @@ export function storedRawRows(
     count: samples.length,
     row: (i) => {
       if (last?.index === i) return last;
-      const R = samples[i].lossMask.length;
+      const R = lengths[i];
       const raw = rawBuffer.subarray(0, R);
       const errors = errorBuffer.subarray(0, R);
-      rawRow(samples[i], storedReturns[i], klOf(i), settings, raw, errors);
+      rawRow(samples[i], R, stored[i].returns, klOf(i), settings, raw, errors);
       last = { index: i, raw, errors };
       return last;
     },
@@ -54,6 +56,7 @@ export function storedRawRows(
 /** Writes a sample's raw advantages and their errors into `x` and `e` (its length). */
 function rawRow(
   s: ReplaySample,
+  R: number,
   returns: ArrayLike<number>,
   kl: ArrayLike<number> | undefined,
   settings: SlimeSettings,
@@ -62,7 +65,6 @@ function rawRow(
 ): void {
   const u = UNIT_ROUNDOFF.float32;
   const estimator = settings.advantageEstimator;
-  const R = s.lossMask.length;
   // ppo and R − β·kl write every token's error below; the others have none (zeroed here, not on every read).
   if (estimator === "reinforce_plus_plus") {
     x.set(returns);

@@ -49,16 +49,22 @@ export function rawRowsOf(raw: Float64Array[], errors: Float64Array[]): RawRows 
  * whitening with the float32 bounds on slime's own raw advantages, `stored` the dump's.
  * Returns null when no line can be fitted (fewer than 3 usable tokens, or every raw value equal).
  */
-export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: WhitenBoundStats): WhitenFit | null {
+export function fitWhitening(
+  rows: RawRows,
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+  /** `stored[i].length` for every i, where the caller knows them without reading the rows (a streamed dump). */
+  lengths: number[] = stored.map((row) => row.length),
+): WhitenFit | null {
   // Tokens that stray from the exact map by more than its float32 bound allows are left out of the
   // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
-  const stray = strayFromExact(rows, stored, stats);
-  let line = fitLine(rows, stored, stray.skip, stray.skipSums) ?? fitLine(rows, stored, none(stored), stray.allSums);
+  const stray = strayFromExact(rows, stored, stats, lengths);
+  let line = fitLine(rows, stored, stray.skip, stray.skipSums) ?? fitLine(rows, stored, none(lengths), stray.allSums);
   if (!line) return null;
   const first: Line = line;
-  const offFirst = none(stored);
+  const offFirst = none(lengths);
   // The refit's first sums (sumsRow's) in the same pass as the marks they skip: the same additions in the same order.
   const sums = new Float64Array(3);
   for (let i = 0; i < rows.count; i++) {
@@ -67,7 +73,7 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
     sumsRow(sums, xs, stored[i], offFirst[i]);
   }
   line = fitLine(rows, stored, offFirst, sums) ?? first;
-  const offLine = none(stored);
+  const offLine = none(lengths);
   const fit: Line = line;
   // The raw values' spread about the exact mean (scalarProblem's), in the same pass: a maximum, in any order.
   const last: OffLinePass = { spread: 0, worst: null };
@@ -98,9 +104,10 @@ function strayFromExact(
   rows: RawRows,
   stored: ArrayLike<number>[],
   stats: WhitenBoundStats,
+  lengths: number[],
 ): { skip: Uint8Array[]; skipSums?: Float64Array; allSums?: Float64Array } {
   const { rs } = stats;
-  const skip = none(stored);
+  const skip = none(lengths);
   if (!Number.isFinite(rs)) return { skip };
   const keptSums = new Float64Array(3);
   const allSums = new Float64Array(3);
@@ -112,7 +119,7 @@ function strayFromExact(
   const kept = keptSums[0];
   return kept >= 3 && kept * 10 >= used
     ? { skip, skipSums: keptSums, allSums }
-    : { skip: none(stored), skipSums: allSums, allSums };
+    : { skip: none(lengths), skipSums: allSums, allSums };
 }
 
 /** Marks a row's tokens off the exact map; kept += [count, Σx, Σy] over the others, all over every usable token. */
@@ -165,11 +172,11 @@ function strayRow(
  * never written (marked gives a row of its own at its first mark): a fresh row of bytes per token,
  * three times a fit, was 13 MB at 4.4 M tokens and 92 MB at 30 M, alive at once.
  */
-function none(stored: ArrayLike<number>[]): Uint8Array[] {
+function none(lengths: number[]): Uint8Array[] {
   let longest = 0;
-  for (const row of stored) longest = Math.max(longest, row.length);
+  for (const length of lengths) longest = Math.max(longest, length);
   const zero = new Uint8Array(longest);
-  const rows = stored.map((row) => zero.subarray(0, row.length));
+  const rows = lengths.map((length) => zero.subarray(0, length));
   unmarked.add(zero.buffer);
   return rows;
 }
