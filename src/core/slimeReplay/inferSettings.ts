@@ -22,6 +22,8 @@ import { rewardsSayGrpo } from "./rewardsSayGrpo";
 import { type RobustFit, tagSample } from "./robustFit";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
 import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
+import { emptyWhitenBoundSums } from "./slimeWhitenBound";
+import { addStoredRawRow, rawRowsStand, rememberRawSums } from "./storedRaw";
 
 /** A fit whose residuals are this far above float32 rounding (χ²/ν) is not the estimator that wrote the numbers. */
 const FIT_LIMIT = 1e4;
@@ -104,6 +106,10 @@ export function inferSettings(
   const longest = used.reduce((n, f) => Math.max(n, lengthOf(f, "returns") as number), 0);
   const rawRow = new Float64Array(isPpo ? longest : 0);
   const scaleRow = new Float64Array(longest);
+  // The replay's whitening sums the same raw rows (storedRawSums): added here, in this pass over them,
+  // where every sample is fitted and no other setting changes the rows.
+  const rawSums = used.length === samples.length && rawRowsStand(estimator) ? emptyWhitenBoundSums() : null;
+  const scratch = rawSums ? { raw: new Float64Array(longest), errors: new Float64Array(longest) } : null;
   // Each sample's stored rows read in its turn: a map over the batch read every streamed field at once.
   const normalization = readNormalizationOfRows({
     count: used.length,
@@ -114,7 +120,12 @@ export function inferSettings(
         : absSum(scaleRow, used[i].returns),
     advantages: (i) => fits[i].advantages,
     mask: (i) => used[i].mask,
+    visit:
+      rawSums && scratch
+        ? (i, raw, mask) => addStoredRawRow(rawSums, estimator, raw, used[i].returns, mask, scratch)
+        : undefined,
   });
+  if (rawSums) rememberRawSums(samples, stored, estimator, rawSums);
   // When the advantages do not tell, the replay does: try without normalisation, then with.
   if (normalization.normalized === null) {
     why.normalizeAdvantages = `normalize_advantages: ${normalization.reason}`;

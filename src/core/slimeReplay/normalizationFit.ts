@@ -46,11 +46,18 @@ export function readNormalizationOfRows(rows: {
   scale(i: number): ArrayLike<number>;
   advantages(i: number): ArrayLike<number>;
   mask(i: number): ArrayLike<number>;
+  /** Told each row of the first pass with its mask, while they are read (other sums taken in the same pass). */
+  visit?(i: number, raw: ArrayLike<number>, mask: ArrayLike<number>): void;
 }): NormalizationRead {
   // Each pass a function of one row, its running sums carried in `acc` (the same additions in the
   // same order): the loops inline were compiled on the fly (OSR) and thrown away between the passes.
   const acc = new Float64Array(3);
-  for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.raw(i), rows.mask(i));
+  for (let i = 0; i < rows.count; i++) {
+    const raw = rows.raw(i);
+    const mask = rows.mask(i);
+    sumsRow(acc, raw, mask);
+    rows.visit?.(i, raw, mask);
+  }
   const [n, sum, sumSquares] = acc;
   const mean = n > 0 ? sum / n : 0;
   let variance = n > 0 ? sumSquares / n - mean * mean : 0;

@@ -16,7 +16,7 @@ import {
   type WhitenBoundStats,
   whitenStatsOf,
 } from "./slimeWhitenBound";
-import { storedRawRows } from "./storedRaw";
+import { storedRawRows, storedRawSums } from "./storedRaw";
 import { fitWhitening, rawRowsOf, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
@@ -512,12 +512,8 @@ function whiteningFitOnStored(
   const own = storedRawRows(samples, stored, settings);
   if (!own) return undefined;
   const advantages = rowsOf(stored, "advantages");
-  // The statistics summed a row at a time, in slimeWhitenStats' order.
-  const sums = emptyWhitenBoundSums();
-  for (let i = 0; i < own.count; i++) {
-    const { raw, errors } = own.row(i);
-    addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
-  }
+  // The statistics summed a row at a time, in slimeWhitenStats' order (or by the settings read, in its pass).
+  const sums = storedRawSums(samples, stored, settings, own);
   // Their lengths said without reading them where the dump streams them (FIELD_LENGTHS).
   const lengths = stored.map((st) => lengthOf(st, "advantages") as number);
   return { fit: fitWhitening(own, advantages, whitenStatsOf(sums), lengths) };

@@ -1,7 +1,8 @@
 import { UNIT_ROUNDOFF } from "../errorBound";
 import { lengthOf, tokensOf } from "./fieldLengths";
 import type { DumpOutputs } from "./replayDump";
-import { isBroadcastEstimator, type ReplaySample, type SlimeSettings } from "./settings";
+import { isBroadcastEstimator, type ReplaySample, type SlimeEstimator, type SlimeSettings } from "./settings";
+import { addWhitenBoundSums, emptyWhitenBoundSums, type WhitenBoundSums } from "./slimeWhitenBound";
 import type { RawRows } from "./whitenFit";
 
 /**
@@ -88,4 +89,72 @@ function rawRow(
       e[t] = u * (Math.abs(reward) + 2 * Math.abs(penalty));
     }
   }
+}
+
+/**
+ * The whitening's sums over slime's own raw advantages (storedRawRows' rows, added a row at a time in
+ * the batch's order, as whitenStatsOf takes them): those the settings read added in its own pass over
+ * the same rows (rememberRawSums), else a pass of their own. A streamed dump read every sample's
+ * returns, values and mask from its file once more for them.
+ */
+export function storedRawSums(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  settings: SlimeSettings,
+  rows: RawRows,
+): WhitenBoundSums {
+  const known = remembered.get(stored);
+  if (known && known.samples === samples && known.estimator === settings.advantageEstimator) return { ...known.sums };
+  const sums = emptyWhitenBoundSums();
+  for (let i = 0; i < rows.count; i++) {
+    const { raw, errors } = rows.row(i);
+    addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
+  }
+  return sums;
+}
+
+/** Estimators whose raw rows (storedRawRows') no other setting changes: their sums can be added before the replay. */
+export function rawRowsStand(estimator: SlimeEstimator): boolean {
+  return estimator === "ppo" || estimator === "reinforce_plus_plus";
+}
+
+/**
+ * Adds sample i's raw row to `sums` as storedRawSums adds it, for an estimator rawRowsStand takes:
+ * `raw` is the row storedRawRows gives (ppo's returns − values, REINFORCE++'s returns), `returns`
+ * the stored returns its errors are read from; `scratch` holds the longest row.
+ */
+export function addStoredRawRow(
+  sums: WhitenBoundSums,
+  estimator: SlimeEstimator,
+  raw: ArrayLike<number>,
+  returns: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  scratch: { raw: Float64Array; errors: Float64Array },
+): void {
+  const R = raw.length;
+  const x = scratch.raw.subarray(0, R);
+  const e = scratch.errors.subarray(0, R);
+  // rawRow's rows, the same operations: copied (ppo's is one already), its errors u·|returns| for ppo, else 0.
+  x.set(raw);
+  if (estimator === "ppo") {
+    const u = UNIT_ROUNDOFF.float32;
+    for (let t = 0; t < R; t++) e[t] = u * Math.abs(returns[t]);
+  } else e.fill(0);
+  addWhitenBoundSums(sums, [x], [e], [mask]);
+}
+
+/** The sums of a batch's raw rows, added by the settings read (rememberRawSums): by the stored rows' array. */
+const remembered = new WeakMap<
+  DumpOutputs[],
+  { samples: ReplaySample[]; estimator: SlimeEstimator; sums: WhitenBoundSums }
+>();
+
+/** `sums` are storedRawSums' for these samples and stored rows under `estimator` (one rawRowsStand takes). */
+export function rememberRawSums(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  estimator: SlimeEstimator,
+  sums: WhitenBoundSums,
+): void {
+  if (rawRowsStand(estimator)) remembered.set(stored, { samples, estimator, sums: { ...sums } });
 }

@@ -61,7 +61,12 @@ export function fitWhitening(
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
   const stray = strayFromExact(rows, stored, stats, lengths);
-  let line = fitLine(rows, stored, stray.skip, stray.skipSums) ?? fitLine(rows, stored, none(lengths), stray.allSums);
+  let firstSkip = stray.skip;
+  let line = fitLine(rows, stored, firstSkip, stray.skipSums);
+  if (!line) {
+    firstSkip = none(lengths);
+    line = fitLine(rows, stored, firstSkip, stray.allSums);
+  }
   if (!line) return null;
   const first: Line = line;
   const offFirst = none(lengths);
@@ -72,7 +77,10 @@ export function fitWhitening(
     offFirst[i] = offFirstRow(offFirst[i], xs, stored[i], errors, first);
     sumsRow(sums, xs, stored[i], offFirst[i]);
   }
-  line = fitLine(rows, stored, offFirst, sums) ?? first;
+  // Where the first line puts off it exactly the tokens it was fitted without (a clean dump: none), the
+  // refit would add the same numbers in the same order and give the same line: its two passes over the
+  // batch (a streamed dump's fields read from the file twice more) are skipped.
+  line = sameMarks(firstSkip, offFirst) ? first : (fitLine(rows, stored, offFirst, sums) ?? first);
   const offLine = none(lengths);
   const fit: Line = line;
   // The raw values' spread about the exact mean (scalarProblem's), in the same pass: a maximum, in any order.
@@ -183,6 +191,19 @@ function none(lengths: number[]): Uint8Array[] {
 
 /** The shared zero rows' buffers (none): a row over one of them is copied before its first mark. */
 const unmarked = new WeakSet<ArrayBufferLike>();
+
+/** Whether two sets of rows (none's, marked's) mark the same tokens. */
+function sameMarks(a: Uint8Array[], b: Uint8Array[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    // A view of a shared zero row marks nothing; a row of its own has a mark.
+    const zeroA = unmarked.has(a[i].buffer);
+    const zeroB = unmarked.has(b[i].buffer);
+    if (zeroA && zeroB) continue;
+    if (zeroA !== zeroB) return false;
+    for (let t = 0; t < a[i].length; t++) if (a[i][t] !== b[i][t]) return false;
+  }
+  return true;
+}
 
 /** `row` with token t marked: the row itself, or its own copy where it was a view of a shared zero row. */
 function marked(row: Uint8Array, t: number): Uint8Array {

@@ -74,14 +74,18 @@ describe("a streamed dump reads as the same dump read whole", () => {
       expect(checkDump(dump, {}).passed).toBe(true);
       // Reads per sample by field slot (streamedFields' FIELD_SLOTS: 1 loss mask, 5 values, 7 kl, 8 advantages, 9 returns).
       const perSample = new Map<number, number>();
-      for (const [, k] of load.mock.calls) perSample.set(k, (perSample.get(k) ?? 0) + 1 / dump.samples.length);
+      for (const [, k] of load.mock.calls) perSample.set(k, (perSample.get(k) ?? 0) + 1);
+      for (const [k, reads] of perSample) perSample.set(k, reads / dump.samples.length);
       // The whitening's fit reads returns − values and the stored advantages, never the mask or the KL for
-      // their lengths. Before (keeping nothing, so a field read twice in one visit counts twice): the mask
-      // 47 reads a sample, the KL 22.5, the advantages 16, 140 in all; after: 9, 6, 9 and 68.5.
-      expect(perSample.get(1)).toBeLessThanOrEqual(10);
-      expect(perSample.get(7)).toBeLessThanOrEqual(7);
-      expect(perSample.get(8)).toBeLessThanOrEqual(10);
-      expect(load.mock.calls.length / dump.samples.length).toBeLessThanOrEqual(75);
+      // their lengths; its refit is skipped where it would add the same numbers, and the replay takes the
+      // whitening's sums from the settings read's pass. Counted with nothing kept (a field read twice in one
+      // visit counts twice), main read the mask 47 times a sample, the KL 22.5, the advantages 16, the
+      // values 21, 140 fields in all; now 8, 6, 7, 15 and 60.5.
+      expect(perSample.get(1)).toBeLessThanOrEqual(8);
+      expect(perSample.get(7)).toBeLessThanOrEqual(6);
+      expect(perSample.get(8)).toBeLessThanOrEqual(7);
+      expect(perSample.get(5)).toBeLessThanOrEqual(15);
+      expect(load.mock.calls.length / dump.samples.length).toBeLessThanOrEqual(61);
     } finally {
       load.mockRestore();
     }
