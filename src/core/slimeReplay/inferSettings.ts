@@ -22,8 +22,9 @@ import { rewardsSayGrpo } from "./rewardsSayGrpo";
 import { type RobustFit, tagSample } from "./robustFit";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
 import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
-import { emptyWhitenBoundSums } from "./slimeWhitenBound";
-import { addStoredRawRow, rawRowsStand, rememberRawSums } from "./storedRaw";
+import { emptyWhitenBoundSums, whitenStatsOf } from "./slimeWhitenBound";
+import { addStoredRawRow, rawRowsStand, rememberRawSums, rememberStray, storedRawRowOf } from "./storedRaw";
+import { StrayMarker } from "./whitenFit";
 
 /** A fit whose residuals are this far above float32 rounding (χ²/ν) is not the estimator that wrote the numbers. */
 const FIT_LIMIT = 1e4;
@@ -110,6 +111,7 @@ export function inferSettings(
   // where every sample is fitted and no other setting changes the rows.
   const rawSums = used.length === samples.length && rawRowsStand(estimator) ? emptyWhitenBoundSums() : null;
   const scratch = rawSums ? { raw: new Float64Array(longest), errors: new Float64Array(longest) } : null;
+  const strays: { marker: StrayMarker | null } = { marker: null };
   // Each sample's stored rows read in its turn: a map over the batch read every streamed field at once.
   const normalization = readNormalizationOfRows({
     count: used.length,
@@ -124,8 +126,22 @@ export function inferSettings(
       rawSums && scratch
         ? (i, raw, mask) => addStoredRawRow(rawSums, estimator, raw, used[i].returns, mask, scratch)
         : undefined,
+    // The replay's whitening fit marks the tokens that stray from the exact map, under these sums'
+    // statistics, in a pass over the same rows: made here, in this pass (read only where normalised).
+    visitAgain:
+      rawSums && scratch
+        ? (i, raw, advantages) => {
+            strays.marker ??= new StrayMarker(
+              whitenStatsOf(rawSums),
+              stored.map((st) => lengthOf(st, "advantages") as number),
+            );
+            const { x, e } = storedRawRowOf(estimator, raw, used[i].returns, scratch);
+            strays.marker.add(i, x, advantages, e);
+          }
+        : undefined,
   });
   if (rawSums) rememberRawSums(samples, stored, estimator, rawSums);
+  if (strays.marker) rememberStray(samples, stored, estimator, strays.marker.result());
   // When the advantages do not tell, the replay does: try without normalisation, then with.
   if (normalization.normalized === null) {
     why.normalizeAdvantages = `normalize_advantages: ${normalization.reason}`;

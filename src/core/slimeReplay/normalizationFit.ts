@@ -48,6 +48,8 @@ export function readNormalizationOfRows(rows: {
   mask(i: number): ArrayLike<number>;
   /** Told each row of the first pass with its mask, while they are read (other sums taken in the same pass). */
   visit?(i: number, raw: ArrayLike<number>, mask: ArrayLike<number>): void;
+  /** Told each row of the second pass with its stored advantages, while they are read (other marks made in it). */
+  visitAgain?(i: number, raw: ArrayLike<number>, advantages: ArrayLike<number>): void;
 }): NormalizationRead {
   // Each pass a function of one row, its running sums carried in `acc` (the same additions in the
   // same order): the loops inline were compiled on the fly (OSR) and thrown away between the passes.
@@ -64,7 +66,12 @@ export function readNormalizationOfRows(rows: {
   if (n >= 2) variance *= n / (n - 1);
   const rstd = 1 / Math.sqrt(Math.max(variance, 0) + 1e-8);
   const read = { compared: 0, isRaw: true, isWhitened: n > 0 };
-  for (let i = 0; i < rows.count; i++) compareRow(read, rows.raw(i), rows.scale(i), rows.advantages(i), mean, rstd);
+  for (let i = 0; i < rows.count; i++) {
+    const raw = rows.raw(i);
+    const advantages = rows.advantages(i);
+    compareRow(read, raw, rows.scale(i), advantages, mean, rstd);
+    rows.visitAgain?.(i, raw, advantages);
+  }
   const { compared, isRaw, isWhitened } = read;
   if (compared === 0) return { normalized: null, reason: "no finite advantage to compare" };
   if (isRaw && !isWhitened) return { normalized: false };

@@ -16,8 +16,8 @@ import {
   type WhitenBoundStats,
   whitenStatsOf,
 } from "./slimeWhitenBound";
-import { storedRawRows, storedRawSums } from "./storedRaw";
-import { fitWhitening, rawRowsOf, type WhitenFit } from "./whitenFit";
+import { rememberedStray, storedRawRows, storedRawSums } from "./storedRaw";
+import { fitWhitening, fitWhiteningLine, type PendingWhitenFit, rawRowsOf, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
 export interface DumpOutputs {
@@ -160,13 +160,15 @@ function replayByWindows(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-  ownFit: { fit: WhitenFit | null } | undefined,
+  ownFit: { pending: PendingWhitenFit | null } | undefined,
   windowTokens: number,
   paddedLengths: Map<number, number> | undefined,
 ): ReplayResult | null {
   const normalize = settings.normalizeAdvantages;
   if (normalize && !ownFit) return null;
-  const fit = ownFit?.fit ?? null;
+  const pending = ownFit?.pending ?? null;
+  // The fit's last marks made window by window in the first pass, which needs nothing of the fit.
+  let fit: WhitenFit | null = null;
   const raw = { ...settings, normalizeAdvantages: false };
   const padded = paddedLengths ?? rankLengths(samples);
   const windows = sampleWindows(samples, windowTokens);
@@ -208,7 +210,10 @@ function replayByWindows(
         addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
         addToMean(rawBoundSum, bounds.rawAdvantages);
         judgeWindowReturns(lo, reference, bounds);
+        // The whitening fit's last pass, on the window's samples while their fields are read.
+        for (let i = lo; i < hi; i++) pending?.markRow(i);
       }
+      fit = pending?.finish() ?? null;
       const stats = whitenStatsOf(boundSums);
       whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
       if (!stats.conditioned) sharedError = rawBoundSum.n > 0 ? rawBoundSum.sum / rawBoundSum.n : 0;
@@ -468,7 +473,7 @@ function referenceAndBounds(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-  ownFit: { fit: WhitenFit | null } | undefined,
+  ownFit: { pending: PendingWhitenFit | null } | undefined,
   paddedLengths: Map<number, number> | undefined,
   rows: RowArena | undefined,
 ): VerdictInputs | { error: string } {
@@ -483,7 +488,11 @@ function referenceAndBounds(
     throw error;
   }
   const stats = bounds.whiten;
-  const fit = stats ? (ownFit ?? whiteningFitOnReference(reference, bounds, stored)).fit : null;
+  const fit = stats
+    ? ownFit
+      ? (ownFit.pending?.finish() ?? null)
+      : whiteningFitOnReference(reference, bounds, stored).fit
+    : null;
   const cancelled = fit !== null && stats !== null && !stats.conditioned;
   return {
     refAdvantages: reference.advantages,
@@ -508,7 +517,7 @@ function whiteningFitOnStored(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-): { fit: WhitenFit | null } | undefined {
+): { pending: PendingWhitenFit | null } | undefined {
   const own = storedRawRows(samples, stored, settings);
   if (!own) return undefined;
   const advantages = rowsOf(stored, "advantages");
@@ -516,7 +525,9 @@ function whiteningFitOnStored(
   const sums = storedRawSums(samples, stored, settings, own);
   // Their lengths said without reading them where the dump streams them (FIELD_LENGTHS).
   const lengths = stored.map((st) => lengthOf(st, "advantages") as number);
-  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums), lengths) };
+  // The stray marks made by the settings read, where it made them on these rows (storedRaw.ts).
+  const made = rememberedStray(samples, stored, settings.advantageEstimator);
+  return { pending: fitWhiteningLine(own, advantages, whitenStatsOf(sums), lengths, made) };
 }
 
 function whiteningFitOnReference(

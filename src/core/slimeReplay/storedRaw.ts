@@ -3,7 +3,7 @@ import { lengthOf, tokensOf } from "./fieldLengths";
 import type { DumpOutputs } from "./replayDump";
 import { isBroadcastEstimator, type ReplaySample, type SlimeEstimator, type SlimeSettings } from "./settings";
 import { addWhitenBoundSums, emptyWhitenBoundSums, type WhitenBoundSums } from "./slimeWhitenBound";
-import type { RawRows } from "./whitenFit";
+import type { RawRows, StrayMarks } from "./whitenFit";
 
 /**
  * The float32 advantages slime whitened, as far as the dump's own numbers give them, with how far
@@ -103,8 +103,8 @@ export function storedRawSums(
   settings: SlimeSettings,
   rows: RawRows,
 ): WhitenBoundSums {
-  const known = remembered.get(stored);
-  if (known && known.samples === samples && known.estimator === settings.advantageEstimator) return { ...known.sums };
+  const known = rememberedFor(samples, stored, settings.advantageEstimator);
+  if (known) return { ...known.sums };
   const sums = emptyWhitenBoundSums();
   for (let i = 0; i < rows.count; i++) {
     const { raw, errors } = rows.row(i);
@@ -131,23 +131,66 @@ export function addStoredRawRow(
   mask: ArrayLike<number>,
   scratch: { raw: Float64Array; errors: Float64Array },
 ): void {
+  const { x, e } = storedRawRowOf(estimator, raw, returns, scratch);
+  addWhitenBoundSums(sums, [x], [e], [mask]);
+}
+
+/**
+ * storedRawRows' row for an estimator rawRowsStand takes, from `raw` as the settings read has it
+ * (ppo's returns − values, REINFORCE++'s returns), into `scratch`: rawRow's rows, the same operations
+ * (copied: ppo's is one already), its errors u·|returns| for ppo, else 0.
+ */
+export function storedRawRowOf(
+  estimator: SlimeEstimator,
+  raw: ArrayLike<number>,
+  returns: ArrayLike<number>,
+  scratch: { raw: Float64Array; errors: Float64Array },
+): { x: Float64Array; e: Float64Array } {
   const R = raw.length;
   const x = scratch.raw.subarray(0, R);
   const e = scratch.errors.subarray(0, R);
-  // rawRow's rows, the same operations: copied (ppo's is one already), its errors u·|returns| for ppo, else 0.
   x.set(raw);
   if (estimator === "ppo") {
     const u = UNIT_ROUNDOFF.float32;
     for (let t = 0; t < R; t++) e[t] = u * Math.abs(returns[t]);
   } else e.fill(0);
-  addWhitenBoundSums(sums, [x], [e], [mask]);
+  return { x, e };
 }
 
 /** The sums of a batch's raw rows, added by the settings read (rememberRawSums): by the stored rows' array. */
 const remembered = new WeakMap<
   DumpOutputs[],
-  { samples: ReplaySample[]; estimator: SlimeEstimator; sums: WhitenBoundSums }
+  { samples: ReplaySample[]; estimator: SlimeEstimator; sums: WhitenBoundSums; stray?: StrayMarks }
 >();
+
+function rememberedFor(samples: ReplaySample[], stored: DumpOutputs[], estimator: SlimeEstimator) {
+  const known = remembered.get(stored);
+  return known && known.samples === samples && known.estimator === estimator ? known : null;
+}
+
+/**
+ * The whitening fit's stray marks (StrayMarker) on storedRawRows' rows under the statistics of the
+ * sums remembered with them (rememberRawSums first), made by the settings read in its pass over the
+ * same rows; read, never written, by every replay of these rows (fitWhiteningLine's `made`).
+ */
+export function rememberStray(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  estimator: SlimeEstimator,
+  stray: StrayMarks,
+): void {
+  const known = rememberedFor(samples, stored, estimator);
+  if (known) known.stray = stray;
+}
+
+/** The stray marks rememberStray kept for these rows, if any. */
+export function rememberedStray(
+  samples: ReplaySample[],
+  stored: DumpOutputs[],
+  estimator: SlimeEstimator,
+): StrayMarks | undefined {
+  return rememberedFor(samples, stored, estimator)?.stray;
+}
 
 /** `sums` are storedRawSums' for these samples and stored rows under `estimator` (one rawRowsStand takes). */
 export function rememberRawSums(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../seededRandom";
 import { addWhitenBoundSums, emptyWhitenBoundSums, whitenStatsOf } from "./slimeWhitenBound";
-import { fitWhitening, type RawRows, rawRowsOf } from "./whitenFit";
+import { fitWhitening, fitWhiteningLine, type RawRows, rawRowsOf, StrayMarker } from "./whitenFit";
 
 /** The rows, counting the passes over them (a read of row 0 starts one). */
 function counted(rows: RawRows): RawRows & { passes: number } {
@@ -59,5 +59,41 @@ describe("fitWhitening's marks", () => {
     expect(edited.passes).toBe(5);
     expect(editedFit?.worstOffLine).toMatchObject({ sample: 1, token: 7 });
     expect(fit?.slope).toBeCloseTo(stats.rs, 6);
+  });
+
+  it("leaves its last pass to a caller's: the rows marked one by one in order give the same fit", () => {
+    const { raw, errors, stats, stored } = batch();
+    stored[2][11] += 1e-3;
+    const whole = fitWhitening(rawRowsOf(raw, errors), stored, stats);
+    const rows = counted(rawRowsOf(raw, errors));
+    const pending = fitWhiteningLine(rows, stored, stats);
+    expect(rows.passes).toBe(4);
+    // Out of order is left to finish; in order, each row once, read while the caller's pass reads it.
+    pending?.markRow(1);
+    for (let i = 0; i < 3; i++) pending?.markRow(i);
+    expect(rows.passes).toBe(5);
+    const fit = pending?.finish();
+    expect(rows.passes).toBe(5);
+    expect(fit).toEqual(whole);
+    expect(fit?.worstOffLine).toMatchObject({ sample: 2, token: 11 });
+    // A pending fit finished at once marks every row itself.
+    const alone = fitWhiteningLine(rawRowsOf(raw, errors), stored, stats)?.finish();
+    expect(alone).toEqual(whole);
+  });
+
+  it("takes the stray marks made in another pass over the rows: one pass fewer, the same fit", () => {
+    const { raw, errors, stats, stored } = batch();
+    stored[0][3] += 1e-3;
+    const whole = fitWhitening(rawRowsOf(raw, errors), stored, stats);
+    const marker = new StrayMarker(
+      stats,
+      stored.map((row) => row.length),
+    );
+    raw.forEach((row, i) => marker.add(i, row, stored[i], errors[i]));
+    const rows = counted(rawRowsOf(raw, errors));
+    const fit = fitWhiteningLine(rows, stored, stats, undefined, marker.result())?.finish();
+    expect(rows.passes).toBe(4);
+    expect(fit).toEqual(whole);
+    expect(fit?.worstOffLine).toMatchObject({ sample: 0, token: 3 });
   });
 });

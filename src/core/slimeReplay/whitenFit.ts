@@ -56,11 +56,35 @@ export function fitWhitening(
   /** `stored[i].length` for every i, where the caller knows them without reading the rows (a streamed dump). */
   lengths: number[] = stored.map((row) => row.length),
 ): WhitenFit | null {
+  return fitWhiteningLine(rows, stored, stats, lengths)?.finish() ?? null;
+}
+
+/**
+ * The whitening's fit with its last pass still to make: each row's tokens off the final line, which
+ * a caller passing over the samples anyway (the windowed replay's first pass, which needs nothing of
+ * the fit) makes row by row with `markRow`, in order, while the row's fields are read; `finish` marks
+ * the rows left and gives the fit. The same marks, in the same order, as one pass of its own.
+ */
+export interface PendingWhitenFit {
+  /** Marks row i when it is the next unmarked one (rows are marked in order; any other i is left to finish). */
+  markRow(i: number): void;
+  finish(): WhitenFit;
+}
+
+/** fitWhitening up to its last pass (PendingWhitenFit); null when no line can be fitted. */
+export function fitWhiteningLine(
+  rows: RawRows,
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+  lengths: number[] = stored.map((row) => row.length),
+  /** strayFromExact's marks on these rows under these statistics, where a pass over them made them (StrayMarker). */
+  made?: StrayMarks,
+): PendingWhitenFit | null {
   // Tokens that stray from the exact map by more than its float32 bound allows are left out of the
   // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
-  const stray = strayFromExact(rows, stored, stats, lengths);
+  const stray = made ?? strayFromExact(rows, stored, stats, lengths);
   let firstSkip = stray.skip;
   let line = fitLine(rows, stored, firstSkip, stray.skipSums);
   if (!line) {
@@ -85,22 +109,38 @@ export function fitWhitening(
   const fit: Line = line;
   // The raw values' spread about the exact mean (scalarProblem's), in the same pass: a maximum, in any order.
   const last: OffLinePass = { spread: 0, worst: null };
-  for (let i = 0; i < rows.count; i++) {
+  let next = 0;
+  const markRow = (i: number) => {
+    if (i !== next || i >= rows.count) return;
     const { raw: xs, errors } = rows.row(i);
     offLine[i] = offLineRow(offLine[i], i, xs, stored[i], errors, fit, stats.mean, last);
-  }
-  const worstOffLine = last.worst;
-  const spread = last.spread;
-  return {
-    used: fit.n,
-    slope: fit.slope,
-    slopeError: fit.slopeError,
-    centre: fit.centre,
-    centreError: fit.centreError,
-    offLine,
-    worstOffLine,
-    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, spread),
+    next++;
   };
+  let done: WhitenFit | null = null;
+  const finish = (): WhitenFit => {
+    if (done) return done;
+    while (next < rows.count) markRow(next);
+    const spread = last.spread;
+    done = {
+      used: fit.n,
+      slope: fit.slope,
+      slopeError: fit.slopeError,
+      centre: fit.centre,
+      centreError: fit.centreError,
+      offLine,
+      worstOffLine: last.worst,
+      scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, spread),
+    };
+    return done;
+  };
+  return { markRow, finish };
+}
+
+/** strayFromExact's marks and sums (fitWhiteningLine takes them made, where a pass over the same rows made them). */
+export interface StrayMarks {
+  skip: Uint8Array[];
+  skipSums?: Float64Array;
+  allSums?: Float64Array;
 }
 
 /**
@@ -113,21 +153,48 @@ function strayFromExact(
   stored: ArrayLike<number>[],
   stats: WhitenBoundStats,
   lengths: number[],
-): { skip: Uint8Array[]; skipSums?: Float64Array; allSums?: Float64Array } {
-  const { rs } = stats;
-  const skip = none(lengths);
-  if (!Number.isFinite(rs)) return { skip };
-  const keptSums = new Float64Array(3);
-  const allSums = new Float64Array(3);
+): StrayMarks {
+  const marker = new StrayMarker(stats, lengths);
+  if (!marker.active) return marker.result();
   for (let i = 0; i < rows.count; i++) {
     const { raw: xs, errors } = rows.row(i);
-    skip[i] = strayRow(skip[i], xs, stored[i], errors, stats, keptSums, allSums);
+    marker.add(i, xs, stored[i], errors);
   }
-  const used = allSums[0];
-  const kept = keptSums[0];
-  return kept >= 3 && kept * 10 >= used
-    ? { skip, skipSums: keptSums, allSums }
-    : { skip: none(lengths), skipSums: allSums, allSums };
+  return marker.result();
+}
+
+/**
+ * strayFromExact a row at a time, rows 0, 1, … each once: the settings read makes the marks in its own
+ * pass over the same rows (readNormalizationOfRows' second), where the replay's fit would pass again.
+ */
+export class StrayMarker {
+  private readonly skip: Uint8Array[];
+  private readonly keptSums = new Float64Array(3);
+  private readonly allSums = new Float64Array(3);
+  /** Whether rows are marked at all: with an infinite rs nothing is (the result marks nothing). */
+  readonly active: boolean;
+
+  constructor(
+    private readonly stats: WhitenBoundStats,
+    private readonly lengths: number[],
+  ) {
+    this.skip = none(lengths);
+    this.active = Number.isFinite(stats.rs);
+  }
+
+  add(i: number, xs: Float64Array, ys: ArrayLike<number>, errors: Float64Array): void {
+    if (this.active) this.skip[i] = strayRow(this.skip[i], xs, ys, errors, this.stats, this.keptSums, this.allSums);
+  }
+
+  result(): StrayMarks {
+    const { skip, keptSums, allSums } = this;
+    if (!this.active) return { skip };
+    const used = allSums[0];
+    const kept = keptSums[0];
+    return kept >= 3 && kept * 10 >= used
+      ? { skip, skipSums: keptSums, allSums }
+      : { skip: none(this.lengths), skipSums: allSums, allSums };
+  }
 }
 
 /** Marks a row's tokens off the exact map; kept += [count, Σx, Σy] over the others, all over every usable token. */

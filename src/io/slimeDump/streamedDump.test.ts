@@ -77,15 +77,15 @@ describe("a streamed dump reads as the same dump read whole", () => {
       for (const [, k] of load.mock.calls) perSample.set(k, (perSample.get(k) ?? 0) + 1);
       for (const [k, reads] of perSample) perSample.set(k, reads / dump.samples.length);
       // The whitening's fit reads returns − values and the stored advantages, never the mask or the KL for
-      // their lengths; its refit is skipped where it would add the same numbers, and the replay takes the
-      // whitening's sums from the settings read's pass. Counted with nothing kept (a field read twice in one
-      // visit counts twice), main read the mask 47 times a sample, the KL 22.5, the advantages 16, the
-      // values 21, 140 fields in all; now 8, 6, 7, 15 and 60.5.
+      // their lengths; its refit is skipped where it would add the same numbers, and its sums and stray
+      // marks are made in the settings read's passes over the same rows. Counted with nothing kept (a field
+      // read twice in one visit counts twice), main read the mask 47 times a sample, the KL 22.5, the
+      // advantages 16, the values 21, 140 fields in all; now 8, 6, 6, 14 and 59.5.
       expect(perSample.get(1)).toBeLessThanOrEqual(8);
       expect(perSample.get(7)).toBeLessThanOrEqual(6);
-      expect(perSample.get(8)).toBeLessThanOrEqual(7);
-      expect(perSample.get(5)).toBeLessThanOrEqual(15);
-      expect(load.mock.calls.length / dump.samples.length).toBeLessThanOrEqual(61);
+      expect(perSample.get(8)).toBeLessThanOrEqual(6);
+      expect(perSample.get(5)).toBeLessThanOrEqual(14);
+      expect(load.mock.calls.length / dump.samples.length).toBeLessThanOrEqual(60);
     } finally {
       load.mockRestore();
     }
