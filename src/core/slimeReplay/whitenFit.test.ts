@@ -89,7 +89,7 @@ describe("fitWhitening's marks", () => {
       stats,
       stored.map((row) => row.length),
     );
-    raw.forEach((row, i) => marker.add(i, row, stored[i], errors[i]));
+    for (let i = 0; i < raw.length; i++) marker.add(i, raw[i], stored[i], errors[i]);
     const rows = counted(rawRowsOf(raw, errors));
     const fit = fitWhiteningLine(rows, stored, stats, undefined, marker.result())?.finish();
     expect(rows.passes).toBe(4);
