@@ -4,6 +4,7 @@ import { checkConventionInputs } from "../conventions/runConvention";
 import { conventionTokenRewards } from "../conventions/tokenRewards";
 import { discountPowers } from "../discountPowers";
 import { chunkedGae } from "../gae";
+import { lengthOf, tokensOf } from "./fieldLengths";
 import { byDataParallelRank } from "./replayBounds";
 import type { ReplaySample, SlimeSettings } from "./settings";
 
@@ -41,8 +42,9 @@ export function compareWithSlimeCpu(
         : null;
   if (estimator === null) return null;
   const scan: "gae" | "reinforce_pp" = estimator;
-  if (samples.some((s) => s.lossMask.length === 0 || (settings.klCoef !== 0 && !s.kl))) return null;
-  if (estimator === "gae" && samples.some((s) => !s.values)) return null;
+  // Lengths and presence off FIELD_LENGTHS: a streamed dump reads no field to say them.
+  if (samples.some((s) => tokensOf(s) === 0 || (settings.klCoef !== 0 && lengthOf(s, "kl") === undefined))) return null;
+  if (estimator === "gae" && samples.some((s) => lengthOf(s, "values") === undefined)) return null;
   const out: BitComparison = { compared: 0, identical: 0, maxUlps: 0, first: null };
   const { gamma, lambd, klCoef } = settings;
   // Every row's scan lent the same arrays: each row is compared before the next is scanned.
@@ -51,7 +53,7 @@ export function compareWithSlimeCpu(
   for (const wholeRank of byDataParallelRank(samples)) {
     // The rank's longest row sets every row's padding; its rows are scanned a window at a time, so
     // a dump read from its file (a 1.5 GB one) holds a window's float32 copies, not the rank's.
-    const cols = wholeRank.reduce((max, i) => Math.max(max, samples[i].lossMask.length), 0);
+    const cols = wholeRank.reduce((max, i) => Math.max(max, tokensOf(samples[i])), 0);
     for (const rank of windowsOf(wholeRank, samples)) {
       if (!compareRows(rank, cols)) return null;
     }
@@ -64,7 +66,7 @@ export function compareWithSlimeCpu(
       kl: rank.map((i) => {
         const kl = samples[i].kl;
         // Read, never written: the stored float32 KL as it is (a copy was 17.7 MB at 4.4 M tokens).
-        return kl ? float32Of(kl) : new Float32Array(samples[i].lossMask.length);
+        return kl ? float32Of(kl) : new Float32Array(tokensOf(samples[i]));
       }),
       lossMasks: rank.map((i) => samples[i].lossMask),
       // The stored float32 values as they are (nothing here writes them); other types rounded to float32.
@@ -98,7 +100,7 @@ function windowsOf(rank: number[], samples: ReplaySample[]): number[][] {
   let window: number[] = [];
   let tokens = 0;
   for (const i of rank) {
-    const length = samples[i].lossMask.length;
+    const length = tokensOf(samples[i]);
     if (window.length > 0 && tokens + length > WINDOW_TOKENS) {
       windows.push(window);
       window = [];

@@ -2,6 +2,7 @@ export * from "./cleanDecimal";
 export * from "./diagnose";
 export * from "./estimatorFits";
 export * from "./exactReplay";
+export * from "./fieldLengths";
 export * from "./groupNormalisation";
 export * from "./inferKl";
 export * from "./inferredSettings";

@@ -1,3 +1,4 @@
+import { lengthOf } from "./fieldLengths";
 import { approxKl, klErrorBound } from "./klReplay";
 import { type KlInputs, klSourceOf } from "./klSource";
 import { KL_LOSS_TYPES, type SlimeSettings } from "./settings";
@@ -30,11 +31,13 @@ export function readKl(samples: KlInputs[]): KlRead {
   };
   let stored = false;
   for (const s of samples) {
-    // Read once: a sample's kl may be a getter (inferSettings passes each fit's KL through one).
-    const kl = s.kl;
-    if (!kl) continue;
+    // Whether it is there, said without reading it where the sample says its lengths (FIELD_LENGTHS):
+    // once a nonzero KL is found, the rest of the batch is not read.
+    if (lengthOf(s, "kl") === undefined) continue;
     stored = true;
     if (!out.zero) continue;
+    // Read once: a sample's kl may be a getter (inferSettings passes each fit's KL through one).
+    const kl = s.kl as ArrayLike<number>;
     for (let t = 0; t < kl.length; t++) {
       if (Number.isFinite(kl[t]) && kl[t] !== 0) {
         out.zero = false;

@@ -9,6 +9,7 @@ import {
   reducedChiSquare,
   reinforcePPFit,
 } from "./estimatorFits";
+import { FIELD_LENGTHS, lengthOf, tokensOf } from "./fieldLengths";
 import { type KlRead, readKl } from "./inferKl";
 import type { InferredSettings, Pending } from "./inferredSettings";
 import { klByFit } from "./klByFit";
@@ -21,6 +22,9 @@ import { rewardsSayGrpo } from "./rewardsSayGrpo";
 import { type RobustFit, tagSample } from "./robustFit";
 import { type ReplaySample, SLIME_DEFAULTS, type SlimeEstimator, type SlimeSettings } from "./settings";
 import { InferredSettingsScratch, roundAndCheck } from "./settleByReplay";
+import { emptyWhitenBoundSums, whitenStatsOf } from "./slimeWhitenBound";
+import { addStoredRawRow, rawRowsStand, rememberRawSums, rememberStray, storedRawRowOf } from "./storedRaw";
+import { StrayMarker } from "./whitenFit";
 
 /** A fit whose residuals are this far above float32 rounding (χ²/ν) is not the estimator that wrote the numbers. */
 const FIT_LIMIT = 1e4;
@@ -100,9 +104,14 @@ export function inferSettings(
   const isPpo = estimator === "ppo";
   // Each row computed when read, into one reused row each: ppo's raw advantages and their scale are
   // not kept for the batch, nor allocated per sample.
-  const longest = used.reduce((n, f) => Math.max(n, f.returns.length), 0);
+  const longest = used.reduce((n, f) => Math.max(n, lengthOf(f, "returns") as number), 0);
   const rawRow = new Float64Array(isPpo ? longest : 0);
   const scaleRow = new Float64Array(longest);
+  // The replay's whitening sums the same raw rows (storedRawSums): added here, in this pass over them,
+  // where every sample is fitted and no other setting changes the rows.
+  const rawSums = used.length === samples.length && rawRowsStand(estimator) ? emptyWhitenBoundSums() : null;
+  const scratch = rawSums ? { raw: new Float64Array(longest), errors: new Float64Array(longest) } : null;
+  const strays: { marker: StrayMarker | null } = { marker: null };
   // Each sample's stored rows read in its turn: a map over the batch read every streamed field at once.
   const normalization = readNormalizationOfRows({
     count: used.length,
@@ -113,7 +122,26 @@ export function inferSettings(
         : absSum(scaleRow, used[i].returns),
     advantages: (i) => fits[i].advantages,
     mask: (i) => used[i].mask,
+    visit:
+      rawSums && scratch
+        ? (i, raw, mask) => addStoredRawRow(rawSums, estimator, raw, used[i].returns, mask, scratch)
+        : undefined,
+    // The replay's whitening fit marks the tokens that stray from the exact map, under these sums'
+    // statistics, in a pass over the same rows: made here, in this pass (read only where normalised).
+    visitAgain:
+      rawSums && scratch
+        ? (i, raw, advantages) => {
+            strays.marker ??= new StrayMarker(
+              whitenStatsOf(rawSums),
+              stored.map((st) => lengthOf(st, "advantages") as number),
+            );
+            const { x, e } = storedRawRowOf(estimator, raw, used[i].returns, scratch);
+            strays.marker.add(i, x, advantages, e);
+          }
+        : undefined,
   });
+  if (rawSums) rememberRawSums(samples, stored, estimator, rawSums);
+  if (strays.marker) rememberStray(samples, stored, estimator, strays.marker.result());
   // When the advantages do not tell, the replay does: try without normalisation, then with.
   if (normalization.normalized === null) {
     why.normalizeAdvantages = `normalize_advantages: ${normalization.reason}`;
@@ -138,14 +166,14 @@ const FIT_TOKENS = 1 << 17;
 
 /** Samples evenly spread over the batch, in order, until they hold `limit` tokens (all when they fit). */
 function spreadOfSamples(fits: UsableSample[], limit: number): UsableSample[] {
-  const total = fits.reduce((n, f) => n + f.fit.returns.length, 0);
+  const total = fits.reduce((n, f) => n + (lengthOf(f.fit, "returns") as number), 0);
   if (total <= limit) return fits;
   const step = total / limit;
   const out: UsableSample[] = [];
   let tokens = 0;
   for (let k = 0; k < fits.length && tokens < limit; k += Math.max(1, Math.floor(step))) {
     out.push(fits[k]);
-    tokens += fits[k].fit.returns.length;
+    tokens += lengthOf(fits[k].fit, "returns") as number;
   }
   return out;
 }
@@ -153,16 +181,17 @@ function spreadOfSamples(fits: UsableSample[], limit: number): UsableSample[] {
 function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: string[]): UsableSample[] {
   const out: UsableSample[] = [];
   samples.forEach((s, index) => {
-    const R = s.lossMask.length;
+    // Lengths and presence read off FIELD_LENGTHS where the sample says them: no field is read here.
+    const R = tokensOf(s);
     const st = stored[index];
-    if (!st || st.returns.length !== R || st.advantages.length !== R) {
+    if (!st || lengthOf(st, "returns") !== R || lengthOf(st, "advantages") !== R) {
       notes.push(`sample ${index}: no stored advantages and returns of its ${R} tokens; left out`);
       return;
     }
-    const storedKl = st.kl ?? s.kl;
-    const hasKl = storedKl !== undefined && storedKl.length === R;
+    const storedKl = lengthOf(st, "kl") ?? lengthOf(s, "kl");
+    const hasKl = storedKl === R;
     const zeros = hasKl ? null : new Float64Array(R);
-    const hasValues = s.values !== undefined && s.values.length === R;
+    const hasValues = lengthOf(s, "values") === R;
     // Each field read from the sample when asked for, not held here: a streamed dump's sample reads it
     // from its file (src/io/slimeDump/streamedFields.ts); a sample held whole gives the same array.
     const fit: FitSample = {
@@ -179,6 +208,10 @@ function fitSamples(samples: ReplaySample[], stored: DumpOutputs[], notes: strin
       values: undefined,
     };
     if (hasValues) Object.defineProperty(fit, "values", { get: () => s.values, enumerable: true });
+    // Every row the fit reads holds R tokens.
+    Object.defineProperty(fit, FIELD_LENGTHS, {
+      value: hasValues ? { mask: R, kl: R, returns: R, values: R } : { mask: R, kl: R, returns: R },
+    });
     out.push({
       index,
       fit,

@@ -31,36 +31,51 @@ const KL_MATCH = 2;
  */
 export function klSourceOf(samples: KlInputs[]): KlSource | null {
   const fits: { type: KlLossType; rollout: boolean; gap: number }[] = [];
-  for (const rollout of [false, true]) {
-    for (const type of KL_LOSS_TYPES) {
-      const gap = klGap(samples, type, rollout);
-      if (gap < KL_MATCH) fits.push({ type, rollout, gap });
-    }
-  }
+  const tried: KlTrial[] = [];
+  for (const rollout of [false, true])
+    for (const type of KL_LOSS_TYPES) tried.push({ type, rollout, gap: 0, any: false });
+  klGaps(samples, tried);
+  for (const { type, rollout, gap } of tried) if (gap < KL_MATCH) fits.push({ type, rollout, gap });
   if (fits.length === 0) return null;
   const best = fits.reduce((a, b) => (b.gap < a.gap ? b : a));
   const alike = fits.filter((f) => f !== best).map(({ type, rollout }) => ({ type, rollout }));
   return { type: best.type, rollout: best.rollout, alike };
 }
 
+/** One formula on one source of log-probs: its running gap, and whether any token was compared. */
+interface KlTrial {
+  type: KlLossType;
+  rollout: boolean;
+  gap: number;
+  any: boolean;
+}
+
 /**
- * The largest gap between the stored kl and the formula on the chosen log-probs, in units of
- * float32's error (Infinity when none can be compared). A formula is dropped at its first sample
- * past KL_MATCH: the wrong ones cost one sample, not the whole batch.
+ * Each trial's largest gap between the stored kl and the formula on the chosen log-probs, in units
+ * of float32's error (Infinity when none can be compared), in `gap`. A formula is dropped at its
+ * first sample past KL_MATCH: the wrong ones cost one sample, not the whole batch. Every formula
+ * still in is tried on a sample in the same visit, so the batch is read once however many formulas
+ * reproduce it (k3 and low_var_kl below the clamp read it twice, one formula at a time), each
+ * formula's running gap carried over the samples in order as before.
  */
-function klGap(samples: KlInputs[], type: KlLossType, rollout: boolean): number {
-  let gap = 0;
-  let any = false;
+function klGaps(samples: KlInputs[], trials: KlTrial[]): void {
+  let open = trials.length;
   for (const s of samples) {
-    const logProbs = rollout ? s.rolloutLogProbs : s.logProbs;
-    if (!s.kl || !logProbs || !s.refLogProbs) continue;
-    if (logProbs.length !== s.kl.length || s.refLogProbs.length !== s.kl.length) continue;
-    const row = klGapRow(s.kl, logProbs, s.refLogProbs, type, gap);
-    if (row.any) any = true;
-    gap = row.gap;
-    if (gap >= KL_MATCH) return gap;
+    if (open === 0) break;
+    const kl = s.kl;
+    if (!kl || !s.refLogProbs) continue;
+    for (const trial of trials) {
+      if (trial.gap >= KL_MATCH) continue;
+      const logProbs = trial.rollout ? s.rolloutLogProbs : s.logProbs;
+      if (!logProbs) continue;
+      if (logProbs.length !== kl.length || s.refLogProbs.length !== kl.length) continue;
+      const row = klGapRow(kl, logProbs, s.refLogProbs, trial.type, trial.gap);
+      if (row.any) trial.any = true;
+      trial.gap = row.gap;
+      if (trial.gap >= KL_MATCH) open--;
+    }
   }
-  return any ? gap : Number.POSITIVE_INFINITY;
+  for (const trial of trials) if (trial.gap < KL_MATCH && !trial.any) trial.gap = Number.POSITIVE_INFINITY;
 }
 
 const rowGap = { gap: 0, any: false };

@@ -46,18 +46,32 @@ export function readNormalizationOfRows(rows: {
   scale(i: number): ArrayLike<number>;
   advantages(i: number): ArrayLike<number>;
   mask(i: number): ArrayLike<number>;
+  /** Told each row of the first pass with its mask, while they are read (other sums taken in the same pass). */
+  visit?(i: number, raw: ArrayLike<number>, mask: ArrayLike<number>): void;
+  /** Told each row of the second pass with its stored advantages, while they are read (other marks made in it). */
+  visitAgain?(i: number, raw: ArrayLike<number>, advantages: ArrayLike<number>): void;
 }): NormalizationRead {
   // Each pass a function of one row, its running sums carried in `acc` (the same additions in the
   // same order): the loops inline were compiled on the fly (OSR) and thrown away between the passes.
   const acc = new Float64Array(3);
-  for (let i = 0; i < rows.count; i++) sumsRow(acc, rows.raw(i), rows.mask(i));
+  for (let i = 0; i < rows.count; i++) {
+    const raw = rows.raw(i);
+    const mask = rows.mask(i);
+    sumsRow(acc, raw, mask);
+    rows.visit?.(i, raw, mask);
+  }
   const [n, sum, sumSquares] = acc;
   const mean = n > 0 ? sum / n : 0;
   let variance = n > 0 ? sumSquares / n - mean * mean : 0;
   if (n >= 2) variance *= n / (n - 1);
   const rstd = 1 / Math.sqrt(Math.max(variance, 0) + 1e-8);
   const read = { compared: 0, isRaw: true, isWhitened: n > 0 };
-  for (let i = 0; i < rows.count; i++) compareRow(read, rows.raw(i), rows.scale(i), rows.advantages(i), mean, rstd);
+  for (let i = 0; i < rows.count; i++) {
+    const raw = rows.raw(i);
+    const advantages = rows.advantages(i);
+    compareRow(read, raw, rows.scale(i), advantages, mean, rstd);
+    rows.visitAgain?.(i, raw, advantages);
+  }
   const { compared, isRaw, isWhitened } = read;
   if (compared === 0) return { normalized: null, reason: "no finite advantage to compare" };
   if (isRaw && !isWhitened) return { normalized: false };

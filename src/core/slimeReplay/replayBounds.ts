@@ -2,6 +2,7 @@ import { float64Of } from "../batch";
 import { conventionErrorBounds } from "../conventions/conventionBounds";
 import { SUBNORMAL_STEP, UNIT_ROUNDOFF } from "../errorBound";
 import { magnitudeScan } from "../outputBounds";
+import { tokensOf } from "./fieldLengths";
 import { klErrorBound } from "./klReplay";
 import { ppoBoundRows } from "./ppoRows";
 import { ppoRewardIndices, type ReplayReference } from "./replayReference";
@@ -186,7 +187,7 @@ export function rankLengths(samples: ReplaySample[]): Map<number, number> {
   const lengths = new Map<number, number>();
   for (const s of samples) {
     const rank = s.dataParallelRank ?? 0;
-    lengths.set(rank, Math.max(lengths.get(rank) ?? 0, s.lossMask.length));
+    lengths.set(rank, Math.max(lengths.get(rank) ?? 0, tokensOf(s)));
   }
   return lengths;
 }

@@ -1,6 +1,7 @@
 import { roundingOf } from "../batch";
 import { addWhitenSums, emptyWhitenSums, slimeWhitenScalars, whitenRow64, whitenRows } from "../conventions/whiten";
 import { ScanInputError } from "../validation";
+import { lengthOf, tokensOf } from "./fieldLengths";
 import { rowsOf } from "./lazyRows";
 import { type ReplayBounds, rankLengths, replayBounds } from "./replayBounds";
 import { klReference, type ReplayReference, replayReference } from "./replayReference";
@@ -15,8 +16,8 @@ import {
   type WhitenBoundStats,
   whitenStatsOf,
 } from "./slimeWhitenBound";
-import { storedRawRows } from "./storedRaw";
-import { fitWhitening, rawRowsOf, type WhitenFit } from "./whitenFit";
+import { rememberedStray, storedRawRows, storedRawSums } from "./storedRaw";
+import { fitWhitening, fitWhiteningLine, type PendingWhitenFit, rawRowsOf, type WhitenFit } from "./whitenFit";
 
 /** What slime stored for a sample: its float32 advantages and returns (and kl), widened to float64. */
 export interface DumpOutputs {
@@ -159,13 +160,15 @@ function replayByWindows(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-  ownFit: { fit: WhitenFit | null } | undefined,
+  ownFit: { pending: PendingWhitenFit | null } | undefined,
   windowTokens: number,
   paddedLengths: Map<number, number> | undefined,
 ): ReplayResult | null {
   const normalize = settings.normalizeAdvantages;
   if (normalize && !ownFit) return null;
-  const fit = ownFit?.fit ?? null;
+  const pending = ownFit?.pending ?? null;
+  // The fit's last marks made window by window in the first pass, which needs nothing of the fit.
+  let fit: WhitenFit | null = null;
   const raw = { ...settings, normalizeAdvantages: false };
   const padded = paddedLengths ?? rankLengths(samples);
   const windows = sampleWindows(samples, windowTokens);
@@ -207,7 +210,10 @@ function replayByWindows(
         addWhitenBoundSums(boundSums, reference.rawAdvantages, bounds.rawAdvantages, masks);
         addToMean(rawBoundSum, bounds.rawAdvantages);
         judgeWindowReturns(lo, reference, bounds);
+        // The whitening fit's last pass, on the window's samples while their fields are read.
+        for (let i = lo; i < hi; i++) pending?.markRow(i);
       }
+      fit = pending?.finish() ?? null;
       const stats = whitenStatsOf(boundSums);
       whitening = { stats, ...slimeWhitenScalars(sums, round ?? ((x) => x)) };
       if (!stats.conditioned) sharedError = rawBoundSum.n > 0 ? rawBoundSum.sum / rawBoundSum.n : 0;
@@ -349,12 +355,12 @@ function sampleWindows(samples: ReplaySample[], tokens: number): [number, number
   let lo = 0;
   let count = 0;
   samples.forEach((s, i) => {
-    if (i > lo && count + s.lossMask.length > tokens) {
+    if (i > lo && count + tokensOf(s) > tokens) {
       windows.push([lo, i]);
       lo = i;
       count = 0;
     }
-    count += s.lossMask.length;
+    count += tokensOf(s);
   });
   if (lo < samples.length) windows.push([lo, samples.length]);
   return windows;
@@ -404,7 +410,7 @@ function judgeAdvantages(
 ): FieldVerdict {
   const { fit } = rows;
   return judgeField(stored.advantages, rows.reference, rows.bound, {
-    alsoFailing: fit ? (fit.scalarProblem ? ones(s.lossMask.length) : fit.offLine[i]) : undefined,
+    alsoFailing: fit ? (fit.scalarProblem ? ones(tokensOf(s)) : fit.offLine[i]) : undefined,
     cause: fit ? whitenFitCause(fit, i) : null,
     atLeast: rows.atLeast,
     holdWide: rows.holdWide,
@@ -437,7 +443,7 @@ function verdictsOf(
 ): Omit<SampleReplay, "reference" | "bounds"> {
   return {
     passed: advantages.passed && returns.passed && (kl?.passed ?? true),
-    length: s.lossMask.length,
+    length: tokensOf(s),
     advantages,
     returns,
     kl,
@@ -467,14 +473,14 @@ function referenceAndBounds(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-  ownFit: { fit: WhitenFit | null } | undefined,
+  ownFit: { pending: PendingWhitenFit | null } | undefined,
   paddedLengths: Map<number, number> | undefined,
   rows: RowArena | undefined,
 ): VerdictInputs | { error: string } {
   let reference: ReplayReference;
   let bounds: ReplayBounds;
   try {
-    rows?.reuse(ROWS_PER_TOKEN * samples.reduce((sum, s) => sum + s.lossMask.length, 0));
+    rows?.reuse(ROWS_PER_TOKEN * samples.reduce((sum, s) => sum + tokensOf(s), 0));
     reference = replayReference(samples, settings, rows);
     bounds = replayBounds(samples, settings, reference, paddedLengths, rows);
   } catch (error) {
@@ -482,7 +488,11 @@ function referenceAndBounds(
     throw error;
   }
   const stats = bounds.whiten;
-  const fit = stats ? (ownFit ?? whiteningFitOnReference(reference, bounds, stored)).fit : null;
+  const fit = stats
+    ? ownFit
+      ? (ownFit.pending?.finish() ?? null)
+      : whiteningFitOnReference(reference, bounds, stored).fit
+    : null;
   const cancelled = fit !== null && stats !== null && !stats.conditioned;
   return {
     refAdvantages: reference.advantages,
@@ -507,17 +517,17 @@ function whiteningFitOnStored(
   samples: ReplaySample[],
   stored: DumpOutputs[],
   settings: SlimeSettings,
-): { fit: WhitenFit | null } | undefined {
-  const own = storedRawRows(samples, rowsOf(stored, "returns"), rowsOf(stored, "kl"), settings);
+): { pending: PendingWhitenFit | null } | undefined {
+  const own = storedRawRows(samples, stored, settings);
   if (!own) return undefined;
   const advantages = rowsOf(stored, "advantages");
-  // The statistics summed a row at a time, in slimeWhitenStats' order.
-  const sums = emptyWhitenBoundSums();
-  for (let i = 0; i < own.count; i++) {
-    const { raw, errors } = own.row(i);
-    addWhitenBoundSums(sums, [raw], [errors], [samples[i].lossMask]);
-  }
-  return { fit: fitWhitening(own, advantages, whitenStatsOf(sums)) };
+  // The statistics summed a row at a time, in slimeWhitenStats' order (or by the settings read, in its pass).
+  const sums = storedRawSums(samples, stored, settings, own);
+  // Their lengths said without reading them where the dump streams them (FIELD_LENGTHS).
+  const lengths = stored.map((st) => lengthOf(st, "advantages") as number);
+  // The stray marks made by the settings read, where it made them on these rows (storedRaw.ts).
+  const made = rememberedStray(samples, stored, settings.advantageEstimator);
+  return { pending: fitWhiteningLine(own, advantages, whitenStatsOf(sums), lengths, made) };
 }
 
 function whiteningFitOnReference(
@@ -577,7 +587,7 @@ function judgeZeroKl(storedKl: ArrayLike<number>): FieldVerdict {
 /** A dump with no token to compare is refused: "all within" would say nothing. */
 function nothingToCompare(samples: ReplaySample[]): string | null {
   if (samples.length === 0) return "the dump has no samples: nothing to compare";
-  const empty = samples.flatMap((s, i) => (s.lossMask.length === 0 ? [i] : []));
+  const empty = samples.flatMap((s, i) => (tokensOf(s) === 0 ? [i] : []));
   if (empty.length === 0) return null;
   const which = empty.length === samples.length ? "every sample has" : `samples ${list(empty)} have`;
   return `${which} 0 response tokens: nothing to compare there`;

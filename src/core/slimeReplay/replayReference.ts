@@ -13,6 +13,7 @@ import { vanillaGae } from "../gae";
 import { tokenLevelRewards } from "../reinforcePP";
 import { serialDiscountedReturns } from "../serialScan";
 import { checkDiscount, ScanInputError } from "../validation";
+import { tokensOf } from "./fieldLengths";
 import { approxKl } from "./klReplay";
 import { ppoReferenceRow } from "./ppoRows";
 import { type RowArena, rowOf } from "./rowArena";
@@ -115,7 +116,7 @@ export function klReference(
   settings: SlimeSettings,
   arena?: RowArena,
 ): { row: Float64Array; recomputed: boolean } {
-  const R = s.lossMask.length;
+  const R = tokensOf(s);
   const logProbs = settings.useRolloutLogprobs ? s.rolloutLogProbs : s.logProbs;
   if (settings.klCoef === 0) return { row: new Float64Array(R), recomputed: false };
   if (logProbs && s.refLogProbs) {
@@ -136,7 +137,7 @@ export function klReference(
  */
 export function ppoRewardIndices(samples: ReplaySample[], cpSize: number): number[] {
   return samples.map((s, i) => {
-    const R = s.lossMask.length;
+    const R = tokensOf(s);
     if (cpSize === 1) return R - 1;
     if (s.totalLength === undefined)
       throw new ScanInputError(`sample ${i} has no total length for the context-parallel layout`);

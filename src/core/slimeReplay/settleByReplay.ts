@@ -1,4 +1,5 @@
 import { cleanDecimal } from "./cleanDecimal";
+import { tokensOf } from "./fieldLengths";
 import type { Estimate, InferredParameter, InferredSettings, Pending } from "./inferredSettings";
 import { rankLengths } from "./replayBounds";
 import { type DumpOutputs, type ReplayResult, replaySlime } from "./replayDump";
@@ -86,14 +87,14 @@ interface Screen {
  * their ranks' padded lengths in the whole batch (null for a smaller batch: it is replayed whole).
  */
 function screeningSubset(samples: ReplaySample[], stored: DumpOutputs[]): Screen | null {
-  const total = samples.reduce((n, s) => n + s.lossMask.length, 0);
+  const total = samples.reduce((n, s) => n + tokensOf(s), 0);
   if (total <= 2 * SCREEN_TOKENS) return null;
   const step = Math.max(1, Math.floor(total / SCREEN_TOKENS));
   const picked: number[] = [];
   let tokens = 0;
   for (let i = 0; i < samples.length && tokens < SCREEN_TOKENS; i += step) {
     picked.push(i);
-    tokens += samples[i].lossMask.length;
+    tokens += tokensOf(samples[i]);
   }
   return {
     samples: picked.map((i) => samples[i]),

@@ -49,16 +49,51 @@ export function rawRowsOf(raw: Float64Array[], errors: Float64Array[]): RawRows 
  * whitening with the float32 bounds on slime's own raw advantages, `stored` the dump's.
  * Returns null when no line can be fitted (fewer than 3 usable tokens, or every raw value equal).
  */
-export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: WhitenBoundStats): WhitenFit | null {
+export function fitWhitening(
+  rows: RawRows,
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+  /** `stored[i].length` for every i, where the caller knows them without reading the rows (a streamed dump). */
+  lengths: number[] = stored.map((row) => row.length),
+): WhitenFit | null {
+  return fitWhiteningLine(rows, stored, stats, lengths)?.finish() ?? null;
+}
+
+/**
+ * The whitening's fit with its last pass still to make: each row's tokens off the final line, which
+ * a caller passing over the samples anyway (the windowed replay's first pass, which needs nothing of
+ * the fit) makes row by row with `markRow`, in order, while the row's fields are read; `finish` marks
+ * the rows left and gives the fit. The same marks, in the same order, as one pass of its own.
+ */
+export interface PendingWhitenFit {
+  /** Marks row i when it is the next unmarked one (rows are marked in order; any other i is left to finish). */
+  markRow(i: number): void;
+  finish(): WhitenFit;
+}
+
+/** fitWhitening up to its last pass (PendingWhitenFit); null when no line can be fitted. */
+export function fitWhiteningLine(
+  rows: RawRows,
+  stored: ArrayLike<number>[],
+  stats: WhitenBoundStats,
+  lengths: number[] = stored.map((row) => row.length),
+  /** strayFromExact's marks on these rows under these statistics, where a pass over them made them (StrayMarker). */
+  made?: StrayMarks,
+): PendingWhitenFit | null {
   // Tokens that stray from the exact map by more than its float32 bound allows are left out of the
   // fit (when enough remain), then the tokens off the fitted line once more: an edited token, or an
   // edited sample, must not drag the shared map and put every other token off it. When most tokens
   // stray (the whole map is off: a cancelled variance, a shifted mean) the fit takes them all.
-  const stray = strayFromExact(rows, stored, stats);
-  let line = fitLine(rows, stored, stray.skip, stray.skipSums) ?? fitLine(rows, stored, none(stored), stray.allSums);
+  const stray = made ?? strayFromExact(rows, stored, stats, lengths);
+  let firstSkip = stray.skip;
+  let line = fitLine(rows, stored, firstSkip, stray.skipSums);
+  if (!line) {
+    firstSkip = none(lengths);
+    line = fitLine(rows, stored, firstSkip, stray.allSums);
+  }
   if (!line) return null;
   const first: Line = line;
-  const offFirst = none(stored);
+  const offFirst = none(lengths);
   // The refit's first sums (sumsRow's) in the same pass as the marks they skip: the same additions in the same order.
   const sums = new Float64Array(3);
   for (let i = 0; i < rows.count; i++) {
@@ -66,27 +101,46 @@ export function fitWhitening(rows: RawRows, stored: ArrayLike<number>[], stats: 
     offFirst[i] = offFirstRow(offFirst[i], xs, stored[i], errors, first);
     sumsRow(sums, xs, stored[i], offFirst[i]);
   }
-  line = fitLine(rows, stored, offFirst, sums) ?? first;
-  const offLine = none(stored);
+  // Where the first line puts off it exactly the tokens it was fitted without (a clean dump: none), the
+  // refit would add the same numbers in the same order and give the same line: its two passes over the
+  // batch (a streamed dump's fields read from the file twice more) are skipped.
+  line = sameMarks(firstSkip, offFirst) ? first : (fitLine(rows, stored, offFirst, sums) ?? first);
+  const offLine = none(lengths);
   const fit: Line = line;
   // The raw values' spread about the exact mean (scalarProblem's), in the same pass: a maximum, in any order.
   const last: OffLinePass = { spread: 0, worst: null };
-  for (let i = 0; i < rows.count; i++) {
+  let next = 0;
+  const markRow = (i: number) => {
+    if (i !== next || i >= rows.count) return;
     const { raw: xs, errors } = rows.row(i);
     offLine[i] = offLineRow(offLine[i], i, xs, stored[i], errors, fit, stats.mean, last);
-  }
-  const worstOffLine = last.worst;
-  const spread = last.spread;
-  return {
-    used: fit.n,
-    slope: fit.slope,
-    slopeError: fit.slopeError,
-    centre: fit.centre,
-    centreError: fit.centreError,
-    offLine,
-    worstOffLine,
-    scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, spread),
+    next++;
   };
+  let done: WhitenFit | null = null;
+  const finish = (): WhitenFit => {
+    if (done) return done;
+    while (next < rows.count) markRow(next);
+    const spread = last.spread;
+    done = {
+      used: fit.n,
+      slope: fit.slope,
+      slopeError: fit.slopeError,
+      centre: fit.centre,
+      centreError: fit.centreError,
+      offLine,
+      worstOffLine: last.worst,
+      scalarProblem: scalarProblem(fit.slope, fit.slopeError, fit.centre, fit.centreError, fit.xBar, stats, spread),
+    };
+    return done;
+  };
+  return { markRow, finish };
+}
+
+/** strayFromExact's marks and sums (fitWhiteningLine takes them made, where a pass over the same rows made them). */
+export interface StrayMarks {
+  skip: Uint8Array[];
+  skipSums?: Float64Array;
+  allSums?: Float64Array;
 }
 
 /**
@@ -98,21 +152,49 @@ function strayFromExact(
   rows: RawRows,
   stored: ArrayLike<number>[],
   stats: WhitenBoundStats,
-): { skip: Uint8Array[]; skipSums?: Float64Array; allSums?: Float64Array } {
-  const { rs } = stats;
-  const skip = none(stored);
-  if (!Number.isFinite(rs)) return { skip };
-  const keptSums = new Float64Array(3);
-  const allSums = new Float64Array(3);
+  lengths: number[],
+): StrayMarks {
+  const marker = new StrayMarker(stats, lengths);
+  if (!marker.active) return marker.result();
   for (let i = 0; i < rows.count; i++) {
     const { raw: xs, errors } = rows.row(i);
-    skip[i] = strayRow(skip[i], xs, stored[i], errors, stats, keptSums, allSums);
+    marker.add(i, xs, stored[i], errors);
   }
-  const used = allSums[0];
-  const kept = keptSums[0];
-  return kept >= 3 && kept * 10 >= used
-    ? { skip, skipSums: keptSums, allSums }
-    : { skip: none(stored), skipSums: allSums, allSums };
+  return marker.result();
+}
+
+/**
+ * strayFromExact a row at a time, rows 0, 1, … each once: the settings read makes the marks in its own
+ * pass over the same rows (readNormalizationOfRows' second), where the replay's fit would pass again.
+ */
+export class StrayMarker {
+  private readonly skip: Uint8Array[];
+  private readonly keptSums = new Float64Array(3);
+  private readonly allSums = new Float64Array(3);
+  /** Whether rows are marked at all: with an infinite rs nothing is (the result marks nothing). */
+  readonly active: boolean;
+
+  constructor(
+    private readonly stats: WhitenBoundStats,
+    private readonly lengths: number[],
+  ) {
+    this.skip = none(lengths);
+    this.active = Number.isFinite(stats.rs);
+  }
+
+  add(i: number, xs: Float64Array, ys: ArrayLike<number>, errors: Float64Array): void {
+    if (this.active) this.skip[i] = strayRow(this.skip[i], xs, ys, errors, this.stats, this.keptSums, this.allSums);
+  }
+
+  result(): StrayMarks {
+    const { skip, keptSums, allSums } = this;
+    if (!this.active) return { skip };
+    const used = allSums[0];
+    const kept = keptSums[0];
+    return kept >= 3 && kept * 10 >= used
+      ? { skip, skipSums: keptSums, allSums }
+      : { skip: none(this.lengths), skipSums: allSums, allSums };
+  }
 }
 
 /** Marks a row's tokens off the exact map; kept += [count, Σx, Σy] over the others, all over every usable token. */
@@ -165,17 +247,30 @@ function strayRow(
  * never written (marked gives a row of its own at its first mark): a fresh row of bytes per token,
  * three times a fit, was 13 MB at 4.4 M tokens and 92 MB at 30 M, alive at once.
  */
-function none(stored: ArrayLike<number>[]): Uint8Array[] {
+function none(lengths: number[]): Uint8Array[] {
   let longest = 0;
-  for (const row of stored) longest = Math.max(longest, row.length);
+  for (const length of lengths) longest = Math.max(longest, length);
   const zero = new Uint8Array(longest);
-  const rows = stored.map((row) => zero.subarray(0, row.length));
+  const rows = lengths.map((length) => zero.subarray(0, length));
   unmarked.add(zero.buffer);
   return rows;
 }
 
 /** The shared zero rows' buffers (none): a row over one of them is copied before its first mark. */
 const unmarked = new WeakSet<ArrayBufferLike>();
+
+/** Whether two sets of rows (none's, marked's) mark the same tokens. */
+function sameMarks(a: Uint8Array[], b: Uint8Array[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    // A view of a shared zero row marks nothing; a row of its own has a mark.
+    const zeroA = unmarked.has(a[i].buffer);
+    const zeroB = unmarked.has(b[i].buffer);
+    if (zeroA && zeroB) continue;
+    if (zeroA !== zeroB) return false;
+    for (let t = 0; t < a[i].length; t++) if (a[i][t] !== b[i][t]) return false;
+  }
+  return true;
+}
 
 /** `row` with token t marked: the row itself, or its own copy where it was a view of a shared zero row. */
 function marked(row: Uint8Array, t: number): Uint8Array {

@@ -1,4 +1,4 @@
-import type { DumpOutputs, FloatArray, ReplaySample } from "../../core";
+import { type DumpOutputs, FIELD_LENGTHS, type FloatArray, type ReplaySample, type WithFieldLengths } from "../../core";
 import { describeThrown, IoError } from "../ioError";
 import { StorageView } from "../tensorFiles/storageView";
 import type { PyDict } from "../tensorFiles/tensorTypes";
@@ -23,6 +23,8 @@ export interface StreamOptions {
   streamed?: boolean;
   /** STREAM_MIN_TOKENS unless given (a test streams every field with 1). */
   streamMinTokens?: number;
+  /** KEPT_BYTES unless given (a test keeps only the field read last with 0, so every pass reads the file). */
+  keptBytes?: number;
 }
 
 /** Fields of fewer tokens are read at once: a short sample's few bytes cost less held than streamed. */
@@ -43,7 +45,10 @@ interface Slots {
  */
 export class FieldCache {
   /** `minTokens`: fields of fewer tokens are read at once (a test streams every field with 1). */
-  constructor(readonly minTokens = STREAM_MIN_TOKENS) {}
+  constructor(
+    readonly minTokens = STREAM_MIN_TOKENS,
+    private readonly keptBytes = KEPT_BYTES,
+  ) {}
 
   private queue: { slots: Slots; k: number; bytes: number }[] = [];
   private head = 0;
@@ -54,7 +59,7 @@ export class FieldCache {
     slots.values[k] = value;
     this.queue.push({ slots, k, bytes: value.byteLength });
     this.bytes += value.byteLength;
-    while (this.bytes > KEPT_BYTES && this.head < this.queue.length - 1) {
+    while (this.bytes > this.keptBytes && this.head < this.queue.length - 1) {
       const old = this.queue[this.head++];
       old.slots.values[old.k] = undefined;
       this.bytes -= old.bytes;
@@ -124,6 +129,10 @@ export function streamFields(
 ): DumpSample {
   if (fields.length === 0) return sample;
   const slots: Slots = { values: [] };
+  // Every streamed field holds the response's tokens (streamedField checked it): its length is known unread.
+  const lengths: Record<string, number> = {};
+  for (const [field] of fields) lengths[field] = sample.responseLength;
+  knownLengths(sample, lengths);
   for (const [field, read] of fields) {
     const k = FIELD_SLOTS[field] as number;
     const get = () => slots.values[k] ?? cache.load(slots, k, read);
@@ -150,9 +159,11 @@ export function withFields(sample: DumpSample, changes: Partial<DumpSample>): Du
 export function streamedReplaySample(s: DumpSample): ReplaySample | null {
   const streamed = streamedSamples.get(s);
   if (!streamed) return null;
+  const lengths = (s as WithFieldLengths)[FIELD_LENGTHS];
   return Object.defineProperties(
     {},
     {
+      [FIELD_LENGTHS]: known(lengths),
       reward: plain(s.reward),
       lossMask: lazy(() => s.lossMask),
       totalLength: plain(s.totalLength ?? undefined),
@@ -172,10 +183,20 @@ export function streamedReplaySample(s: DumpSample): ReplaySample | null {
 export function streamedOutputs(s: DumpSample): DumpOutputs | null {
   if (!streamedSamples.has(s)) return null;
   return Object.defineProperties({} as DumpOutputs, {
+    [FIELD_LENGTHS]: known((s as WithFieldLengths)[FIELD_LENGTHS]),
     advantages: lazy(() => s.advantages ?? new Float64Array(0)),
     returns: lazy(() => s.returns ?? new Float64Array(0)),
     kl: lazy(() => s.kl),
   });
+}
+
+/** The streamed fields' lengths, said without reading them (core's FIELD_LENGTHS): kept off spreads and key lists. */
+function known(lengths: Readonly<Record<string, number>> | undefined): PropertyDescriptor {
+  return { value: lengths ?? {}, enumerable: false, configurable: true, writable: true };
+}
+
+function knownLengths(o: object, lengths: Readonly<Record<string, number>>): void {
+  Object.defineProperty(o, FIELD_LENGTHS, known(lengths));
 }
 
 function plain(value: unknown): PropertyDescriptor {

@@ -23,7 +23,9 @@ import { FieldCache, type StreamOptions, streamedField, streamFields, withFields
  */
 export function understandDump(root: PyValue, source: string, options: StreamOptions = {}): IoResult<UnderstoodDump> {
   try {
-    return success(understand(root, source, options.streamed ? new FieldCache(options.streamMinTokens) : null));
+    return success(
+      understand(root, source, options.streamed ? new FieldCache(options.streamMinTokens, options.keptBytes) : null),
+    );
   } catch (error) {
     if (error instanceof IoError) return failure(error);
     return failure(new IoError("", `could not be understood (${describeThrown(error)})`, source));
