@@ -83,7 +83,7 @@ export class FieldReader {
       narrow && ArrayBuffer.isView(data) && exactInFloat32(data)
         ? smallArray("float32", data.length)
         : smallArray("float64", data.length);
-    for (let i = 0; i < data.length; i++) copy[i] = data[i];
+    copy.set(data);
     return copy;
   }
 
