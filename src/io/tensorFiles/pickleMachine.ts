@@ -31,8 +31,8 @@ export interface PickleHooks {
   persistentLoad(pid: StackValue, byte: number): StackValue;
   /**
    * REDUCE of an allowed global with its argument tuple: builds the value (never calls Python).
-   * `path` says where the value will sit in the tree (`samples[3].tokens`), where the stack tells it
-   * for certain, for a refusal made before the tree exists.
+   * `path` says where the value will sit in the tree (`samples[3].tokens`), where the opcodes after
+   * it tell for certain, for a refusal made before the tree exists.
    */
   reduce(callable: GlobalRef, args: StackValue[], byte: number, path: () => string | null): StackValue;
 }

@@ -58,6 +58,8 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
   // (150,000 samples of eight tensors: 2.4 M tuples of one count, some 160 MB of the tree).
   const oneDims = new Map<number, readonly number[]>();
   const storages = new Map<string, StorageRef>();
+  // One persistent id value per storage: each tensor's is used once, by its REDUCE.
+  const persistents = new Map<StorageRef, Persistent>();
   // The view allowance, charged as each view is made (resolve's order: a storage's elements count
   // from its first view on), so a file past it stops there, not once its whole pickle has run.
   const viewedStorages = new Set<StorageRef>();
@@ -91,7 +93,12 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       }
       const ref = known ?? { key, type, numel, byte };
       storages.set(key, ref);
-      return { kind: "persistent", value: ref } satisfies Persistent;
+      let persistent = persistents.get(ref);
+      if (persistent === undefined) {
+        persistent = { kind: "persistent", value: ref };
+        persistents.set(ref, persistent);
+      }
+      return persistent;
     },
     reduce(callable, args, byte, path) {
       if (callable.name === ORDERED_DICT) {
