@@ -66,7 +66,7 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
   for (let i = 0; i < n; i++) {
     const x = a[i];
     const y = b[i];
-    if (x === y ? x === 0 && 1 / x !== 1 / y : !(x !== x && y !== y)) return i;
+    if (x === y ? x === 0 && 1 / x !== 1 / y : !(Number.isNaN(x) && Number.isNaN(y))) return i;
   }
   return a.length === b.length ? -1 : n;
 }

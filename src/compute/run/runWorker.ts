@@ -31,6 +31,7 @@ import {
   type UnusedFile,
 } from "../../io/slimeDump";
 import type { ByteSource } from "../../io/tensorFiles/byteSource";
+import { isSlab } from "../../io/tensorFiles/smallArrays";
 import { type PictureAsk, type PooledPicture, pictureTransfers, withBitmap } from "../heatmap/picture";
 import { type ChunkedFile, openBlob, ReadBuffers } from "./blobSource";
 import { plainToPlayground } from "./plainToPlayground";
@@ -202,7 +203,8 @@ function ownFields(dump: UnderstoodDump, file?: ChunkedFile): void {
   for (const sample of dump.samples) {
     for (const key of DUMP_TOKEN_FIELDS) {
       const a = sample[key];
-      if (!a || a.byteLength === a.buffer.byteLength) continue;
+      // A field cut from a slab (smallArrays.ts) holds no file bytes: it stays as it is.
+      if (!a || a.byteLength === a.buffer.byteLength || isSlab(a.buffer)) continue;
       const list = views.get(a.buffer);
       if (list) list.push({ sample, key });
       else views.set(a.buffer, [{ sample, key }]);

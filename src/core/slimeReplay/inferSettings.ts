@@ -10,6 +10,7 @@ import {
   reinforcePPFit,
 } from "./estimatorFits";
 import { FIELD_LENGTHS, lengthOf, tokensOf } from "./fieldLengths";
+import { FitKl } from "./fitKl";
 import { type KlRead, readKl } from "./inferKl";
 import type { InferredSettings, Pending } from "./inferredSettings";
 import { klByFit } from "./klByFit";
@@ -70,7 +71,7 @@ export function inferSettings(
   }
 
   // The sample under its fit's KL, its other fields read through it (a spread would read every field of every sample at once).
-  const kl = readKl(fits.map(({ index, fit }) => Object.create(samples[index], { kl: { get: () => fit.kl } })));
+  const kl = readKl(fits.map(({ index, fit }) => new FitKl(samples[index], fit)));
   Object.assign(settings, kl.settings);
   Object.assign(why, kl.notIdentifiable);
   result.notes.push(...kl.notes);

@@ -221,6 +221,8 @@ function replayByWindows(
     const stats = whitening?.stats ?? null;
     const cancelled = fit !== null && stats !== null && !stats.conditioned;
     const out: SampleReplay[] = [];
+    // One for every sample (referenceOf and boundsOf are made below, read only when a row is).
+    const windowRows: WindowRows = { referenceOf: (i) => referenceOf(i), boundsOf: (i) => boundsOf(i) };
     for (const [lo, hi] of windows) {
       const { reference, bounds } = replayWindow(lo, hi, arena);
       if (!normalize) judgeWindowReturns(lo, reference, bounds);
@@ -234,13 +236,7 @@ function replayByWindows(
           holdWide: whitening !== null,
           atLeast: cancelled && stats ? inheritedError(stats, bounds.rawAdvantages[j], sharedError) : undefined,
         });
-        out.push(
-          withRecomputedRows(
-            verdictsOf(samples[i], advantages, returnsAndKl[i]),
-            () => referenceOf(i),
-            () => boundsOf(i),
-          ),
-        );
+        out.push(new WindowedSample(verdictsOf(samples[i], advantages, returnsAndKl[i]), windowRows, i));
       }
     }
     arena.release();
@@ -366,16 +362,43 @@ function sampleWindows(samples: ReplaySample[], tokens: number): [number, number
   return windows;
 }
 
-/** A sample's verdicts, its reference and bounds recomputed (not kept) each time they are read. */
-function withRecomputedRows(
-  verdicts: Omit<SampleReplay, "reference" | "bounds">,
-  reference: () => SampleReplay["reference"],
-  bounds: () => SampleReplay["bounds"],
-): SampleReplay {
-  return Object.defineProperties(verdicts, {
-    reference: { get: reference, enumerable: true },
-    bounds: { get: bounds, enumerable: true },
-  }) as SampleReplay;
+/** How a windowed replay recomputes a sample's rows. */
+interface WindowRows {
+  referenceOf(i: number): SampleReplay["reference"];
+  boundsOf(i: number): SampleReplay["bounds"];
+}
+
+/**
+ * A sample's verdicts, its reference and bounds recomputed (not kept) each time they are read: the
+ * getters on the prototype. Own getters (two closures a sample) gave each sample a map of its own,
+ * some 1 KB a sample (150 MB at 150,000 samples).
+ */
+class WindowedSample implements SampleReplay {
+  passed: boolean;
+  length: number;
+  advantages: FieldVerdict;
+  returns: FieldVerdict;
+  kl: FieldVerdict | null;
+  readonly #rows: WindowRows;
+  readonly #index: number;
+
+  constructor(verdicts: Omit<SampleReplay, "reference" | "bounds">, rows: WindowRows, index: number) {
+    this.passed = verdicts.passed;
+    this.length = verdicts.length;
+    this.advantages = verdicts.advantages;
+    this.returns = verdicts.returns;
+    this.kl = verdicts.kl;
+    this.#rows = rows;
+    this.#index = index;
+  }
+
+  get reference(): SampleReplay["reference"] {
+    return this.#rows.referenceOf(this.#index);
+  }
+
+  get bounds(): SampleReplay["bounds"] {
+    return this.#rows.boundsOf(this.#index);
+  }
 }
 
 interface SampleRows {

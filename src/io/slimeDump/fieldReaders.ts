@@ -1,5 +1,6 @@
 import type { FloatArray } from "../../core";
 import { beyondSafeInteger } from "../tensorFiles/elementTypes";
+import { smallArray } from "../tensorFiles/smallArrays";
 import type { StorageView } from "../tensorFiles/storageView";
 import { TensorFileError } from "../tensorFiles/tensorFileError";
 import {
@@ -77,8 +78,13 @@ export class FieldReader {
     // A float tensor's elements are used as read (float32 stays float32: half the memory, no copy);
     // anything else (int, bool, a list) is widened to float64, which holds it exactly.
     if (data instanceof Float32Array || data instanceof Float64Array) return data;
-    if (narrow && ArrayBuffer.isView(data) && exactInFloat32(data)) return new Float32Array(data);
-    return new Float64Array(data);
+    // Small copies are cut from a slab (smallArrays.ts): a short sample's mask is a few tokens.
+    const copy =
+      narrow && ArrayBuffer.isView(data) && exactInFloat32(data)
+        ? smallArray("float32", data.length)
+        : smallArray("float64", data.length);
+    copy.set(data);
+    return copy;
   }
 
   /**

@@ -26,7 +26,8 @@ export function openDump(source: ByteSource, options: StreamOptions = {}): IoRes
   if (!tree.ok) return failure(tree.error);
   let understood: ReturnType<typeof understandDump>;
   try {
-    understood = understandDump(tree.value.root, source.name, options);
+    // The tree is this call's own: each sample's part of it goes once the sample is read.
+    understood = understandDump(tree.value.root, source.name, { ...options, consume: true });
   } catch (error) {
     // A tensor read late: the file changed or ended, or an element the reader refuses (an int64 past 2^53).
     return failure(refusal(error, source.name));

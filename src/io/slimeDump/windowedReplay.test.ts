@@ -38,8 +38,8 @@ function plain(result: ReplayResult) {
   };
 }
 
-const windowed = (result: ReplayResult) =>
-  result.ok && Object.getOwnPropertyDescriptor(result.samples[0], "reference")?.get !== undefined;
+/** A windowed replay lends its rows (a replay of the whole batch at once holds them). */
+const windowed = (result: ReplayResult) => result.ok && result.lendRows !== undefined;
 
 /**
  * Every training fixture with its settings, each under both normalisations (the first pass over

@@ -50,4 +50,29 @@ describe("chunkedReads", () => {
     expect(read(900, 50).length).toBe(50);
     expect(read(990, 50).length).toBe(10);
   });
+
+  it("reads each storage's chunk once when the views of eight storages take turns (a sample's fields)", () => {
+    let reads = 0;
+    const source = freshBytesSource(bytes, "f");
+    const counted: ByteSource = {
+      ...source,
+      read: source.read,
+      readInto(offset, target) {
+        reads++;
+        return source.readInto?.(offset, target) ?? 0;
+      },
+    };
+    // Eight storages of 30,000 bytes, each read 4 bytes at a time, sample after sample.
+    const storages = Array.from({ length: 8 }, (_, k) => ({
+      start: k * 30_000,
+      read: chunkedReads(counted, (k + 1) * 30_000),
+    }));
+    for (let at = 0; at < 4000; at += 4)
+      for (const { start, read } of storages) {
+        const got = read.elements(start + at, 1, "int32") as Int32Array;
+        expect(got[0]).toBe(new DataView(bytes.buffer, start + at, 4).getInt32(0, true));
+      }
+    // One chunk per storage (one shared chunk was read again at every field: 8,000 reads).
+    expect(reads).toBe(8);
+  });
 });

@@ -1,3 +1,4 @@
+import { SMALL_ARRAY_BYTES, smallArray } from "./smallArrays";
 import type { TensorData, TensorDtype } from "./tensorTypes";
 
 /**
@@ -114,7 +115,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 /**
  * float32, float64 and int32 storages on a little-endian machine, aligned as torch writes them
  * (64-byte records): a typed-array view instead of an element loop, copied unless the caller
- * `owned` the bytes (a fresh read no one else holds: the view is then the elements, no copy).
+ * `owned` the bytes (a fresh read no one else holds: the view is then the elements, no copy); a
+ * small copy is cut from a slab (smallArrays.ts).
  */
 function aligned(bytes: Uint8Array, stored: StoredType, count: number, owned: boolean) {
   if (!LITTLE_ENDIAN) return null;
@@ -128,7 +130,12 @@ function aligned(bytes: Uint8Array, stored: StoredType, count: number, owned: bo
         : stored === "int32"
           ? new Int32Array(bytes.buffer, bytes.byteOffset, count)
           : null;
-  return view && !owned ? view.slice() : view;
+  if (!view || owned) return view;
+  // A copy: a small one cut from a slab (smallArrays.ts), not an ArrayBuffer of its own.
+  if (view.byteLength > SMALL_ARRAY_BYTES) return view.slice();
+  const copy = smallArray(stored as "float32", count) as typeof view;
+  copy.set(view);
+  return copy;
 }
 
 const widen = new DataView(new ArrayBuffer(4));

@@ -82,7 +82,8 @@ describe("views that repeat their storage are charged against the file's size", 
   // 500 tensors of 88,000 tokens, each a stride-0 view of one float: 44 M elements from ~40 KB.
   const one = storageOf("float32", new Float32Array(1));
   const views = Array.from({ length: 500 }, () => new TorchTensor(one, [88_000], 0, [0]));
-  const root = { samples: views.map((tokens) => ({ tokens })) };
+  // Each sample a dict of several fields, as slime writes them (a one-item dict is pickled without a MARK).
+  const root = { samples: views.map((tokens, i) => ({ tokens, rollout_position: i })) };
 
   it("refused before anything is allocated (was 51 s and 3.1 GB)", async () => {
     const bytes = await torchZip(root);
@@ -93,17 +94,49 @@ describe("views that repeat their storage are charged against the file's size", 
     expect(error.message).toMatch(/more than 2 views of the 1 its storages hold plus the allowance of 1048576/);
   });
 
-  it("names the field where the reader gives the tree", () => {
+  it("refused while the pickle runs, at the view past the allowance: the rest is never run (issue 28)", () => {
     const pickle = writeTorchPickle(root).bytes;
+    // A refused GLOBAL just before the STOP: had the whole pickle run first, it would be the refusal.
+    const evil = [0x63, ...enc.encode("os\nsystem\n"), 0x30, 0x2e];
+    const tail = Uint8Array.from([...pickle.subarray(0, pickle.length - 1), ...evil]);
     const torch = torchPickleHooks("archive/data.pkl", "hostile.pt", false);
-    const { value } = runPickle(pickle, 0, torch.hooks, "archive/data.pkl", "hostile.pt");
-    const storage = { read: () => new Uint8Array(4), place: "record archive/data/0" };
-    expect(() => torch.resolve(() => storage, [], value)).toThrow(TensorFileError);
+    let error: unknown = null;
     try {
-      torch.resolve(() => storage, [], value);
-    } catch (error) {
-      expect((error as TensorFileError).where).toBe("field samples[11].tokens");
+      runPickle(tail, 0, torch.hooks, "archive/data.pkl", "hostile.pt");
+    } catch (thrown) {
+      error = thrown;
     }
+    expect(error).toBeInstanceOf(TensorFileError);
+    // The field, read off the pickle's stack before the tree exists.
+    expect((error as TensorFileError).where).toBe("field samples[11].tokens");
+    expect((error as TensorFileError).message).toMatch(/more than 2 views of the 1 its storages hold/);
+  });
+
+  it("names the field in nested dicts and lists, and the byte where the pickle does not say for certain", async () => {
+    const samples = views.slice(0, 20).map((tokens) => ({ n: 1, tokens }));
+    const nested: PickleValue = {
+      run: {
+        steps: [
+          { a: 1, b: [2, 3] },
+          { samples, id: 0 },
+        ],
+        id: 0,
+      },
+      id: 0,
+    };
+    expect(refused(await torchZip(nested)).where).toBe("field run.steps[1].samples[11].tokens");
+    const inList: PickleValue = { samples: [{ n: 1, tokens: views.slice(0, 20) }], id: 0 };
+    expect(refused(await torchZip(inList)).where).toBe("field samples[0].tokens[11]");
+    // Dicts of one item are filled by a SETITEM without a MARK: the opcodes after the view say which.
+    const oneItem = { samples: views.slice(0, 20).map((tokens) => ({ tokens })) };
+    expect(refused(await torchZip(oneItem)).where).toBe("field samples[11].tokens");
+    // A view inside a list built by its LIST opcode has no container on the stack yet: the byte is named.
+    const listed = writeTorchPickle({ samples: views.slice(0, 20).map((tokens) => ({ tokens })) }).bytes;
+    const marked = Uint8Array.from([0x80, 2, 0x28, ...listed.subarray(2, listed.length - 1), 0x6c, 0x2e]);
+    const torch = torchPickleHooks("archive/data.pkl", "hostile.pt", false);
+    expect(() => runPickle(marked, 0, torch.hooks, "archive/data.pkl", "hostile.pt")).toThrow(
+      /^hostile\.pt: record archive\/data\.pkl, byte \d+: a view of storage '0'/,
+    );
   });
 
   it("advantages and returns as two views of one storage, as slime's GRPO steps write them, read past the allowance", async () => {

@@ -108,4 +108,47 @@ describe("runPickle", () => {
       0x1950a86a20f9469cfc6cn,
     );
   });
+
+  it("keeps only the memo entries the pickle reads back, walking every opcode's arguments as it runs them", () => {
+    // Arguments full of BINGET (0x68) and STOP (0x2e) bytes: a walk that misjudged their length would
+    // read them as opcodes and miss the BINGET 7 at the end (runPickle then throws a plain Error).
+    const tricky = [0x68, 0x2e, 0x68, 0x68];
+    const values: [string, number[], unknown][] = [
+      ["BINUNICODE", [0x58, ...u32(4), 0x68, 0x2e, 0x68, 0x68], "h.hh"],
+      ["SHORT_BINUNICODE", [0x8c, 4, 0x68, 0x2e, 0x68, 0x68], "h.hh"],
+      ["BINUNICODE8", [0x8d, ...u32(4), ...u32(0), 0x68, 0x2e, 0x68, 0x68], "h.hh"],
+      ["BINBYTES", [0x42, ...u32(4), ...tricky], Uint8Array.from(tricky)],
+      ["SHORT_BINBYTES", [0x43, 4, ...tricky], Uint8Array.from(tricky)],
+      ["BININT", [0x4a, 0x68, 0x2e, 0x68, 0], 0x682e68],
+      ["BININT1", [0x4b, 0x68], 0x68],
+      ["BININT2", [0x4d, 0x68, 0x2e], 0x2e68],
+      ["LONG1", [0x8a, 2, 0x68, 0x2e], 0x2e68],
+      [
+        "BINFLOAT",
+        [0x47, 0x40, 0x2e, 0x68, 0x68, 0x68, 0x68, 0x68, 0x68],
+        new DataView(Uint8Array.from([0x40, 0x2e, 0x68, 0x68, 0x68, 0x68, 0x68, 0x68]).buffer).getFloat64(0),
+      ],
+      ["GLOBAL", [0x63, ...enc("collections\nOrderedDict\n")], { kind: "global", name: "collections.OrderedDict" }],
+      ["NONE", [0x4e], null],
+      ["NEWTRUE", [0x88], true],
+      ["EMPTY_TUPLE", [0x29], []],
+      ["MARK … TUPLE", [0x28, 0x4b, 0x68, 0x74], [0x68]],
+      ["BINGET", [0x68, 7], [5]],
+      ["LONG_BINGET", [0x6a, ...u32(7)], [5]],
+    ];
+    // Opcodes with arguments that push nothing: PROTO, FRAME, BINPUT, LONG_BINPUT, MEMOIZE.
+    const quiet = [0x80, 2, 0x95, ...tricky, ...tricky, 0x71, 0x68, 0x72, ...tricky, 0x94];
+    for (const [name, push, expected] of values) {
+      // [5] memoised as entry 7, a value appended to a new list, the quiet opcodes, then [5] read back.
+      const program = [0x80, 2, 0x5d, 0x4b, 5, 0x61, 0x71, 7, 0x30, 0x5d, ...push, 0x61, ...quiet, 0x30, 0x68, 7, 0x2e];
+      const got = run(program, ["collections.OrderedDict"]);
+      expect(got, name).toEqual([5]);
+      // The value itself, as the list's item.
+      const list = run(
+        [0x80, 2, 0x5d, 0x4b, 5, 0x61, 0x71, 7, 0x30, 0x5d, ...push, 0x61, 0x2e],
+        ["collections.OrderedDict"],
+      ) as StackValue[];
+      expect(list[0], name).toEqual(expected);
+    }
+  });
 });

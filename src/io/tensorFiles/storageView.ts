@@ -13,6 +13,12 @@ export interface StorageBytes {
   read(first: number, count: number): Uint8Array;
   /** Each read is a new array no one else holds (ByteSource.readsAreFresh): its elements are used in place. */
   fresh?: boolean;
+  /**
+   * `count` elements from element `first`, decoded into an array of their own, where the storage
+   * can do that without an array of bytes in between (chunkedReads' elements): a dump of 150,000
+   * samples reads 1.2 M views of a few elements.
+   */
+  elements?(first: number, count: number): TensorData;
   /** For messages: `record archive/data/3` or `byte 1024`. */
   place: string;
 }
@@ -78,7 +84,7 @@ export class StorageView implements Tensor {
     const bytes = this.bytes;
     if (this.held !== null || bytes === null || !this.contiguous() || first >= this.count())
       return this.data.subarray(0, first);
-    return decodeElements(bytes.read(this.offset, first), this.storedDtype, first, bytes.fresh);
+    return contiguousElements(bytes, this.offset, first, this.storedDtype);
   }
 
   private count(): number {
@@ -100,7 +106,7 @@ export class StorageView implements Tensor {
   private load(bytes: StorageBytes): TensorData {
     const { shape, strides, offset, storedDtype } = this;
     const count = this.count();
-    if (this.contiguous()) return decodeElements(bytes.read(offset, count), storedDtype, count, bytes.fresh);
+    if (this.contiguous()) return contiguousElements(bytes, offset, count, storedDtype);
     // Strides are counts (never negative), so a view spans its offset to its last element.
     let span = count === 0 ? 0 : 1;
     if (count > 0) for (let d = 0; d < shape.length; d++) span += (shape[d] - 1) * strides[d];
@@ -114,6 +120,12 @@ export class StorageView implements Tensor {
     }
     return out;
   }
+}
+
+function contiguousElements(bytes: StorageBytes, first: number, count: number, stored: StoredType): TensorData {
+  return bytes.elements
+    ? bytes.elements(first, count)
+    : decodeElements(bytes.read(first, count), stored, count, bytes.fresh);
 }
 
 /** The int64 at a view's C-ordered `element`, read again from the raw bytes of its span. */

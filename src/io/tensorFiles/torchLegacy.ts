@@ -103,26 +103,22 @@ export function readTorchLegacy(bytes: Uint8Array, source: string): TensorFile {
     );
   }
   const notes: string[] = [];
-  torch.resolve(
-    (ref: StorageRef) => {
-      // Every storage the object names was found above: its key is listed, or the walk refused the file.
-      const storage = found.get(ref.key);
-      if (!storage) {
-        throw new TensorFileError(
-          at(record, keys.end),
-          `storage '${ref.key}' is used but not in the list of storage keys`,
-          source,
-        );
-      }
-      const item = ITEM_SIZE[ref.type];
-      return {
-        place: `byte ${storage.at}`,
-        read: (first: number, count: number) => storage.bytes.subarray(first * item, (first + count) * item),
-      };
-    },
-    notes,
-    object.value,
-  );
+  torch.resolve((ref: StorageRef) => {
+    // Every storage the object names was found above: its key is listed, or the walk refused the file.
+    const storage = found.get(ref.key);
+    if (!storage) {
+      throw new TensorFileError(
+        at(record, keys.end),
+        `storage '${ref.key}' is used but not in the list of storage keys`,
+        source,
+      );
+    }
+    const item = ITEM_SIZE[ref.type];
+    return {
+      place: `byte ${storage.at}`,
+      read: (first: number, count: number) => storage.bytes.subarray(first * item, (first + count) * item),
+    };
+  }, notes);
   return {
     format: "torch-legacy",
     root: checkTree(object.value, "the object pickle", source, object.end - sysInfo.end),

@@ -5,7 +5,6 @@ import { isGlobal, isPersistent, isTuple, type Persistent, type StackValue, type
 import { type StorageBytes, StorageView } from "./storageView";
 import { at, TensorFileError } from "./tensorFileError";
 import type { Tensor } from "./tensorTypes";
-import { fieldPath } from "./treeCheck";
 
 /**
  * What torch.save's pickle may name, and how its tensors are rebuilt without running torch: a
@@ -52,14 +51,20 @@ export type { StorageBytes } from "./storageView";
  * once the container has found them (`storageBytes(ref)` throws a located error when it cannot).
  */
 export function torchPickleHooks(record: string, source: string, legacy: boolean) {
-  // The views in pickle order, each with its storage and the byte of its REDUCE (for messages).
+  // The views in pickle order, each with its storage.
   const pending: StorageView[] = [];
   const pendingRefs: StorageRef[] = [];
-  const pendingBytes: number[] = [];
   // One shared 1-D size or stride per value: the file's own tuples are then dropped with the memo
   // (150,000 samples of eight tensors: 2.4 M tuples of one count, some 160 MB of the tree).
   const oneDims = new Map<number, readonly number[]>();
   const storages = new Map<string, StorageRef>();
+  // One persistent id value per storage: each tensor's is used once, by its REDUCE.
+  const persistents = new Map<StorageRef, Persistent>();
+  // The view allowance, charged as each view is made (resolve's order: a storage's elements count
+  // from its first view on), so a file past it stops there, not once its whole pickle has run.
+  const viewedStorages = new Set<StorageRef>();
+  let stored = 0;
+  let viewed = 0;
   const fail = (byte: number, detail: string): never => {
     throw new TensorFileError(at(record, byte), detail, source);
   };
@@ -88,9 +93,14 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       }
       const ref = known ?? { key, type, numel, byte };
       storages.set(key, ref);
-      return { kind: "persistent", value: ref } satisfies Persistent;
+      let persistent = persistents.get(ref);
+      if (persistent === undefined) {
+        persistent = { kind: "persistent", value: ref };
+        persistents.set(ref, persistent);
+      }
+      return persistent;
     },
-    reduce(callable, args, byte) {
+    reduce(callable, args, byte, path) {
       if (callable.name === ORDERED_DICT) {
         if (args.length !== 0) return fail(byte, "collections.OrderedDict with arguments (torch passes none)");
         return new Map();
@@ -101,7 +111,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
         checkHooks(args[2], byte);
         return args[0];
       }
-      if (callable.name === REBUILD_TENSOR) return rebuildTensor(args, byte);
+      if (callable.name === REBUILD_TENSOR) return rebuildTensor(args, byte, path);
       return fail(byte, `REDUCE of ${callable.name}: a storage class is only a persistent id's type, never called`);
     },
   };
@@ -111,7 +121,7 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       fail(byte, "a tensor with backward hooks (functions cannot be read from a file)");
   }
 
-  function rebuildTensor(args: StackValue[], byte: number): Tensor {
+  function rebuildTensor(args: StackValue[], byte: number, path: () => string | null): Tensor {
     if (args.length !== 6 && args.length !== 7) {
       return fail(
         byte,
@@ -154,10 +164,22 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
         `tensor of shape (${shape.join(", ")}), stride (${strides.join(", ")}) at offset ${offset} reaches element ${last} of storage '${ref.key}', which has ${ref.numel}`,
       );
     }
+    if (!viewedStorages.has(ref)) {
+      viewedStorages.add(ref);
+      stored += ref.numel;
+    }
+    viewed += shapeClaim(shape);
+    if (viewed > TENSOR_FILE_LIMITS.viewsPerElement * stored + TENSOR_FILE_LIMITS.viewAllowance) {
+      const field = path();
+      throw new TensorFileError(
+        field === null ? at(record, byte) : `field ${field}`,
+        `a view of storage '${ref.key}' of shape (${shape.join(", ")}), stride (${strides.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than ${TENSOR_FILE_LIMITS.viewsPerElement} views of the ${stored} its storages hold plus the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
+        source,
+      );
+    }
     const tensor = new StorageView(ref.type, shape, ref.key, offset, strides);
     pending.push(tensor);
     pendingRefs.push(ref);
-    pendingBytes.push(byte);
     return tensor;
   }
 
@@ -182,17 +204,16 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
    * Gives every tensor its elements, read from its storage the first time `data` is asked for:
    * fields nobody reads (an unused int64, a model's entropy) are never read, and a file read by
    * random access is never held whole, only the tensors read, until the tree is dropped. Every
-   * claim is checked here, before anything is read: each
-   * storage's bytes exist (`storageBytes` throws a located error when not), and the views together
-   * claim at most twice the storages' own elements (viewsPerElement: slime's advantages and
-   * returns share one) plus a small allowance (a zero-size view is charged its other dimensions),
-   * so stride-0, overlapping or `[1e8, 0]` views cannot make a small file cost gigabytes. `root`,
-   * where given, lets the refusal name the field (`samples[3].tokens`).
+   * claim is checked before anything is read: each storage's bytes exist, here (`storageBytes`
+   * throws a located error when not), and the views together claim at most twice the storages'
+   * own elements (viewsPerElement: slime's advantages and returns share one) plus a small
+   * allowance (a zero-size view is charged its other dimensions), as each view is made
+   * (rebuildTensor), so stride-0, overlapping or `[1e8, 0]` views cannot make a small file cost
+   * gigabytes, nor run the rest of its pickle: the refusal names the field (`samples[3].tokens`)
+   * where the pickle's stack says it for certain, else the byte.
    */
-  function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[], root?: StackValue): void {
+  function resolve(storageBytes: (ref: StorageRef) => StorageBytes, notes: string[]): void {
     const found = new Map<string, StorageBytes>();
-    let stored = 0;
-    let viewed = 0;
     for (let v = 0; v < pending.length; v++) {
       const view = pending[v];
       const ref = pendingRefs[v];
@@ -200,18 +221,8 @@ export function torchPickleHooks(record: string, source: string, legacy: boolean
       if (!bytes) {
         bytes = storageBytes(ref);
         found.set(ref.key, bytes);
-        stored += ref.numel;
         if (ref.type === "bfloat16" || ref.type === "float16")
           notes.push(`${source}: ${ref.type} storage '${ref.key}' widened to float32`);
-      }
-      viewed += shapeClaim(view.shape);
-      if (viewed > TENSOR_FILE_LIMITS.viewsPerElement * stored + TENSOR_FILE_LIMITS.viewAllowance) {
-        const field = root === undefined ? null : fieldPath(root, view);
-        throw new TensorFileError(
-          field === null ? at(record, pendingBytes[v]) : `field ${field}`,
-          `a view of storage '${ref.key}' of shape (${view.shape.join(", ")}), stride (${view.strides.join(", ")}) brings the elements the file's tensors claim to ${viewed}, more than ${TENSOR_FILE_LIMITS.viewsPerElement} views of the ${stored} its storages hold plus the allowance of ${TENSOR_FILE_LIMITS.viewAllowance} (views that repeat elements: stride 0 or overlapping; zero-size tensors with huge dimensions)`,
-          source,
-        );
       }
       view.attach(bytes);
     }

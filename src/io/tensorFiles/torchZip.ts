@@ -1,4 +1,4 @@
-import { type ByteSource, chunkedReads } from "./byteSource";
+import { type ByteSource, type ChunkedReads, chunkedReads } from "./byteSource";
 import { ITEM_SIZE } from "./elementTypes";
 import { runPickle } from "./pickleMachine";
 import { at, TensorFileError } from "./tensorFileError";
@@ -52,42 +52,46 @@ export function readTorchZip(source: ByteSource, archive: ZipArchive = readZip(s
     throw new TensorFileError(at(pickleName, end), `${pickleBytes.length - end} bytes follow the pickle's STOP`, name);
   }
   const notes: string[] = [];
-  torch.resolve(
-    (ref) => {
-      const record = `${prefix}data/${ref.key}`;
-      const entry = archive.entries.get(record);
-      checkStorageSize(entry?.size, ref, record, name, pickleName);
-      const found = entry as NonNullable<typeof entry>;
-      const item = ITEM_SIZE[ref.type];
-      if (found.method !== 0) {
-        // A compressed storage (no torch writer makes one) is inflated whole when first read, once:
-        // inflated again for each of its views, one 256 MiB storage read by 4 views cost a minute.
-        let whole: Uint8Array | null = null;
-        return {
-          place: `record ${record}`,
-          read: (first, count) => {
-            whole ??= archive.read(found);
-            return whole.subarray(first * item, (first + count) * item);
-          },
-        };
-      }
-      // The local header is read with the storage's first bytes: a storage nobody reads costs nothing.
-      let start = -1;
-      let read: ReturnType<typeof chunkedReads> | null = null;
+  torch.resolve((ref) => {
+    const record = `${prefix}data/${ref.key}`;
+    const entry = archive.entries.get(record);
+    checkStorageSize(entry?.size, ref, record, name, pickleName);
+    const found = entry as NonNullable<typeof entry>;
+    const item = ITEM_SIZE[ref.type];
+    if (found.method !== 0) {
+      // A compressed storage (no torch writer makes one) is inflated whole when first read, once:
+      // inflated again for each of its views, one 256 MiB storage read by 4 views cost a minute.
+      let whole: Uint8Array | null = null;
       return {
         place: `record ${record}`,
         read: (first, count) => {
-          if (read === null) {
-            start = archive.dataOffset(found);
-            read = chunkedReads(source, start + found.size);
-          }
-          return read(start + first * item, count * item);
+          whole ??= archive.read(found);
+          return whole.subarray(first * item, (first + count) * item);
         },
-        fresh: source.readsAreFresh,
       };
-    },
-    notes,
-    value,
-  );
+    }
+    // The local header is read with the storage's first bytes: a storage nobody reads costs nothing.
+    let start = -1;
+    let reads: ChunkedReads | null = null;
+    const opened = (): ChunkedReads => {
+      if (reads === null) {
+        start = archive.dataOffset(found);
+        reads = chunkedReads(source, start + found.size);
+      }
+      return reads;
+    };
+    return {
+      place: `record ${record}`,
+      read: (first, count) => {
+        const read = opened();
+        return read(start + first * item, count * item);
+      },
+      elements: (first, count) => {
+        const read = opened();
+        return read.elements(start + first * item, count, ref.type);
+      },
+      fresh: source.readsAreFresh,
+    };
+  }, notes);
   return { format: "torch-zip", root: checkTree(value, pickleName, name, pickleBytes.length), notes };
 }
