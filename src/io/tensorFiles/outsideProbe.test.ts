@@ -72,6 +72,16 @@ function rawZip(records: RawRecord[]): Uint8Array {
   return out;
 }
 
+/** A .npy of two float32 zeros. */
+function twoFloatsNpy(): Uint8Array {
+  const npyHeader = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  const header = new TextEncoder().encode(`${npyHeader.padEnd(117, " ")}\n`);
+  const npy = new Uint8Array(10 + header.length + 8);
+  npy.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]);
+  npy.set(header, 10);
+  return npy;
+}
+
 /** Bytes that are never inflated: the directory alone refuses the file. */
 const filler = (n: number) => new Uint8Array(n).fill(0x5a);
 
@@ -105,11 +115,7 @@ describe("deflated records: what the directory states is charged before anything
   });
 
   it("a stored record is the file's own bytes and is not charged", () => {
-    const npyHeader = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-    const header = new TextEncoder().encode(`${npyHeader.padEnd(117, " ")}\n`);
-    const npy = new Uint8Array(10 + header.length + 8);
-    npy.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]);
-    npy.set(header, 10);
+    const npy = twoFloatsNpy();
     const r = readTensorFile(rawZip([{ name: "rewards.npy", method: 0, data: npy, size: npy.length }]), "ok.npz");
     if (!r.ok) throw r.error;
     expect(isTensor((r.value.root as PyDict).get("rewards") ?? null)).toBe(true);
@@ -118,11 +124,7 @@ describe("deflated records: what the directory states is charged before anything
 
 describe("bytes after a deflate stream's final block", () => {
   it("are refused with their record and place (256 garbage bytes after the final block were read without a word)", () => {
-    const npyHeader = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-    const header = new TextEncoder().encode(`${npyHeader.padEnd(117, " ")}\n`);
-    const npy = new Uint8Array(10 + header.length + 8);
-    npy.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]);
-    npy.set(header, 10);
+    const npy = twoFloatsNpy();
     const deflated = deflateSync(npy);
     const record = (data: Uint8Array) => rawZip([{ name: "rewards.npy", method: 8, data, size: npy.length }]);
     const clean = readTensorFile(record(deflated), "ok.npz");
