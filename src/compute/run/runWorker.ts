@@ -45,7 +45,8 @@ import {
   replayedRows,
   windowedRows,
 } from "./runGrid";
-import { type BatchGlance, batchGlance, type SampleRow, sampleRows, summaryText } from "./runModel";
+import { type BatchGlance, batchGlance, sampleRows, summaryText } from "./runModel";
+import { type SampleTable, sampleTable } from "./sampleTable";
 import { keepRunPictures, type RunGrids, runCell, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
@@ -66,7 +67,8 @@ export interface RunReport {
   /** The check of a train dump: each stage's verdict, what is wrong, how the settings were read. */
   check: RunCheck | null;
   glance: BatchGlance;
-  rows: SampleRow[];
+  /** Every sample's line of the table, as columns (sampleTable.ts), sent as transferred typed arrays. */
+  samples: SampleTable;
   summary: string;
   replayError: string | null;
   /** The fields the heatmap can show; their grids follow the verdict (RunClient.grids). */
@@ -258,7 +260,7 @@ function report(
     settings,
     check: check ? runCheck(check) : null,
     glance,
-    rows,
+    samples: sampleTable(rows),
     summary: summaryText(name, dump, glance, rows, replay, settings, check?.passed ?? null),
     replayError: replay && !replay.ok ? replay.error : null,
     gridFields: gridFields(dump, replay),
@@ -295,7 +297,8 @@ function runCheck(check: DumpCheck): RunCheck {
 }
 
 function answer(r: RunReport): OpenAnswer {
-  return { ok: true, report: r };
+  const { order, placeOf, failing, numbers, textCodes } = r.samples;
+  return Comlink.transfer({ ok: true, report: r }, [order, placeOf, failing, numbers, textCodes].map((a) => a.buffer));
 }
 
 /** A step's next one is read ahead, while this one is checked, up to this many bytes (two steps' memory). */

@@ -1,12 +1,14 @@
 import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
-import { type SampleRow, worstFirst } from "../../compute/run/runModel";
+import type { SampleRow } from "../../compute/run/runModel";
+import { rowReader, type SampleTable } from "../../compute/run/sampleTable";
 import { formatShort } from "../../io/formatNumber";
 import { type Column, ColumnHeads } from "../ColumnHeads";
 import { Term } from "../glossary/Term";
 import { Spacer, useVirtualRows } from "./virtualRows";
 
 export interface RunSamplesProps {
-  rows: readonly SampleRow[];
+  /** Every sample's line, as the run worker sends them (columns, in a worst-first order). */
+  table: SampleTable;
   selected: number;
   onSelect(index: number): void;
 }
@@ -42,17 +44,18 @@ const percent = (share: number) => `${(share * 100).toFixed(share > 0 && share <
  * held the main thread for a second); the table keeps its full size for assistive technology through
  * aria-rowcount and aria-rowindex. The arrow keys, Page Up/Down, Home and End move the selection.
  */
-export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
-  // The order is the rows' (a new replay), never the selection's: choosing a sample sorts nothing.
-  const ordered = useMemo(() => worstFirst(rows), [rows]);
-  const placeOf = useMemo(() => new Map(ordered.map((row, place) => [row.index, place])), [ordered]);
+export function RunSamples({ table, selected, onSelect }: RunSamplesProps) {
+  // The order is the worker's (a new replay), never the selection's: choosing a sample sorts nothing.
+  // A row's object is made when its line is drawn, and kept while the table lasts (SampleLine is memoised).
+  const { order, placeOf, count } = table;
+  const rowOf = useMemo(() => rowReader(table), [table]);
   const scroller = useRef<HTMLElement>(null);
   // The header sits above the rows in the scrolling box (and stays in view over them): the rows'
   // offsets start below it, and a row scrolled up into view stops below it. Read when aiming, not
   // kept: its height settles only once the fonts and the columns have.
   const head = useRef<HTMLTableSectionElement>(null);
-  const { virtualizer, items, above, below } = useVirtualRows(ordered.length, scroller);
-  const selectedPlace = placeOf.get(selected);
+  const { virtualizer, items, above, below } = useVirtualRows(count, scroller);
+  const selectedPlace = selected >= 0 && selected < count ? placeOf[selected] : undefined;
   // The selected sample in view, whoever chose it (the heatmap, the keyboard, a replay's new order).
   useEffect(() => {
     if (selectedPlace === undefined) return;
@@ -77,7 +80,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const from = selectedPlace ?? 0;
-    const last = ordered.length - 1;
+    const last = count - 1;
     const to =
       event.key === "ArrowDown"
         ? from + 1
@@ -96,7 +99,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
     event.preventDefault();
     // The focus stays on the table: the button that had it may scroll out of the page.
     scroller.current?.focus({ preventScroll: true });
-    onSelect(ordered[Math.min(last, Math.max(0, to))].index);
+    onSelect(order[Math.min(last, Math.max(0, to))]);
   };
 
   return (
@@ -111,14 +114,14 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
         aria-describedby="run-samples-keys"
         onKeyDown={onKeyDown}
       >
-        <table className="run-samples" data-testid="run-samples" aria-rowcount={ordered.length + 1}>
+        <table className="run-samples" data-testid="run-samples" aria-rowcount={count + 1}>
           <thead ref={head}>
             <ColumnHeads columns={SAMPLE_COLUMNS} />
           </thead>
           <tbody>
             <Spacer height={above} columns={COLUMNS} />
             {items.map((item) => {
-              const row = ordered[item.index];
+              const row = rowOf(order[item.index]) as SampleRow;
               return (
                 <SampleLine
                   key={row.index}
@@ -134,7 +137,7 @@ export function RunSamples({ rows, selected, onSelect }: RunSamplesProps) {
         </table>
       </section>
       <p className="muted small" id="run-samples-keys">
-        {ordered.length} samples; ↑ ↓ (Page Up/Down, Home, End) in the table choose a sample.
+        {count} samples; ↑ ↓ (Page Up/Down, Home, End) in the table choose a sample.
       </p>
     </div>
   );

@@ -2,9 +2,9 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import type { PictureSource } from "../../compute/heatmap/picture";
 import { RunClient } from "../../compute/run/runClient";
 import type { GridField, GridInfo } from "../../compute/run/runGrid";
-import { worstFirst } from "../../compute/run/runModel";
 import type { OpenProgress, PlaygroundAnswer, RunFile, RunGrids, RunReport } from "../../compute/run/runWorker";
 import { type SampleFieldsAnswer, sampleSeries } from "../../compute/run/sampleFields";
+import { sampleRowAt } from "../../compute/run/sampleTable";
 import type { SlimeSettings } from "../../core";
 import { SLIME_DEFAULTS } from "../../core";
 import { SupersededError } from "../../engine/client";
@@ -180,10 +180,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   };
   const openInPlayground = () => goToPlayground(client.sampleInPlayground(selected, settings));
   const openLanes = () => goToPlayground(client.plainInPlayground());
-  const failing = useMemo(
-    () => (report?.rows ?? []).filter((row) => row.verdict && !row.verdict.passed).map((row) => row.index),
-    [report],
-  );
+  const failing = useMemo(() => Array.from(report?.samples.failing ?? []), [report]);
   const exportIndices = failing.length > 0 ? failing : [selected];
   const train = report?.kind === "train";
 
@@ -247,7 +244,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
   }, [client, replayId, bitsAsked]);
   // While the next grids come, the last ones of the same file stay drawn (busy), not a blank.
   const kept =
-    loadedGrids?.fileName === report?.fileName && loadedGrids?.grids.advantages?.rows === report?.rows.length
+    loadedGrids?.fileName === report?.fileName && loadedGrids?.grids.advantages?.rows === report?.samples.count
       ? loadedGrids?.grids
       : null;
   const grid = heatmapReport && hasGrid ? ((gridReady ? loadedGrids?.grids : kept)?.[shownField] ?? null) : null;
@@ -288,7 +285,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
     (grid !== null && heatmapDrawn !== grid) ||
     (grid !== null && (fields?.sample !== selected || fields.replay !== replayId)) ||
     (sampleReference !== null && sampleReference.length > 0 && chartDrawn !== sampleReference);
-  const selectedRow = report?.rows[chartSample];
+  const selectedRow = report ? sampleRowAt(report.samples, chartSample) : undefined;
 
   return (
     <div className="run-view">
@@ -378,8 +375,8 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
           {trials ? <Trials trials={trials} onUse={onSettings} /> : null}
         </section>
       </div>
-      {train && tableReport && tableReport.kind === "train" && tableReport.rows.length > 0 ? (
-        <RunSamples rows={tableReport.rows} selected={selected} onSelect={setSelected} />
+      {train && tableReport && tableReport.kind === "train" && tableReport.samples.count > 0 ? (
+        <RunSamples table={tableReport.samples} selected={selected} onSelect={setSelected} />
       ) : null}
       {train && grid && heatmapSource ? (
         <section
@@ -473,7 +470,7 @@ function gridPictures(client: RunClient, grid: GridInfo | null): PictureSource |
 
 /** The sample to show first: the first of the table's worst-first order. */
 function worstSample(report: RunReport): number {
-  return worstFirst(report.rows)[0]?.index ?? 0;
+  return report.samples.order[0] ?? 0;
 }
 
 function Glance({ report }: { report: RunReport }) {
