@@ -1,5 +1,5 @@
 import { expect, test } from "./pageProblems";
-import { openPpoDump, openRunDump, sharedDump } from "./runPage";
+import { openPpoDump, openRunDump, openRunFile, sharedDump } from "./runPage";
 
 /**
  * Your run: slime's own debug dumps opened in the page, replayed against the float64 reference with
@@ -45,4 +45,14 @@ test("slime's ppo dump: wrong settings put the samples over their bound first, a
   await page.getByTestId("run-open-playground").click();
   await expect(page.getByTestId("results")).toHaveAttribute("aria-busy", "false", { timeout: 90_000 });
   await expect(page.getByTestId("estimator-select")).toHaveValue("gae");
+});
+
+test("before a dump is open the settings say they are slime's defaults, and stop saying it once one is", async ({
+  page,
+}) => {
+  await page.goto("/?view=run");
+  await expect(page.getByTestId("run-settings-defaults")).toContainText("slime's defaults until a dump is open");
+  await openRunFile(page, sharedDump("train_rpp_g099_kl005.pt"));
+  await expect(page.getByTestId("run-summary")).toContainText("train dump", { timeout: 60_000 });
+  await expect(page.getByTestId("run-settings-defaults")).toHaveCount(0);
 });

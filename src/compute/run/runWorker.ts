@@ -46,10 +46,10 @@ import {
   windowedRows,
 } from "./runGrid";
 import { type BatchGlance, batchGlance, sampleRows, summaryText } from "./runModel";
-import { type SampleTable, sampleTable } from "./sampleTable";
 import { keepRunPictures, type RunGrids, runCell, runPicture } from "./runPictures";
 import { sampleToPlayground } from "./runToPlayground";
 import type { SampleFieldsAnswer, StoredFields } from "./sampleFields";
+import { type SampleTable, sampleTable } from "./sampleTable";
 
 export interface RunFile {
   name: string;
@@ -298,7 +298,10 @@ function runCheck(check: DumpCheck): RunCheck {
 
 function answer(r: RunReport): OpenAnswer {
   const { order, placeOf, failing, numbers, textCodes } = r.samples;
-  return Comlink.transfer({ ok: true, report: r }, [order, placeOf, failing, numbers, textCodes].map((a) => a.buffer));
+  return Comlink.transfer(
+    { ok: true, report: r },
+    [order, placeOf, failing, numbers, textCodes].map((a) => a.buffer),
+  );
 }
 
 /** A step's next one is read ahead, while this one is checked, up to this many bytes (two steps' memory). */

@@ -10,6 +10,8 @@ export interface RunSettingsProps {
   onChange(next: SlimeSettings): void;
   onSearch(): void;
   searching: boolean;
+  /** Whether a dump is open: before one is, the fields hold slime's defaults, and say so. */
+  dumpOpen: boolean;
 }
 
 const NUMBER_FIELDS = [
@@ -24,7 +26,15 @@ const NUMBER_FIELDS = [
  * own numbers (the recursions are linear in γ, λ and kl_coef) and marked so; a value the user types
  * is theirs. "Find the settings" replays every estimator, normalisation and KL formula.
  */
-export function RunSettings({ settings, source, estimates, onChange, onSearch, searching }: RunSettingsProps) {
+export function RunSettings({
+  settings,
+  source,
+  estimates,
+  onChange,
+  onSearch,
+  searching,
+  dumpOpen,
+}: RunSettingsProps) {
   const set = <K extends keyof SlimeSettings>(key: K, value: SlimeSettings[K]) =>
     onChange({ ...settings, [key]: value });
   const guessed = (key: keyof SlimeSettings) => {
@@ -54,6 +64,12 @@ export function RunSettings({ settings, source, estimates, onChange, onSearch, s
   return (
     <fieldset className="panel run-settings" data-testid="run-settings">
       <legend>The run's settings (slime's arguments)</legend>
+      {dumpOpen ? null : (
+        <p className="muted small" data-testid="run-settings-defaults">
+          slime's defaults until a dump is open: its own numbers then set each one, and a value typed here overrides
+          them.
+        </p>
+      )}
       {menu("advantageEstimator", "advantage_estimator", SLIME_ESTIMATORS, "run-estimator")}
       {NUMBER_FIELDS.map(([key, name, help]) => (
         <label key={key} title={help}>

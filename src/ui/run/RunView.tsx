@@ -340,6 +340,7 @@ export function RunView({ urlProblems }: { urlProblems: string[] }) {
             onChange={onSettings}
             onSearch={onSearch}
             searching={searching}
+            dumpOpen={report !== null}
           />
         )}
         <section
