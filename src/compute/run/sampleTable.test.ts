@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type FieldVerdict, SLIME_DEFAULTS, type SlimeSettings } from "../../core";
-import { readTensorFile, replayDump, understandDump } from "../../io/slimeDump";
-import { fixtureBytes, SHARED_TRAIN_DUMPS } from "../../io/slimeDump/dumpFixtures";
+import { replayDump } from "../../io/slimeDump";
+import { SHARED_TRAIN_DUMPS } from "../../io/slimeDump/dumpFixtures";
+import { openFixtureDump } from "../../testing/dumpTamperKit";
 import { type SampleRow, sampleRows, worstFirst } from "./runModel";
 import { rowReader, sampleRowAt, sampleTable } from "./sampleTable";
-
-function open(file: string) {
-  const tree = readTensorFile(fixtureBytes(file), file);
-  if (!tree.ok) throw new Error(tree.error.message);
-  const dump = understandDump(tree.value.root, file);
-  if (!dump.ok) throw new Error(dump.error.message);
-  return dump.value;
-}
 
 function expectSameTable(rows: SampleRow[]) {
   const table = sampleTable(rows);
@@ -47,7 +40,7 @@ describe("the samples table as columns (what the run worker sends the page)", ()
       "variants/rpp_kl_unmasked.pt",
       "variants/grpo_kl_applied.pt",
     ]) {
-      const dump = open(file);
+      const dump = openFixtureDump(file);
       const settings = { ...SLIME_DEFAULTS, ...dump.settingsGuess } as SlimeSettings;
       const rows = sampleRows(dump, replayDump(dump, settings));
       expectSameTable(rows);
